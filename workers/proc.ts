@@ -1,0 +1,81 @@
+// Facts about processes from /proc: identity (pid + start time), liveness, group signals.
+import { readdirSync, readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+// How often liveness is polled while waiting for a process to go.
+const POLL_MS = 25;
+
+interface ProcStat {
+  state: string;
+  pgid: number;
+  startTime: number;
+}
+
+// Parses /proc/<pid>/stat; the command name may hold spaces and parentheses.
+export function readProcStat(pid: number): ProcStat | undefined {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const rest = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  // Fields after the name: state(3) ppid(4) pgrp(5) ... starttime(22).
+  return { state: rest[0] ?? '?', pgid: Number(rest[2]), startTime: Number(rest[19]) };
+}
+
+// The start time of a live process, in clock ticks since boot; undefined when gone.
+export function readPidStart(pid: number): number | undefined {
+  return readProcStat(pid)?.startTime;
+}
+
+// True when the very process we recorded still runs (a recycled pid has another start time).
+export function isProcessAlive(pid: number, pidStart: number): boolean {
+  const stat = readProcStat(pid);
+  return stat !== undefined && stat.startTime === pidStart && stat.state !== 'Z' && stat.state !== 'X';
+}
+
+// Pids of the live members of a process group.
+export function listGroupMembers(pgid: number): number[] {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const members: number[] = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = readProcStat(Number(entry));
+    if (stat && stat.pgid === pgid && stat.state !== 'Z' && stat.state !== 'X') members.push(Number(entry));
+  }
+  return members;
+}
+
+// Sends a signal to a whole process group; a group already gone is not an error.
+export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
+}
+
+// Sends a signal to one process; a process already gone is not an error.
+export function signalProcess(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
+}
+
+// Resolves true once the check holds, false when the time is up.
+export async function waitUntil(check: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (check()) return true;
+    if (Date.now() >= deadline) return false;
+    await sleep(Math.min(POLL_MS, Math.max(1, deadline - Date.now())));
+  }
+}

@@ -1,0 +1,121 @@
+// Types shared by agent adapters, worker backends and the runtime. Data only, no behaviour.
+
+export const STAGES = ['team-plan', 'team-prd', 'team-exec', 'team-verify', 'team-fix', 'ralph-review'] as const;
+export type Stage = (typeof STAGES)[number];
+
+export const ADAPTER_NAMES = ['claude', 'codex', 'gemini', 'opencode', 'aider', 'command', 'sim'] as const;
+export type AdapterName = (typeof ADAPTER_NAMES)[number];
+
+// A named agent backend from config (`agents.<name>`).
+export interface AgentConfig {
+  adapter: AdapterName;
+  /** Executable to run; defaults to the adapter's CLI name (e.g. `claude`). For `command`: argv[0]. */
+  command?: string;
+  /** Extra arguments appended to the adapter's own; for `command`, the whole argv after `command`. */
+  args?: string[];
+  env?: Record<string, string>;
+  model?: string;
+  /** claude --permission-mode, codex --sandbox / approval, gemini --approval-mode, ... */
+  permissionMode?: string;
+  maxTurns?: number;
+  maxBudgetUsd?: number;
+  /** `command` adapter only: how the prompt reaches the agent. */
+  promptVia?: 'file' | 'arg' | 'stdin';
+  /** `sim` adapter only: path of the scenario file. */
+  scenario?: string;
+}
+
+// What an adapter gets to build one attempt's command line.
+export interface AdapterInput {
+  prompt: string;
+  promptFile: string;
+  resultFile: string;
+  projectDir: string;
+  agent: AgentConfig;
+}
+
+// The command line an adapter built; the backend runs it in the project folder.
+export interface AgentCommand {
+  file: string;
+  args: string[];
+  /** A file whose contents are fed on the agent's standard input. */
+  stdinFile?: string;
+  env?: Record<string, string>;
+}
+
+// What an agent CLI's machine output says about the attempt.
+export interface AgentReport {
+  /** The CLI's terminal success record was seen (never inferred from an exit code). */
+  ok: boolean;
+  /** The final answer text, where a fenced ```json result may be found. */
+  finalText?: string;
+  sessionId?: string;
+  costUsd?: number;
+  tokens?: { input: number; output: number };
+  /** Why the CLI says it failed (error subtype, max turns, budget, ...). */
+  error?: string;
+}
+
+export interface AgentAdapter {
+  name: AdapterName;
+  build(input: AdapterInput): AgentCommand;
+  /** Reads the CLI's whole output (output.log). A CLI with no machine output reports ok with finalText. */
+  parse(output: string): AgentReport;
+  /** Session id as soon as it can be seen in partial output, for the log. */
+  peekSessionId?(partialOutput: string): string | undefined;
+}
+
+// Everything a backend needs to run one attempt.
+export interface LaunchSpec {
+  runId: string;
+  taskId: string;
+  attempt: number;
+  worker: string;
+  /** Absolute; holds prompt.md; output.log, pid.json and exit.json are written here. */
+  attemptDir: string;
+  cwd: string;
+  command: AgentCommand;
+  /** The full environment additions: TEAM_* and the agent's own. */
+  env: Record<string, string>;
+}
+
+// What identifies a started worker, recorded in the log before work starts.
+export type WorkerHandle =
+  | { backend: 'process'; pid: number; pidStart: number; pgid: number }
+  | {
+      backend: 'tmux';
+      server: string;
+      socketDir: string;
+      paneId: string;
+      window: string;
+      pid: number;
+      pidStart: number;
+      pgid: number;
+    };
+
+// How a worker ended, as data. Only our own bugs throw.
+export interface WorkerExit {
+  exitCode: number | null;
+  signal: string | null;
+  durationMs: number;
+  /** We stopped it (cancel, watchdog, abort). */
+  stopped: boolean;
+  /** Extra words on how it ended (killed from outside, pane gone, ...). */
+  reason?: string;
+}
+
+export interface StopOptions {
+  /** Time between the polite request (shutdown file + SIGINT / C-c) and SIGTERM then SIGKILL. */
+  graceMs: number;
+}
+
+export interface WorkerBackend {
+  kind: 'process' | 'tmux';
+  /** Starts the agent; resolves once its pid is known. */
+  launch(spec: LaunchSpec): Promise<WorkerHandle>;
+  /** Resolves when the worker has ended; works for a handle from an earlier orchestrator too. */
+  wait(handle: WorkerHandle, spec: LaunchSpec): Promise<WorkerExit>;
+  isAlive(handle: WorkerHandle): Promise<boolean>;
+  /** Polite request, grace, SIGTERM to the process group, SIGKILL; resolves when gone. */
+  stop(handle: WorkerHandle, options: StopOptions): Promise<void>;
+}
