@@ -1,0 +1,75 @@
+// The zod schema of `.team/config.json` (SPEC section 5); each default says why.
+import { z } from 'zod';
+import { ADAPTER_NAMES } from '../workers/types.js';
+
+const positiveInt = z.number().int().positive();
+
+const agentSchema = z.strictObject({
+  adapter: z.enum(ADAPTER_NAMES),
+  command: z.string().min(1).optional(),
+  args: z.array(z.string()).optional(),
+  env: z.record(z.string(), z.string()).optional(),
+  model: z.string().min(1).optional(),
+  permissionMode: z.string().min(1).optional(),
+  maxTurns: positiveInt.optional(),
+  maxBudgetUsd: z.number().positive().optional(),
+  promptVia: z.enum(['file', 'arg', 'stdin']).optional(),
+  scenario: z.string().min(1).optional(),
+  /** Run this agent's workers in tmux panes instead of headless processes. */
+  tmux: z.boolean().optional(),
+});
+
+export const configSchema = z.strictObject({
+  team: z
+    .strictObject({
+      /** The field settled on 20 workers at most; more only thrash one machine. */
+      maxAgents: positiveInt.max(20).default(20),
+      /** A plan larger than this is a planner gone wrong, not a plan. */
+      maxTasks: positiveInt.default(50),
+      defaultAgentType: z.string().min(1).default('executor'),
+      /** Workers when `team "task"` names no N. */
+      defaultWorkers: positiveInt.max(20).default(3),
+      /** How often a live run refreshes liveness and progress. */
+      monitorIntervalMs: positiveInt.default(30_000),
+      /** Grace between a polite stop request and SIGTERM / SIGKILL. */
+      shutdownTimeoutMs: z.number().int().nonnegative().default(15_000),
+      /** Bounded fix loop: then the run fails, with no extension. */
+      maxFixLoops: z.number().int().nonnegative().default(3),
+      /** A failed task is retried as a new attempt up to this many attempts. */
+      maxTaskAttempts: positiveInt.default(2),
+      /** fsync every event file and its folder: durable across power loss, slower. */
+      fsync: z.boolean().default(true),
+      /** Where workers run unless an agent says otherwise. */
+      mode: z.enum(['headless', 'tmux']).default('headless'),
+    })
+    .prefault({}),
+  ralph: z
+    .strictObject({
+      /** A hard cap: a loop that extends itself never ends. */
+      maxIterations: positiveInt.default(10),
+    })
+    .prefault({}),
+  watchdog: z
+    .strictObject({
+      /** Silent this long: the attempt is marked stalled. */
+      statusCheckMs: positiveInt.default(300_000),
+      /** Silent this long: the attempt is killed and retried. */
+      reassignMs: positiveInt.default(600_000),
+    })
+    .prefault({}),
+  verify: z
+    .strictObject({
+      /** Gate commands run in the project by `sh -c`; all must exit 0. */
+      commands: z.array(z.string().min(1)).default([]),
+      /** One gate command may take this long before it counts as failed. */
+      timeoutMs: positiveInt.default(600_000),
+    })
+    .prefault({}),
+  agents: z.record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/), agentSchema).default({}),
+  roles: z.record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/), z.string().min(1)).default({}),
+  /** Prompt template overrides per stage: a path relative to the config file. */
+  prompts: z.partialRecord(z.enum(['team-plan', 'team-prd', 'team-exec', 'team-verify', 'team-fix', 'ralph-review']), z.string().min(1)).default({}),
+});
+
+export type TeamConfig = z.infer<typeof configSchema>;
+export type AgentEntry = z.infer<typeof agentSchema>;

@@ -1,0 +1,42 @@
+// Writes a file once and atomically: a temporary file in the same folder, then rename.
+import { closeSync, fsyncSync, openSync, renameSync, writeSync, linkSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { makeToken } from './time.js';
+
+// Temporary files start with a dot and end in .tmp; readers report them as stray.
+export const TEMP_PREFIX = '.tmp-';
+
+// Writes `text` as `dir/name`; with `exclusive`, an existing file of that name is an error.
+export function writeFileAtomic(dir: string, name: string, text: string, options: { fsync: boolean; exclusive?: boolean }): string {
+  const target = join(dir, name);
+  const temp = join(dir, `${TEMP_PREFIX}${makeToken()}-${name}.tmp`);
+  const fd = openSync(temp, 'wx', 0o644);
+  try {
+    writeSync(fd, text);
+    if (options.fsync) fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  if (options.exclusive) {
+    // link() fails when the target exists, unlike rename(): the first writer wins.
+    try {
+      linkSync(temp, target);
+    } finally {
+      unlinkSync(temp);
+    }
+  } else {
+    renameSync(temp, target);
+  }
+  if (options.fsync) syncDir(dir);
+  return target;
+}
+
+// Makes a rename or link in `dir` durable.
+export function syncDir(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,141 @@
+// The event vocabulary of the log: one zod schema per event name (SPEC section 3).
+import { z } from 'zod';
+
+const base = { at: z.string().min(1), run_id: z.string().min(1) };
+const TERMINAL = ['completed', 'failed', 'interrupted', 'awaiting_approval'] as const;
+export const TERMINAL_STATUSES: readonly string[] = TERMINAL;
+export type TerminalStatus = (typeof TERMINAL)[number];
+
+// The seed's task event fields, exactly.
+const taskFields = {
+  ...base,
+  task_id: z.string().min(1),
+  stage: z.string().min(1),
+  agent: z.string(),
+  attempt: z.number().int().positive(),
+  session: z.string(),
+  parent_session: z.string(),
+  inputs: z.array(z.string()),
+  artifacts: z.array(z.string()),
+  evidence: z.string(),
+  next: z.string(),
+};
+
+const taskRef = { task_id: z.string().min(1), attempt: z.number().int().positive() };
+
+export const taskDefSchema = z.strictObject({
+  id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  role: z.string().optional(),
+  blockedBy: z.array(z.string()).optional(),
+  acceptance: z.array(z.string()).optional(),
+});
+export type TaskDef = z.infer<typeof taskDefSchema>;
+
+export const defectSchema = z.strictObject({ id: z.string(), description: z.string(), task: z.string().optional() });
+export type Defect = z.infer<typeof defectSchema>;
+
+const gateSchema = z.object({
+  command: z.string(),
+  exitCode: z.number().int().nullable(),
+  timedOut: z.boolean(),
+  durationMs: z.number(),
+  output: z.string(),
+});
+export type GateResult = z.infer<typeof gateSchema>;
+
+const handleSchema = z.object({
+  backend: z.enum(['process', 'tmux']),
+  pid: z.number().int(),
+  pidStart: z.number().int(),
+  pgid: z.number().int(),
+  server: z.string().optional(),
+  socketDir: z.string().optional(),
+  paneId: z.string().optional(),
+  window: z.string().optional(),
+});
+
+const limitsSchema = z.object({
+  maxTasks: z.number().int(),
+  maxFixLoops: z.number().int(),
+  maxTaskAttempts: z.number().int(),
+  maxIterations: z.number().int(),
+  statusCheckMs: z.number().int(),
+  reassignMs: z.number().int(),
+  shutdownTimeoutMs: z.number().int(),
+});
+export type Limits = z.infer<typeof limitsSchema>;
+
+export const EVENT_SCHEMAS = {
+  task_started: z.strictObject({ event: z.literal('task_started'), ...taskFields, status: z.literal('running') }),
+  task_finished: z.strictObject({ event: z.literal('task_finished'), ...taskFields, status: z.enum(TERMINAL) }),
+  task_retry: z.object({ event: z.literal('task_retry'), ...base, ...taskRef, reason: z.string() }),
+  run_started: z.object({
+    event: z.literal('run_started'),
+    ...base,
+    mode: z.enum(['team', 'ralph']),
+    task: z.string(),
+    workers: z.number().int().positive(),
+    agentType: z.string(),
+    limits: limitsSchema,
+    gates: z.array(z.string()),
+    retryInterruptedStages: z.array(z.string()).optional(),
+  }),
+  stage_entered: z.object({ event: z.literal('stage_entered'), ...base, stage: z.string(), iteration: z.number().int(), loop: z.number().int() }),
+  stage_completed: z.object({ event: z.literal('stage_completed'), ...base, stage: z.string(), iteration: z.number().int(), loop: z.number().int() }),
+  stage_skipped: z.object({ event: z.literal('stage_skipped'), ...base, stage: z.string(), iteration: z.number().int(), reason: z.string() }),
+  task_assigned: z.object({ event: z.literal('task_assigned'), ...base, task_id: z.string(), worker: z.string(), task: taskDefSchema.optional() }),
+  plan_accepted: z.object({ event: z.literal('plan_accepted'), ...base, ...taskRef, tasks: z.array(taskDefSchema), needsPrd: z.boolean() }),
+  prd_accepted: z.object({ event: z.literal('prd_accepted'), ...base, ...taskRef, acceptance: z.record(z.string(), z.array(z.string())) }),
+  verify_result: z.object({
+    event: z.literal('verify_result'),
+    ...base,
+    ...taskRef,
+    verdict: z.enum(['pass', 'fail']),
+    defects: z.array(defectSchema),
+    gates: z.array(gateSchema),
+  }),
+  review_result: z.object({ event: z.literal('review_result'), ...base, ...taskRef, verdict: z.enum(['approve', 'reject']), reasons: z.array(z.string()) }),
+  attempt_spawned: z.object({ event: z.literal('attempt_spawned'), ...base, ...taskRef, worker: z.string(), handle: handleSchema }),
+  attempt_usage: z.object({
+    event: z.literal('attempt_usage'),
+    ...base,
+    ...taskRef,
+    stage: z.string(),
+    agent: z.string(),
+    session_id: z.string().optional(),
+    cost_usd: z.number().optional(),
+    tokens: z.object({ input: z.number(), output: z.number() }).optional(),
+  }),
+  attempt_stalled: z.object({ event: z.literal('attempt_stalled'), ...base, ...taskRef, silent_ms: z.number() }),
+  fix_loop_started: z.object({ event: z.literal('fix_loop_started'), ...base, iteration: z.number().int(), loop: z.number().int(), defects: z.array(defectSchema) }),
+  iteration_started: z.object({ event: z.literal('iteration_started'), ...base, iteration: z.number().int() }),
+  handoff_written: z.object({ event: z.literal('handoff_written'), ...base, stage: z.string(), path: z.string(), sha256: z.string() }),
+  cancel_requested: z.object({ event: z.literal('cancel_requested'), ...base, by: z.string(), force: z.boolean() }),
+  run_completed: z.object({ event: z.literal('run_completed'), ...base, summary: z.string() }),
+  run_failed: z.object({ event: z.literal('run_failed'), ...base, reason: z.string() }),
+  run_cancelled: z.object({ event: z.literal('run_cancelled'), ...base, reason: z.string() }),
+  run_stopped: z.object({ event: z.literal('run_stopped'), ...base, reason: z.string(), attempts: z.array(z.string()) }),
+} as const;
+
+export type EventName = keyof typeof EVENT_SCHEMAS;
+export type EventOf<N extends EventName> = z.infer<(typeof EVENT_SCHEMAS)[N]>;
+export type TeamEvent = { [N in EventName]: EventOf<N> }[EventName];
+export type TaskEvent = EventOf<'task_started'> | EventOf<'task_finished'>;
+// An event as handed to the store: `at` and `run_id` are filled in on append.
+export type NewEvent = { [N in EventName]: Omit<EventOf<N>, 'at' | 'run_id'> }[EventName];
+
+export const approvalSchema = z.strictObject({
+  stage: z.string().min(1),
+  artifact: z.string().min(1),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  by: z.string().min(1),
+  approved_at: z.string().min(1),
+  note: z.string(),
+});
+export type Approval = z.infer<typeof approvalSchema>;
+
+export function isEventName(name: unknown): name is EventName {
+  return typeof name === 'string' && Object.hasOwn(EVENT_SCHEMAS, name);
+}

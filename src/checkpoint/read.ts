@@ -1,0 +1,95 @@
+// Reads a run's files; a malformed or unknown file is ignored and reported, never trusted.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { TEMP_PREFIX } from './atomic.js';
+import { approvalSchema, EVENT_SCHEMAS, isEventName, type Approval, type TeamEvent } from './events.js';
+import type { RunPaths, RunRecord } from './store.js';
+
+export interface Problem {
+  file: string;
+  reason: string;
+}
+
+export interface RunFiles {
+  run: RunRecord;
+  /** Valid events, in the order written. */
+  events: Array<TeamEvent & { file: string }>;
+  approvals: Array<Approval & { file: string }>;
+  problems: Problem[];
+}
+
+// Event and approval file names: `<stamp>-<...>-<token>.json`.
+const EVENT_FILE = /^\d{8}T\d{12}Z-[a-z_]+-.+-a\d+-[0-9a-z]{6}\.json$/;
+const APPROVAL_FILE = /^\d{8}T\d{12}Z-.+-[0-9a-z]{6}\.json$/;
+
+// Reads run.json, every event and every approval of a run.
+export function readRunFiles(paths: RunPaths): RunFiles {
+  const problems: Problem[] = [];
+  const run = JSON.parse(readFileSync(paths.runJson, 'utf8')) as RunRecord;
+  const events = readFolder(paths.eventsDir, 'events', EVENT_FILE, problems, parseEvent);
+  const approvals = readFolder(paths.approvalsDir, 'approvals', APPROVAL_FILE, problems, parseApproval);
+  return { run, events, approvals, problems };
+}
+
+function readFolder<T>(
+  dir: string,
+  label: string,
+  pattern: RegExp,
+  problems: Problem[],
+  parse: (value: unknown) => T | string,
+): Array<T & { file: string }> {
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+  const out: Array<T & { file: string }> = [];
+  for (const name of names) {
+    const file = `${label}/${name}`;
+    if (name.startsWith(TEMP_PREFIX)) {
+      problems.push({ file, reason: 'stray temporary file (an interrupted write); ignored' });
+      continue;
+    }
+    if (!pattern.test(name)) {
+      problems.push({ file, reason: 'unexpected file name; ignored' });
+      continue;
+    }
+    const text = readFileSync(join(dir, name), 'utf8');
+    if (text.trim() === '') {
+      problems.push({ file, reason: 'empty file; ignored' });
+      continue;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      problems.push({ file, reason: `malformed JSON (${(error as Error).message}); ignored` });
+      continue;
+    }
+    const parsed = parse(value);
+    if (typeof parsed === 'string') problems.push({ file, reason: `${parsed}; ignored` });
+    else out.push({ ...parsed, file: name });
+  }
+  return out;
+}
+
+function parseEvent(value: unknown): TeamEvent | string {
+  const name = (value as { event?: unknown } | null)?.event;
+  if (!isEventName(name)) return `unknown event ${JSON.stringify(name ?? null)}`;
+  const result = EVENT_SCHEMAS[name].safeParse(value);
+  if (!result.success) return `invalid ${name} event: ${describeIssues(result.error.issues)}`;
+  return result.data as TeamEvent;
+}
+
+function parseApproval(value: unknown): Approval | string {
+  const result = approvalSchema.safeParse(value);
+  return result.success ? result.data : `invalid approval: ${describeIssues(result.error.issues)}`;
+}
+
+function describeIssues(issues: Array<{ path: PropertyKey[]; message: string }>): string {
+  return issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`)
+    .join('; ');
+}

@@ -1,0 +1,105 @@
+// The run store: creates runs and appends events and approvals, each file written once.
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { UsageError } from '../errors.js';
+import { writeFileAtomic } from './atomic.js';
+import type { Approval, NewEvent, TeamEvent } from './events.js';
+import { ID_PATTERN } from './guards.js';
+import { makeRunId, makeStamp, makeToken, nowIso } from './time.js';
+
+export interface RunPaths {
+  projectDir: string;
+  runDir: string;
+  runJson: string;
+  eventsDir: string;
+  approvalsDir: string;
+  handoffsDir: string;
+  attemptsDir: string;
+  logFile: string;
+}
+
+// run.json, written once; stage and status in it are where the run began.
+export interface RunRecord {
+  run_id: string;
+  created_at: string;
+  profile: string;
+  stage: string;
+  status: string;
+  session: string;
+  parent_session: string;
+  task: string;
+  workers: number;
+  agentType: string;
+  mode: 'team' | 'ralph';
+}
+
+export interface WriteOptions {
+  fsync: boolean;
+}
+
+// `<project>/.team/runs`.
+export function runsDir(projectDir: string): string {
+  return join(projectDir, '.team', 'runs');
+}
+
+// Every path of one run.
+export function runPaths(projectDir: string, runId: string): RunPaths {
+  const runDir = join(runsDir(projectDir), runId);
+  return {
+    projectDir,
+    runDir,
+    runJson: join(runDir, 'run.json'),
+    eventsDir: join(runDir, 'events'),
+    approvalsDir: join(runDir, 'approvals'),
+    handoffsDir: join(runDir, 'handoffs'),
+    attemptsDir: join(runDir, 'attempts'),
+    logFile: join(runDir, 'log.jsonl'),
+  };
+}
+
+// Creates the run's folders and run.json, then points `current` at it.
+export function createRun(projectDir: string, fields: Omit<RunRecord, 'run_id' | 'created_at'>, options: WriteOptions): RunRecord {
+  const record: RunRecord = { run_id: makeRunId(), created_at: nowIso(), ...fields };
+  const paths = runPaths(projectDir, record.run_id);
+  for (const dir of [paths.eventsDir, paths.approvalsDir, paths.handoffsDir, paths.attemptsDir]) mkdirSync(dir, { recursive: true });
+  writeFileAtomic(paths.runDir, 'run.json', `${JSON.stringify(record, null, 2)}\n`, { ...options, exclusive: true });
+  writeFileAtomic(runsDir(projectDir), 'current', `${record.run_id}\n`, options);
+  return record;
+}
+
+// Appends one event; the file name sorts in the order written.
+export function appendEvent<E extends NewEvent>(paths: RunPaths, runId: string, event: E, options: WriteOptions): E & { at: string; run_id: string } {
+  const full = { ...event, at: nowIso(), run_id: runId } as E & { at: string; run_id: string };
+  const record = full as unknown as Record<string, unknown>;
+  const task = typeof record.task_id === 'string' ? record.task_id : 'run';
+  const attempt = typeof record.attempt === 'number' ? record.attempt : 0;
+  const name = `${makeStamp()}-${event.event}-${task}-a${attempt}-${makeToken()}.json`;
+  writeFileAtomic(paths.eventsDir, name, `${JSON.stringify(full)}\n`, options);
+  return full;
+}
+
+// Appends one approval record.
+export function appendApproval(paths: RunPaths, approval: Approval, options: WriteOptions): void {
+  const name = `${makeStamp()}-${approval.stage}-${makeToken()}.json`;
+  writeFileAtomic(paths.approvalsDir, name, `${JSON.stringify(approval)}\n`, options);
+}
+
+// The latest run id, or undefined when the project has none.
+export function readCurrentRunId(projectDir: string): string | undefined {
+  const file = join(runsDir(projectDir), 'current');
+  if (!existsSync(file)) return undefined;
+  const id = readFileSync(file, 'utf8').trim();
+  return id || undefined;
+}
+
+// The run a command means: `--run ID`, else the latest; an unknown run is a usage error.
+export function resolveRun(projectDir: string, runId: string | undefined): RunPaths & { runId: string } {
+  const id = runId ?? readCurrentRunId(projectDir);
+  if (!id) throw new UsageError(`no run in ${projectDir}: .team/runs has none (start one with \`team "task"\` or \`team state start-run\`)`);
+  if (!ID_PATTERN.test(id)) throw new UsageError(`--run: "${id}" is not a valid run id`);
+  const paths = runPaths(projectDir, id);
+  if (!existsSync(paths.runJson)) throw new UsageError(`--run: no run ${id} in ${runsDir(projectDir)}`);
+  return { ...paths, runId: id };
+}
+
+export type { TeamEvent };

@@ -1,0 +1,255 @@
+// Folds a run's events into the view that status, the CLI and resume read.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Approval, TeamEvent } from './events.js';
+import type { Problem, RunFiles } from './read.js';
+import type { RunRecord } from './store.js';
+
+export type AttemptStatus = 'running' | 'completed' | 'failed' | 'interrupted' | 'awaiting_approval' | 'conflict';
+
+export interface AttemptView {
+  attempt: number;
+  stage: string;
+  agent: string;
+  status: AttemptStatus;
+  startedAt?: string;
+  finishedAt?: string;
+  inputs: string[];
+  artifacts: string[];
+  evidence: string;
+  next: string;
+  worker?: string;
+  /** No terminal event: the log cannot say whether it finished. */
+  uncertain: boolean;
+  stalled: boolean;
+  costUsd: number;
+  tokens: { input: number; output: number };
+  sessionId?: string;
+}
+
+export interface TaskView {
+  id: string;
+  status: AttemptStatus | 'pending';
+  attempts: AttemptView[];
+  retries: Array<{ attempt: number; reason: string; at: string }>;
+}
+
+export interface Conflict {
+  task: string;
+  attempt: number;
+  statuses: string[];
+  files: string[];
+}
+
+export interface ApprovalView extends Approval {
+  file: string;
+  stale: boolean;
+  /** Why it is stale: the artifact changed or is gone. */
+  staleReason?: string;
+}
+
+export interface UsageTotals {
+  costUsd: number;
+  tokens: { input: number; output: number };
+}
+
+export interface RunView {
+  run: RunRecord;
+  stage: string;
+  status: string;
+  tasks: TaskView[];
+  uncertain: Array<{ task: string; attempt: number }>;
+  conflicts: Conflict[];
+  problems: Problem[];
+  approvals: ApprovalView[];
+  usage: { run: UsageTotals; byStage: Record<string, UsageTotals>; byAgent: Record<string, UsageTotals> };
+  pipeline: PipelineProgress;
+  /** Why the run ended, when it did. */
+  outcome?: string;
+  eventCount: number;
+}
+
+// Where a pipeline run stands: iteration k of K, fix loop j of J, the last verdicts.
+export interface PipelineProgress {
+  iteration: number;
+  maxIterations?: number;
+  loop: number;
+  maxFixLoops?: number;
+  lastDefects: Array<{ id: string; description: string }>;
+  lastReview?: { verdict: string; reasons: string[] };
+}
+
+const RUN_END: Record<string, string> = {
+  run_completed: 'completed',
+  run_failed: 'failed',
+  run_cancelled: 'cancelled',
+  run_stopped: 'stopped',
+};
+
+// Builds the whole view of a run from its files.
+export function foldRun(files: RunFiles, projectDir: string): RunView {
+  const tasks = new Map<string, TaskView>();
+  const conflicts = new Map<string, Conflict>();
+  const terminalFiles = new Map<string, Array<{ status: string; file: string }>>();
+  let stage = files.run.stage;
+  let status = files.run.status;
+  const pipeline: PipelineProgress = { iteration: 1, loop: 0, lastDefects: [] };
+  let outcome: string | undefined;
+  const usage = { run: emptyTotals(), byStage: {} as Record<string, UsageTotals>, byAgent: {} as Record<string, UsageTotals> };
+
+  const taskOf = (id: string): TaskView => {
+    let task = tasks.get(id);
+    if (!task) tasks.set(id, (task = { id, status: 'pending', attempts: [], retries: [] }));
+    return task;
+  };
+  const attemptOf = (id: string, number: number, event: { stage?: string; agent?: string }): AttemptView => {
+    const task = taskOf(id);
+    let attempt = task.attempts.find((a) => a.attempt === number);
+    if (!attempt) {
+      attempt = newAttempt(number, event.stage ?? '', event.agent ?? '');
+      task.attempts.push(attempt);
+      task.attempts.sort((a, b) => a.attempt - b.attempt);
+    }
+    return attempt;
+  };
+
+  for (const event of files.events) {
+    applyEvent(event);
+  }
+
+  function applyEvent(event: TeamEvent & { file: string }): void {
+    switch (event.event) {
+      case 'task_started': {
+        const attempt = attemptOf(event.task_id, event.attempt, event);
+        Object.assign(attempt, { stage: event.stage, agent: event.agent, startedAt: event.at, inputs: event.inputs });
+        if (!terminalFiles.has(key(event.task_id, event.attempt))) attempt.status = 'running';
+        stage = event.stage;
+        break;
+      }
+      case 'task_finished': {
+        const attempt = attemptOf(event.task_id, event.attempt, event);
+        const k = key(event.task_id, event.attempt);
+        const seen = terminalFiles.get(k) ?? [];
+        seen.push({ status: event.status, file: event.file });
+        terminalFiles.set(k, seen);
+        if (seen.length > 1) {
+          attempt.status = 'conflict';
+          conflicts.set(k, { task: event.task_id, attempt: event.attempt, statuses: seen.map((s) => s.status), files: seen.map((s) => s.file) });
+        } else {
+          Object.assign(attempt, {
+            status: event.status,
+            finishedAt: event.at,
+            artifacts: event.artifacts,
+            evidence: event.evidence,
+            next: event.next,
+          });
+        }
+        break;
+      }
+      case 'task_retry':
+        taskOf(event.task_id).retries.push({ attempt: event.attempt, reason: event.reason, at: event.at });
+        break;
+      case 'task_assigned':
+        taskOf(event.task_id);
+        break;
+      case 'attempt_spawned':
+        attemptOf(event.task_id, event.attempt, {}).worker = event.worker;
+        break;
+      case 'attempt_stalled':
+        attemptOf(event.task_id, event.attempt, {}).stalled = true;
+        break;
+      case 'attempt_usage': {
+        const attempt = attemptOf(event.task_id, event.attempt, event);
+        const cost = event.cost_usd ?? 0;
+        const tokens = event.tokens ?? { input: 0, output: 0 };
+        attempt.costUsd += cost;
+        attempt.tokens = addTokens(attempt.tokens, tokens);
+        if (event.session_id) attempt.sessionId = event.session_id;
+        for (const totals of [usage.run, (usage.byStage[event.stage] ??= emptyTotals()), (usage.byAgent[event.agent] ??= emptyTotals())]) {
+          totals.costUsd += cost;
+          totals.tokens = addTokens(totals.tokens, tokens);
+        }
+        break;
+      }
+      case 'stage_entered':
+        stage = event.stage;
+        pipeline.iteration = event.iteration;
+        pipeline.loop = event.loop;
+        break;
+      case 'run_started':
+        status = 'running';
+        pipeline.maxIterations = event.mode === 'ralph' ? event.limits.maxIterations : undefined;
+        pipeline.maxFixLoops = event.limits.maxFixLoops;
+        break;
+      case 'verify_result':
+        pipeline.lastDefects = event.defects;
+        break;
+      case 'review_result':
+        pipeline.lastReview = { verdict: event.verdict, reasons: event.reasons };
+        break;
+      case 'run_completed':
+      case 'run_failed':
+      case 'run_cancelled':
+      case 'run_stopped':
+        status = RUN_END[event.event]!;
+        outcome = 'reason' in event ? event.reason : event.summary;
+        break;
+      case 'cancel_requested':
+        if (!FINAL_STATUSES.has(status)) status = 'cancelling';
+        break;
+      default:
+        break;
+    }
+  }
+
+  for (const task of tasks.values()) {
+    for (const attempt of task.attempts) attempt.uncertain = attempt.status === 'running';
+    task.status = task.attempts.at(-1)?.status ?? 'pending';
+  }
+  const taskList = [...tasks.values()];
+  return {
+    run: files.run,
+    stage,
+    status,
+    tasks: taskList,
+    uncertain: taskList.flatMap((t) => t.attempts.filter((a) => a.uncertain).map((a) => ({ task: t.id, attempt: a.attempt }))),
+    conflicts: [...conflicts.values()],
+    problems: files.problems,
+    approvals: files.approvals.map((approval) => checkApproval(approval, projectDir)),
+    usage,
+    pipeline,
+    outcome,
+    eventCount: files.events.length,
+  };
+}
+
+const FINAL_STATUSES = new Set(['completed', 'failed', 'cancelled']);
+
+// sha256 of a file's bytes, in hex.
+export function hashFile(path: string): string {
+  return createHash('sha256').update(readFileSync(path)).digest('hex');
+}
+
+function checkApproval(approval: Approval & { file: string }, projectDir: string): ApprovalView {
+  const path = join(projectDir, approval.artifact);
+  if (!existsSync(path)) return { ...approval, stale: true, staleReason: 'the artifact is gone' };
+  const now = hashFile(path);
+  return now === approval.sha256 ? { ...approval, stale: false } : { ...approval, stale: true, staleReason: `the artifact changed (sha256 now ${now.slice(0, 12)}…)` };
+}
+
+function newAttempt(attempt: number, stage: string, agent: string): AttemptView {
+  return { attempt, stage, agent, status: 'running', inputs: [], artifacts: [], evidence: '', next: '', uncertain: false, stalled: false, costUsd: 0, tokens: { input: 0, output: 0 } };
+}
+
+function key(task: string, attempt: number): string {
+  return `${task}#${attempt}`;
+}
+
+function emptyTotals(): UsageTotals {
+  return { costUsd: 0, tokens: { input: 0, output: 0 } };
+}
+
+function addTokens(a: { input: number; output: number }, b: { input: number; output: number }) {
+  return { input: a.input + b.input, output: a.output + b.output };
+}

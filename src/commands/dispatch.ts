@@ -1,0 +1,36 @@
+// Routes `team <command>` to its handler; returns the exit code.
+import { UsageError } from '../errors.js';
+import { recordApproval } from './approve.js';
+import { runState } from './state.js';
+import { runStatus } from './status.js';
+
+export const USAGE = `usage:
+  team [N:agent-type] "task" [--config FILE] [--cwd DIR] [--tmux|--headless] [--agent NAME] [--max-fix-loops K] [--json]
+  team ralph [N:agent-type] "task" [--max-iterations K] [run options]
+  team status [--run ID] [--json]
+  team resume [--run ID] [--retry-interrupted]
+  team cancel [--run ID] [--force]
+  team attach [--run ID]
+  team approve --stage S --artifact PATH --by NAME [--note TEXT] [--run ID]
+  team state <start-run|start-task|finish-task|retry|approve|status> ...
+`;
+
+export async function dispatch(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case undefined:
+    case '--help':
+    case '-h':
+    case 'help':
+      process.stdout.write(USAGE);
+      return command === undefined ? 2 : 0;
+    case 'state':
+      return runState(rest);
+    case 'status':
+      return runStatus(rest);
+    case 'approve':
+      return recordApproval(rest, 'team approve');
+    default:
+      throw new UsageError(`unknown command ${JSON.stringify(command)}\n${USAGE}`);
+  }
+}

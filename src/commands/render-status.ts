@@ -1,0 +1,62 @@
+// Renders a run's view for a person.
+import type { AttemptView, RunView } from '../checkpoint/view.js';
+
+// Several lines: the run, its stage, each task with its attempts, and what needs attention.
+export function renderStatus(view: RunView): string {
+  const { run, pipeline } = view;
+  const lines = [`run ${run.run_id} (${run.mode}, profile ${run.profile})`, `  status ${view.status}${view.outcome ? `: ${view.outcome}` : ''}`, `  stage  ${view.stage}`];
+  if (run.task) lines.push(`  task   ${oneLine(run.task)}`);
+  if (pipeline.maxIterations !== undefined) lines.push(`  iteration ${pipeline.iteration} of ${pipeline.maxIterations}`);
+  if (pipeline.maxFixLoops !== undefined) lines.push(`  fix loop ${pipeline.loop} of ${pipeline.maxFixLoops}`);
+  if (pipeline.lastReview) lines.push(`  last review: ${pipeline.lastReview.verdict}${pipeline.lastReview.reasons.length ? ` — ${pipeline.lastReview.reasons.join('; ')}` : ''}`);
+  if (view.usage.run.costUsd > 0 || view.usage.run.tokens.input > 0) {
+    lines.push(`  cost   $${view.usage.run.costUsd.toFixed(4)}, tokens ${view.usage.run.tokens.input} in / ${view.usage.run.tokens.output} out`);
+  }
+  lines.push(`tasks (${view.tasks.length}):`);
+  if (view.tasks.length === 0) lines.push('  (none yet)');
+  for (const task of view.tasks) {
+    lines.push(`  ${task.id.padEnd(18)} ${task.status}`);
+    for (const attempt of task.attempts) lines.push(`    ${describeAttempt(attempt)}`);
+  }
+  const attention = attentionLines(view);
+  lines.push(attention.length ? 'needs attention:' : 'needs attention: nothing');
+  lines.push(...attention.map((line) => `  ${line}`));
+  if (view.approvals.length) {
+    lines.push('approvals:');
+    for (const a of view.approvals) lines.push(`  ${a.stage} ${a.artifact} by ${a.by} at ${a.approved_at}${a.stale ? ` — STALE: ${a.staleReason}` : ''}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function describeAttempt(a: AttemptView): string {
+  const parts = [`a${a.attempt} ${a.status}`, a.stage];
+  if (a.worker) parts.push(a.worker);
+  if (a.agent) parts.push(`agent ${a.agent}`);
+  if (a.startedAt && a.finishedAt) parts.push(`${((Date.parse(a.finishedAt) - Date.parse(a.startedAt)) / 1000).toFixed(1)}s`);
+  if (a.costUsd > 0) parts.push(`$${a.costUsd.toFixed(4)}`);
+  if (a.stalled) parts.push('stalled');
+  if (a.evidence) parts.push(`— ${oneLine(a.evidence)}`);
+  return parts.join(' · ');
+}
+
+function attentionLines(view: RunView): string[] {
+  const lines: string[] = [];
+  for (const u of view.uncertain) lines.push(`uncertain: ${u.task} attempt ${u.attempt} started with no terminal event`);
+  if (view.status === 'stopped' && view.uncertain.length === 0) {
+    for (const task of view.tasks) {
+      const last = task.attempts.at(-1);
+      if (last?.status === 'interrupted') {
+        lines.push(`decision needed: ${task.id} attempt ${last.attempt} was interrupted; \`team resume --run ${view.run.run_id} --retry-interrupted\` retries it`);
+      }
+    }
+  }
+  for (const a of view.approvals.filter((x) => x.stale)) lines.push(`stale approval: ${a.stage} ${a.artifact} (${a.staleReason})`);
+  for (const p of view.problems) lines.push(`malformed: ${p.file} — ${p.reason}`);
+  for (const c of view.conflicts) lines.push(`conflict: ${c.task} attempt ${c.attempt} has ${c.statuses.length} terminal events (${c.statuses.join(', ')}): ${c.files.join(', ')}`);
+  return lines;
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 160 ? `${flat.slice(0, 157)}...` : flat;
+}

@@ -1,0 +1,45 @@
+// `team status`: read-only; what a person (or, with --json, a script) needs to know about a run.
+import { existsSync } from 'node:fs';
+import { resolveRun, readCurrentRunId, runsDir } from '../checkpoint/store.js';
+import { validateId } from '../checkpoint/guards.js';
+import type { RunView } from '../checkpoint/view.js';
+import { loadRunView } from '../runtime/view.js';
+import { optionalString, parseFlags } from './args.js';
+import { openProject, PROJECT_FLAGS } from './project.js';
+import { renderStatus } from './render-status.js';
+
+// Prints the status of the latest or named run; a project with no run says so.
+export function runStatus(argv: string[], cmd = 'team status'): number {
+  const args = parseFlags(argv, { ...PROJECT_FLAGS, run: { type: 'string' }, json: { type: 'boolean' } }, cmd);
+  const project = openProject(args);
+  const runId = optionalString(args, 'run');
+  if (runId === undefined && (!existsSync(runsDir(project.dir)) || !readCurrentRunId(project.dir))) {
+    if (args.values.json) process.stdout.write(`${JSON.stringify({ run: null, approvals: [], message: 'no run' })}\n`);
+    else process.stdout.write(`no run in ${project.dir}: .team/runs has no run, and so no approvals\n`);
+    return 0;
+  }
+  const view = loadRunView(resolveRun(project.dir, runId === undefined ? undefined : validateId(runId, '--run')), project.dir);
+  process.stdout.write(args.values.json ? `${JSON.stringify(toJson(view), null, 2)}\n` : renderStatus(view));
+  return 0;
+}
+
+// The JSON document of `team status --json`.
+export function toJson(view: RunView) {
+  return {
+    run: view.run,
+    stage: view.stage,
+    status: view.status,
+    outcome: view.outcome ?? null,
+    pipeline: view.pipeline,
+    tasks: view.tasks,
+    attention: {
+      uncertain: view.uncertain,
+      staleApprovals: view.approvals.filter((a) => a.stale),
+      malformed: view.problems,
+      conflicts: view.conflicts,
+    },
+    approvals: view.approvals,
+    usage: view.usage,
+    eventCount: view.eventCount,
+  };
+}

@@ -1,0 +1,42 @@
+// Exit codes belong to error classes; the CLI only maps them (SPEC section 2).
+
+export const EXIT = {
+  completed: 0,
+  failed: 1,
+  usage: 2,
+  cancelled: 3,
+  decision: 4,
+} as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+// An error a user can act on: printed without a stack, exits with its code.
+export class TeamError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: ExitCode,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+// Bad usage, bad config or bad input (exit 2); the message names the field or argument.
+export class UsageError extends TeamError {
+  constructor(message: string) {
+    super(message, EXIT.usage);
+  }
+}
+
+// Replaying the log did not reproduce what the log recorded: nothing may be changed.
+export class DeterminismError extends TeamError {
+  constructor(message: string) {
+    super(`determinism violation: ${message}`, EXIT.failed);
+  }
+}
+
+// Another orchestrator drives this run.
+export class LockedError extends TeamError {
+  constructor(message: string) {
+    super(message, EXIT.usage);
+  }
+}
