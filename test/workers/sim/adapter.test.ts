@@ -1,0 +1,36 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { resolveSimAgentPath, sim } from '../../../workers/sim/adapter.js';
+import type { AdapterInput } from '../../../workers/types.js';
+import { ensureSimBuilt, ROOT, SIM_AGENT } from './run-sim.js';
+
+function makeInput(agent: AdapterInput['agent']): AdapterInput {
+  return { prompt: 'p', promptFile: '/p/prompt.md', resultFile: '/p/result.json', projectDir: '/work/project', agent };
+}
+
+describe('adapter', () => {
+  beforeAll(ensureSimBuilt);
+
+  it('runs the compiled sim agent with the current node', () => {
+    const command = sim.build(makeInput({ adapter: 'sim' }));
+    expect(command).toEqual({ file: process.execPath, args: [SIM_AGENT], env: {} });
+    expect(existsSync(command.args[0] as string)).toBe(true);
+  });
+
+  it('resolves the scenario against the project and lets the agent env override', () => {
+    const command = sim.build(makeInput({ adapter: 'sim', scenario: 'scenarios/a.json', env: { EXTRA: '1' } }));
+    expect(command.env).toEqual({ TEAM_SIM_SCENARIO: '/work/project/scenarios/a.json', EXTRA: '1' });
+    const absolute = sim.build(makeInput({ adapter: 'sim', scenario: '/abs/b.json' }));
+    expect(absolute.env).toEqual({ TEAM_SIM_SCENARIO: '/abs/b.json' });
+  });
+
+  it('finds sim-agent.js beside the compiled adapter', () => {
+    const compiledAdapter = `file://${join(ROOT, 'dist/workers/sim/adapter.js')}`;
+    expect(resolveSimAgentPath(compiledAdapter)).toBe(SIM_AGENT);
+  });
+
+  it('reports ok with the whole output as final text', () => {
+    expect(sim.parse('```json\n{}\n```')).toEqual({ ok: true, finalText: '```json\n{}\n```' });
+  });
+});

@@ -1,0 +1,28 @@
+// The `sim` adapter: runs the compiled sim agent with the current Node, pointing it at the scenario.
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AdapterInput, AgentAdapter, AgentCommand, AgentReport } from '../types.js';
+
+// The compiled sim agent's absolute path; from the TypeScript source (tests) it is the built copy in dist.
+export function resolveSimAgentPath(moduleUrl: string = import.meta.url): string {
+  const here = fileURLToPath(moduleUrl);
+  if (here.endsWith('.ts')) return resolve(dirname(here), '../../dist/workers/sim/sim-agent.js');
+  return join(dirname(here), 'sim-agent.js');
+}
+
+export const sim: AgentAdapter = {
+  name: 'sim',
+  build(input: AdapterInput): AgentCommand {
+    const { agent, projectDir } = input;
+    const scenarioEnv: Record<string, string> = agent.scenario ? { TEAM_SIM_SCENARIO: resolve(projectDir, agent.scenario) } : {};
+    return {
+      file: process.execPath,
+      args: [resolveSimAgentPath(), ...(agent.args ?? [])],
+      env: { ...scenarioEnv, ...agent.env },
+    };
+  },
+  // The sim has no machine output of its own: its result file (or fenced json) is what counts.
+  parse(output: string): AgentReport {
+    return { ok: true, finalText: output };
+  },
+};

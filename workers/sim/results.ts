@@ -1,0 +1,100 @@
+// Builds the result JSON of SPEC section 4 for each stage, from the scenario and the attempt.
+import type { Behaviour, Defect, PlanTask, Scenario, ScenarioPlan } from './scenario.js';
+import type { SimEnv } from './sim-env.js';
+import { toIterationId, type TaskIdParts } from './task-id.js';
+
+export interface ResultContext {
+  env: SimEnv;
+  task: TaskIdParts;
+  scenario: Scenario;
+  behaviour: Behaviour;
+  /** The prompt's first line, quoted in the summary to show the prompt was read. */
+  promptLine: string;
+  artifacts: string[];
+  /** Distinct review task ids of this run already in the ledger. */
+  earlierReviews: number;
+}
+
+type FilledPlanTask = PlanTask & { title: string; description: string };
+
+export type SimResult = Record<string, unknown> & { status: 'completed' | 'failed'; summary: string };
+
+// The whole result for the attempt: a failed one when the scenario says so, else the stage's fields.
+export function makeResult(ctx: ResultContext): SimResult {
+  const { env, task, behaviour } = ctx;
+  const evidence = `sim agent, scenario "${ctx.scenario.name ?? 'unnamed'}", ${env.worker}, pid ${process.pid}`;
+  if (behaviour.fail) {
+    const summary = typeof behaviour.fail === 'string' ? behaviour.fail : `sim: the scenario fails ${task.id} attempt ${env.attempt}`;
+    return { status: 'failed', summary, artifacts: ctx.artifacts, evidence, next: 'retry the task' };
+  }
+  const base = {
+    status: 'completed' as const,
+    summary: `sim ${env.stage} ${task.id} attempt ${env.attempt}: ${ctx.promptLine}`.trimEnd(),
+    artifacts: ctx.artifacts,
+    evidence,
+    next: 'hand over to the next stage',
+  };
+  return { ...base, ...makeStageFields(ctx) };
+}
+
+function makeStageFields(ctx: ResultContext): Record<string, unknown> {
+  const { scenario, task } = ctx;
+  switch (ctx.env.stage) {
+    case 'team-plan': {
+      const plan = ctx.behaviour.plan ?? scenario.plan;
+      return { tasks: listPlanTasks(plan), needsPrd: plan.needsPrd ?? false };
+    }
+    case 'team-prd':
+      return { acceptance: makeAcceptance(listPlanTasks(scenario.plan), task.iteration) };
+    case 'team-verify':
+      return failsVerify(scenario, task.pass ?? 1)
+        ? { verdict: 'fail', defects: listDefects(scenario, task.iteration) }
+        : { verdict: 'pass', defects: [] };
+    case 'ralph-review':
+      return rejectsReview(scenario, ctx.earlierReviews)
+        ? { verdict: 'reject', reasons: scenario.review.reasons ?? [`sim architect rejects review ${ctx.earlierReviews + 1}`] }
+        : { verdict: 'approve', reasons: [] };
+    default:
+      return {};
+  }
+}
+
+// The plan's tasks with titles and descriptions filled in; `count: N` makes N independent tasks t1..tN.
+export function listPlanTasks(plan: ScenarioPlan): FilledPlanTask[] {
+  const given = plan.tasks ?? Array.from({ length: plan.count ?? 1 }, (_, i) => ({ id: `t${i + 1}` }) as PlanTask);
+  return given.map((task) => ({
+    ...task,
+    title: task.title ?? `Sim task ${task.id}`,
+    description: task.description ?? `Write sim-output/${task.id}.txt for task ${task.id}.`,
+  }));
+}
+
+// Criteria for every planned task, keyed by the planner's id and, from iteration 2 on, the prefixed id too.
+function makeAcceptance(tasks: PlanTask[], iteration: number): Record<string, string[]> {
+  const acceptance: Record<string, string[]> = {};
+  for (const task of tasks) {
+    const criteria = task.acceptance ?? [`sim-output/${task.id}.txt exists and names task ${task.id}`];
+    acceptance[task.id] = criteria;
+    if (iteration >= 2) acceptance[toIterationId(task.id, iteration)] = criteria;
+  }
+  return acceptance;
+}
+
+function failsVerify(scenario: Scenario, pass: number): boolean {
+  const { failPasses } = scenario.verify;
+  return failPasses === 'always' || pass <= failPasses;
+}
+
+function rejectsReview(scenario: Scenario, earlierReviews: number): boolean {
+  const { rejectFirst } = scenario.review;
+  return rejectFirst === 'always' || earlierReviews < rejectFirst;
+}
+
+function listDefects(scenario: Scenario, iteration: number): Defect[] {
+  const firstTask = listPlanTasks(scenario.plan)[0]?.id;
+  const defects = scenario.verify.defects ?? [{ id: 'd1', description: 'sim verifier found a defect', task: firstTask }];
+  return defects.map((defect) => {
+    if (defect.task === undefined) return { id: defect.id, description: defect.description };
+    return { ...defect, task: defect.task.startsWith(`i${iteration}.`) ? defect.task : toIterationId(defect.task, iteration) };
+  });
+}

@@ -1,0 +1,110 @@
+// The sim agent's scenario format (see SCENARIO.md) and its loader, with errors naming file and field.
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { STAGES } from '../types.js';
+import { DEMO_SCENARIO } from './demo-scenario.js';
+
+const PlanTaskSchema = z.strictObject({
+  id: z.string().min(1),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  role: z.string().optional(),
+  blockedBy: z.array(z.string()).optional(),
+  acceptance: z.array(z.string()).optional(),
+});
+
+// Cycles and unknown blockedBy are allowed on purpose: the sim must be able to plan badly.
+const PlanSchema = z
+  .strictObject({
+    tasks: z.array(PlanTaskSchema).optional(),
+    count: z.int().min(0).optional(),
+    needsPrd: z.boolean().optional(),
+  })
+  .refine((plan) => !(plan.tasks && plan.count !== undefined), { message: 'give either tasks or count, not both' });
+
+const DefectSchema = z.strictObject({ id: z.string().min(1), description: z.string(), task: z.string().optional() });
+
+const FileSchema = z.strictObject({ path: z.string().min(1), content: z.string().optional() });
+
+const BehaviourSchema = z.strictObject({
+  sleepMs: z.int().min(0).optional(),
+  fail: z.union([z.boolean(), z.string()]).optional(),
+  exitCode: z.int().min(1).max(255).optional(),
+  malformed: z.enum(['not-json', 'missing-fields']).optional(),
+  hang: z.boolean().optional(),
+  ignoreSignals: z.boolean().optional(),
+  children: z.int().min(0).max(50).optional(),
+  childSleepMs: z.int().min(0).optional(),
+  printLines: z.int().min(0).optional(),
+  resultVia: z.enum(['file', 'stdout']).optional(),
+  heartbeatMs: z.int().min(1).optional(),
+  heartbeatFile: z.string().min(1).optional(),
+  files: z.array(FileSchema).optional(),
+  artifacts: z.array(z.string()).optional(),
+  plan: PlanSchema.optional(),
+});
+
+const RuleSchema = z.strictObject({
+  match: z
+    .strictObject({
+      stage: z.enum(STAGES).optional(),
+      task: z.string().min(1).optional(),
+      attempt: z.int().min(1).optional(),
+      iteration: z.int().min(1).optional(),
+    })
+    .default({}),
+  do: BehaviourSchema,
+});
+
+const CountOrAlways = z.union([z.int().min(0), z.literal('always')]);
+
+export const ScenarioSchema = z.strictObject({
+  name: z.string().optional(),
+  plan: PlanSchema.default({ count: 1 }),
+  verify: z
+    .strictObject({ failPasses: CountOrAlways.default(0), defects: z.array(DefectSchema).min(1).optional() })
+    .default({ failPasses: 0 }),
+  review: z
+    .strictObject({ rejectFirst: CountOrAlways.default(0), reasons: z.array(z.string()).optional() })
+    .default({ rejectFirst: 0 }),
+  defaults: BehaviourSchema.default({}),
+  stages: z.partialRecord(z.enum(STAGES), BehaviourSchema).default({}),
+  rules: z.array(RuleSchema).default([]),
+});
+
+export type Scenario = z.infer<typeof ScenarioSchema>;
+export type Behaviour = z.infer<typeof BehaviourSchema>;
+export type ScenarioPlan = z.infer<typeof PlanSchema>;
+export type PlanTask = z.infer<typeof PlanTaskSchema>;
+export type Defect = z.infer<typeof DefectSchema>;
+export type Rule = z.infer<typeof RuleSchema>;
+
+// A scenario file that cannot be used; the message names the file and the field.
+export class ScenarioError extends Error {
+  override name = 'ScenarioError';
+}
+
+// Validates a parsed scenario; `source` names where it came from in the error.
+export function parseScenario(data: unknown, source: string): Scenario {
+  const parsed = ScenarioSchema.safeParse(data);
+  if (!parsed.success) throw new ScenarioError(`sim scenario ${source} is invalid:\n${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+// Reads the scenario at `path`, or the built-in demo scenario when no path is given.
+export function loadScenario(path: string | undefined): Scenario {
+  if (path === undefined || path === '') return parseScenario(DEMO_SCENARIO, '(built-in demo)');
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ScenarioError(`sim scenario ${path} cannot be read: ${(error as Error).message}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new ScenarioError(`sim scenario ${path} is not valid JSON: ${(error as Error).message}`);
+  }
+  return parseScenario(data, path);
+}
