@@ -26,21 +26,35 @@ const DefectSchema = z.strictObject({ id: z.string().min(1), description: z.stri
 
 const FileSchema = z.strictObject({ path: z.string().min(1), content: z.string().optional() });
 
+// What one attempt does; every field is optional (see SCENARIO.md).
 const BehaviourSchema = z.strictObject({
+  /** Wait this long before doing the work. */
   sleepMs: z.int().min(0).optional(),
+  /** Write a `failed` result; a string is its summary. */
   fail: z.union([z.boolean(), z.string()]).optional(),
+  /** Exit with this code and write no result. */
   exitCode: z.int().min(1).max(255).optional(),
+  /** Hand over text that is not JSON, or JSON with only `status`. */
   malformed: z.enum(['not-json', 'missing-fields']).optional(),
+  /** Never finish: sleep until killed. */
   hang: z.boolean().optional(),
+  /** Install SIGTERM and SIGINT handlers that do nothing. */
   ignoreSignals: z.boolean().optional(),
+  /** Child processes that sleep, in the sim's process group. */
   children: z.int().min(0).max(50).optional(),
   childSleepMs: z.int().min(0).optional(),
+  /** Numbered lines printed on stdout before the result. */
   printLines: z.int().min(0).optional(),
+  /** `stdout`: print the result as a fenced json block instead of writing the result file. */
   resultVia: z.enum(['file', 'stdout']).optional(),
+  /** Rewrite the heartbeat file this often (default file: `heartbeat` beside the result file). */
   heartbeatMs: z.int().min(1).optional(),
   heartbeatFile: z.string().min(1).optional(),
+  /** Files to write in the project, replacing exec/fix's default `sim-output/<task>.txt`. */
   files: z.array(FileSchema).optional(),
+  /** Extra artifact paths listed in the result but not written. */
   artifacts: z.array(z.string()).optional(),
+  /** The plan this planner attempt returns instead of the scenario's. */
   plan: PlanSchema.optional(),
 });
 

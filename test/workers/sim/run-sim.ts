@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, type Options } from 'execa';
+import { afterEach } from 'vitest';
 
 export const ROOT = resolve(fileURLToPath(import.meta.url), '../../../..');
 export const SIM_AGENT = join(ROOT, 'dist/workers/sim/sim-agent.js');
@@ -57,6 +58,17 @@ export function makeProject(scenario?: object | string): SimProject {
         ? readFileSync(ledger, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line))
         : [],
     remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+// Inside a describe: a project maker whose projects are removed after each test.
+export function useProjects(): (scenario?: object | string) => SimProject {
+  const made: SimProject[] = [];
+  afterEach(() => made.splice(0).forEach((project) => project.remove()));
+  return (scenario) => {
+    const project = makeProject(scenario);
+    made.push(project);
+    return project;
   };
 }
 
