@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { codex } from '../../../workers/adapters/codex.js';
+import { lastFencedJson } from '../../../workers/adapters/fenced-json.js';
+import { FIXTURE_RESULT, makeInput, readFixture } from './fixtures.js';
+
+describe('codex', () => {
+  it('builds exec with json events, a workspace-write sandbox and the prompt read from stdin', () => {
+    expect(codex.build(makeInput({ adapter: 'codex' }))).toEqual({
+      file: 'codex',
+      args: ['exec', '--json', '--skip-git-repo-check', '--sandbox', 'workspace-write', '-'],
+      stdinFile: '/p/.team/runs/r1/attempts/t1/a1/prompt.md',
+    });
+  });
+
+  it('maps model, sandbox, command, args and env; turn and budget caps have no codex flag', () => {
+    const input = makeInput({
+      adapter: 'codex',
+      command: 'codex-beta',
+      model: 'gpt-5-codex',
+      permissionMode: 'danger-full-access',
+      maxTurns: 5,
+      maxBudgetUsd: 1,
+      args: ['-c', 'model_reasoning_effort=high'],
+      env: { CODEX_HOME: '/tmp/codex' },
+    });
+    expect(codex.build(input)).toEqual({
+      file: 'codex-beta',
+      args: [
+        'exec', '--json', '--skip-git-repo-check',
+        '--model', 'gpt-5-codex',
+        '--sandbox', 'danger-full-access',
+        '-',
+        '-c', 'model_reasoning_effort=high',
+      ],
+      stdinFile: '/p/.team/runs/r1/attempts/t1/a1/prompt.md',
+      env: { CODEX_HOME: '/tmp/codex' },
+    });
+  });
+
+  it('turns permission mode yolo into the no-sandbox flag', () => {
+    const { args } = codex.build(makeInput({ adapter: 'codex', permissionMode: 'yolo' }));
+    expect(args).toEqual(['exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', '-']);
+  });
+
+  it('reads a completed turn: last agent message, thread id and tokens, no cost', () => {
+    const report = codex.parse(readFixture('codex', 'success.txt'));
+    expect(report).toMatchObject({
+      ok: true,
+      sessionId: '0199a213-81c0-7800-8aa1-bbab2a035a53',
+      tokens: { input: 24763, output: 122 },
+    });
+    expect(report.costUsd).toBeUndefined();
+    expect(lastFencedJson(report.finalText ?? '')).toEqual(FIXTURE_RESULT);
+  });
+
+  it('reports a failed turn with its error message', () => {
+    expect(codex.parse(readFixture('codex', 'error.txt'))).toEqual({
+      ok: false,
+      sessionId: '0199a5c1-3f7e-7d21-9b04-6e2f8c1a4d57',
+      error: 'unexpected status 401 Unauthorized: Incorrect API key provided',
+    });
+  });
+
+  it('counts a turn that completed after a reconnect error as a success', () => {
+    expect(codex.parse(readFixture('codex', 'recovered.txt'))).toMatchObject({ ok: true, tokens: { input: 9120, output: 388 } });
+  });
+
+  it('reports a stream that ends on an error event without a turn', () => {
+    const output = '{"type":"thread.started","thread_id":"t-1"}\n{"type":"error","message":"stream disconnected"}\n';
+    expect(codex.parse(output)).toEqual({ ok: false, sessionId: 't-1', error: 'stream disconnected' });
+  });
+
+  it('fails when the output holds no events', () => {
+    expect(codex.parse('Reading prompt from stdin...\nNo prompt provided via stdin.\n')).toEqual({
+      ok: false,
+      error: 'codex printed no turn.completed event',
+    });
+  });
+
+  it('peeks the thread id from the first event', () => {
+    const firstLines = readFixture('codex', 'success.txt').split('\n').slice(0, 2).join('\n');
+    expect(codex.peekSessionId?.(firstLines)).toBe('0199a213-81c0-7800-8aa1-bbab2a035a53');
+  });
+});

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { lastFencedJson } from '../../../workers/adapters/fenced-json.js';
+import { opencode } from '../../../workers/adapters/opencode.js';
+import { FIXTURE_RESULT, makeInput, readFixture } from './fixtures.js';
+
+describe('opencode', () => {
+  it('builds run with json events and the prompt piped on stdin', () => {
+    expect(opencode.build(makeInput({ adapter: 'opencode' }))).toEqual({
+      file: 'opencode',
+      args: ['run', '--format', 'json'],
+      stdinFile: '/p/.team/runs/r1/attempts/t1/a1/prompt.md',
+    });
+  });
+
+  it('maps model, auto permissions, command, args and env to the command line', () => {
+    const input = makeInput({
+      adapter: 'opencode',
+      command: '/usr/local/bin/opencode',
+      model: 'anthropic/claude-sonnet-4-5',
+      permissionMode: 'auto',
+      args: ['--agent', 'build'],
+      env: { OPENCODE_CONFIG: '/c.json' },
+    });
+    expect(opencode.build(input)).toEqual({
+      file: '/usr/local/bin/opencode',
+      args: ['run', '--format', 'json', '--model', 'anthropic/claude-sonnet-4-5', '--auto', '--agent', 'build'],
+      stdinFile: '/p/.team/runs/r1/attempts/t1/a1/prompt.md',
+      env: { OPENCODE_CONFIG: '/c.json' },
+    });
+  });
+
+  it('reads a finished run: text parts joined, session id, cost and tokens summed over steps', () => {
+    const report = opencode.parse(readFixture('opencode', 'success.txt'));
+    expect(report).toMatchObject({
+      ok: true,
+      sessionId: 'ses_fd1c15233ffeiwqf92JsdPfahU',
+      tokens: { input: 7952 + 397 + 7700, output: 35 + 24 + 16 },
+    });
+    expect(report.costUsd).toBeCloseTo(0.0154, 10);
+    expect(report.finalText?.startsWith('The route now validates its body.\n')).toBe(true);
+    expect(lastFencedJson(report.finalText ?? '')).toEqual(FIXTURE_RESULT);
+  });
+
+  it('reports an error event with its name and message', () => {
+    expect(opencode.parse(readFixture('opencode', 'error.txt'))).toEqual({
+      ok: false,
+      sessionId: 'ses_fd1c15233ffeiwqf92JsdPfahU',
+      error: 'APIError: Incorrect API key provided',
+    });
+  });
+
+  it('fails a run that stopped after a tool-calls step', () => {
+    const lines = readFixture('opencode', 'success.txt').trim().split('\n').slice(0, 3).join('\n');
+    expect(opencode.parse(lines)).toMatchObject({ ok: false, error: 'opencode printed no final step' });
+  });
+
+  it('accepts the done event of newer versions as the end of the run', () => {
+    const lines = readFixture('opencode', 'success.txt').trim().split('\n').slice(0, 3);
+    lines.push('{"type":"done","timestamp":1,"sessionID":"ses_fd1c15233ffeiwqf92JsdPfahU","reason":"idle","rejected":[]}');
+    expect(opencode.parse(lines.join('\n'))).toMatchObject({ ok: true });
+  });
+
+  it('tolerates noise lines between events', () => {
+    const noisy = readFixture('opencode', 'success.txt').replace('\n', '\n! permission requested: bash; auto-rejecting\n');
+    expect(opencode.parse(noisy)).toMatchObject({ ok: true });
+  });
+
+  it('peeks the session id from the first event', () => {
+    const firstLine = readFixture('opencode', 'success.txt').split('\n')[0] ?? '';
+    expect(opencode.peekSessionId?.(firstLine)).toBe('ses_fd1c15233ffeiwqf92JsdPfahU');
+  });
+});
