@@ -1,0 +1,96 @@
+import { renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readRunFiles } from '../../src/checkpoint/read.js';
+import { appendApproval, appendEvent } from '../../src/checkpoint/store.js';
+import { eventFileName, taskEvent } from '../helpers/events.js';
+import { finished, makeRun, removeRuns, started } from '../helpers/runs.js';
+
+afterEach(removeRuns);
+
+const NO_FSYNC = { fsync: false };
+const SHA = 'a'.repeat(64);
+
+describe('checkpoint/read', () => {
+  it('reads run.json, and each event with its file name, in the order written', () => {
+    const { runId, paths } = makeRun();
+    appendEvent(paths, runId, started('t1') as never, NO_FSYNC);
+    appendEvent(paths, runId, finished('t1', 1, 'completed') as never, NO_FSYNC);
+    appendEvent(paths, runId, { event: 'run_completed', summary: 'ok' }, NO_FSYNC);
+    const files = readRunFiles(paths);
+    expect(files.run.run_id).toBe(runId);
+    expect(files.events.map((e) => e.event)).toEqual(['task_started', 'task_finished', 'run_completed']);
+    expect(files.events.every((e) => /^\d{8}T\d{12}Z-[a-z_]+-.+\.json$/.test(e.file))).toBe(true);
+    expect(files.problems).toEqual([]);
+  });
+
+  it('orders events by file name, not by when the file appeared', () => {
+    const { runId, paths } = makeRun();
+    const early = eventFileName('task_started', 't1', 1);
+    const late = eventFileName('task_finished', 't1', 1);
+    writeFileSync(join(paths.eventsDir, late), JSON.stringify(taskEvent(runId)));
+    writeFileSync(join(paths.eventsDir, early), JSON.stringify(taskEvent(runId, { event: 'task_started', status: 'running' })));
+    expect(readRunFiles(paths).events.map((e) => e.file)).toEqual([early, late]);
+  });
+
+  it('reads approvals', () => {
+    const { paths } = makeRun();
+    appendApproval(paths, { stage: 'team-plan', artifact: 'plan.md', sha256: SHA, by: 'ana', approved_at: '2026-10-28T13:10:16.577Z', note: '' }, NO_FSYNC);
+    expect(readRunFiles(paths).approvals).toMatchObject([{ stage: 'team-plan', artifact: 'plan.md', sha256: SHA, by: 'ana' }]);
+  });
+
+  it('reports an approval with a bad sha256 and leaves it out', () => {
+    const { paths } = makeRun();
+    const name = '20261028T131016577943Z-team-plan-abc123.json';
+    writeFileSync(join(paths.approvalsDir, name), JSON.stringify({ stage: 'team-plan', artifact: 'plan.md', sha256: 'nope', by: 'ana', approved_at: 'x', note: '' }));
+    const files = readRunFiles(paths);
+    expect(files.approvals).toEqual([]);
+    expect(files.problems).toEqual([{ file: `approvals/${name}`, reason: expect.stringMatching(/^invalid approval: sha256: .+; ignored$/) }]);
+  });
+
+  it('reads a run with no events folder as a run with no events', () => {
+    const { paths } = makeRun();
+    renameSync(paths.eventsDir, `${paths.eventsDir}-moved`);
+    expect(readRunFiles(paths)).toMatchObject({ events: [], problems: [] });
+  });
+
+  it('refuses a task event with a field the seed does not have', () => {
+    const { runId, paths } = makeRun();
+    const name = eventFileName('task_finished', 't1', 1);
+    writeFileSync(join(paths.eventsDir, name), JSON.stringify(taskEvent(runId, { verdict: 'trust me' })));
+    expect(readRunFiles(paths).problems).toEqual([{ file: `events/${name}`, reason: 'invalid task_finished event: (root): Unrecognized key: "verdict"; ignored' }]);
+  });
+
+  it('refuses a task_finished whose status is not terminal', () => {
+    const { runId, paths } = makeRun();
+    const name = eventFileName('task_finished', 't1', 1);
+    writeFileSync(join(paths.eventsDir, name), JSON.stringify(taskEvent(runId, { status: 'running' })));
+    const files = readRunFiles(paths);
+    expect(files.events).toEqual([]);
+    expect(files.problems[0]!.reason).toMatch(/^invalid task_finished event: status: /);
+  });
+
+  it('reports JSON that is not an object as an unknown event', () => {
+    const { paths } = makeRun();
+    const name = eventFileName('task_finished', 't1', 1);
+    writeFileSync(join(paths.eventsDir, name), 'null\n');
+    expect(readRunFiles(paths).problems).toEqual([{ file: `events/${name}`, reason: 'unknown event null; ignored' }]);
+  });
+
+  it('reports a file of blanks as empty', () => {
+    const { paths } = makeRun();
+    const name = eventFileName('task_finished', 't1', 1);
+    writeFileSync(join(paths.eventsDir, name), ' \n\n');
+    expect(readRunFiles(paths).problems).toEqual([{ file: `events/${name}`, reason: 'empty file; ignored' }]);
+  });
+
+  it('keeps reading the good files around a bad one', () => {
+    const { runId, paths } = makeRun();
+    appendEvent(paths, runId, started('t1') as never, NO_FSYNC);
+    writeFileSync(join(paths.eventsDir, eventFileName('task_finished', 't1', 1)), '{"event":');
+    appendEvent(paths, runId, started('t2') as never, NO_FSYNC);
+    const files = readRunFiles(paths);
+    expect(files.events.map((e) => (e as { task_id: string }).task_id)).toEqual(['t1', 't2']);
+    expect(files.problems).toHaveLength(1);
+  });
+});
