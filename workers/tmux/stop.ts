@@ -1,0 +1,35 @@
+// Stops an attempt: shutdown file and C-c, grace, SIGTERM to its process group, then SIGKILL.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isProcessAlive, listGroupMembers, signalGroup, waitUntil } from '../proc.js';
+import type { StopOptions } from '../types.js';
+import { SHUTDOWN_FILE } from '../wrapper.js';
+import type { TmuxHandle } from './launch.js';
+import { readPaneState } from './panes.js';
+import { runTmux, type TmuxTarget } from './tmux-run.js';
+
+// Between SIGTERM and SIGKILL: enough to flush and exit, short enough for a cancel.
+const KILL_DELAY_MS = 3_000;
+// After SIGKILL the kernel needs only a moment.
+const KILLED_TIMEOUT_MS = 5_000;
+
+// Resolves once no process of the attempt's group is left; signals only the recorded pgid.
+export async function stopWorker(target: TmuxTarget, handle: TmuxHandle, options: StopOptions): Promise<void> {
+  const isGone = (): boolean => !isProcessAlive(handle.pid, handle.pidStart) && listGroupMembers(handle.pgid).length === 0;
+  if (isGone()) return;
+  await askToStop(target, handle);
+  if (await waitUntil(isGone, options.graceMs)) return;
+  signalGroup(handle.pgid, 'SIGTERM');
+  if (await waitUntil(isGone, KILL_DELAY_MS)) return;
+  signalGroup(handle.pgid, 'SIGKILL');
+  await waitUntil(isGone, KILLED_TIMEOUT_MS);
+}
+
+// The polite request: a shutdown file the agent may watch, then C-c typed into its pane.
+async function askToStop(target: TmuxTarget, handle: TmuxHandle): Promise<void> {
+  const state = await readPaneState(target, handle.paneId);
+  if (state.kind !== 'live') return;
+  const attemptDir = state.pane.attemptDir;
+  if (attemptDir !== undefined) await writeFile(join(attemptDir, SHUTDOWN_FILE), `${new Date().toISOString()}\n`);
+  await runTmux(target, ['send-keys', '-t', handle.paneId, 'C-c']);
+}

@@ -1,0 +1,87 @@
+// Runs tmux against one run's private server: always -L, the run's TMUX_TMPDIR, never the user's TMUX.
+import { realpathSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa, type ResultPromise } from 'execa';
+
+// tmux's own default when TMUX_TMPDIR is unset (_PATH_TMP).
+const DEFAULT_SOCKET_DIR = '/tmp';
+
+// Session holding every window of a run; `team attach` lands here.
+export const SESSION = 'team';
+
+// How the runtime (or a test) points the backend at its tmux.
+export interface TmuxOptions {
+  /** TMUX_TMPDIR of the run's server; default: TMUX_TMPDIR of `env`, else /tmp. */
+  socketDir?: string;
+  /** Environment for tmux and so for the server and its panes; default process.env. TMUX is always dropped. */
+  env?: NodeJS.ProcessEnv;
+  /** The tmux executable; default `tmux` on PATH. */
+  tmuxPath?: string;
+}
+
+// One run's server, fully resolved.
+export interface TmuxTarget {
+  server: string;
+  socketDir: string;
+  env: NodeJS.ProcessEnv;
+  tmuxPath: string;
+}
+
+export interface TmuxResult {
+  ok: boolean;
+  stdout: string;
+  stderr: string;
+}
+
+// The -L name of a run's server.
+export function toServerName(runId: string): string {
+  return `team-${runId}`;
+}
+
+// Resolves the options for one server name (from a run id or from a recorded handle).
+export function resolveTarget(server: string, options: TmuxOptions = {}): TmuxTarget {
+  const env = options.env ?? process.env;
+  const socketDir = options.socketDir ?? env.TMUX_TMPDIR ?? DEFAULT_SOCKET_DIR;
+  return { server, socketDir, env, tmuxPath: options.tmuxPath ?? 'tmux' };
+}
+
+// Where tmux puts the socket for -L: <realpath of TMUX_TMPDIR>/tmux-<uid>/<name>.
+export function toSocketPath(target: TmuxTarget): string {
+  let dir = target.socketDir;
+  try {
+    dir = realpathSync(dir);
+  } catch {
+    // A missing folder has no socket in it either; keep the path as given.
+  }
+  return join(dir, `tmux-${process.getuid?.() ?? 0}`, target.server);
+}
+
+// The environment tmux runs with: the caller's, the run's TMUX_TMPDIR, and no TMUX of an outer tmux.
+export function toTmuxEnv(target: TmuxTarget): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...target.env, TMUX_TMPDIR: target.socketDir };
+  delete env.TMUX;
+  delete env.TMUX_PANE;
+  return env;
+}
+
+// Runs one tmux command; a failing tmux is a result (ok false), not a throw.
+export async function runTmux(target: TmuxTarget, args: string[]): Promise<TmuxResult> {
+  const result = await execa(target.tmuxPath, ['-L', target.server, ...args], {
+    env: toTmuxEnv(target),
+    extendEnv: false,
+    reject: false,
+    stdin: 'ignore',
+  });
+  const ok = result.exitCode === 0 && !result.failed;
+  return { ok, stdout: String(result.stdout ?? ''), stderr: String(result.stderr ?? '') };
+}
+
+// Starts a long-lived tmux client (e.g. wait-for) that the caller ends by killing it.
+export function spawnTmux(target: TmuxTarget, args: string[]): ResultPromise {
+  return execa(target.tmuxPath, ['-L', target.server, ...args], {
+    env: toTmuxEnv(target),
+    extendEnv: false,
+    reject: false,
+    stdin: 'ignore',
+  });
+}

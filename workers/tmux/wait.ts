@@ -1,0 +1,81 @@
+// Waits for an attempt's pane command to end; works from the disk and the server alone (re-adoption).
+import { existsSync, statSync } from 'node:fs';
+import { constants } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isProcessAlive, waitUntil } from '../proc.js';
+import type { LaunchSpec, WorkerExit } from '../types.js';
+import { EXIT_FILE, PID_FILE, readExitRecord, SHUTDOWN_FILE, type ExitRecord } from '../wrapper.js';
+import { toChannel } from './launch-script.js';
+import type { TmuxHandle } from './launch.js';
+import { readPaneState, type PaneState } from './panes.js';
+import { spawnTmux, type TmuxTarget } from './tmux-run.js';
+
+// Poll for exit.json and pane state; the wrapper's wait-for wake-up usually comes first.
+const POLL_MS = 500;
+// After the exit record, the wrapper only runs its wait-for hook and exits.
+const SETTLE_MS = 2_000;
+
+// Resolves with how the attempt ended: the wrapper's exit record, else the dead pane's status.
+export async function waitForExit(target: TmuxTarget, handle: TmuxHandle, spec: LaunchSpec): Promise<WorkerExit> {
+  // wait-for -S latches, so an end signalled before we got here still wakes us.
+  const waker = spawnTmux(target, ['wait-for', toChannel(spec, 'done')]);
+  let woken = false;
+  const wake = waker.then(() => {
+    woken = true;
+  });
+  try {
+    for (;;) {
+      const record = await readExitRecord(spec.attemptDir);
+      if (record !== undefined) {
+        await waitUntil(() => !isProcessAlive(handle.pid, handle.pidStart), SETTLE_MS);
+        return toExit(spec, record);
+      }
+      const state = await readPaneState(target, handle.paneId);
+      if (state.kind !== 'live') return await toEndedExit(handle, spec, state);
+      await (woken ? sleep(POLL_MS) : Promise.race([sleep(POLL_MS), wake]));
+    }
+  } finally {
+    waker.kill();
+  }
+}
+
+// The pane is dead or gone with no exit record seen: take the record if it appears now, else the pane's word.
+async function toEndedExit(handle: TmuxHandle, spec: LaunchSpec, state: PaneState): Promise<WorkerExit> {
+  await waitUntil(() => !isProcessAlive(handle.pid, handle.pidStart), SETTLE_MS);
+  const record = await readExitRecord(spec.attemptDir);
+  if (record !== undefined) return toExit(spec, record);
+  if (state.kind === 'dead') {
+    const { deadStatus, deadSignal } = state.pane;
+    const signal = deadSignal === null ? null : toSignalName(deadSignal);
+    const exitCode = signal === null ? deadStatus : null;
+    return { ...toExit(spec, { exitCode, signal, endedAt: '' }), reason: 'no exit record; status from the dead pane' };
+  }
+  const stopped = isStopRequested(spec);
+  const reason = state.kind === 'no-server' ? 'tmux server gone' : stopped ? 'pane gone' : 'pane killed from outside';
+  return { ...toExit(spec, { exitCode: null, signal: null, endedAt: '' }), reason };
+}
+
+function toExit(spec: LaunchSpec, record: ExitRecord): WorkerExit {
+  const started = readMtime(join(spec.attemptDir, PID_FILE));
+  const ended = readMtime(join(spec.attemptDir, EXIT_FILE)) ?? Date.now();
+  const durationMs = started === undefined ? 0 : Math.max(0, Math.round(ended - started));
+  return { exitCode: record.exitCode, signal: record.signal, durationMs, stopped: isStopRequested(spec) };
+}
+
+function isStopRequested(spec: LaunchSpec): boolean {
+  return existsSync(join(spec.attemptDir, SHUTDOWN_FILE));
+}
+
+function readMtime(path: string): number | undefined {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return undefined;
+  }
+}
+
+function toSignalName(signal: number): string {
+  const entry = Object.entries(constants.signals).find(([, value]) => value === signal);
+  return entry?.[0] ?? `SIG${signal}`;
+}

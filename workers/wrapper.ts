@@ -1,0 +1,107 @@
+// The POSIX sh wrapper every backend runs an agent through: pid and exit records, output capture.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { LaunchSpec } from './types.js';
+
+// File names inside an attempt folder, shared by the wrapper, the backends and the runtime.
+export const PID_FILE = 'pid.json';
+export const EXIT_FILE = 'exit.json';
+export const OUTPUT_FILE = 'output.log';
+export const SHUTDOWN_FILE = 'shutdown';
+
+export interface WrapperOptions {
+  /**
+   * `tee`: the wrapper copies the agent's stdout and stderr to <attemptDir>/output.log and to its
+   * own stdout (a tmux pane). `inherit`: the caller already redirected the output (process backend).
+   */
+  output: 'tee' | 'inherit';
+  /** Argv run once exit.json is in place (e.g. `tmux wait-for -S`); its failure is ignored. */
+  onExit?: string[];
+}
+
+// What the wrapper writes to exit.json when the agent has ended.
+export interface ExitRecord {
+  exitCode: number | null;
+  signal: string | null;
+  endedAt: string;
+}
+
+// Shared head: argument names, the ISO clock, the atomic write (temporary file, then mv) and run.
+// The wrapper outlives SIGINT and SIGTERM (a trap, which its children do not inherit) to record the end;
+// pid.json comes after the trap, so a signal sent once it exists cannot kill the wrapper unrecorded.
+// A stop requested before the agent started skips it, with the status of an interrupted command (130).
+const SCRIPT_HEAD = `trap : INT TERM
+dir=$1; stdin_file=$2; shift 2
+now() { d=$(date -u +%Y-%m-%dT%H:%M:%S.%3NZ 2>/dev/null); case $d in *N*|'') d=$(date -u +%Y-%m-%dT%H:%M:%SZ);; esac; printf %s "$d"; }
+put() { printf '%s\\n' "$2" > "$dir/.$1.tmp" && mv -f "$dir/.$1.tmp" "$dir/$1"; }
+run() {
+  if [ -e "$dir/${SHUTDOWN_FILE}" ]; then echo "teamline: stop requested before the agent started" >&2; return 130; fi
+  if [ -n "$stdin_file" ]; then "$@" < "$stdin_file"; else "$@"; fi
+}
+put ${PID_FILE} "{\\"pid\\":$$,\\"startedAt\\":\\"$(now)\\"}"`;
+
+// The agent writes into a fifo read by tee, so $? is the agent's own status (dash has no pipefail).
+// tee ignores SIGINT (-i) and SIGTERM so it keeps the agent's last words when we ask it to stop.
+const RUN_TEE = `fifo="$dir/.output.fifo"
+rm -f "$fifo"; mkfifo "$fifo" || exit 125
+(trap '' TERM; exec tee -i "$dir/${OUTPUT_FILE}" < "$fifo") &
+tee_pid=$!
+run "$@" > "$fifo" 2>&1
+status=$?
+while kill -0 "$tee_pid" 2>/dev/null; do wait "$tee_pid"; done
+rm -f "$fifo"`;
+
+const RUN_INHERIT = `run "$@"
+status=$?`;
+
+// A shell reports death by signal N as 128+N: recorded as the signal with no exit code.
+const SCRIPT_TAIL = `code=$status; sig=null
+if [ "$status" -gt 128 ] && [ "$status" -le 192 ] && name=$(kill -l "$status" 2>/dev/null); then code=null; sig="\\"SIG$name\\""; fi
+put ${EXIT_FILE} "{\\"exitCode\\":$code,\\"signal\\":$sig,\\"endedAt\\":\\"$(now)\\"}"`;
+
+// Quotes one word for sh so that any text (spaces, quotes, newlines) survives intact.
+export function quoteShellWord(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+// Joins an argv into one sh command line.
+export function toShellCommand(argv: readonly string[]): string {
+  return argv.map(quoteShellWord).join(' ');
+}
+
+// The wrapper script; its arguments are <attemptDir> <stdinFile or ''> <file> <args...>.
+export function makeWrapperScript(options: WrapperOptions): string {
+  const hook = options.onExit ? `${toShellCommand(options.onExit)} >/dev/null 2>&1 || :` : ':';
+  const body = options.output === 'tee' ? RUN_TEE : RUN_INHERIT;
+  return [SCRIPT_HEAD, body, SCRIPT_TAIL, hook, 'exit "$status"', ''].join('\n');
+}
+
+// The full argv that runs an attempt's agent through the wrapper: `sh -c <script> sh <dir> <stdin> <file> <args...>`.
+export function wrapperArgv(spec: LaunchSpec, options: WrapperOptions): string[] {
+  const { file, args, stdinFile } = spec.command;
+  return ['sh', '-c', makeWrapperScript(options), 'sh', spec.attemptDir, stdinFile ?? '', file, ...args];
+}
+
+// The environment additions of an attempt: the runtime's TEAM_* and the agent's own on top.
+export function wrapperEnv(spec: LaunchSpec): Record<string, string> {
+  return { ...spec.env, ...spec.command.env };
+}
+
+// Reads the wrapper's exit record; undefined when absent or not (yet) a valid record.
+export async function readExitRecord(attemptDir: string): Promise<ExitRecord | undefined> {
+  const data = await readJson(join(attemptDir, EXIT_FILE));
+  if (typeof data !== 'object' || data === null) return undefined;
+  const { exitCode, signal, endedAt } = data as Record<string, unknown>;
+  const codeOk = exitCode === null || Number.isInteger(exitCode);
+  const signalOk = signal === null || typeof signal === 'string';
+  if (!codeOk || !signalOk || typeof endedAt !== 'string') return undefined;
+  return { exitCode: exitCode as number | null, signal: signal as string | null, endedAt };
+}
+
+async function readJson(path: string): Promise<unknown> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
