@@ -1,0 +1,50 @@
+// Renders a stage handoff (SPEC section 3) from what the pipeline recorded: no clock, no randomness,
+// so a handoff rewritten after a crash comes out byte-identical.
+import type { HandoffInput, Stage } from '../machines/types.js';
+import { makeCancelSections, makeFailingSections } from './end-sections.js';
+import { makeExecSections, makeFixSections } from './exec-sections.js';
+import { listRunFacts } from './facts.js';
+import { layoutHandoff, type Sections } from './layout.js';
+import { makePlanSections, makePrdSections } from './plan-sections.js';
+import { makeReviewSections, makeVerifySections } from './verify-sections.js';
+
+// The title target of a cancelled run's handoff.
+const CANCELLED = 'end (cancelled)';
+
+// The handoff text: a `## Handoff: <from> → <to>` line, then Decided, Rejected, Risks, Files, Remaining.
+export function renderHandoff(input: HandoffInput): string {
+  const from = toFromStage(input);
+  const to = input.stage === 'team-cancel' && !input.next.includes('cancel') ? CANCELLED : input.next;
+  return layoutHandoff(`## Handoff: ${from} → ${to}`, makeSections(input, from), listRunFacts(input.context));
+}
+
+// The stage a handoff leaves: for a cancel, the stage that was cancelled.
+export function toFromStage(input: HandoffInput): Stage {
+  return input.stage === 'team-cancel' ? (input.context.endingStage ?? input.context.stage) : input.stage;
+}
+
+// True for the handoff of a stage whose agent failed every attempt (the run ends there).
+export function isStageFailure(input: HandoffInput): boolean {
+  const attempt = input.context.stageAttempt;
+  return input.next === 'end (failed)' && attempt !== null && attempt.stage === input.stage && attempt.status === 'failed';
+}
+
+function makeSections(input: HandoffInput, from: Stage): Sections {
+  const { context, next } = input;
+  if (input.stage === 'team-cancel') return makeCancelSections(context, from);
+  if (isStageFailure(input)) return makeFailingSections(context, from);
+  switch (input.stage) {
+    case 'team-plan':
+      return makePlanSections(context, next);
+    case 'team-prd':
+      return makePrdSections(context);
+    case 'team-exec':
+      return makeExecSections(context);
+    case 'team-verify':
+      return makeVerifySections(context, next);
+    case 'team-fix':
+      return makeFixSections(context);
+    case 'ralph-review':
+      return makeReviewSections(context, next);
+  }
+}
