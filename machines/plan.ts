@@ -1,0 +1,81 @@
+// Pure checks and transforms of a planner's task graph.
+import type { Defect, TaskDef } from './types.js';
+
+const ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+// The first problem of a plan, in words, or undefined when the plan is valid.
+export function findPlanProblem(tasks: TaskDef[], maxTasks: number): string | undefined {
+  if (tasks.length === 0) return 'the plan has no task';
+  if (tasks.length > maxTasks) return `the plan has ${tasks.length} tasks, over team.maxTasks (${maxTasks})`;
+  const ids = new Set<string>();
+  for (const task of tasks) {
+    if (!ID.test(task.id)) return `task id ${JSON.stringify(task.id)} is not a valid id`;
+    if (ids.has(task.id)) return `task id "${task.id}" is used twice`;
+    ids.add(task.id);
+  }
+  for (const task of tasks) {
+    for (const dep of task.blockedBy ?? []) {
+      if (!ids.has(dep)) return `task "${task.id}" is blockedBy "${dep}", which is not a task of the plan`;
+      if (dep === task.id) return `task "${task.id}" is blocked by itself`;
+    }
+  }
+  const cycle = findCycle(tasks);
+  return cycle ? `the plan has a dependency cycle: ${cycle.join(' → ')}` : undefined;
+}
+
+// A cycle of blockedBy edges as a list of ids (first id repeated at the end), if any.
+function findCycle(tasks: TaskDef[]): string[] | undefined {
+  const deps = new Map(tasks.map((t) => [t.id, t.blockedBy ?? []]));
+  const state = new Map<string, 'visiting' | 'done'>();
+  const stack: string[] = [];
+  const visit = (id: string): string[] | undefined => {
+    if (state.get(id) === 'done') return undefined;
+    if (state.get(id) === 'visiting') return [...stack.slice(stack.indexOf(id)), id];
+    state.set(id, 'visiting');
+    stack.push(id);
+    for (const dep of deps.get(id) ?? []) {
+      const found = visit(dep);
+      if (found) return found;
+    }
+    stack.pop();
+    state.set(id, 'done');
+    return undefined;
+  };
+  for (const task of tasks) {
+    const found = visit(task.id);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+// Ids of iteration k >= 2 get the prefix `i<k>.` so that they never collide with earlier ones.
+export function prefixFor(iteration: number): string {
+  return iteration > 1 ? `i${iteration}.` : '';
+}
+
+// The plan's tasks renamed for an iteration (ids and blockedBy).
+export function namespacePlan(tasks: TaskDef[], iteration: number): TaskDef[] {
+  const prefix = prefixFor(iteration);
+  if (!prefix) return tasks;
+  return tasks.map((t) => ({ ...t, id: prefix + t.id, ...(t.blockedBy ? { blockedBy: t.blockedBy.map((d) => prefix + d) } : {}) }));
+}
+
+// Fix tasks for a loop: one per defect.
+export function makeFixTasks(defects: Defect[], loop: number, iteration: number): TaskDef[] {
+  const used = new Set<string>();
+  return defects.map((defect, index) => {
+    let id = `${prefixFor(iteration)}fix-${loop}-${sanitizeId(defect.id) || String(index + 1)}`;
+    if (used.has(id)) id = `${id}-${index + 1}`;
+    used.add(id);
+    return {
+      id,
+      title: `Fix defect ${defect.id}${defect.task ? ` (task ${defect.task})` : ''}`,
+      description: defect.description,
+      acceptance: [`defect ${defect.id} no longer reproduces`],
+    };
+  });
+}
+
+function sanitizeId(id: string): string {
+  return id.replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 64);
+}

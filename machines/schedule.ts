@@ -1,0 +1,135 @@
+// Pure task-graph scheduling: which pending tasks start now, on which worker.
+import type { AttemptInput, NewEvent, PipelineContext, TaskState } from './types.js';
+
+// A worker that failed this many attempts gets no more work.
+export const WORKER_FAILURE_LIMIT = 2;
+
+export interface ScheduleResult {
+  tasks: Record<string, TaskState>;
+  records: NewEvent[];
+  starts: AttemptInput[];
+}
+
+export function workerNames(count: number): string[] {
+  return Array.from({ length: count }, (_, i) => `worker-${i + 1}`);
+}
+
+// The agent a role runs on.
+export function agentFor(context: Pick<PipelineContext, 'agents' | 'defaultAgent'>, role: string): string {
+  return context.agents[role] ?? context.defaultAgent;
+}
+
+// Fails tasks that can never run, then starts ready tasks on idle workers, in plan order.
+export function schedule(context: PipelineContext): ScheduleResult {
+  const tasks: Record<string, TaskState> = Object.fromEntries(Object.entries(context.tasks).map(([id, t]) => [id, { ...t }]));
+  const records: NewEvent[] = [];
+  const starts: AttemptInput[] = [];
+  const available = workerNames(context.workers).filter((w) => (context.workerFailures[w] ?? 0) < WORKER_FAILURE_LIMIT);
+  failUnrunnable(context, tasks, available.length, records);
+  const busy = new Set(Object.values(tasks).filter((t) => t.status === 'running').map((t) => t.worker));
+  for (const id of context.order) {
+    const task = tasks[id]!;
+    if (task.status !== 'pending' || !isReady(task, tasks)) continue;
+    const idle = available.filter((w) => !busy.has(w));
+    if (idle.length === 0) break;
+    const worker = idle.includes(task.worker) ? task.worker : idle[0]!;
+    if (worker !== task.worker) {
+      task.worker = worker;
+      records.push({ event: 'task_assigned', task_id: id, worker });
+    }
+    task.status = 'running';
+    task.attempt += 1;
+    busy.add(worker);
+    records.push(taskStartedRecord(context, id, task.attempt, stageOf(task), task.role));
+    starts.push(makeExecAttemptInput(context, tasks, task));
+  }
+  return { tasks, records, starts };
+}
+
+// Fix tasks run as team-fix attempts; planned tasks as team-exec attempts.
+export function stageOf(task: TaskState): 'team-exec' | 'team-fix' {
+  return task.kind === 'fix' ? 'team-fix' : 'team-exec';
+}
+
+// What the runtime needs to run the task's current attempt.
+export function makeExecAttemptInput(context: PipelineContext, tasks: Record<string, TaskState>, task: TaskState): AttemptInput {
+  return {
+    taskId: task.id,
+    attempt: task.attempt,
+    stage: stageOf(task),
+    role: task.role,
+    agent: agentFor(context, task.role),
+    worker: task.worker,
+    def: task.def,
+    dependencies: (task.def.blockedBy ?? []).flatMap((dep) => {
+      const d = tasks[dep];
+      return d ? [{ id: d.id, title: d.def.title, evidence: d.evidence, artifacts: d.artifacts }] : [];
+    }),
+    defects: task.kind === 'fix' ? context.defects : [],
+    handoffs: context.handoffs,
+    runTask: context.task,
+    tasks: context.order.map((t) => tasks[t]!.def),
+    iteration: context.iteration,
+    loop: context.loop,
+  };
+}
+
+// The task_started record, in the seed's exact shape.
+export function taskStartedRecord(context: PipelineContext, taskId: string, attempt: number, stage: string, role: string): NewEvent {
+  return {
+    event: 'task_started',
+    task_id: taskId,
+    stage,
+    agent: agentFor(context, role),
+    attempt,
+    status: 'running',
+    session: context.session,
+    parent_session: context.parent_session,
+    inputs: context.handoffs.map((h) => h.path),
+    artifacts: [],
+    evidence: '',
+    next: '',
+  };
+}
+
+function isReady(task: TaskState, tasks: Record<string, TaskState>): boolean {
+  return (task.def.blockedBy ?? []).every((dep) => tasks[dep]?.status === 'completed');
+}
+
+// A pending task blocked by a failed task, or with no worker left, fails with that reason.
+function failUnrunnable(context: PipelineContext, tasks: Record<string, TaskState>, workersLeft: number, records: NewEvent[]): void {
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const id of context.order) {
+      const task = tasks[id]!;
+      if (task.status !== 'pending') continue;
+      const failedDep = (task.def.blockedBy ?? []).find((dep) => tasks[dep]?.status === 'failed');
+      const reason = failedDep
+        ? `blocked by failed task ${failedDep}`
+        : workersLeft === 0
+          ? `no worker left: every worker failed ${WORKER_FAILURE_LIMIT} tasks`
+          : undefined;
+      if (!reason) continue;
+      Object.assign(task, { status: 'failed', evidence: reason });
+      records.push({ event: 'task_blocked', task_id: id, reason });
+      changed = true;
+    }
+  }
+}
+
+// Every task of the graph has ended (completed or failed).
+export function isPassDone(tasks: Record<string, TaskState>): boolean {
+  return Object.values(tasks).every((t) => t.status === 'completed' || t.status === 'failed');
+}
+
+// Nothing runs and nothing can start, but interrupted tasks wait for a decision.
+export function needsDecision(tasks: Record<string, TaskState>): boolean {
+  const all = Object.values(tasks);
+  return !all.some((t) => t.status === 'running' || t.status === 'pending') && all.some((t) => t.status === 'interrupted');
+}
+
+// Workers assigned round-robin in plan order, before any dispatch.
+export function assignWorkers(ids: string[], workers: number, offset = 0): Record<string, string> {
+  const names = workerNames(workers);
+  return Object.fromEntries(ids.map((id, i) => [id, names[(i + offset) % names.length]!]));
+}

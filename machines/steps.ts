@@ -1,0 +1,229 @@
+// The pipeline's pure steps: each takes the context (and event) and says what changes,
+// which records to write and which attempts to start or stop. No I/O.
+import { makeFixTasks, namespacePlan, prefixFor } from './plan.js';
+import { assignWorkers, makeExecAttemptInput, schedule, taskStartedRecord } from './schedule.js';
+import type { AttemptInput, Defect, NewEvent, PipelineContext, PipelineEvent, Stage, TaskState } from './types.js';
+
+export interface Step {
+  context?: Partial<PipelineContext>;
+  records?: NewEvent[];
+  spawn?: AttemptInput[];
+  stop?: string[];
+}
+
+type EventOf<T extends PipelineEvent['type']> = Extract<PipelineEvent, { type: T }>;
+
+// The role and task id of each single-agent stage.
+const STAGE_AGENTS: Partial<Record<Stage, { role: string; name: (loop: number) => string }>> = {
+  'team-plan': { role: 'planner', name: () => 'plan' },
+  'team-prd': { role: 'analyst', name: () => 'prd' },
+  'team-verify': { role: 'verifier', name: (loop) => `verify-${loop + 1}` },
+  'ralph-review': { role: 'architect', name: (loop) => `review-${loop + 1}` },
+};
+
+// The id of the spawned child that runs one attempt; stopping it aborts the attempt.
+export function attemptActorId(taskId: string, attempt: number): string {
+  return `attempt:${taskId}:a${attempt}`;
+}
+
+export function enterStage(context: PipelineContext, stage: Stage): Step {
+  return { context: { stage }, records: [{ event: 'stage_entered', stage, iteration: context.iteration, loop: context.loop }] };
+}
+
+export function completeStage(context: PipelineContext, stage: Stage): Step {
+  return { records: [{ event: 'stage_completed', stage, iteration: context.iteration, loop: context.loop }] };
+}
+
+// Starts the stage's agent as attempt 1 (or the next attempt after a failure or interruption).
+export function startStageAttempt(context: PipelineContext, stage: Stage, previous?: { attempt: number; failures: number }): Step {
+  const agent = STAGE_AGENTS[stage]!;
+  const id = prefixFor(context.iteration) + agent.name(context.loop);
+  const attempt = (previous?.attempt ?? 0) + 1;
+  return {
+    context: { stageAttempt: { id, stage, role: agent.role, attempt, failures: previous?.failures ?? 0, status: 'running', evidence: '' } },
+    records: [taskStartedRecord(context, id, attempt, stage, agent.role)],
+    spawn: [stageAttemptInput(context, id, attempt, stage, agent.role)],
+  };
+}
+
+function stageAttemptInput(context: PipelineContext, taskId: string, attempt: number, stage: Stage, role: string): AttemptInput {
+  return {
+    taskId,
+    attempt,
+    stage,
+    role,
+    agent: context.agents[role] ?? context.defaultAgent,
+    worker: 'lead',
+    dependencies: [],
+    defects: context.defects,
+    handoffs: context.handoffs,
+    runTask: context.task,
+    tasks: context.order.map((id) => context.tasks[id]!.def),
+    iteration: context.iteration,
+    loop: context.loop,
+  };
+}
+
+// True when a finish event is about the stage's current attempt (stale attempts are fenced off).
+export function isCurrentStageAttempt(context: PipelineContext, event: EventOf<'task.finished'>): boolean {
+  const current = context.stageAttempt;
+  return current !== null && current.status === 'running' && current.id === event.task_id && current.attempt === event.attempt;
+}
+
+// What a finished stage attempt leads to: done, another attempt, or the end of the run.
+export function stageAttemptOutcome(context: PipelineContext, event: EventOf<'task.finished'>): 'completed' | 'retry' | 'exhausted' {
+  if (event.status === 'completed') return 'completed';
+  if (event.status !== 'failed') return 'retry';
+  return (context.stageAttempt?.failures ?? 0) + 1 < context.limits.maxTaskAttempts ? 'retry' : 'exhausted';
+}
+
+export function finishStageAttempt(context: PipelineContext, event: EventOf<'task.finished'>): Step {
+  const current = context.stageAttempt!;
+  const failed = event.status === 'failed';
+  return { context: { stageAttempt: { ...current, status: failed ? 'failed' : (event.status as 'completed'), failures: current.failures + (failed ? 1 : 0), evidence: event.evidence } } };
+}
+
+export function retryStageAttempt(context: PipelineContext, event: EventOf<'task.finished'>): Step {
+  const current = context.stageAttempt!;
+  return startStageAttempt(context, current.stage, { attempt: current.attempt, failures: current.failures + (event.status === 'failed' ? 1 : 0) });
+}
+
+// Re-runs the effect of every attempt the log says is running (after a restart); no records.
+export function respawnRunning(context: PipelineContext): Step {
+  const spawn: AttemptInput[] = [];
+  const current = context.stageAttempt;
+  if (current?.status === 'running') spawn.push(stageAttemptInput(context, current.id, current.attempt, current.stage, current.role));
+  for (const id of context.order) {
+    const task = context.tasks[id]!;
+    if (task.status === 'running') spawn.push(makeExecAttemptInput(context, context.tasks, task));
+  }
+  return { spawn };
+}
+
+// A valid plan arrives: tasks enter the graph, pre-assigned to workers.
+export function acceptPlan(context: PipelineContext, event: EventOf<'plan.accepted'>): Step {
+  const defs = namespacePlan(event.tasks, context.iteration);
+  const workers = assignWorkers(defs.map((d) => d.id), context.workers);
+  const tasks: Record<string, TaskState> = {};
+  for (const def of defs) {
+    tasks[def.id] = { id: def.id, def, kind: 'exec', role: def.role ?? context.agentType, worker: workers[def.id]!, status: 'pending', attempt: 0, failures: 0, evidence: '', artifacts: [], pass: 0 };
+  }
+  const needsPrd = event.needsPrd || defs.some((d) => !d.acceptance || d.acceptance.length === 0);
+  return {
+    context: { tasks, order: defs.map((d) => d.id), needsPrd },
+    records: defs.map((d) => ({ event: 'task_assigned' as const, task_id: d.id, worker: workers[d.id]!, task: d })),
+  };
+}
+
+// Acceptance criteria from the analyst, merged into the tasks.
+export function acceptPrd(context: PipelineContext, event: EventOf<'prd.accepted'>): Step {
+  const prefix = prefixFor(context.iteration);
+  const tasks = { ...context.tasks };
+  for (const [rawId, criteria] of Object.entries(event.acceptance)) {
+    const id = rawId in tasks ? rawId : prefix + rawId;
+    const task = tasks[id];
+    if (task && criteria.length > 0) tasks[id] = { ...task, def: { ...task.def, acceptance: criteria } };
+  }
+  return { context: { tasks } };
+}
+
+export function skipPrd(context: PipelineContext): Step {
+  return { records: [{ event: 'stage_skipped', stage: 'team-prd', iteration: context.iteration, reason: 'the plan does not ask for a PRD and every task has acceptance criteria' }] };
+}
+
+// Starts what can start in the task graph.
+export function dispatch(context: PipelineContext): Step {
+  const result = schedule(context);
+  return { context: { tasks: result.tasks }, records: result.records, spawn: result.starts };
+}
+
+// An exec or fix attempt ended: the task completes, fails, waits for a retry or a decision.
+export function finishTask(context: PipelineContext, event: EventOf<'task.finished'>): Step {
+  const task = context.tasks[event.task_id];
+  if (!task || task.status !== 'running' || task.attempt !== event.attempt) return {};
+  const next: TaskState = { ...task, evidence: event.evidence, artifacts: event.artifacts };
+  const workerFailures = { ...context.workerFailures };
+  if (event.status === 'completed') next.status = 'completed';
+  else if (event.status === 'failed') {
+    next.failures += 1;
+    workerFailures[task.worker] = (workerFailures[task.worker] ?? 0) + 1;
+    next.status = next.failures < context.limits.maxTaskAttempts ? 'pending' : 'failed';
+  } else next.status = context.retryInterrupted ? 'pending' : 'interrupted';
+  return { context: { tasks: { ...context.tasks, [task.id]: next }, workerFailures } };
+}
+
+// An explicit retry of an interrupted or failed task.
+export function retryTask(context: PipelineContext, event: EventOf<'task.retry'>): Step {
+  const task = context.tasks[event.task_id];
+  if (!task || (task.status !== 'interrupted' && task.status !== 'failed') || event.attempt !== task.attempt + 1) return {};
+  return { context: { tasks: { ...context.tasks, [task.id]: { ...task, status: 'pending' } } } };
+}
+
+// A resume with --retry-interrupted puts every interrupted task back in the queue.
+export function resumeRun(context: PipelineContext, event: EventOf<'run.resumed'>): Step {
+  if (!event.retry_interrupted) return { context: { retryInterrupted: false } };
+  const tasks = Object.fromEntries(Object.entries(context.tasks).map(([id, t]) => [id, t.status === 'interrupted' ? { ...t, status: 'pending' as const } : t]));
+  return { context: { retryInterrupted: true, tasks } };
+}
+
+// Verify's verdict: every gate exited 0 and the verifier said pass.
+export function concludeVerify(context: PipelineContext): Step {
+  const gateDefects: Defect[] = context.gateResults
+    .map((gate, i) => ({ gate, i }))
+    .filter(({ gate }) => gate.exitCode !== 0)
+    .map(({ gate, i }) => ({ id: `gate-${i + 1}`, description: `\`${gate.command}\` ${gate.timedOut ? 'timed out' : `exited ${gate.exitCode}`}: ${lastLines(gate.output)}` }));
+  const agentDefects = context.verdict === 'fail' && context.defects.length === 0 ? [{ id: 'verdict', description: 'the verifier reported fail without listing defects' }] : context.defects;
+  const defects = [...gateDefects, ...(context.verdict === 'pass' ? [] : agentDefects)];
+  return { context: { defects, verdict: defects.length === 0 && context.verdict === 'pass' ? 'pass' : 'fail' } };
+}
+
+// The architect's verdict: approve clears the reasons; a reject always carries one.
+export function acceptReview(_context: PipelineContext, event: EventOf<'review.result'>): Step {
+  const reasons = event.verdict === 'approve' ? [] : event.reasons.length ? event.reasons : ['rejected without reasons'];
+  return { context: { reviewReasons: reasons } };
+}
+
+// The architect's reasons for a rejection become the defects of the next fix loop.
+export function concludeReview(context: PipelineContext): Step {
+  return { context: { defects: context.reviewReasons.map((reason, i) => ({ id: `review-${i + 1}`, description: reason })) } };
+}
+
+// team-fix: one fix task per defect, assigned to workers, for the next exec pass.
+export function startFixLoop(context: PipelineContext): Step {
+  const loop = context.loop + 1;
+  const defs = makeFixTasks(context.defects, loop, context.iteration);
+  const workers = assignWorkers(defs.map((d) => d.id), context.workers);
+  const tasks = { ...context.tasks };
+  for (const def of defs) {
+    tasks[def.id] = { id: def.id, def, kind: 'fix', role: context.agentType, worker: workers[def.id]!, status: 'pending', attempt: 0, failures: 0, evidence: '', artifacts: [], pass: loop };
+  }
+  return {
+    context: { loop, tasks, order: [...context.order, ...defs.map((d) => d.id)], verdict: null, gateResults: [] },
+    records: [
+      { event: 'fix_loop_started', iteration: context.iteration, loop, defects: context.defects },
+      ...defs.map((d) => ({ event: 'task_assigned' as const, task_id: d.id, worker: workers[d.id]!, task: d })),
+    ],
+  };
+}
+
+// Ralph: the iteration's fix loops are spent; start again from team-plan with every handoff.
+export function startNextIteration(context: PipelineContext, outcome: string): Step {
+  const iteration = context.iteration + 1;
+  return {
+    context: {
+      iteration,
+      loop: 0,
+      tasks: {},
+      order: [],
+      stageAttempt: null,
+      verdict: null,
+      gateResults: [],
+      iterations: [...context.iterations, { iteration: context.iteration, loops: context.loop, outcome, defects: context.defects, reviewReasons: context.reviewReasons }],
+    },
+    records: [{ event: 'iteration_started', iteration }],
+  };
+}
+
+export function lastLines(text: string, count = 5): string {
+  return text.trim().split('\n').slice(-count).join(' | ').slice(0, 600);
+}

@@ -1,0 +1,133 @@
+// The pipeline machine's context, input and events. Types only.
+import type { Defect, GateResult, Limits, NewEvent, TaskDef } from '../src/checkpoint/events.js';
+import type { Stage } from '../workers/types.js';
+
+export type { Defect, GateResult, Limits, NewEvent, TaskDef, Stage };
+
+export type TaskStatus = 'pending' | 'running' | 'completed' | 'failed' | 'interrupted';
+
+// One task of the task graph (a planned task or a fix task).
+export interface TaskState {
+  id: string;
+  def: TaskDef;
+  kind: 'exec' | 'fix';
+  role: string;
+  worker: string;
+  status: TaskStatus;
+  /** The current or last attempt number; 0 before the first. */
+  attempt: number;
+  /** Attempts that ended failed (interrupted ones do not count). */
+  failures: number;
+  evidence: string;
+  artifacts: string[];
+  /** The exec pass (0 = first, k = after fix loop k) the task belongs to. */
+  pass: number;
+}
+
+// The one agent attempt of a single-agent stage (planner, analyst, verifier, architect).
+export interface StageAttempt {
+  id: string;
+  stage: Stage;
+  role: string;
+  attempt: number;
+  failures: number;
+  status: TaskStatus;
+  evidence: string;
+}
+
+export interface HandoffRecord {
+  stage: Stage | 'team-cancel';
+  path: string;
+}
+
+// One finished iteration, for the summary and the next iteration's prompts.
+export interface IterationRecord {
+  iteration: number;
+  loops: number;
+  outcome: string;
+  defects: Defect[];
+  reviewReasons: string[];
+}
+
+export interface PipelineInput {
+  mode: 'team' | 'ralph';
+  task: string;
+  workers: number;
+  agentType: string;
+  limits: Limits;
+  gates: string[];
+  agents: Record<string, string>;
+  defaultAgent: string;
+  session: string;
+  parent_session: string;
+}
+
+export interface PipelineContext extends PipelineInput {
+  /** The stage entered last. */
+  stage: Stage;
+  iteration: number;
+  /** Fix loops spent in this iteration. */
+  loop: number;
+  /** Handoffs written so far, in order. */
+  handoffs: HandoffRecord[];
+  tasks: Record<string, TaskState>;
+  /** Task ids in plan order, for deterministic scheduling. */
+  order: string[];
+  stageAttempt: StageAttempt | null;
+  needsPrd: boolean;
+  gateResults: GateResult[];
+  verdict: 'pass' | 'fail' | null;
+  defects: Defect[];
+  reviewReasons: string[];
+  workerFailures: Record<string, number>;
+  retryInterrupted: boolean;
+  iterations: IterationRecord[];
+  /** Why the run failed, was cancelled or stopped. */
+  reason: string;
+  /** The stage that was active when the run began to end (for its handoff). */
+  endingStage: Stage | null;
+  cancelForce: boolean;
+}
+
+// What the runtime needs to run one attempt.
+export interface AttemptInput {
+  taskId: string;
+  attempt: number;
+  stage: Stage;
+  role: string;
+  agent: string;
+  worker: string;
+  /** The planned task, for exec and fix attempts. */
+  def?: TaskDef;
+  /** Completed dependencies' results, for exec attempts. */
+  dependencies: Array<{ id: string; title: string; evidence: string; artifacts: string[] }>;
+  defects: Defect[];
+  handoffs: HandoffRecord[];
+  runTask: string;
+  /** Task graph so far (for prd and verify prompts). */
+  tasks: TaskDef[];
+  iteration: number;
+  loop: number;
+}
+
+// What the runtime needs to write one handoff.
+export interface HandoffInput {
+  stage: Stage | 'team-cancel';
+  next: string;
+  index: number;
+  context: PipelineContext;
+}
+
+export type PipelineEvent =
+  | { type: 'task.finished'; task_id: string; attempt: number; status: 'completed' | 'failed' | 'interrupted' | 'awaiting_approval'; evidence: string; artifacts: string[] }
+  | { type: 'plan.accepted'; task_id: string; attempt: number; tasks: TaskDef[]; needsPrd: boolean }
+  | { type: 'prd.accepted'; task_id: string; attempt: number; acceptance: Record<string, string[]> }
+  | { type: 'verify.result'; task_id: string; attempt: number; verdict: 'pass' | 'fail'; defects: Defect[] }
+  | { type: 'review.result'; task_id: string; attempt: number; verdict: 'approve' | 'reject'; reasons: string[] }
+  | { type: 'gates.result'; gates: GateResult[] }
+  | { type: 'handoff.written'; stage: string; path: string }
+  | { type: 'task.retry'; task_id: string; attempt: number; reason: string }
+  | { type: 'run.resumed'; retry_interrupted: boolean }
+  | { type: 'cancel.requested'; force: boolean }
+  /** Not logged: a new orchestrator asks the restored machine to restart its in-flight effects. */
+  | { type: 'runtime.resume' };

@@ -1,0 +1,107 @@
+// Rebuilds a run's machine state from its log alone: inputs are fed through the pure machine,
+// and every record the machine makes must match the record in the log, in order.
+import { initialTransition, transition, type SnapshotFrom } from 'xstate';
+import { pipelineMachine } from '../../machines/pipeline.js';
+import type { PipelineEvent, PipelineInput } from '../../machines/types.js';
+import type { EventOf, NewEvent, TeamEvent } from '../checkpoint/events.js';
+import { DeterminismError } from '../errors.js';
+
+export type PipelineSnapshot = SnapshotFrom<typeof pipelineMachine>;
+
+// Events the machine writes itself, as the first step of a transition.
+const RECORDS = new Set([
+  'stage_entered', 'stage_completed', 'stage_skipped', 'task_assigned', 'task_started', 'task_blocked',
+  'fix_loop_started', 'iteration_started', 'run_completed', 'run_failed', 'run_cancelled', 'run_stopped',
+]);
+
+export interface Replay {
+  snapshot: PipelineSnapshot;
+  /** Records the last transition made that the log does not hold yet (a crash in between). */
+  pending: NewEvent[];
+}
+
+// The machine's input, as run_started recorded it.
+export function inputOf(started: EventOf<'run_started'>): PipelineInput {
+  const { mode, task, workers, agentType, limits, gates, agents, defaultAgent, session, parent_session } = started;
+  return { mode, task, workers, agentType, limits, gates, agents, defaultAgent, session, parent_session };
+}
+
+// The machine event an input event of the log stands for; undefined for records and facts the machine ignores.
+export function toMachineEvent(event: TeamEvent): PipelineEvent | undefined {
+  switch (event.event) {
+    case 'task_finished':
+      return { type: 'task.finished', task_id: event.task_id, attempt: event.attempt, status: event.status, evidence: event.evidence, artifacts: event.artifacts };
+    case 'plan_accepted':
+      return { type: 'plan.accepted', task_id: event.task_id, attempt: event.attempt, tasks: event.tasks, needsPrd: event.needsPrd };
+    case 'prd_accepted':
+      return { type: 'prd.accepted', task_id: event.task_id, attempt: event.attempt, acceptance: event.acceptance };
+    case 'verify_result':
+      return { type: 'verify.result', task_id: event.task_id, attempt: event.attempt, verdict: event.verdict, defects: event.defects };
+    case 'review_result':
+      return { type: 'review.result', task_id: event.task_id, attempt: event.attempt, verdict: event.verdict, reasons: event.reasons };
+    case 'gates_result':
+      return { type: 'gates.result', gates: event.gates };
+    case 'handoff_written':
+      return { type: 'handoff.written', stage: event.stage, path: event.path };
+    case 'task_retry':
+      return { type: 'task.retry', task_id: event.task_id, attempt: event.attempt, reason: event.reason };
+    case 'run_resumed':
+      return { type: 'run.resumed', retry_interrupted: event.retry_interrupted };
+    case 'cancel_requested':
+      return { type: 'cancel.requested', force: event.force };
+    default:
+      return undefined;
+  }
+}
+
+// The records among a transition's actions, in the order they would be written.
+export function recordsOf(actions: ReadonlyArray<{ type: string; params?: unknown }>): NewEvent[] {
+  return actions.filter((a) => a.type === 'record').map((a) => a.params as NewEvent);
+}
+
+// Folds the log through the machine; a record that differs from the replay is a determinism violation.
+export function replayRun(events: TeamEvent[]): Replay {
+  const started = events.find((e): e is EventOf<'run_started'> & { file: string } => e.event === 'run_started');
+  if (!started) throw new DeterminismError('the log has no run_started event: this run was not started by the pipeline');
+  let [snapshot, actions] = initialTransition(pipelineMachine, inputOf(started));
+  let pending = recordsOf(actions);
+  for (const event of events) {
+    if (RECORDS.has(event.event)) {
+      const expected = pending.shift();
+      if (!expected || canonical(expected) !== canonical(strip(event))) {
+        throw new DeterminismError(`${fileOf(event)} records ${describe(strip(event))}, but replaying the log gives ${expected ? describe(expected) : 'no record here'}`);
+      }
+      continue;
+    }
+    const machineEvent = toMachineEvent(event);
+    if (!machineEvent) continue;
+    if (pending.length > 0) {
+      throw new DeterminismError(`${fileOf(event)} arrived before the records ${pending.map(describe).join(', ')} that replay expects first`);
+    }
+    [snapshot, actions] = transition(pipelineMachine, snapshot, machineEvent);
+    pending = recordsOf(actions);
+  }
+  return { snapshot, pending };
+}
+
+function strip(event: TeamEvent): Record<string, unknown> {
+  const { at: _at, run_id: _run, file: _file, ...rest } = event as TeamEvent & { file?: string };
+  return rest;
+}
+
+// JSON with sorted keys, so that key order never decides equality.
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b))) : v,
+  );
+}
+
+function describe(record: Record<string, unknown> | NewEvent): string {
+  const r = record as Record<string, unknown>;
+  const detail = ['stage', 'task_id', 'attempt', 'worker', 'iteration', 'loop'].filter((k) => r[k] !== undefined).map((k) => `${k}=${String(r[k])}`);
+  return `${String(r.event)}(${detail.join(' ')})`;
+}
+
+function fileOf(event: TeamEvent): string {
+  return `events/${(event as TeamEvent & { file?: string }).file ?? '?'}`;
+}
