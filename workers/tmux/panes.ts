@@ -29,11 +29,13 @@ export interface PaneInfo {
   attemptDir?: string;
 }
 
-// Where a recorded pane stands: running, dead (kept by remain-on-exit), gone, or no server at all.
+// Where a recorded pane stands: running, dead (kept by remain-on-exit), gone, running a later
+// attempt (respawned), or no server at all.
 export type PaneState =
   | { kind: 'live'; pane: PaneInfo }
   | { kind: 'dead'; pane: PaneInfo }
   | { kind: 'gone' }
+  | { kind: 'reused' }
   | { kind: 'no-server' };
 
 // Every pane of a run's server; empty when the server is not running.
@@ -48,12 +50,13 @@ export async function listTargetPanes(target: TmuxTarget): Promise<PaneInfo[] | 
   return result.stdout.split('\n').filter(Boolean).map(toPaneInfo);
 }
 
-// The state of one pane, by its id.
-export async function readPaneState(target: TmuxTarget, paneId: string): Promise<PaneState> {
+// The state of one recorded pane command, by pane id and the pid it was started with.
+export async function readPaneState(target: TmuxTarget, recorded: { paneId: string; pid: number }): Promise<PaneState> {
   const panes = await listTargetPanes(target);
   if (panes === undefined) return { kind: 'no-server' };
-  const pane = panes.find((candidate) => candidate.paneId === paneId);
+  const pane = panes.find((candidate) => candidate.paneId === recorded.paneId);
   if (pane === undefined) return { kind: 'gone' };
+  if (pane.pid !== recorded.pid) return { kind: 'reused' };
   return pane.dead ? { kind: 'dead', pane } : { kind: 'live', pane };
 }
 

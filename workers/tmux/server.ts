@@ -1,7 +1,7 @@
 // The lifecycle of a run's private tmux server: start on demand, kill with everything in it.
-import { rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { listGroupMembers, readPidStart, signalGroup, waitUntil } from '../proc.js';
+import { isProcessAlive, listGroupMembers, readPidStart, signalGroup, waitUntil } from '../proc.js';
 import { listTargetPanes } from './panes.js';
 import {
   resolveTarget,
@@ -39,6 +39,7 @@ export async function ensureServer(runId: string, options: TmuxOptions = {}): Pr
   const target = resolveTarget(toServerName(runId), options);
   if (await hasSession(target)) return target;
   const configPath = toConfigPath(target);
+  await mkdir(target.socketDir, { recursive: true, mode: 0o700 });
   await writeFile(configPath, makeTmuxConfig(runId));
   const banner = `teamline run ${runId}: one window per worker (prefix + w lists them)`;
   const args = ['-f', configPath, 'new-session', '-d', '-s', SESSION, '-n', HOME_WINDOW];
@@ -54,11 +55,15 @@ export async function ensureServer(runId: string, options: TmuxOptions = {}): Pr
 export async function killServer(runId: string, options: TmuxOptions = {}): Promise<void> {
   const target = resolveTarget(toServerName(runId), options);
   const panes = (await listTargetPanes(target)) ?? [];
-  const groups = panes.filter((pane) => !pane.dead && readPidStart(pane.pid) !== undefined).map((pane) => pane.pid);
+  // A pane's command leads its own session and group (pgid = pane pid); a dead one may leave members behind.
+  const groups = panes.filter((pane) => listGroupMembers(pane.pid).length > 0).map((pane) => pane.pid);
   const serverPid = await readServerPid(target);
+  const serverStart = serverPid === undefined ? undefined : readPidStart(serverPid);
   await runTmux(target, ['kill-server']);
-  if (serverPid !== undefined) await waitUntil(() => readPidStart(serverPid) === undefined, GONE_TIMEOUT_MS);
-  // A pane's command is its own session and group leader (pgid = pane pid); SIGHUP may not have ended it.
+  if (serverPid !== undefined && serverStart !== undefined) {
+    await waitUntil(() => !isProcessAlive(serverPid, serverStart), GONE_TIMEOUT_MS);
+  }
+  // SIGHUP from the closing panes may not have ended everything.
   for (const pgid of groups) if (listGroupMembers(pgid).length > 0) signalGroup(pgid, 'SIGKILL');
   await waitUntil(() => groups.every((pgid) => listGroupMembers(pgid).length === 0), GONE_TIMEOUT_MS);
   await rm(toSocketPath(target), { force: true });

@@ -19,15 +19,20 @@ export async function stopWorker(target: TmuxTarget, handle: TmuxHandle, options
   if (isGone()) return;
   await askToStop(target, handle);
   if (await waitUntil(isGone, options.graceMs)) return;
-  signalGroup(handle.pgid, 'SIGTERM');
+  await endGroup(handle.pgid, isGone);
+}
+
+// SIGTERM to a process group, then SIGKILL after a short delay; resolves once the check says gone.
+export async function endGroup(pgid: number, isGone = (): boolean => listGroupMembers(pgid).length === 0): Promise<void> {
+  signalGroup(pgid, 'SIGTERM');
   if (await waitUntil(isGone, KILL_DELAY_MS)) return;
-  signalGroup(handle.pgid, 'SIGKILL');
+  signalGroup(pgid, 'SIGKILL');
   await waitUntil(isGone, KILLED_TIMEOUT_MS);
 }
 
 // The polite request: a shutdown file the agent may watch, then C-c typed into its pane.
 async function askToStop(target: TmuxTarget, handle: TmuxHandle): Promise<void> {
-  const state = await readPaneState(target, handle.paneId);
+  const state = await readPaneState(target, handle);
   if (state.kind !== 'live') return;
   const attemptDir = state.pane.attemptDir;
   if (attemptDir !== undefined) await writeFile(join(attemptDir, SHUTDOWN_FILE), `${new Date().toISOString()}\n`);

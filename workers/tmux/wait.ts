@@ -3,12 +3,13 @@ import { existsSync, statSync } from 'node:fs';
 import { constants } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isProcessAlive, waitUntil } from '../proc.js';
+import { isProcessAlive, listGroupMembers, waitUntil } from '../proc.js';
 import type { LaunchSpec, WorkerExit } from '../types.js';
 import { EXIT_FILE, PID_FILE, readExitRecord, SHUTDOWN_FILE, type ExitRecord } from '../wrapper.js';
 import { toChannel } from './launch-script.js';
 import type { TmuxHandle } from './launch.js';
 import { readPaneState, type PaneState } from './panes.js';
+import { endGroup } from './stop.js';
 import { spawnTmux, type TmuxTarget } from './tmux-run.js';
 
 // Poll for exit.json and pane state; the wrapper's wait-for wake-up usually comes first.
@@ -29,15 +30,22 @@ export async function waitForExit(target: TmuxTarget, handle: TmuxHandle, spec: 
       const record = await readExitRecord(spec.attemptDir);
       if (record !== undefined) {
         await waitUntil(() => !isProcessAlive(handle.pid, handle.pidStart), SETTLE_MS);
-        return toExit(spec, record);
+        return await reapLeftovers(handle, toExit(spec, record));
       }
-      const state = await readPaneState(target, handle.paneId);
-      if (state.kind !== 'live') return await toEndedExit(handle, spec, state);
+      const state = await readPaneState(target, handle);
+      if (state.kind !== 'live') return await reapLeftovers(handle, await toEndedExit(handle, spec, state));
       await (woken ? sleep(POLL_MS) : Promise.race([sleep(POLL_MS), wake]));
     }
   } finally {
     waker.kill();
   }
+}
+
+// Once the pane's command is gone, what is left in its group (the agent's own children) is ended too.
+async function reapLeftovers(handle: TmuxHandle, exit: WorkerExit): Promise<WorkerExit> {
+  if (isProcessAlive(handle.pid, handle.pidStart) || listGroupMembers(handle.pgid).length === 0) return exit;
+  await endGroup(handle.pgid);
+  return exit;
 }
 
 // The pane is dead or gone with no exit record seen: take the record if it appears now, else the pane's word.
@@ -51,9 +59,13 @@ async function toEndedExit(handle: TmuxHandle, spec: LaunchSpec, state: PaneStat
     const exitCode = signal === null ? deadStatus : null;
     return { ...toExit(spec, { exitCode, signal, endedAt: '' }), reason: 'no exit record; status from the dead pane' };
   }
-  const stopped = isStopRequested(spec);
-  const reason = state.kind === 'no-server' ? 'tmux server gone' : stopped ? 'pane gone' : 'pane killed from outside';
-  return { ...toExit(spec, { exitCode: null, signal: null, endedAt: '' }), reason };
+  return { ...toExit(spec, { exitCode: null, signal: null, endedAt: '' }), reason: toGoneReason(spec, state) };
+}
+
+function toGoneReason(spec: LaunchSpec, state: PaneState): string {
+  if (state.kind === 'no-server') return 'tmux server gone';
+  if (state.kind === 'reused') return 'pane respawned for a later attempt';
+  return isStopRequested(spec) ? 'pane gone' : 'pane killed from outside';
 }
 
 function toExit(spec: LaunchSpec, record: ExitRecord): WorkerExit {

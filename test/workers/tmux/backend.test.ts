@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTmuxBackend } from '../../../workers/tmux/backend.js';
 import { toServerName } from '../../../workers/tmux/tmux-run.js';
 import type { WorkerHandle } from '../../../workers/types.js';
-import { makeTestRun, toNodeCommand, type TestRun } from './tmux-test-run.js';
+import { isRunning, makeTestRun, toNodeCommand, type TestRun } from './tmux-test-run.js';
 
 let run: TestRun;
 
@@ -60,6 +60,17 @@ describe('tmux backend', () => {
     expect(lines[99_999]).toBe('line 100000');
   });
 
+  it('ends the children an agent leaves behind once its pane command is over', async () => {
+    const backend = createTmuxBackend(run.options);
+    const spec = await run.makeSpec('t1', toNodeCommand('tmux-leave-child.js'));
+    const pidsFile = join(spec.attemptDir, 'pids.json');
+    const leaving = { ...spec, command: { ...spec.command, env: { PIDS_FILE: pidsFile } } };
+    const handle = await backend.launch(leaving);
+    expect(await backend.wait(handle, leaving)).toMatchObject({ exitCode: 0 });
+    const { child } = JSON.parse(await readText(pidsFile)) as { child: number };
+    expect(isRunning(child)).toBe(false);
+  });
+
   it('resolves with no exit code and a reason when the pane is killed from outside', async () => {
     const backend = createTmuxBackend(run.options);
     const spec = await run.makeSpec('t1', { file: 'sleep', args: ['60'] });
@@ -93,10 +104,23 @@ describe('tmux backend', () => {
     const first = await run.makeSpec('t1', toNodeCommand('tmux-exit.js', ['1']), 1);
     const firstHandle = await backend.launch(first);
     await backend.wait(firstHandle, first);
-    const second = await run.makeSpec('t1', toNodeCommand('tmux-exit.js', ['0']), 2);
+    const second = await run.makeSpec('t1', { file: 'sleep', args: ['60'] }, 2);
     const secondHandle = await backend.launch(second);
     expect(paneOf(secondHandle)).toBe(paneOf(firstHandle));
-    expect(await backend.wait(secondHandle, second)).toMatchObject({ exitCode: 0 });
+    expect(await backend.isAlive(firstHandle)).toBe(false);
+    expect(await backend.isAlive(secondHandle)).toBe(true);
+    await backend.stop(firstHandle, { graceMs: 0 });
+    expect(await backend.isAlive(secondHandle)).toBe(true);
+    await backend.stop(secondHandle, { graceMs: 10_000 });
+    expect(await backend.wait(secondHandle, second)).toMatchObject({ signal: 'SIGINT', stopped: true });
+  });
+
+  it('reports status 126 with a reason when the working folder is missing', async () => {
+    const backend = createTmuxBackend(run.options);
+    const spec = await run.makeSpec('t1', toNodeCommand('tmux-exit.js', ['0']));
+    const missing = { ...spec, cwd: join(run.root, 'no-such-folder') };
+    const exit = await backend.wait(await backend.launch(missing), missing);
+    expect(exit).toMatchObject({ exitCode: 126, signal: null, reason: 'no exit record; status from the dead pane' });
   });
 
   it('lets a second backend instance wait on a handle launched by the first', async () => {

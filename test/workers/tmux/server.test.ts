@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTmuxBackend } from '../../../workers/tmux/backend.js';
 import { listPanes } from '../../../workers/tmux/panes.js';
 import { attachCommand, ensureServer, killServer } from '../../../workers/tmux/server.js';
-import { makeRunId, makeTestRun, type TestRun } from './tmux-test-run.js';
+import { isRunning, makeRunId, makeTestRun, type TestRun } from './tmux-test-run.js';
 
 let run: TestRun;
 
@@ -28,8 +28,10 @@ function userTmux(socketDir: string, args: string[]) {
 
 describe('tmux server', () => {
   it('starts one private server per run with remain-on-exit and a long history', async () => {
-    await ensureServer(run.runId, run.options);
-    await ensureServer(run.runId, run.options);
+    // An outer tmux of the user (TMUX set) must not be joined.
+    const inUserTmux = { ...run.options, env: { ...process.env, TMUX: '/tmp/tmux-0/default,1,0' } };
+    await ensureServer(run.runId, inUserTmux);
+    await ensureServer(run.runId, inUserTmux);
     expect(existsSync(run.socketPath)).toBe(true);
     const name = `team-${run.runId}`;
     const sessions = await userTmux(run.options.socketDir!, ['-L', name, 'list-sessions', '-F', '#{session_name}']);
@@ -49,7 +51,7 @@ describe('tmux server', () => {
     const sessions = await userTmux(run.options.socketDir!, ['-L', `team-${run.runId}`, 'list-sessions']);
     expect(sessions.exitCode).not.toBe(0);
     expect(existsSync(run.socketPath)).toBe(false);
-    if (handle.backend === 'tmux') expect(existsSync(`/proc/${handle.pid}`)).toBe(false);
+    if (handle.backend === 'tmux') expect(isRunning(handle.pid)).toBe(false);
   });
 
   it("leaves a user's own server on another -L name untouched", async () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listGroupMembers, waitUntil } from '../../../workers/proc.js';
 import { createTmuxBackend } from '../../../workers/tmux/backend.js';
-import { makeTestRun, toNodeCommand, type TestRun } from './tmux-test-run.js';
+import { isRunning, makeTestRun, toNodeCommand, type TestRun } from './tmux-test-run.js';
 
 let run: TestRun;
 
@@ -33,7 +33,7 @@ describe('tmux stop', () => {
     await backend.stop(handle, { graceMs: 500 });
     expect(Date.now() - startedAt).toBeGreaterThanOrEqual(500);
     expect(listGroupMembers(handle.pgid)).toEqual([]);
-    expect(existsSync(`/proc/${pids.child}`)).toBe(false);
+    expect(isRunning(pids.child)).toBe(false);
     expect(existsSync(join(spec.attemptDir, 'shutdown'))).toBe(true);
     expect(await backend.isAlive(handle)).toBe(false);
     expect(await waiting).toMatchObject({ exitCode: null, signal: 'SIGKILL', stopped: true });

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { readProcStat } from '../../../workers/proc.js';
 import { killServer } from '../../../workers/tmux/server.js';
 import { resolveTarget, toServerName, toSocketPath, type TmuxOptions } from '../../../workers/tmux/tmux-run.js';
 import type { AgentCommand, LaunchSpec } from '../../../workers/types.js';
@@ -31,6 +32,12 @@ export function makeRunId(): string {
 // A node fixture agent as an agent command.
 export function toNodeCommand(fixture: string, args: string[] = [], extra: Partial<AgentCommand> = {}): AgentCommand {
   return { file: process.execPath, args: [join(FIXTURES, fixture), ...args], ...extra };
+}
+
+// True while a process runs (a zombie waiting for its reaper does not).
+export function isRunning(pid: number): boolean {
+  const state = readProcStat(pid)?.state;
+  return state !== undefined && state !== 'Z' && state !== 'X';
 }
 
 // Starts nothing: only names a run and makes its folders (socket dir and attempt root).
