@@ -23,6 +23,8 @@ export interface AgentConfig {
   promptVia?: 'file' | 'arg' | 'stdin';
   /** `sim` adapter only: path of the scenario file. */
   scenario?: string;
+  /** Run this agent's workers in tmux panes. */
+  tmux?: boolean;
 }
 
 // What an adapter gets to build one attempt's command line.

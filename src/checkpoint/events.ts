@@ -85,6 +85,9 @@ export const EVENT_SCHEMAS = {
     defaultAgent: z.string(),
     session: z.string(),
     parent_session: z.string(),
+    /** Where new workers run unless their agent says otherwise. */
+    workerMode: z.enum(['headless', 'tmux']),
+    keepPanes: z.boolean(),
   }),
   run_resumed: z.object({ event: z.literal('run_resumed'), ...base, pid: z.number().int(), retry_interrupted: z.boolean() }),
   gates_result: z.object({ event: z.literal('gates_result'), ...base, iteration: z.number().int(), pass: z.number().int(), gates: z.array(gateSchema) }),

@@ -65,6 +65,8 @@ export interface RunView {
   approvals: ApprovalView[];
   usage: { run: UsageTotals; byStage: Record<string, UsageTotals>; byAgent: Record<string, UsageTotals> };
   pipeline: PipelineProgress;
+  /** Ralph: each iteration that ended, with the review's reasons. */
+  iterations: Array<{ iteration: number; outcome: string; reasons: string[] }>;
   /** Why the run ended, when it did. */
   outcome?: string;
   eventCount: number;
@@ -96,6 +98,7 @@ export function foldRun(files: RunFiles, projectDir: string): RunView {
   let status = files.run.status;
   const pipeline: PipelineProgress = { iteration: 1, loop: 0, lastDefects: [] };
   let outcome: string | undefined;
+  const iterations: RunView['iterations'] = [];
   const usage = { run: emptyTotals(), byStage: {} as Record<string, UsageTotals>, byAgent: {} as Record<string, UsageTotals> };
 
   const taskOf = (id: string): TaskView => {
@@ -188,6 +191,14 @@ export function foldRun(files: RunFiles, projectDir: string): RunView {
       case 'review_result':
         pipeline.lastReview = { verdict: event.verdict, reasons: event.reasons };
         break;
+      case 'iteration_started':
+        iterations.push({
+          iteration: event.iteration - 1,
+          outcome: pipeline.lastReview?.verdict === 'reject' ? 'rejected by the architect' : 'verify failed with its fix loops spent',
+          reasons: pipeline.lastReview?.verdict === 'reject' ? pipeline.lastReview.reasons : pipeline.lastDefects.map((d) => d.description),
+        });
+        pipeline.lastReview = undefined;
+        break;
       case 'run_completed':
       case 'run_failed':
       case 'run_cancelled':
@@ -219,6 +230,7 @@ export function foldRun(files: RunFiles, projectDir: string): RunView {
     approvals: files.approvals.map((approval) => checkApproval(approval, projectDir)),
     usage,
     pipeline,
+    iterations,
     outcome,
     eventCount: files.events.length,
   };

@@ -1,6 +1,7 @@
 // Routes `team <command>` to its handler; returns the exit code.
 import { UsageError } from '../errors.js';
 import { recordApproval } from './approve.js';
+import { runTeam } from './run.js';
 import { runState } from './state.js';
 import { runStatus } from './status.js';
 
@@ -30,7 +31,12 @@ export async function dispatch(argv: string[]): Promise<number> {
       return runStatus(rest);
     case 'approve':
       return recordApproval(rest, 'team approve');
+    case 'ralph':
+      return runTeam(rest, 'ralph');
     default:
-      throw new UsageError(`unknown command ${JSON.stringify(command)}\n${USAGE}`);
+      if (command.startsWith('-') && !['--json', '--tmux', '--headless', '--keep-panes'].includes(command) && !command.startsWith('--')) {
+        throw new UsageError(`unknown option ${JSON.stringify(command)}\n${USAGE}`);
+      }
+      return runTeam(argv, 'team');
   }
 }

@@ -1,0 +1,87 @@
+// `team [N:agent-type] "task"` and `team ralph [N:agent-type] "task"`: start a run and drive it.
+import { LIMITS, validateText } from '../checkpoint/guards.js';
+import { EXIT, UsageError } from '../errors.js';
+import { resolveRouting } from '../runtime/agents.js';
+import { makeProgress } from '../runtime/progress.js';
+import { startRun } from '../runtime/start.js';
+import { loadRunView } from '../runtime/view.js';
+import { summarize } from '../runtime/summary.js';
+import type { DriveOutcome } from '../runtime/drive.js';
+import { optionalInt, optionalString, parseFlags } from './args.js';
+import { openProject, PROJECT_FLAGS } from './project.js';
+
+const RUN_FLAGS = {
+  ...PROJECT_FLAGS,
+  tmux: { type: 'boolean' as const },
+  headless: { type: 'boolean' as const },
+  agent: { type: 'string' as const },
+  'max-fix-loops': { type: 'string' as const },
+  'max-iterations': { type: 'string' as const },
+  'keep-panes': { type: 'boolean' as const },
+  json: { type: 'boolean' as const },
+};
+
+// The exit code of each way a run can end.
+export const OUTCOME_EXIT: Record<DriveOutcome['kind'], number> = { completed: EXIT.completed, failed: EXIT.failed, cancelled: EXIT.cancelled, stopped: EXIT.decision };
+
+// Starts a team or ralph run; returns its exit code.
+export async function runTeam(argv: string[], mode: 'team' | 'ralph'): Promise<number> {
+  const cmd = mode === 'ralph' ? 'team ralph' : 'team';
+  const args = parseFlags(argv, RUN_FLAGS, cmd);
+  if (args.values.tmux && args.values.headless) throw new UsageError(`${cmd}: --tmux and --headless exclude each other`);
+  if (mode === 'team' && args.values['max-iterations'] !== undefined) throw new UsageError(`${cmd}: --max-iterations belongs to \`team ralph\``);
+  const { teamArg, task } = splitPositionals(args.positionals, cmd);
+  const project = openProject(args);
+  const config = structuredClone(project.config);
+  const maxFixLoops = optionalInt(args, 'max-fix-loops', cmd, 0, 100);
+  if (maxFixLoops !== undefined) config.team.maxFixLoops = maxFixLoops;
+  const maxIterations = optionalInt(args, 'max-iterations', cmd, 1, 1000);
+  if (maxIterations !== undefined) config.ralph.maxIterations = maxIterations;
+  const workers = teamArg?.workers ?? config.team.defaultWorkers;
+  if (workers > config.team.maxAgents) throw new UsageError(`N:agent-type: ${workers} workers is over team.maxAgents (${config.team.maxAgents})`);
+  const routing = resolveRouting(config, teamArg?.type, optionalString(args, 'agent'));
+  const progress = makeProgress({ json: args.values.json === true });
+  const { outcome, paths } = await startRun({
+    projectDir: project.dir,
+    config,
+    configFile: project.configFile,
+    mode,
+    task,
+    workers,
+    routing,
+    workerMode: args.values.tmux ? 'tmux' : args.values.headless ? 'headless' : config.team.mode,
+    keepPanes: args.values['keep-panes'] === true,
+    progress,
+    session: { session: process.env.TEAM_SESSION ?? '', parent_session: process.env.TEAM_PARENT_SESSION ?? '' },
+  });
+  reportEnd(paths, project.dir, outcome, progress);
+  return OUTCOME_EXIT[outcome.kind];
+}
+
+// Prints the final summary from the log.
+export function reportEnd(paths: Parameters<typeof loadRunView>[0], projectDir: string, outcome: DriveOutcome, progress: ReturnType<typeof makeProgress>): void {
+  const { lines, data } = summarize(loadRunView(paths, projectDir), outcome, paths.runDir);
+  progress.emit(data, lines.join('\n'));
+}
+
+// `[N:type] "task"`: N is 1..20; the type is a role or an agent.
+function splitPositionals(positionals: string[], cmd: string): { teamArg?: { workers: number; type?: string }; task: string } {
+  let rest = positionals;
+  let teamArg: { workers: number; type?: string } | undefined;
+  const first = rest[0];
+  if (first !== undefined && /^\d+(:.*)?$/.test(first) && rest.length > 1) {
+    const match = /^(\d+)(?::(.*))?$/.exec(first)!;
+    const workers = Number(match[1]);
+    if (!Number.isInteger(workers) || workers < 1 || workers > 20) throw new UsageError(`N:agent-type: N must be from 1 to 20, not "${match[1]}"`);
+    const type = match[2];
+    if (type !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(type)) throw new UsageError(`N:agent-type: "${type}" is not a valid agent type`);
+    teamArg = { workers, type };
+    rest = rest.slice(1);
+  } else if (first !== undefined && /^[^\s]*:[^\s]*$/.test(first) && rest.length > 1) {
+    throw new UsageError(`N:agent-type: "${first}" is not of the form N:agent-type (e.g. 3:executor)`);
+  }
+  if (rest.length !== 1) throw new UsageError(`${cmd}: give the task as one quoted argument${rest.length > 1 ? ` (got ${rest.length} words: quote them)` : ''}`);
+  const task = validateText(rest[0]!, 'task', LIMITS.task);
+  if (task.trim() === '') throw new UsageError(`${cmd}: the task is empty`);
+  return { teamArg, task };
+}

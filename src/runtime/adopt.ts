@@ -1,0 +1,36 @@
+// A worker that started but was never recorded (the orchestrator died between spawn and record):
+// found through the pid file its wrapper writes first, and verified by its command line.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AttemptInput } from '../../machines/types.js';
+import { readPidStart } from '../../workers/proc.js';
+import type { WorkerHandle } from '../../workers/types.js';
+import { PID_FILE } from '../../workers/wrapper.js';
+import type { RunSession } from './session.js';
+
+// A handle for the attempt's unrecorded worker, recorded now; undefined when it never started.
+export function adoptUnrecorded(session: RunSession, input: AttemptInput, attemptDir: string): WorkerHandle | undefined {
+  const pidFile = join(attemptDir, PID_FILE);
+  if (!existsSync(pidFile)) return undefined;
+  let pid: number;
+  try {
+    pid = Number((JSON.parse(readFileSync(pidFile, 'utf8')) as { pid: unknown }).pid);
+  } catch {
+    return undefined;
+  }
+  const start = readPidStart(pid);
+  // Alive and ours: its command line names this attempt's folder. Dead: a record with pid only.
+  const ours = start !== undefined && readCmdline(pid).includes(attemptDir);
+  const handle: WorkerHandle = { backend: 'process', pid, pidStart: ours ? start : -1, pgid: pid };
+  session.handles.set(`${input.taskId}#${input.attempt}`, handle);
+  session.append({ event: 'attempt_spawned', task_id: input.taskId, attempt: input.attempt, worker: input.worker, handle });
+  return handle;
+}
+
+function readCmdline(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,80 @@
+// Turns a worker's end into the log's facts: usage, the stage's payload, then task_finished.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { findPlanProblem } from '../../machines/plan.js';
+import type { AttemptInput } from '../../machines/types.js';
+import type { AgentAdapter, AgentReport, WorkerExit } from '../../workers/types.js';
+import { OUTPUT_FILE } from '../../workers/wrapper.js';
+import type { NewEvent } from '../checkpoint/events.js';
+import { taskFinished, type AttemptFiles } from './attempt.js';
+import { readResult, type AgentResult } from './result.js';
+import type { RunSession } from './session.js';
+
+type Verdict = { status: 'completed'; result: AgentResult } | { status: 'failed'; evidence: string; result?: AgentResult };
+
+// Records how the attempt ended. Exit codes alone never make a success: a valid result must exist.
+export function concludeAttempt(session: RunSession, input: AttemptInput, files: AttemptFiles, adapter: AgentAdapter, exit: WorkerExit, recovered: boolean): void {
+  const output = readOutput(files.dir);
+  const report = adapter.parse(output);
+  noteUsage(session, input, report);
+  const verdict = judge(session, input, files, exit, report, output);
+  const prefix = recovered ? 'recovered after a restart: ' : '';
+  const seconds = (exit.durationMs / 1000).toFixed(1);
+  if (verdict.status === 'completed') {
+    const payload = payloadOf(input, verdict.result);
+    if (payload) session.commit(payload);
+    const { artifacts, evidence, next } = verdict.result;
+    session.progress.emit({ type: 'attempt.finished', task: input.taskId, attempt: input.attempt, worker: input.worker, status: 'completed', durationMs: exit.durationMs }, `✔ ${input.taskId} a${input.attempt} completed on ${input.worker} in ${seconds}s`);
+    session.commit(taskFinished(session, input, 'completed', prefix + evidence, artifacts, next));
+    return;
+  }
+  session.progress.emit({ type: 'attempt.finished', task: input.taskId, attempt: input.attempt, worker: input.worker, status: 'failed', durationMs: exit.durationMs, evidence: verdict.evidence }, `✘ ${input.taskId} a${input.attempt} failed on ${input.worker} in ${seconds}s: ${verdict.evidence}`);
+  session.commit(taskFinished(session, input, 'failed', prefix + verdict.evidence, verdict.result?.artifacts ?? [], verdict.result?.next ?? ''));
+}
+
+function judge(session: RunSession, input: AttemptInput, files: AttemptFiles, exit: WorkerExit, report: AgentReport, output: string): Verdict {
+  if (exit.stopped) return { status: 'failed', evidence: exit.reason ?? 'stopped' };
+  const reading = readResult(input.stage, files.resultFile, report.finalText ?? output, session.projectDir);
+  const ended = exit.signal ? `killed by ${exit.signal}` : exit.exitCode !== 0 ? `exited ${exit.exitCode ?? '(unknown)'}${exit.reason ? ` (${exit.reason})` : ''}` : undefined;
+  if (ended) return { status: 'failed', evidence: reading.ok ? `${ended}; its result said ${reading.result.status}` : `${ended}; ${reading.reason}` };
+  if (!report.ok) return { status: 'failed', evidence: `the agent CLI reported failure: ${report.error ?? 'no success record'}` };
+  if (!reading.ok) return { status: 'failed', evidence: reading.reason };
+  if (reading.result.status === 'failed') return { status: 'failed', evidence: `the agent reported failure: ${reading.result.evidence || reading.result.summary}`, result: reading.result };
+  if (input.stage === 'team-plan' && 'tasks' in reading.result) {
+    const problem = findPlanProblem(reading.result.tasks, session.limits.maxTasks);
+    if (problem) return { status: 'failed', evidence: `invalid plan: ${problem}` };
+  }
+  return { status: 'completed', result: reading.result };
+}
+
+// The stage's own fact, written before task_finished.
+function payloadOf(input: AttemptInput, result: AgentResult): NewEvent | undefined {
+  const ref = { task_id: input.taskId, attempt: input.attempt };
+  if ('tasks' in result) return { event: 'plan_accepted', ...ref, tasks: result.tasks, needsPrd: result.needsPrd };
+  if ('acceptance' in result) return { event: 'prd_accepted', ...ref, acceptance: result.acceptance };
+  if ('defects' in result) return { event: 'verify_result', ...ref, verdict: result.verdict, defects: result.defects };
+  if ('reasons' in result) return { event: 'review_result', ...ref, verdict: result.verdict, reasons: result.reasons };
+  return undefined;
+}
+
+function noteUsage(session: RunSession, input: AttemptInput, report: AgentReport): void {
+  if (report.costUsd === undefined && report.tokens === undefined && report.sessionId === undefined) return;
+  session.append({
+    event: 'attempt_usage',
+    task_id: input.taskId,
+    attempt: input.attempt,
+    stage: input.stage,
+    agent: input.agent,
+    ...(report.sessionId ? { session_id: report.sessionId } : {}),
+    ...(report.costUsd !== undefined ? { cost_usd: report.costUsd } : {}),
+    ...(report.tokens ? { tokens: report.tokens } : {}),
+  });
+}
+
+function readOutput(dir: string): string {
+  try {
+    return readFileSync(join(dir, OUTPUT_FILE), 'utf8');
+  } catch {
+    return '';
+  }
+}

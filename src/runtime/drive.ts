@@ -1,0 +1,115 @@
+// Drives a run to its end: the live machine, its effects, signals and the cleanup after.
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { createActor, type SnapshotFrom } from 'xstate';
+import type { pipelineMachine } from '../../machines/pipeline.js';
+import type { PipelineInput } from '../../machines/types.js';
+import { killServer } from '../../workers/tmux/index.js';
+import { listGroupMembers } from '../../workers/proc.js';
+import { bindMachine } from './provide.js';
+import type { Replay } from './replay.js';
+import type { RunSession } from './session.js';
+
+export type DriveOutcome = { kind: 'completed' | 'failed' | 'cancelled' | 'stopped'; reason: string };
+
+// Where `team cancel` leaves its request for a live orchestrator, before signalling it.
+export const CANCEL_REQUEST_FILE = 'cancel-request.json';
+
+type Snapshot = SnapshotFrom<typeof pipelineMachine>;
+
+// Runs the machine from its start or from a replayed log until it ends or stops for a human.
+export async function driveRun(session: RunSession, start: { input: PipelineInput } | { replay: Replay; retryInterrupted: boolean }): Promise<DriveOutcome> {
+  const machine = bindMachine(session);
+  let actor;
+  if ('input' in start) actor = createActor(machine, { input: start.input });
+  else {
+    // Finish the transition a crash cut short: its records come before anything else.
+    for (const record of start.replay.pending) session.append(record);
+    const { value, context } = start.replay.snapshot;
+    actor = createActor(machine, { snapshot: machine.resolveState({ value, context }), input: context });
+  }
+  session.actor = actor;
+  const outcome = new Promise<DriveOutcome>((resolve) => {
+    const check = (snapshot: Snapshot) => {
+      const ended = outcomeOf(snapshot);
+      if (ended) resolve(ended);
+    };
+    actor.subscribe({ next: check, error: (error) => resolve({ kind: 'failed', reason: `internal error: ${(error as Error).message}` }) });
+    session.whenFatal((error) => resolve({ kind: 'failed', reason: `internal error (the run can be resumed): ${error.message}` }));
+    actor.start();
+    if ('replay' in start) {
+      actor.send({ type: 'runtime.resume' });
+      session.commit({ event: 'run_resumed', pid: process.pid, retry_interrupted: start.retryInterrupted });
+    }
+    check(actor.getSnapshot());
+  });
+  const stopSignals = listenForCancel(session);
+  try {
+    const result = await outcome;
+    await settle(session, actor.getSnapshot());
+    return result;
+  } finally {
+    stopSignals();
+    actor.stop();
+    await cleanUp(session);
+  }
+}
+
+function outcomeOf(snapshot: Snapshot): DriveOutcome | undefined {
+  const reason = snapshot.context.reason;
+  if (snapshot.matches('stopped')) return { kind: 'stopped', reason };
+  if (snapshot.status !== 'done') return undefined;
+  if (snapshot.matches('done')) return { kind: 'completed', reason: '' };
+  if (snapshot.matches('cancelled')) return { kind: 'cancelled', reason };
+  return { kind: 'failed', reason };
+}
+
+// SIGINT, SIGTERM, SIGHUP and `team cancel` all take the one cancel path; a second SIGINT forces it.
+function listenForCancel(session: RunSession): () => void {
+  let requests = 0;
+  const request = (by: string, force: boolean) => {
+    requests += 1;
+    const forced = force || requests > 1;
+    if (forced) session.forceStops();
+    session.progress.emit({ type: 'cancel.requested', by, force: forced }, `!! cancel requested by ${by}${forced ? ' (forced: no grace period)' : ''}`);
+    session.commit({ event: 'cancel_requested', by, force: forced });
+  };
+  const fromFile = (signal: string) => {
+    const file = join(session.paths.runDir, CANCEL_REQUEST_FILE);
+    if (!existsSync(file)) return request(signal, false);
+    try {
+      const asked = JSON.parse(readFileSync(file, 'utf8')) as { by?: string; force?: boolean };
+      rmSync(file, { force: true });
+      request(asked.by ?? 'team cancel', asked.force === true);
+    } catch {
+      request(signal, false);
+    }
+  };
+  const onInt = () => request('SIGINT', false);
+  const onTerm = () => fromFile('SIGTERM');
+  const onHup = () => request('SIGHUP', false);
+  process.on('SIGINT', onInt);
+  process.on('SIGTERM', onTerm);
+  process.on('SIGHUP', onHup);
+  return () => {
+    process.off('SIGINT', onInt);
+    process.off('SIGTERM', onTerm);
+    process.off('SIGHUP', onHup);
+  };
+}
+
+// Waits (briefly) for effects still finishing, such as a stop of a stalled worker.
+async function settle(session: RunSession, snapshot: Snapshot): Promise<void> {
+  void snapshot;
+  await session.idle();
+}
+
+// After the run: the tmux server goes (unless the user keeps the panes), and nothing owned is left.
+async function cleanUp(session: RunSession): Promise<void> {
+  const usedTmux = [...session.handles.values()].some((h) => h.backend === 'tmux');
+  if (usedTmux && !session.keepPanes) await killServer(session.runId).catch((error: unknown) => session.log.warn({ err: error }, 'tmux cleanup failed'));
+  for (const handle of session.handles.values()) {
+    if (handle.backend === 'tmux' && session.keepPanes) continue;
+    if (listGroupMembers(handle.pgid).length > 0) session.log.warn({ pgid: handle.pgid }, 'process group still has members after the run');
+  }
+}

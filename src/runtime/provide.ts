@@ -1,0 +1,57 @@
+// The one place that binds the machine's named effects to real ones (machine.provide).
+import { relative } from 'node:path';
+import { fromPromise } from 'xstate';
+import { writeHandoff } from '../../handoffs/write.js';
+import { pipelineMachine } from '../../machines/pipeline.js';
+import type { AttemptInput, HandoffInput } from '../../machines/types.js';
+import type { NewEvent } from '../checkpoint/events.js';
+import { runAttempt, taskFinished, type AttemptRequest } from './attempt.js';
+import { runGates } from './gates.js';
+import { announceRecord } from './announce.js';
+import type { RunSession } from './session.js';
+
+// The pipeline machine with real workers, gates, handoffs and log writes.
+export function bindMachine(session: RunSession) {
+  return pipelineMachine.provide({
+    actors: {
+      runAttempt: fromPromise<void, AttemptInput>(async ({ input, signal }) => {
+        try {
+          await runAttempt(session, input as AttemptRequest, signal);
+        } catch (error) {
+          // Our bug, not the agent's: the attempt fails with the error as evidence; the team goes on.
+          session.log.error({ err: error, task: input.taskId, attempt: input.attempt }, 'attempt effect failed');
+          if (!session.isFinished(input.taskId, input.attempt)) {
+            session.commit(taskFinished(session, input, 'failed', `internal error: ${(error as Error).message}`, [], ''));
+          }
+        }
+      }),
+      runGates: fromPromise<void, { commands: string[]; iteration: number; pass: number }>(async ({ input, signal }) => {
+        await guard(session, () => runGates(session, input.commands, input.iteration, input.pass, signal));
+      }),
+      writeHandoff: fromPromise<void, HandoffInput>(async ({ input }) => {
+        await guard(session, async () => {
+          const { file, sha256 } = writeHandoff(session.paths.handoffsDir, input, session.write);
+          const path = relative(session.projectDir, file);
+          session.progress.emit({ type: 'handoff', stage: input.stage, path }, `  handoff ${path}`);
+          session.commit({ event: 'handoff_written', stage: input.stage, path, sha256 });
+        });
+      }),
+    },
+    actions: {
+      record: (_: unknown, params: NewEvent) => {
+        session.append(params);
+        announceRecord(session, params);
+      },
+    },
+  });
+}
+
+// A failing gate runner or handoff writer is our bug: the run stops, resumable, with the error.
+async function guard(session: RunSession, effect: () => Promise<void>): Promise<void> {
+  try {
+    await effect();
+  } catch (error) {
+    session.log.error({ err: error }, 'effect failed');
+    session.fail(error as Error);
+  }
+}

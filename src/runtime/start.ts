@@ -1,0 +1,82 @@
+// Starts a new run: the run folder, the lock, run_started, then the pipeline.
+import type { TeamConfig } from '../../config/schema.js';
+import type { EventOf } from '../checkpoint/events.js';
+import { createRun, runPaths, type RunPaths } from '../checkpoint/store.js';
+import { makeRunLogger } from '../logger.js';
+import type { Routing } from './agents.js';
+import { driveRun, type DriveOutcome } from './drive.js';
+import { acquireLock } from './lock.js';
+import type { Progress } from './progress.js';
+import { inputOf } from './replay.js';
+import { RunSession } from './session.js';
+
+export interface StartRequest {
+  projectDir: string;
+  config: TeamConfig;
+  configFile?: string;
+  mode: 'team' | 'ralph';
+  task: string;
+  workers: number;
+  routing: Routing;
+  workerMode: 'headless' | 'tmux';
+  keepPanes: boolean;
+  progress: Progress;
+  session: { session: string; parent_session: string };
+}
+
+// Creates the run and drives it to its end (or a stop for a human decision).
+export async function startRun(request: StartRequest): Promise<{ outcome: DriveOutcome; paths: RunPaths; runId: string }> {
+  const { config, routing } = request;
+  const record = createRun(
+    request.projectDir,
+    { profile: 'default', stage: 'team-plan', status: 'running', ...request.session, task: request.task, workers: request.workers, agentType: routing.agentType, mode: request.mode },
+    { fsync: config.team.fsync },
+  );
+  const paths = runPaths(request.projectDir, record.run_id);
+  const release = acquireLock(paths, `team ${request.mode === 'ralph' ? 'ralph ' : ''}run`);
+  try {
+    const limits = {
+      maxTasks: config.team.maxTasks,
+      maxFixLoops: config.team.maxFixLoops,
+      maxTaskAttempts: config.team.maxTaskAttempts,
+      maxIterations: config.ralph.maxIterations,
+      statusCheckMs: config.watchdog.statusCheckMs,
+      reassignMs: config.watchdog.reassignMs,
+      shutdownTimeoutMs: config.team.shutdownTimeoutMs,
+    };
+    request.progress.emit({ type: 'run.started', run: record.run_id, runDir: paths.runDir }, `teamline run ${record.run_id} (${request.mode}, ${request.workers} workers) in ${paths.runDir}`);
+    const session = new RunSession({
+      runId: record.run_id,
+      paths,
+      projectDir: request.projectDir,
+      config,
+      configFile: request.configFile,
+      log: makeRunLogger(paths.logFile),
+      progress: request.progress,
+      mode: request.workerMode,
+      keepPanes: request.keepPanes,
+      workers: request.workers,
+      events: [],
+      sessionIds: request.session,
+      limits,
+    });
+    const started = session.append({
+      event: 'run_started',
+      mode: request.mode,
+      task: request.task,
+      workers: request.workers,
+      agentType: routing.agentType,
+      limits,
+      gates: config.verify.commands,
+      agents: routing.agents,
+      defaultAgent: routing.defaultAgent,
+      ...request.session,
+      workerMode: request.workerMode,
+      keepPanes: request.keepPanes,
+    }) as EventOf<'run_started'>;
+    const outcome = await driveRun(session, { input: inputOf(started) });
+    return { outcome, paths, runId: record.run_id };
+  } finally {
+    release();
+  }
+}

@@ -1,0 +1,41 @@
+// The final summary of a run, from its log: outcome, durations, attempts, fix loops, cost, where.
+import type { RunView } from '../checkpoint/view.js';
+import type { DriveOutcome } from './drive.js';
+
+// Lines for a person, and the same facts as data for --json.
+export function summarize(view: RunView, outcome: DriveOutcome, runDir: string): { lines: string[]; data: { type: string } & Record<string, unknown> } {
+  const attempts = view.tasks.flatMap((t) => t.attempts.map((a) => ({ task: t.id, ...a })));
+  const failed = attempts.filter((a) => a.status === 'failed');
+  const seconds = (Date.now() - Date.parse(view.run.created_at)) / 1000;
+  const data = {
+    type: 'summary',
+    run: view.run.run_id,
+    outcome: outcome.kind,
+    reason: outcome.reason || view.outcome || '',
+    seconds: Number(seconds.toFixed(1)),
+    tasks: view.tasks.length,
+    attempts: attempts.length,
+    failedAttempts: failed.length,
+    fixLoops: view.pipeline.loop,
+    iteration: view.pipeline.iteration,
+    costUsd: Number(view.usage.run.costUsd.toFixed(6)),
+    tokens: view.usage.run.tokens,
+    runDir,
+  };
+  const lines = [
+    `── run ${view.run.run_id}: ${outcome.kind.toUpperCase()}${data.reason ? ` — ${data.reason}` : ''}`,
+    `   ${view.tasks.length} tasks, ${attempts.length} attempts (${failed.length} failed), ${view.pipeline.loop} fix loop(s)${view.run.mode === 'ralph' ? `, iteration ${view.pipeline.iteration} of ${view.pipeline.maxIterations}` : ''}, ${seconds.toFixed(1)}s`,
+  ];
+  if (view.usage.run.costUsd > 0 || view.usage.run.tokens.input > 0) {
+    lines.push(`   cost $${view.usage.run.costUsd.toFixed(4)}, tokens ${view.usage.run.tokens.input} in / ${view.usage.run.tokens.output} out`);
+    for (const [agent, totals] of Object.entries(view.usage.byAgent)) lines.push(`     ${agent}: $${totals.costUsd.toFixed(4)}, ${totals.tokens.input}/${totals.tokens.output} tokens`);
+  }
+  for (const a of failed.slice(0, 5)) lines.push(`   ✘ ${a.task} a${a.attempt}: ${a.evidence.slice(0, 160)}`);
+  if (outcome.kind === 'failed' && view.pipeline.lastDefects.length) {
+    lines.push('   last defects:');
+    for (const d of view.pipeline.lastDefects.slice(0, 10)) lines.push(`     - ${d.id}: ${d.description.slice(0, 160)}`);
+  }
+  for (const it of view.iterations) lines.push(`   iteration ${it.iteration}: ${it.outcome}${it.reasons.length ? ` — ${it.reasons.join('; ').slice(0, 200)}` : ''}`);
+  lines.push(`   run folder: ${runDir}`);
+  return { lines, data };
+}

@@ -1,0 +1,101 @@
+// Waits for a worker while watching for signs of life (output, heartbeat, result); a silent one
+// is marked stalled, then killed. Aborting (cancel) stops it with the configured grace.
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AttemptInput } from '../../machines/types.js';
+import type { AgentAdapter, LaunchSpec, WorkerExit, WorkerHandle } from '../../workers/types.js';
+import { OUTPUT_FILE } from '../../workers/wrapper.js';
+import type { RunSession } from './session.js';
+
+// Files whose change is a sign of life.
+const LIFE_FILES = [OUTPUT_FILE, 'heartbeat', 'result.json'];
+// The watchdog looks at most this often, and at least four times per status-check period.
+const MAX_TICK_MS = 1_000;
+// A stalled worker killed by the watchdog gets this long to go after SIGINT.
+const WATCHDOG_GRACE_MS = 2_000;
+
+// Resolves with how the worker ended; `stopped` is set when we ended it (watchdog or cancel).
+export async function watchWorker(session: RunSession, handle: WorkerHandle, spec: LaunchSpec, input: AttemptInput, signal: AbortSignal, adapter: AgentAdapter): Promise<WorkerExit> {
+  const backend = session.backendOf(handle);
+  const { statusCheckMs, reassignMs } = session.limits;
+  const tick = Math.max(10, Math.min(MAX_TICK_MS, Math.floor(statusCheckMs / 4)));
+  const started = Date.now();
+  let lastLife = lastSignOfLife(spec.attemptDir) ?? started;
+  let stalledNoted = false;
+  let sessionNoted = false;
+  let stopping: Promise<void> | undefined;
+  let stopReason: string | undefined;
+  const stop = (reason: string, graceMs: number) => {
+    stopReason ??= reason;
+    stopping ??= session.track(backend.stop(handle, { graceMs }));
+  };
+  // A forced cancel while stopping: stop again with no grace (SIGTERM now, then SIGKILL).
+  const offForce = session.onForce(() => {
+    if (stopping) void session.track(backend.stop(handle, { graceMs: 0 }));
+  });
+  const onAbort = () => stop('cancel', session.cancel.force ? 0 : session.config.team.shutdownTimeoutMs);
+  if (signal.aborted) onAbort();
+  signal.addEventListener('abort', onAbort, { once: true });
+  const timer = setInterval(() => {
+    const life = lastSignOfLife(spec.attemptDir);
+    if (life !== undefined && life > lastLife) lastLife = life;
+    const silent = Date.now() - lastLife;
+    if (!sessionNoted && adapter.peekSessionId) sessionNoted = noteSessionId(session, input, adapter, spec.attemptDir);
+    if (silent >= statusCheckMs && !stalledNoted) {
+      stalledNoted = true;
+      session.append({ event: 'attempt_stalled', task_id: input.taskId, attempt: input.attempt, silent_ms: silent });
+      session.progress.emit({ type: 'attempt.stalled', task: input.taskId, attempt: input.attempt, silentMs: silent }, `… ${input.taskId} a${input.attempt} stalled: no sign of life for ${Math.round(silent / 1000)}s`);
+    }
+    if (silent >= reassignMs) stop(`watchdog: no sign of life for ${Math.round(silent / 1000)}s (reassign after ${Math.round(reassignMs / 1000)}s); killed`, WATCHDOG_GRACE_MS);
+  }, tick);
+  try {
+    const exit = await backend.wait(handle, spec);
+    if (stopping) await stopping;
+    return stopReason ? { ...exit, stopped: true, reason: stopReason } : exit;
+  } finally {
+    clearInterval(timer);
+    offForce();
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+// The latest modification time among the attempt's sign-of-life files.
+function lastSignOfLife(dir: string): number | undefined {
+  let latest: number | undefined;
+  for (const name of LIFE_FILES) {
+    try {
+      const mtime = statSync(join(dir, name)).mtimeMs;
+      latest = latest === undefined ? mtime : Math.max(latest, mtime);
+    } catch {
+      // Not there yet.
+    }
+  }
+  return latest;
+}
+
+// Records the CLI's session id as soon as its output shows it.
+function noteSessionId(session: RunSession, input: AttemptInput, adapter: AgentAdapter, dir: string): boolean {
+  const id = adapter.peekSessionId?.(readHead(join(dir, OUTPUT_FILE)));
+  if (!id) return false;
+  session.append({ event: 'attempt_usage', task_id: input.taskId, attempt: input.attempt, stage: input.stage, agent: input.agent, session_id: id });
+  return true;
+}
+
+function readHead(file: string): string {
+  try {
+    return readFileSyncHead(file, 64 * 1024);
+  } catch {
+    return '';
+  }
+}
+
+function readFileSyncHead(file: string, bytes: number): string {
+  const fd = openSync(file, 'r');
+  try {
+    const buffer = Buffer.alloc(bytes);
+    const read = readSync(fd, buffer, 0, bytes, 0);
+    return buffer.subarray(0, read).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
