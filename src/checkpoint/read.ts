@@ -1,6 +1,7 @@
 // Reads a run's files; a malformed or unknown file is ignored and reported, never trusted.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { UsageError } from '../errors.js';
 import { TEMP_PREFIX } from './atomic.js';
 import { approvalSchema, EVENT_SCHEMAS, isEventName, type Approval, type TeamEvent } from './events.js';
 import type { RunPaths, RunRecord } from './store.js';
@@ -25,10 +26,19 @@ const APPROVAL_FILE = /^\d{8}T\d{12}Z-.+-[0-9a-z]{6}\.json$/;
 // Reads run.json, every event and every approval of a run.
 export function readRunFiles(paths: RunPaths): RunFiles {
   const problems: Problem[] = [];
-  const run = JSON.parse(readFileSync(paths.runJson, 'utf8')) as RunRecord;
+  const run = readRunRecord(paths.runJson);
   const events = readFolder(paths.eventsDir, 'events', EVENT_FILE, problems, parseEvent);
   const approvals = readFolder(paths.approvalsDir, 'approvals', APPROVAL_FILE, problems, parseApproval);
   return { run, events, approvals, problems };
+}
+
+// run.json is written once; without it the run cannot be read, so a damaged one stops the command with its name.
+function readRunRecord(file: string): RunRecord {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as RunRecord;
+  } catch (error) {
+    throw new UsageError(`${file} is unreadable or not valid JSON (${(error as Error).message}); the run cannot be read`);
+  }
 }
 
 function readFolder<T>(
@@ -55,7 +65,14 @@ function readFolder<T>(
       problems.push({ file, reason: 'unexpected file name; ignored' });
       continue;
     }
-    const text = readFileSync(join(dir, name), 'utf8');
+    let text: string;
+    try {
+      text = readFileSync(join(dir, name), 'utf8');
+    } catch (error) {
+      // A folder or an unreadable file under an event's name: reported like any other bad file.
+      problems.push({ file, reason: `unreadable (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); ignored` });
+      continue;
+    }
     if (text.trim() === '') {
       problems.push({ file, reason: 'empty file; ignored' });
       continue;

@@ -1,7 +1,8 @@
-import { renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readRunFiles } from '../../src/checkpoint/read.js';
+import { UsageError } from '../../src/errors.js';
 import { appendApproval, appendEvent } from '../../src/checkpoint/store.js';
 import { eventFileName, taskEvent } from '../helpers/events.js';
 import { finished, makeRun, removeRuns, started } from '../helpers/runs.js';
@@ -92,5 +93,22 @@ describe('checkpoint/read', () => {
     const files = readRunFiles(paths);
     expect(files.events.map((e) => (e as { task_id: string }).task_id)).toEqual(['t1', 't2']);
     expect(files.problems).toHaveLength(1);
+  });
+
+  it('reports a folder under an event name as unreadable and reads on', () => {
+    const { runId, paths } = makeRun();
+    const name = eventFileName('task_finished', 't1', 1);
+    mkdirSync(join(paths.eventsDir, name));
+    appendEvent(paths, runId, started('t2') as never, NO_FSYNC);
+    const files = readRunFiles(paths);
+    expect(files.problems).toEqual([{ file: `events/${name}`, reason: 'unreadable (EISDIR); ignored' }]);
+    expect(files.events).toHaveLength(1);
+  });
+
+  it('stops with the file named when run.json is damaged', () => {
+    const { paths } = makeRun();
+    writeFileSync(paths.runJson, '{"run_id": ');
+    expect(() => readRunFiles(paths)).toThrow(UsageError);
+    expect(() => readRunFiles(paths)).toThrow(`${paths.runJson} is unreadable or not valid JSON (`);
   });
 });

@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventFileName, taskEvent, writeRawEvent } from '../helpers/events.js';
@@ -129,6 +129,25 @@ const BAD_FILES: Array<{ what: string; name: () => string; text: (runId: string)
 ];
 
 describe('team status with bad files in the log', () => {
+  it('ignores and reports a folder under an event name instead of crashing', async () => {
+    const project = makeProject();
+    const runId = await withStartedTask(project);
+    const name = eventFileName('task_finished', 't1', 1);
+    mkdirSync(join(project.eventsDir(runId), name));
+    const status = await project.statusJson();
+    expect(status.attention.malformed).toEqual([{ file: `events/${name}`, reason: 'unreadable (EISDIR); ignored' }]);
+    expect(status.tasks[0]!.status).toBe('running');
+  });
+
+  it('stops with exit 2 naming run.json when it is damaged', async () => {
+    const project = makeProject();
+    const runId = await project.startRun();
+    writeFileSync(join(project.runDir(runId), 'run.json'), '{"run_id": ');
+    const result = await project.team('status');
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/^team: .+\/run\.json is unreadable or not valid JSON \(.+\); the run cannot be read\n$/);
+  });
+
   for (const bad of BAD_FILES) {
     it(`ignores and reports ${bad.what}, never counting it as completed`, async () => {
       const project = makeProject();
