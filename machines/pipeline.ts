@@ -247,14 +247,15 @@ export const pipelineMachine = setup({
       entry: apply(beginCancel),
       always: { guard: 'nothingRunning', target: 'cancelHandoff' },
       on: {
-        'cancel.requested': { actions: apply((c, e: Extract<PipelineEvent, { type: 'cancel.requested' }>) => ({ context: { cancelForce: c.cancelForce || e.force } })) },
+        // Asked again (or by a new orchestrator that re-adopted the workers): stop them all again.
+        'cancel.requested': { actions: apply((c, e: Extract<PipelineEvent, { type: 'cancel.requested' }>) => ({ context: { cancelForce: c.cancelForce || e.force }, stop: runningAttemptIds(c) })) },
         'task.finished': { actions: apply(noteCancelledFinish) },
         'runtime.resume': { actions: apply(steps.respawnRunning) },
       },
     },
     cancelHandoff: {
       invoke: { src: 'writeHandoff', input: ({ context }) => handoffInput('team-cancel', 'end (cancelled)')({ context }) },
-      on: { ...reenter('cancelHandoff'), 'handoff.written': { target: 'cancelled', actions: addHandoff } },
+      on: { ...reenter('cancelHandoff'), 'cancel.requested': {}, 'handoff.written': { target: 'cancelled', actions: addHandoff } },
     },
     done: {
       type: 'final',
@@ -310,10 +311,14 @@ function stopRun(c: PipelineContext): Step {
 
 // Cancel: stop every running attempt (their effects end them and report them interrupted).
 function beginCancel(c: PipelineContext, e: PipelineEvent): Step {
-  const stop = Object.values(c.tasks).filter((t) => t.status === 'running').map((t) => steps.attemptActorId(t.id, t.attempt));
-  if (c.stageAttempt?.status === 'running') stop.push(steps.attemptActorId(c.stageAttempt.id, c.stageAttempt.attempt));
   const force = e.type === 'cancel.requested' ? e.force : false;
-  return { context: { endingStage: c.stage, reason: 'cancelled by request', cancelForce: force }, stop };
+  return { context: { endingStage: c.stage, reason: 'cancelled by request', cancelForce: force }, stop: runningAttemptIds(c) };
+}
+
+function runningAttemptIds(c: PipelineContext): string[] {
+  const ids = Object.values(c.tasks).filter((t) => t.status === 'running').map((t) => steps.attemptActorId(t.id, t.attempt));
+  if (c.stageAttempt?.status === 'running') ids.push(steps.attemptActorId(c.stageAttempt.id, c.stageAttempt.attempt));
+  return ids;
 }
 
 // While cancelling, a finished attempt is only noted: nothing new starts.

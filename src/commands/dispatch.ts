@@ -2,6 +2,9 @@
 import { UsageError } from '../errors.js';
 import { recordApproval } from './approve.js';
 import { runTeam } from './run.js';
+import { resumeCommand } from './resume.js';
+import { cancelCommand } from './cancel.js';
+import { attachCommandLine } from './attach.js';
 import { runState } from './state.js';
 import { runStatus } from './status.js';
 
@@ -31,6 +34,12 @@ export async function dispatch(argv: string[]): Promise<number> {
       return runStatus(rest);
     case 'approve':
       return recordApproval(rest, 'team approve');
+    case 'resume':
+      return resumeCommand(rest);
+    case 'cancel':
+      return cancelCommand(rest);
+    case 'attach':
+      return attachCommandLine(rest);
     case 'ralph':
       return runTeam(rest, 'ralph');
     default:

@@ -18,7 +18,10 @@ export const CANCEL_REQUEST_FILE = 'cancel-request.json';
 type Snapshot = SnapshotFrom<typeof pipelineMachine>;
 
 // Runs the machine from its start or from a replayed log until it ends or stops for a human.
-export async function driveRun(session: RunSession, start: { input: PipelineInput } | { replay: Replay; retryInterrupted: boolean }): Promise<DriveOutcome> {
+export async function driveRun(
+  session: RunSession,
+  start: { input: PipelineInput } | { replay: Replay; retryInterrupted: boolean; cancel?: { by: string; force: boolean } },
+): Promise<DriveOutcome> {
   const machine = bindMachine(session);
   let actor;
   if ('input' in start) actor = createActor(machine, { input: start.input });
@@ -39,7 +42,8 @@ export async function driveRun(session: RunSession, start: { input: PipelineInpu
     actor.start();
     if ('replay' in start) {
       actor.send({ type: 'runtime.resume' });
-      session.commit({ event: 'run_resumed', pid: process.pid, retry_interrupted: start.retryInterrupted });
+      if (start.cancel) session.commit({ event: 'cancel_requested', by: start.cancel.by, force: start.cancel.force });
+      else session.commit({ event: 'run_resumed', pid: process.pid, retry_interrupted: start.retryInterrupted });
     }
     check(actor.getSnapshot());
   });

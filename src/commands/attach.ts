@@ -1,0 +1,30 @@
+// `team attach [--run ID]`: attaches the user's terminal to the run's own tmux server.
+import { execa } from 'execa';
+import { validateId } from '../checkpoint/guards.js';
+import { resolveRun } from '../checkpoint/store.js';
+import { UsageError } from '../errors.js';
+import { attachCommand } from '../../workers/tmux/index.js';
+import { loadRunView } from '../runtime/view.js';
+import { optionalString, parseFlags } from './args.js';
+import { openProject, PROJECT_FLAGS } from './project.js';
+import { readRunFiles } from '../checkpoint/read.js';
+
+// Runs tmux attach in this terminal; `--print` only prints the command.
+export async function attachCommandLine(argv: string[]): Promise<number> {
+  const cmd = 'team attach';
+  const args = parseFlags(argv, { ...PROJECT_FLAGS, run: { type: 'string' }, print: { type: 'boolean' } }, cmd);
+  const project = openProject(args);
+  const runId = optionalString(args, 'run');
+  const paths = resolveRun(project.dir, runId === undefined ? undefined : validateId(runId, '--run'));
+  const spawned = readRunFiles(paths).events.find((e) => e.event === 'attempt_spawned' && e.handle.backend === 'tmux');
+  if (!spawned || spawned.event !== 'attempt_spawned') throw new UsageError(`${cmd}: run ${paths.runId} has no tmux workers (start it with --tmux)`);
+  const status = loadRunView(paths, project.dir).status;
+  const argvTmux = attachCommand(paths.runId, { socketDir: spawned.handle.socketDir });
+  if (args.values.print) {
+    process.stdout.write(`${argvTmux.join(' ')}\n`);
+    return 0;
+  }
+  if (status !== 'running') process.stderr.write(`run ${paths.runId} is ${status}; its panes exist only if it ran with --keep-panes\n`);
+  const result = await execa(argvTmux[0]!, argvTmux.slice(1), { stdio: 'inherit', reject: false });
+  return result.exitCode ?? 1;
+}

@@ -1,0 +1,39 @@
+// `team resume [--run ID] [--retry-interrupted]`: continues a run from its event log.
+import { validateId } from '../checkpoint/guards.js';
+import { resolveRun } from '../checkpoint/store.js';
+import { UsageError } from '../errors.js';
+import { driveRun } from '../runtime/drive.js';
+import { makeProgress } from '../runtime/progress.js';
+import { takeOver } from '../runtime/takeover.js';
+import { loadRunView } from '../runtime/view.js';
+import { optionalString, parseFlags } from './args.js';
+import { openProject, PROJECT_FLAGS } from './project.js';
+import { OUTCOME_EXIT, reportEnd } from './run.js';
+
+// Resumes the latest or named run; returns the exit code of how it ends.
+export async function resumeCommand(argv: string[]): Promise<number> {
+  const cmd = 'team resume';
+  const args = parseFlags(argv, { ...PROJECT_FLAGS, run: { type: 'string' }, 'retry-interrupted': { type: 'boolean' }, json: { type: 'boolean' } }, cmd);
+  const project = openProject(args);
+  const runId = optionalString(args, 'run');
+  const paths = resolveRun(project.dir, runId === undefined ? undefined : validateId(runId, '--run'));
+  refuseEnded(loadRunView(paths, project.dir).status, paths.runId);
+  const progress = makeProgress({ json: args.values.json === true });
+  const { session, replay, view, release } = takeOver(paths, project, progress, cmd);
+  try {
+    refuseEnded(view.status, paths.runId);
+    progress.emit({ type: 'run.resumed', run: paths.runId, state: replay.snapshot.value }, `teamline: resuming run ${paths.runId} at ${JSON.stringify(replay.snapshot.value)}${view.uncertain.length ? ` (${view.uncertain.length} uncertain attempt(s) to reconcile)` : ''}`);
+    const outcome = await driveRun(session, { replay, retryInterrupted: args.values['retry-interrupted'] === true });
+    if (outcome.kind === 'stopped') progress.emit({ type: 'decision', reason: outcome.reason }, `teamline: stopped for a decision: ${outcome.reason}\n  \`team status --run ${paths.runId}\` lists the attempts.`);
+    reportEnd(paths, project.dir, outcome, progress);
+    return OUTCOME_EXIT[outcome.kind];
+  } finally {
+    release();
+  }
+}
+
+function refuseEnded(status: string, runId: string): void {
+  if (status === 'cancelled') throw new UsageError(`run ${runId} was cancelled, and a cancelled run stays cancelled; start a new run instead`);
+  if (status === 'cancelling') throw new UsageError(`run ${runId} is being cancelled; \`team cancel --run ${runId}\` finishes the cancel`);
+  if (status === 'completed' || status === 'failed') throw new UsageError(`run ${runId} already ended ${status}; there is nothing to resume`);
+}
