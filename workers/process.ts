@@ -16,7 +16,7 @@ const ADOPTED_POLL_MS = 50;
 export function createProcessBackend(): WorkerBackend {
   const children = new Map<number, { subprocess: Promise<{ exitCode?: number; signal?: string }>; startedAt: number }>();
 
-  async function launch(spec: LaunchSpec): Promise<WorkerHandle> {
+  async function launch(spec: LaunchSpec, record?: (handle: WorkerHandle) => void): Promise<WorkerHandle> {
     const [file, ...args] = wrapperArgv(spec, { output: 'inherit' });
     const out = openSync(join(spec.attemptDir, OUTPUT_FILE), 'a');
     try {
@@ -39,7 +39,10 @@ export function createProcessBackend(): WorkerBackend {
         throw new Error(`could not start ${spec.command.file}: ${'message' in result ? String(result.message) : 'no pid'}`);
       }
       children.set(pid, { subprocess, startedAt: Date.now() });
-      return { backend: 'process', pid, pidStart: readPidStart(pid) ?? 0, pgid: pid };
+      const handle: WorkerHandle = { backend: 'process', pid, pidStart: readPidStart(pid) ?? 0, pgid: pid };
+      // A process runs from its spawn; a crash before this record is covered by its pid file.
+      record?.(handle);
+      return handle;
     } finally {
       closeSync(out);
     }

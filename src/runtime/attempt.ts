@@ -58,9 +58,10 @@ async function startWorker(session: RunSession, input: AttemptInput, files: Atte
   const prompt = buildPrompt({ input, config: session.config, configFile: session.configFile, projectDir: session.projectDir, resultFile: files.resultFile, handoffTexts, workers: session.workers });
   writeFileSync(files.promptFile, prompt);
   spec.command = adapter.build({ prompt, promptFile: files.promptFile, resultFile: files.resultFile, projectDir: session.projectDir, agent });
-  const handle = await backend.launch(spec);
-  session.handles.set(`${input.taskId}#${input.attempt}`, handle);
-  session.append({ event: 'attempt_spawned', task_id: input.taskId, attempt: input.attempt, worker: input.worker, handle });
+  const handle = await backend.launch(spec, (launched) => {
+    session.handles.set(`${input.taskId}#${input.attempt}`, launched);
+    session.append({ event: 'attempt_spawned', task_id: input.taskId, attempt: input.attempt, worker: input.worker, handle: launched });
+  });
   session.progress.emit(
     { type: 'attempt.started', task: input.taskId, attempt: input.attempt, worker: input.worker, stage: input.stage, agent: input.agent },
     `▶ ${input.taskId} a${input.attempt} started on ${input.worker} (${input.stage}, agent ${input.agent}${handle.backend === 'tmux' ? `, pane ${handle.paneId}` : ''})`,

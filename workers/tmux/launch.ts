@@ -21,7 +21,7 @@ interface StartedPane {
 }
 
 // Opens (or respawns) the worker's window on the launch file; the agent starts once the pid is recorded.
-export async function launchAttempt(spec: LaunchSpec, options: TmuxOptions): Promise<TmuxHandle> {
+export async function launchAttempt(spec: LaunchSpec, options: TmuxOptions, record?: (handle: TmuxHandle) => void): Promise<TmuxHandle> {
   const target = await ensureServer(spec.runId, options);
   await mkdir(spec.attemptDir, { recursive: true });
   const launchFile = join(spec.attemptDir, LAUNCH_FILE);
@@ -35,6 +35,8 @@ export async function launchAttempt(spec: LaunchSpec, options: TmuxOptions): Pro
     const { server, socketDir } = target;
     const identity = { pid: pane.pid, pidStart: stat?.startTime ?? 0, pgid: stat?.pgid ?? pane.pid };
     handle = { backend: 'tmux', server, socketDir, paneId: pane.paneId, window: spec.worker, ...identity };
+    // The runtime writes the pane into its log here, before the agent may start.
+    record?.(handle);
   } finally {
     await runTmux(target, ['wait-for', '-S', toChannel(spec, 'go')]);
   }
