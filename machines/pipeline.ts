@@ -3,6 +3,8 @@
 // action `record`, all bound by the runtime. Inputs arrive as events the runtime logged first.
 import { enqueueActions, fromPromise, setup } from 'xstate';
 import { isPassDone, needsDecision } from './schedule.js';
+import { makeInitialContext } from './context.js';
+import { beginCancel, nextAfterReview, nextAfterVerify, noteCancelledFinish, noteFixLoopsSpent, noteIterationsSpent, noteStageFailure, runningAttemptIds, stopRun, summarize } from './endings.js';
 import * as steps from './steps.js';
 import type { Step } from './steps.js';
 import type { AttemptInput, HandoffInput, NewEvent, PipelineContext, PipelineEvent, PipelineInput, Stage } from './types.js';
@@ -86,27 +88,7 @@ export const pipelineMachine = setup({
   },
 }).createMachine({
   id: 'pipeline',
-  context: ({ input }) => ({
-    ...input,
-    stage: 'team-plan',
-    iteration: 1,
-    loop: 0,
-    handoffs: [],
-    tasks: {},
-    order: [],
-    stageAttempt: null,
-    needsPrd: false,
-    gateResults: [],
-    verdict: null,
-    defects: [],
-    reviewReasons: [],
-    workerFailures: {},
-    retryInterrupted: false,
-    iterations: [],
-    reason: '',
-    endingStage: null,
-    cancelForce: false,
-  }),
+  context: ({ input }) => makeInitialContext(input),
   initial: 'plan',
   on: {
     'cancel.requested': { target: '.cancelling' },
@@ -271,71 +253,3 @@ export const pipelineMachine = setup({
     },
   },
 });
-
-// Where the run goes after a verify handoff, in words for the handoff's title.
-function nextAfterVerify(c: PipelineContext): string {
-  if (c.verdict === 'pass') return c.mode === 'ralph' ? 'ralph-review' : 'end (completed)';
-  return nextAfterRejection(c);
-}
-
-function nextAfterReview(c: PipelineContext): string {
-  return c.reviewReasons.length === 0 && c.verdict === 'pass' ? 'end (completed)' : nextAfterRejection(c);
-}
-
-function nextAfterRejection(c: PipelineContext): string {
-  if (c.loop < c.limits.maxFixLoops) return 'team-fix';
-  if (c.mode === 'ralph' && c.iteration < c.limits.maxIterations) return `team-plan (iteration ${c.iteration + 1})`;
-  return 'end (failed)';
-}
-
-function noteStageFailure(c: PipelineContext, e: FinishEvent): Step {
-  const stage = c.stageAttempt?.stage ?? 'team-plan';
-  return { context: { reason: `${stage} failed after ${c.stageAttempt?.failures ?? 0} failed attempt(s): ${e.evidence}`, endingStage: stage } };
-}
-
-function noteFixLoopsSpent(c: PipelineContext): Step {
-  const defects = c.defects.map((d) => `${d.id}: ${d.description}`).join('; ');
-  return { context: { reason: `verify failed with ${c.loop} of ${c.limits.maxFixLoops} fix loops spent; last defects: ${defects}` } };
-}
-
-function noteIterationsSpent(c: PipelineContext): Step {
-  return { context: { reason: `not approved after ${c.iteration} of ${c.limits.maxIterations} iterations; last reasons: ${c.reviewReasons.join('; ')}` } };
-}
-
-// The run needs a human: interrupted attempts wait for `team resume --retry-interrupted`.
-function stopRun(c: PipelineContext): Step {
-  const waiting = c.order.filter((id) => c.tasks[id]!.status === 'interrupted').map((id) => `${id}#a${c.tasks[id]!.attempt}`);
-  const reason = `interrupted attempts need a decision: ${waiting.join(', ')}; \`team resume --retry-interrupted\` retries them`;
-  return { context: { reason }, records: [{ event: 'run_stopped', reason, attempts: waiting }] };
-}
-
-// Cancel: stop every running attempt (their effects end them and report them interrupted).
-function beginCancel(c: PipelineContext, e: PipelineEvent): Step {
-  const force = e.type === 'cancel.requested' ? e.force : false;
-  return { context: { endingStage: c.stage, reason: 'cancelled by request', cancelForce: force }, stop: runningAttemptIds(c) };
-}
-
-function runningAttemptIds(c: PipelineContext): string[] {
-  const ids = Object.values(c.tasks).filter((t) => t.status === 'running').map((t) => steps.attemptActorId(t.id, t.attempt));
-  if (c.stageAttempt?.status === 'running') ids.push(steps.attemptActorId(c.stageAttempt.id, c.stageAttempt.attempt));
-  return ids;
-}
-
-// While cancelling, a finished attempt is only noted: nothing new starts.
-function noteCancelledFinish(c: PipelineContext, e: FinishEvent): Step {
-  const status = e.status === 'completed' || e.status === 'failed' ? e.status : 'interrupted';
-  if (c.stageAttempt && c.stageAttempt.id === e.task_id && c.stageAttempt.attempt === e.attempt) {
-    return { context: { stageAttempt: { ...c.stageAttempt, status, evidence: e.evidence } } };
-  }
-  const task = c.tasks[e.task_id];
-  if (!task || task.attempt !== e.attempt) return {};
-  return { context: { tasks: { ...c.tasks, [task.id]: { ...task, status, evidence: e.evidence, artifacts: e.artifacts } } } };
-}
-
-// One line for run_completed / run_failed.
-function summarize(c: PipelineContext, outcome: string): string {
-  const tasks = Object.values(c.tasks);
-  const done = tasks.filter((t) => t.status === 'completed').length;
-  const iteration = c.mode === 'ralph' ? `, iteration ${c.iteration} of ${c.limits.maxIterations}` : '';
-  return `${outcome}: ${done} of ${tasks.length} tasks completed, ${c.loop} fix loop(s)${iteration}`;
-}

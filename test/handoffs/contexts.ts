@@ -1,12 +1,13 @@
 // Building blocks for pipeline contexts made by hand: a run's context, its tasks, a handoff input.
+import { makeInitialContext } from '../../machines/context.js';
 import type { HandoffInput, PipelineContext, TaskDef, TaskState } from '../../machines/types.js';
 
 export const LIMITS = { maxTasks: 50, maxFixLoops: 3, maxTaskAttempts: 2, maxIterations: 10, statusCheckMs: 300_000, reassignMs: 600_000, shutdownTimeoutMs: 15_000 };
 
 // A context at the start of a run: nothing planned yet.
 export function makeContext(overrides: Partial<PipelineContext> = {}): PipelineContext {
-  return {
-    mode: 'team',
+  const input = {
+    mode: 'team' as const,
     task: 'add input validation to the API',
     workers: 3,
     agentType: 'executor',
@@ -16,26 +17,8 @@ export function makeContext(overrides: Partial<PipelineContext> = {}): PipelineC
     defaultAgent: 'sim',
     session: 's-1',
     parent_session: '',
-    stage: 'team-plan',
-    iteration: 1,
-    loop: 0,
-    handoffs: [],
-    tasks: {},
-    order: [],
-    stageAttempt: null,
-    needsPrd: false,
-    gateResults: [],
-    verdict: null,
-    defects: [],
-    reviewReasons: [],
-    workerFailures: {},
-    retryInterrupted: false,
-    iterations: [],
-    reason: '',
-    endingStage: null,
-    cancelForce: false,
-    ...overrides,
   };
+  return { ...makeInitialContext(input), ...overrides };
 }
 
 // A task of the graph; pending on worker-1 unless told otherwise.

@@ -1,0 +1,27 @@
+// The context a run starts with: its input, and nothing done yet.
+import type { PipelineContext, PipelineInput } from './types.js';
+
+// The initial context of the pipeline machine.
+export function makeInitialContext(input: PipelineInput): PipelineContext {
+  return {
+    ...input,
+    stage: 'team-plan',
+    iteration: 1,
+    loop: 0,
+    handoffs: [],
+    tasks: {},
+    order: [],
+    stageAttempt: null,
+    needsPrd: false,
+    gateResults: [],
+    verdict: null,
+    defects: [],
+    reviewReasons: [],
+    workerFailures: {},
+    retryInterrupted: false,
+    iterations: [],
+    reason: '',
+    endingStage: null,
+    cancelForce: false,
+  };
+}

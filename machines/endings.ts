@@ -1,0 +1,74 @@
+// How a run ends, stops or is cancelled, and the words it ends with. Pure.
+import * as steps from './steps.js';
+import type { Step } from './steps.js';
+import type { PipelineContext, PipelineEvent } from './types.js';
+
+type FinishEvent = Extract<PipelineEvent, { type: 'task.finished' }>;
+
+// Where the run goes after a verify handoff, in words for the handoff's title.
+export function nextAfterVerify(c: PipelineContext): string {
+  if (c.verdict === 'pass') return c.mode === 'ralph' ? 'ralph-review' : 'end (completed)';
+  return nextAfterRejection(c);
+}
+
+export function nextAfterReview(c: PipelineContext): string {
+  return c.reviewReasons.length === 0 && c.verdict === 'pass' ? 'end (completed)' : nextAfterRejection(c);
+}
+
+function nextAfterRejection(c: PipelineContext): string {
+  if (c.loop < c.limits.maxFixLoops) return 'team-fix';
+  if (c.mode === 'ralph' && c.iteration < c.limits.maxIterations) return `team-plan (iteration ${c.iteration + 1})`;
+  return 'end (failed)';
+}
+
+export function noteStageFailure(c: PipelineContext, e: FinishEvent): Step {
+  const stage = c.stageAttempt?.stage ?? 'team-plan';
+  return { context: { reason: `${stage} failed after ${c.stageAttempt?.failures ?? 0} failed attempt(s): ${e.evidence}`, endingStage: stage } };
+}
+
+export function noteFixLoopsSpent(c: PipelineContext): Step {
+  const defects = c.defects.map((d) => `${d.id}: ${d.description}`).join('; ');
+  return { context: { reason: `verify failed with ${c.loop} of ${c.limits.maxFixLoops} fix loops spent; last defects: ${defects}` } };
+}
+
+export function noteIterationsSpent(c: PipelineContext): Step {
+  return { context: { reason: `not approved after ${c.iteration} of ${c.limits.maxIterations} iterations; last reasons: ${c.reviewReasons.join('; ')}` } };
+}
+
+// The run needs a human: interrupted attempts wait for `team resume --retry-interrupted`.
+export function stopRun(c: PipelineContext): Step {
+  const waiting = c.order.filter((id) => c.tasks[id]!.status === 'interrupted').map((id) => `${id}#a${c.tasks[id]!.attempt}`);
+  const reason = `interrupted attempts need a decision: ${waiting.join(', ')}; \`team resume --retry-interrupted\` retries them`;
+  return { context: { reason }, records: [{ event: 'run_stopped', reason, attempts: waiting }] };
+}
+
+// Cancel: stop every running attempt (their effects end them and report them interrupted).
+export function beginCancel(c: PipelineContext, e: PipelineEvent): Step {
+  const force = e.type === 'cancel.requested' ? e.force : false;
+  return { context: { endingStage: c.stage, reason: 'cancelled by request', cancelForce: force }, stop: runningAttemptIds(c) };
+}
+
+export function runningAttemptIds(c: PipelineContext): string[] {
+  const ids = Object.values(c.tasks).filter((t) => t.status === 'running').map((t) => steps.attemptActorId(t.id, t.attempt));
+  if (c.stageAttempt?.status === 'running') ids.push(steps.attemptActorId(c.stageAttempt.id, c.stageAttempt.attempt));
+  return ids;
+}
+
+// While cancelling, a finished attempt is only noted: nothing new starts.
+export function noteCancelledFinish(c: PipelineContext, e: FinishEvent): Step {
+  const status = e.status === 'completed' || e.status === 'failed' ? e.status : 'interrupted';
+  if (c.stageAttempt && c.stageAttempt.id === e.task_id && c.stageAttempt.attempt === e.attempt) {
+    return { context: { stageAttempt: { ...c.stageAttempt, status, evidence: e.evidence } } };
+  }
+  const task = c.tasks[e.task_id];
+  if (!task || task.attempt !== e.attempt) return {};
+  return { context: { tasks: { ...c.tasks, [task.id]: { ...task, status, evidence: e.evidence, artifacts: e.artifacts } } } };
+}
+
+// One line for run_completed / run_failed.
+export function summarize(c: PipelineContext, outcome: string): string {
+  const tasks = Object.values(c.tasks);
+  const done = tasks.filter((t) => t.status === 'completed').length;
+  const iteration = c.mode === 'ralph' ? `, iteration ${c.iteration} of ${c.limits.maxIterations}` : '';
+  return `${outcome}: ${done} of ${tasks.length} tasks completed, ${c.loop} fix loop(s)${iteration}`;
+}
