@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeProject, removeProjects, type TestProject } from '../helpers/project.js';
+import { runTeam } from '../helpers/team.js';
 
 afterEach(removeProjects);
 
@@ -39,6 +40,32 @@ describe('team state start-run', () => {
     const runId = await project.startRun();
     expect(existsSync(project.eventsDir(runId))).toBe(true);
     expect(project.listEvents(runId)).toEqual([]);
+  });
+});
+
+describe('team state status', () => {
+  it('prints what team status prints', async () => {
+    const project = makeProject();
+    const runId = await project.startRun();
+    await startTask(project, runId);
+    const low = await project.team('state', 'status', '--json');
+    const high = await project.team('status', '--json');
+    expect(low.exitCode).toBe(0);
+    expect(JSON.parse(low.stdout)).toEqual(JSON.parse(high.stdout));
+  });
+});
+
+describe('team state start-task sessions', () => {
+  it('records the session from TEAM_SESSION when --session is absent', async () => {
+    const project = makeProject();
+    const runId = await project.startRun();
+    const result = await runTeam(['state', 'start-task', '--run', runId, '--task', 't1', '--stage', 'team-exec', '--agent', 'sim', '--parent-session', 'p-1'], {
+      cwd: project.dir,
+      env: { TEAM_SESSION: 's-42' },
+    });
+    expect(result.exitCode).toBe(0);
+    const [name] = project.listEvents(runId);
+    expect(JSON.parse(readFileSync(join(project.eventsDir(runId), name!), 'utf8'))).toMatchObject({ event: 'task_started', session: 's-42', parent_session: 'p-1' });
   });
 });
 
