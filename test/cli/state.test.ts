@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeProject, removeProjects, type TestProject } from '../helpers/project.js';
@@ -35,10 +35,11 @@ describe('team state start-run', () => {
     expect(JSON.parse(readFileSync(join(project.runDir(runId), 'run.json'), 'utf8'))).toMatchObject({ run_id: runId, profile: 'p', stage: 'team-exec', status: 'running' });
   });
 
-  it('writes run.json with no temporary file left beside it', async () => {
+  it('leaves no temporary file beside run.json or current', async () => {
     const project = makeProject();
     const runId = await project.startRun();
-    expect(existsSync(project.eventsDir(runId))).toBe(true);
+    expect(readdirSync(project.runDir(runId)).sort()).toEqual(['approvals', 'attempts', 'events', 'handoffs', 'run.json']);
+    expect(readdirSync(join(project.dir, '.team/runs')).sort()).toEqual([runId, 'current']);
     expect(project.listEvents(runId)).toEqual([]);
   });
 });
