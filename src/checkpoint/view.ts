@@ -1,8 +1,6 @@
 // Folds a run's events into the view that status, the CLI and resume read.
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Approval, TeamEvent } from './events.js';
+import { checkApproval, type ApprovalView } from './approvals.js';
+import type { TeamEvent } from './events.js';
 import type { Problem, RunFiles } from './read.js';
 import type { RunRecord } from './store.js';
 
@@ -42,12 +40,7 @@ export interface Conflict {
   files: string[];
 }
 
-export interface ApprovalView extends Approval {
-  file: string;
-  stale: boolean;
-  /** Why it is stale: the artifact changed or is gone. */
-  staleReason?: string;
-}
+export type { ApprovalView };
 
 export interface UsageTotals {
   costUsd: number;
@@ -237,18 +230,6 @@ export function foldRun(files: RunFiles, projectDir: string): RunView {
 }
 
 const FINAL_STATUSES = new Set(['completed', 'failed', 'cancelled']);
-
-// sha256 of a file's bytes, in hex.
-export function hashFile(path: string): string {
-  return createHash('sha256').update(readFileSync(path)).digest('hex');
-}
-
-function checkApproval(approval: Approval & { file: string }, projectDir: string): ApprovalView {
-  const path = join(projectDir, approval.artifact);
-  if (!existsSync(path)) return { ...approval, stale: true, staleReason: 'the artifact is gone' };
-  const now = hashFile(path);
-  return now === approval.sha256 ? { ...approval, stale: false } : { ...approval, stale: true, staleReason: `the artifact changed (sha256 now ${now.slice(0, 12)}…)` };
-}
 
 function newAttempt(attempt: number, stage: string, agent: string): AttemptView {
   return { attempt, stage, agent, status: 'running', inputs: [], artifacts: [], evidence: '', next: '', uncertain: false, stalled: false, costUsd: 0, tokens: { input: 0, output: 0 } };

@@ -3,7 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { appendApproval, resolveRun } from '../checkpoint/store.js';
 import { LIMITS, validateId, validateProjectPath, validateText } from '../checkpoint/guards.js';
-import { hashFile } from '../checkpoint/view.js';
+import { hashFile } from '../checkpoint/approvals.js';
 import { nowIso } from '../checkpoint/time.js';
 import { UsageError } from '../errors.js';
 import { optionalString, parseFlags, requireString } from './args.js';
