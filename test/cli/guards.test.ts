@@ -84,7 +84,7 @@ describe('guards of the team command', () => {
     it(`refuses ${what} with exit 2 and writes nothing`, async () => {
       const before = snapshot();
       const result = await project.team(...resolveArgs(args));
-      expect(result.exitCode).toBe(2);
+      expect(result.exitCode, result.stderr).toBe(2);
       expect(result.stdout).toBe('');
       if (typeof message === 'string') expect(result.stderr).toContain(message);
       else expect(result.stderr).toMatch(message);
