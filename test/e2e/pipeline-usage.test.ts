@@ -1,0 +1,63 @@
+// The built `team` CLI refuses a bad config, a bad `N:type` or an unknown agent with exit 2, before any run exists.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { removeProjects } from '../helpers/project.js';
+import { makeSimProject, type SimProject } from '../helpers/sim-project.js';
+import type { TeamResult } from '../helpers/team.js';
+
+afterAll(removeProjects);
+
+// Expects exit 2, stderr holding every `names`, no stdout, and no run folder in the project.
+function expectRefused(project: SimProject, result: TeamResult, ...names: string[]): void {
+  expect(result.exitCode, result.stderr).toBe(2);
+  for (const name of names) expect(result.stderr).toContain(name);
+  expect(result.stdout).toBe('');
+  expect(existsSync(join(project.dir, '.team', 'runs'))).toBe(false);
+}
+
+describe('pipeline usage', () => {
+  it('refuses a config field of the wrong type, naming the field and the file', async () => {
+    const project = makeSimProject('e2e-one-task', { team: { maxFixLoops: 'three' } });
+    const result = await project.team('3:executor', 'refuse empty names', '--agent', 'sim');
+    expectRefused(project, result, 'team.maxFixLoops', join(project.dir, '.team', 'config.json'));
+  });
+
+  it('refuses an unknown config key, naming it', async () => {
+    const project = makeSimProject('e2e-one-task', { team: { maxFixLoop: 3 } });
+    const result = await project.team('3:executor', 'refuse empty names', '--agent', 'sim');
+    expectRefused(project, result, 'maxFixLoop', 'config.json');
+  });
+
+  it('refuses a bad file given with --config, naming that file', async () => {
+    const project = makeSimProject('e2e-one-task');
+    const file = project.write('other-config.json', JSON.stringify({ verify: { commands: 'npm test' } }));
+    const result = await project.team('3:executor', 'refuse empty names', '--agent', 'sim', '--config', file);
+    expectRefused(project, result, file, 'verify.commands');
+  });
+
+  it('refuses 0 workers, naming the N', async () => {
+    const project = makeSimProject('e2e-one-task');
+    expectRefused(project, await project.team('0:executor', 'refuse empty names', '--agent', 'sim'), 'N:agent-type', '"0"');
+  });
+
+  it('refuses 21 workers, naming the N', async () => {
+    const project = makeSimProject('e2e-one-task');
+    expectRefused(project, await project.team('21:executor', 'refuse empty names', '--agent', 'sim'), 'N:agent-type', '"21"');
+  });
+
+  it('refuses an agent type that is neither a role nor an agent, naming it', async () => {
+    const project = makeSimProject('e2e-one-task');
+    expectRefused(project, await project.team('3:nosuchtype', 'refuse empty names', '--agent', 'sim'), '"nosuchtype"');
+  });
+
+  it('refuses an unknown --agent, naming it', async () => {
+    const project = makeSimProject('e2e-one-task');
+    expectRefused(project, await project.team('3:executor', 'refuse empty names', '--agent', 'nosuchagent'), '--agent', '"nosuchagent"');
+  });
+
+  it('refuses a --max-fix-loops that is not a number, naming the flag', async () => {
+    const project = makeSimProject('e2e-one-task');
+    expectRefused(project, await project.team('3:executor', 'refuse empty names', '--agent', 'sim', '--max-fix-loops', 'three'), '--max-fix-loops', '"three"');
+  });
+});
