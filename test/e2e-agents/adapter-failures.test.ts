@@ -1,0 +1,68 @@
+// The built CLI with agent CLIs that report failure (STUB_MODE=error): the attempt fails with the
+// CLI's own error text, and an exit code of 0 alone never makes a success.
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { eventsOf, makeAgentProject, removeAgentProjects, STUB_BIN } from '../helpers/agent-project.js';
+
+const RUN_TIMEOUT_MS = 120_000;
+
+// What each stub prints in error mode, as its adapter reads it.
+const ERRORS: Array<{ cli: string; error: string }> = [
+  { cli: 'claude', error: 'Invalid API key · Please run /login' },
+  { cli: 'codex', error: 'unexpected status 401 Unauthorized: Missing bearer or basic authentication in header' },
+  { cli: 'gemini', error: 'Error: [API Error: Request had invalid authentication credentials.]' },
+  { cli: 'opencode', error: 'ProviderAuthError: Invalid API key.' },
+  { cli: 'aider', error: 'litellm.AuthenticationError: AnthropicException' },
+];
+
+const folders: string[] = [];
+
+// A PATH folder whose `<cli>` runs the stub and then exits 0 whatever the stub did (as aider does).
+function makeExitZeroBin(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'teamline-exit0-'));
+  folders.push(dir);
+  for (const { cli } of ERRORS) {
+    const path = join(dir, cli);
+    writeFileSync(path, `#!/bin/sh\n"${join(STUB_BIN, cli)}" "$@"\nexit 0\n`);
+    chmodSync(path, 0o755);
+  }
+  return dir;
+}
+
+afterEach(removeAgentProjects);
+afterAll(() => {
+  for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('agent adapters on failure', () => {
+  describe.each(ERRORS)('$cli', ({ cli, error }) => {
+    it('fails the attempt with the CLI\'s error text when the CLI exits non-zero', async () => {
+      const project = makeAgentProject({ PATH: `${STUB_BIN}:${process.env.PATH}`, STUB_MODE: 'error' });
+      const result = await project.team(['1:executor', 'add input validation to the API', '--agent', cli]);
+      expect(result.exitCode, result.stderr).toBe(1);
+      const finished = eventsOf(project.readRun(), 'task_finished');
+      expect(finished.map((e) => [e.task_id, e.attempt, e.status])).toEqual([
+        ['plan', 1, 'failed'],
+        ['plan', 2, 'failed'],
+      ]);
+      for (const end of finished) expect(end.evidence, `plan a${end.attempt}`).toContain(error);
+      expect(result.stderr).toContain(error);
+    }, RUN_TIMEOUT_MS);
+
+    it('fails the attempt with the CLI\'s error text when the CLI exits 0 anyway', async () => {
+      const project = makeAgentProject({ PATH: `${makeExitZeroBin()}:${process.env.PATH}`, STUB_MODE: 'error' });
+      const result = await project.team(['1:executor', 'add input validation to the API', '--agent', cli]);
+      expect(result.exitCode, result.stderr).toBe(1);
+      const run = project.readRun();
+      expect(eventsOf(run, 'run_completed')).toEqual([]);
+      const finished = eventsOf(run, 'task_finished');
+      expect(finished.map((e) => [e.task_id, e.attempt, e.status])).toEqual([
+        ['plan', 1, 'failed'],
+        ['plan', 2, 'failed'],
+      ]);
+      for (const end of finished) expect(end.evidence, `plan a${end.attempt}`).toContain(`the agent CLI reported failure: ${error}`);
+    }, RUN_TIMEOUT_MS);
+  });
+});
