@@ -93,7 +93,7 @@ describe('checkpoint/view foldRun', () => {
       { event: 'verify_result', task_id: 'verify', attempt: 1, verdict: 'fail', defects: [{ id: 'd1', description: 'broken' }], gates: [] },
       { event: 'review_result', task_id: 'review', attempt: 1, verdict: 'reject', reasons: ['no tests'] },
     ]);
-    expect(view.pipeline).toEqual({
+    expect(view.pipeline).toMatchObject({
       iteration: 2,
       maxIterations: 10,
       loop: 1,
@@ -101,6 +101,7 @@ describe('checkpoint/view foldRun', () => {
       lastDefects: [{ id: 'd1', description: 'broken' }],
       lastReview: { verdict: 'reject', reasons: ['no tests'] },
     });
+    expect(view.pipeline.lastDefects).toEqual([{ id: 'd1', description: 'broken' }]);
   });
 
   for (const [event, field, status] of [
