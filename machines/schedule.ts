@@ -32,7 +32,9 @@ export function schedule(context: PipelineContext): ScheduleResult {
     if (task.status !== 'pending' || !isReady(task, tasks)) continue;
     const idle = available.filter((w) => !busy.has(w));
     if (idle.length === 0) break;
-    const worker = idle.includes(task.worker) ? task.worker : idle[0]!;
+    const fresh = idle.filter((w) => !task.failedOn.includes(w));
+    const choices = fresh.length > 0 ? fresh : idle;
+    const worker = choices.includes(task.worker) ? task.worker : choices[0]!;
     if (worker !== task.worker) {
       task.worker = worker;
       records.push({ event: 'task_assigned', task_id: id, worker });

@@ -97,7 +97,7 @@ export function respawnRunning(context: PipelineContext): Step {
     const task = context.tasks[id]!;
     if (task.status === 'running') spawn.push(makeExecAttemptInput(context, context.tasks, task));
   }
-  return { spawn };
+  return { spawn: spawn.map((input) => ({ ...input, resumed: true })) };
 }
 
 // A valid plan arrives: tasks enter the graph, pre-assigned to workers.
@@ -106,7 +106,7 @@ export function acceptPlan(context: PipelineContext, event: EventOf<'plan.accept
   const workers = assignWorkers(defs.map((d) => d.id), context.workers);
   const tasks: Record<string, TaskState> = {};
   for (const def of defs) {
-    tasks[def.id] = { id: def.id, def, kind: 'exec', role: def.role ?? context.agentType, worker: workers[def.id]!, status: 'pending', attempt: 0, failures: 0, evidence: '', artifacts: [], pass: 0 };
+    tasks[def.id] = { id: def.id, def, kind: 'exec', role: def.role ?? context.agentType, worker: workers[def.id]!, status: 'pending', attempt: 0, failures: 0, failedOn: [], evidence: '', artifacts: [], pass: 0 };
   }
   const needsPrd = event.needsPrd || defs.some((d) => !d.acceptance || d.acceptance.length === 0);
   return {
@@ -146,7 +146,9 @@ export function finishTask(context: PipelineContext, event: EventOf<'task.finish
   if (event.status === 'completed') next.status = 'completed';
   else if (event.status === 'failed') {
     next.failures += 1;
-    workerFailures[task.worker] = (workerFailures[task.worker] ?? 0) + 1;
+    // "A worker that failed 2 tasks": a second failed attempt of one task on it counts once.
+    if (!task.failedOn.includes(task.worker)) workerFailures[task.worker] = (workerFailures[task.worker] ?? 0) + 1;
+    next.failedOn = [...task.failedOn, task.worker];
     next.status = next.failures < context.limits.maxTaskAttempts ? 'pending' : 'failed';
   } else next.status = context.retryInterrupted ? 'pending' : 'interrupted';
   return { context: { tasks: { ...context.tasks, [task.id]: next }, workerFailures } };
@@ -173,7 +175,12 @@ export function concludeVerify(context: PipelineContext): Step {
     .filter(({ gate }) => gate.exitCode !== 0)
     .map(({ gate, i }) => ({ id: `gate-${i + 1}`, description: `\`${gate.command}\` ${gate.timedOut ? 'timed out' : `exited ${gate.exitCode}`}: ${lastLines(gate.output)}` }));
   const agentDefects = context.verdict === 'fail' && context.defects.length === 0 ? [{ id: 'verdict', description: 'the verifier reported fail without listing defects' }] : context.defects;
-  const defects = [...gateDefects, ...(context.verdict === 'pass' ? [] : agentDefects)];
+  // A task of this pass that ended failed is a defect whatever the verifier says.
+  const taskDefects: Defect[] = context.order
+    .map((id) => context.tasks[id]!)
+    .filter((t) => t.status === 'failed' && t.pass === context.loop)
+    .map((t) => ({ id: `task-${t.id}`, description: `task ${t.id} (${t.def.title}) failed: ${t.evidence}`, task: t.id }));
+  const defects = [...gateDefects, ...taskDefects, ...(context.verdict === 'pass' ? [] : agentDefects)];
   return { context: { defects, verdict: defects.length === 0 && context.verdict === 'pass' ? 'pass' : 'fail' } };
 }
 
@@ -195,7 +202,7 @@ export function startFixLoop(context: PipelineContext): Step {
   const workers = assignWorkers(defs.map((d) => d.id), context.workers);
   const tasks = { ...context.tasks };
   for (const def of defs) {
-    tasks[def.id] = { id: def.id, def, kind: 'fix', role: context.agentType, worker: workers[def.id]!, status: 'pending', attempt: 0, failures: 0, evidence: '', artifacts: [], pass: loop };
+    tasks[def.id] = { id: def.id, def, kind: 'fix', role: context.agentType, worker: workers[def.id]!, status: 'pending', attempt: 0, failures: 0, failedOn: [], evidence: '', artifacts: [], pass: loop };
   }
   return {
     context: { loop, tasks, order: [...context.order, ...defs.map((d) => d.id)], verdict: null, gateResults: [] },

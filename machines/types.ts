@@ -18,6 +18,8 @@ export interface TaskState {
   attempt: number;
   /** Attempts that ended failed (interrupted ones do not count). */
   failures: number;
+  /** Workers an attempt of this task failed on: a retry goes elsewhere when it can. */
+  failedOn: string[];
   evidence: string;
   artifacts: string[];
   /** The exec pass (0 = first, k = after fix loop k) the task belongs to. */
@@ -79,6 +81,7 @@ export interface PipelineContext extends PipelineInput {
   verdict: 'pass' | 'fail' | null;
   defects: Defect[];
   reviewReasons: string[];
+  /** Per worker, how many distinct tasks failed on it. */
   workerFailures: Record<string, number>;
   retryInterrupted: boolean;
   iterations: IterationRecord[];
@@ -108,6 +111,8 @@ export interface AttemptInput {
   tasks: TaskDef[];
   iteration: number;
   loop: number;
+  /** A new orchestrator takes over this running attempt: reconcile it, never start it again. */
+  resumed?: boolean;
 }
 
 // What the runtime needs to write one handoff.

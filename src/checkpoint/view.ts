@@ -59,10 +59,19 @@ export interface RunView {
   usage: { run: UsageTotals; byStage: Record<string, UsageTotals>; byAgent: Record<string, UsageTotals> };
   pipeline: PipelineProgress;
   /** Ralph: each iteration that ended, with the review's reasons. */
-  iterations: Array<{ iteration: number; outcome: string; reasons: string[] }>;
+  iterations: IterationView[];
   /** Why the run ended, when it did. */
   outcome?: string;
   eventCount: number;
+}
+
+// What one iteration of a run tried, and how it ended (the last one: how far it got).
+export interface IterationView {
+  iteration: number;
+  tasks: string[];
+  fixLoops: number;
+  outcome: string;
+  reasons: string[];
 }
 
 // Where a pipeline run stands: iteration k of K, fix loop j of J, the last verdicts.
@@ -72,7 +81,7 @@ export interface PipelineProgress {
   loop: number;
   maxFixLoops?: number;
   lastDefects: Array<{ id: string; description: string }>;
-  lastReview?: { verdict: string; reasons: string[] };
+  lastReview?: { verdict: string; reasons: string[]; iteration: number };
 }
 
 const RUN_END: Record<string, string> = {
@@ -91,7 +100,13 @@ export function foldRun(files: RunFiles, projectDir: string): RunView {
   let status = files.run.status;
   const pipeline: PipelineProgress = { iteration: 1, loop: 0, lastDefects: [] };
   let outcome: string | undefined;
-  const iterations: RunView['iterations'] = [];
+  const iterations: IterationView[] = [];
+  let gateDefects: Array<{ id: string; description: string }> = [];
+  const iterationOf = (k: number): IterationView => {
+    let found = iterations.find((it) => it.iteration === k);
+    if (!found) iterations.push((found = { iteration: k, tasks: [], fixLoops: 0, outcome: 'running', reasons: [] }));
+    return found;
+  };
   const usage = { run: emptyTotals(), byStage: {} as Record<string, UsageTotals>, byAgent: {} as Record<string, UsageTotals> };
 
   const taskOf = (id: string): TaskView => {
@@ -148,6 +163,7 @@ export function foldRun(files: RunFiles, projectDir: string): RunView {
         break;
       case 'task_assigned':
         taskOf(event.task_id);
+        if (event.task && !/(^|\.)fix-\d+-/.test(event.task_id) && !iterationOf(pipeline.iteration).tasks.includes(event.task_id)) iterationOf(pipeline.iteration).tasks.push(event.task_id);
         break;
       case 'attempt_spawned':
         attemptOf(event.task_id, event.attempt, {}).worker = event.worker;
@@ -178,26 +194,34 @@ export function foldRun(files: RunFiles, projectDir: string): RunView {
         pipeline.maxIterations = event.mode === 'ralph' ? event.limits.maxIterations : undefined;
         pipeline.maxFixLoops = event.limits.maxFixLoops;
         break;
+      case 'gates_result':
+        gateDefects = event.gates.flatMap((g, i) => (g.exitCode === 0 ? [] : [{ id: `gate-${i + 1}`, description: `\`${g.command}\` ${g.timedOut ? 'timed out' : `exited ${g.exitCode}`}` }]));
+        break;
       case 'verify_result':
-        pipeline.lastDefects = event.defects;
+        pipeline.lastDefects = [...gateDefects, ...event.defects];
+        gateDefects = [];
         break;
       case 'review_result':
-        pipeline.lastReview = { verdict: event.verdict, reasons: event.reasons };
+        pipeline.lastReview = { verdict: event.verdict, reasons: event.reasons, iteration: pipeline.iteration };
         break;
-      case 'iteration_started':
-        iterations.push({
-          iteration: event.iteration - 1,
-          outcome: pipeline.lastReview?.verdict === 'reject' ? 'rejected by the architect' : 'verify failed with its fix loops spent',
-          reasons: pipeline.lastReview?.verdict === 'reject' ? pipeline.lastReview.reasons : pipeline.lastDefects.map((d) => d.description),
-        });
-        pipeline.lastReview = undefined;
+      case 'fix_loop_started':
+        iterationOf(event.iteration).fixLoops = event.loop;
         break;
+      case 'iteration_started': {
+        const ended = iterationOf(event.iteration - 1);
+        const rejected = pipeline.lastReview?.verdict === 'reject' && pipeline.lastReview.iteration === ended.iteration;
+        ended.outcome = rejected ? 'rejected by the architect' : 'verify failed with its fix loops spent';
+        ended.reasons = rejected ? pipeline.lastReview!.reasons : pipeline.lastDefects.map((d) => d.description);
+        iterationOf(event.iteration);
+        break;
+      }
       case 'run_completed':
       case 'run_failed':
       case 'run_cancelled':
       case 'run_stopped':
         status = RUN_END[event.event]!;
         outcome = 'reason' in event ? event.reason : event.summary;
+        if (iterations.length > 0) Object.assign(iterations.at(-1)!, { outcome: `${status}: ${outcome}`, reasons: pipeline.lastReview?.iteration === pipeline.iteration ? pipeline.lastReview.reasons : [] });
         break;
       case 'cancel_requested':
         if (!FINAL_STATUSES.has(status)) status = 'cancelling';

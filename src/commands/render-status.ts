@@ -8,6 +8,9 @@ export function renderStatus(view: RunView): string {
   if (run.task) lines.push(`  task   ${oneLine(run.task)}`);
   if (pipeline.maxIterations !== undefined) lines.push(`  iteration ${pipeline.iteration} of ${pipeline.maxIterations}`);
   if (pipeline.maxFixLoops !== undefined) lines.push(`  fix loop ${pipeline.loop} of ${pipeline.maxFixLoops}`);
+  if (run.mode === 'ralph') {
+    for (const it of view.iterations.slice(0, -1)) lines.push(`  iteration ${it.iteration}: ${it.outcome}${it.reasons.length ? ` — ${oneLine(it.reasons.join('; '))}` : ''}`);
+  }
   if (pipeline.lastReview) lines.push(`  last review: ${pipeline.lastReview.verdict}${pipeline.lastReview.reasons.length ? ` — ${pipeline.lastReview.reasons.join('; ')}` : ''}`);
   if (view.usage.run.costUsd > 0 || view.usage.run.tokens.input > 0) {
     lines.push(`  cost   $${view.usage.run.costUsd.toFixed(4)}, tokens ${view.usage.run.tokens.input} in / ${view.usage.run.tokens.output} out`);

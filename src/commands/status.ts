@@ -31,6 +31,7 @@ export function toJson(view: RunView) {
     status: view.status,
     outcome: view.outcome ?? null,
     pipeline: view.pipeline,
+    iterations: view.iterations,
     tasks: view.tasks,
     attention: {
       uncertain: view.uncertain,

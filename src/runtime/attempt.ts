@@ -2,7 +2,7 @@
 // worker; after a restart the recorded worker is re-adopted, its result adopted, or the attempt
 // is recorded interrupted. Never starts the same attempt twice.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { AttemptInput } from '../../machines/types.js';
 import type { AgentAdapter, AgentConfig, LaunchSpec, WorkerBackend, WorkerHandle } from '../../workers/types.js';
 import { readHandoffs } from '../../handoffs/read.js';
@@ -13,10 +13,7 @@ import { buildPrompt } from './prompts.js';
 import type { RunSession } from './session.js';
 import { watchWorker } from './watch.js';
 
-export interface AttemptRequest extends AttemptInput {
-  /** Set when a new orchestrator takes over a running attempt: never start it again. */
-  resumed?: boolean;
-}
+export type AttemptRequest = AttemptInput;
 
 export interface AttemptFiles {
   dir: string;
@@ -54,7 +51,8 @@ export async function runAttempt(session: RunSession, input: AttemptRequest, sig
 
 async function startWorker(session: RunSession, input: AttemptInput, files: AttemptFiles, spec: LaunchSpec, backend: WorkerBackend, adapter: AgentAdapter, agent: AgentConfig): Promise<WorkerHandle> {
   mkdirSync(files.dir, { recursive: true });
-  const handoffTexts = readHandoffs(session.paths.handoffsDir).filter((h) => input.handoffs.some((x) => x.path.endsWith(h.file))).map((h) => h.text);
+  const wanted = new Set(input.handoffs.map((h) => basename(h.path)));
+  const handoffTexts = readHandoffs(session.paths.handoffsDir).filter((h) => wanted.has(basename(h.file))).map((h) => h.text);
   const prompt = buildPrompt({ input, config: session.config, configFile: session.configFile, projectDir: session.projectDir, resultFile: files.resultFile, handoffTexts, workers: session.workers });
   writeFileSync(files.promptFile, prompt);
   spec.command = adapter.build({ prompt, promptFile: files.promptFile, resultFile: files.resultFile, projectDir: session.projectDir, agent });

@@ -36,10 +36,16 @@ function judge(session: RunSession, input: AttemptInput, files: AttemptFiles, ex
   if (exit.stopped) return { status: 'failed', evidence: exit.reason ?? 'stopped' };
   const reading = readResult(input.stage, files.resultFile, report.finalText ?? output, session.projectDir);
   const ended = exit.signal ? `killed by ${exit.signal}` : exit.exitCode !== 0 ? `exited ${exit.exitCode ?? '(unknown)'}${exit.reason ? ` (${exit.reason})` : ''}` : undefined;
-  if (ended) return { status: 'failed', evidence: reading.ok ? `${ended}; its result said ${reading.result.status}` : `${ended}; ${reading.reason}` };
+  if (ended) {
+    const why = !report.ok && report.error ? `the agent CLI reported failure: ${report.error}` : reading.ok ? `its result said ${reading.result.status}` : reading.reason;
+    return { status: 'failed', evidence: `${ended}; ${why}` };
+  }
   if (!report.ok) return { status: 'failed', evidence: `the agent CLI reported failure: ${report.error ?? 'no success record'}` };
   if (!reading.ok) return { status: 'failed', evidence: reading.reason };
-  if (reading.result.status === 'failed') return { status: 'failed', evidence: `the agent reported failure: ${reading.result.evidence || reading.result.summary}`, result: reading.result };
+  if (reading.result.status === 'failed') {
+    const { summary, evidence } = reading.result;
+    return { status: 'failed', evidence: `the agent reported failure: ${summary}${evidence && evidence !== summary ? ` — ${evidence}` : ''}`, result: reading.result };
+  }
   if (input.stage === 'team-plan' && 'tasks' in reading.result) {
     const problem = findPlanProblem(reading.result.tasks, session.limits.maxTasks);
     if (problem) return { status: 'failed', evidence: `invalid plan: ${problem}` };

@@ -110,8 +110,11 @@ async function settle(session: RunSession, snapshot: Snapshot): Promise<void> {
 
 // After the run: the tmux server goes (unless the user keeps the panes), and nothing owned is left.
 async function cleanUp(session: RunSession): Promise<void> {
-  const usedTmux = [...session.handles.values()].some((h) => h.backend === 'tmux');
-  if (usedTmux && !session.keepPanes) await killServer(session.runId).catch((error: unknown) => session.log.warn({ err: error }, 'tmux cleanup failed'));
+  if (!session.keepPanes) {
+    for (const socketDir of session.tmuxSocketDirs()) {
+      await killServer(session.runId, { socketDir }).catch((error: unknown) => session.log.warn({ err: error }, 'tmux cleanup failed'));
+    }
+  }
   for (const handle of session.handles.values()) {
     if (handle.backend === 'tmux' && session.keepPanes) continue;
     if (listGroupMembers(handle.pgid).length > 0) session.log.warn({ pgid: handle.pgid }, 'process group still has members after the run');

@@ -15,6 +15,9 @@ export function bindMachine(session: RunSession) {
   return pipelineMachine.provide({
     actors: {
       runAttempt: fromPromise<void, AttemptInput>(async ({ input, signal }) => {
+        // xstate starts the children of a machine's first state before it runs that state's
+        // actions; one microtask later the task_started record is in the log.
+        await Promise.resolve();
         try {
           await runAttempt(session, input as AttemptRequest, signal);
         } catch (error) {

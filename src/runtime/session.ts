@@ -131,8 +131,14 @@ export class RunSession {
   }
 
   backend(kind: 'headless' | 'tmux'): WorkerBackend {
-    if (kind === 'tmux') return (this.tmuxBackend ??= createTmuxBackend());
+    // New panes of a resumed run join the run's recorded server, wherever this shell's TMUX_TMPDIR points.
+    if (kind === 'tmux') return (this.tmuxBackend ??= createTmuxBackend(this.tmuxSocketDirs()[0] ? { socketDir: this.tmuxSocketDirs()[0] } : {}));
     return (this.processBackend ??= createProcessBackend());
+  }
+
+  // Every folder a tmux server of this run has its socket in (normally one).
+  tmuxSocketDirs(): string[] {
+    return [...new Set([...this.handles.values()].flatMap((h) => (h.backend === 'tmux' ? [h.socketDir] : [])))];
   }
 
   backendOf(handle: WorkerHandle): WorkerBackend {

@@ -35,7 +35,12 @@ export function summarize(view: RunView, outcome: DriveOutcome, runDir: string):
     lines.push('   last defects:');
     for (const d of view.pipeline.lastDefects.slice(0, 10)) lines.push(`     - ${d.id}: ${d.description.slice(0, 160)}`);
   }
-  for (const it of view.iterations) lines.push(`   iteration ${it.iteration}: ${it.outcome}${it.reasons.length ? ` — ${it.reasons.join('; ').slice(0, 200)}` : ''}`);
+  if (view.run.mode === 'ralph') {
+    for (const it of view.iterations) {
+      const tried = `tried ${it.tasks.length} task(s) (${it.tasks.slice(0, 6).join(', ')}${it.tasks.length > 6 ? ', …' : ''}) and ${it.fixLoops} fix loop(s)`;
+      lines.push(`   iteration ${it.iteration}: ${tried}; ${it.outcome}${it.reasons.length ? ` — ${it.reasons.join('; ').slice(0, 200)}` : ''}`);
+    }
+  }
   lines.push(`   run folder: ${runDir}`);
   return { lines, data };
 }

@@ -23,7 +23,7 @@ export function makeContext(overrides: Partial<PipelineContext> = {}): PipelineC
 
 // A task of the graph; pending on worker-1 unless told otherwise.
 export function makeTask(def: TaskDef, overrides: Partial<TaskState> = {}): TaskState {
-  return { id: def.id, def, kind: 'exec', role: 'executor', worker: 'worker-1', status: 'pending', attempt: 0, failures: 0, evidence: '', artifacts: [], pass: 0, ...overrides };
+  return { id: def.id, def, kind: 'exec', role: 'executor', worker: 'worker-1', status: 'pending', attempt: 0, failures: 0, failedOn: [], evidence: '', artifacts: [], pass: 0, ...overrides };
 }
 
 // The context with these tasks in the graph, in this order.
