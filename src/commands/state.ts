@@ -1,4 +1,7 @@
 // `team state <start-run|start-task|finish-task|retry|approve|status>`: the low-level checkpoint commands.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../checkpoint/atomic.js';
 import { appendEvent, createRun, resolveRun } from '../checkpoint/store.js';
 import { TERMINAL_STATUSES } from '../checkpoint/events.js';
 import { LIMITS, validateId, validateProjectPaths, validateText } from '../checkpoint/guards.js';
@@ -77,9 +80,22 @@ function startTask(argv: string[]): number {
     if (!retry) throw new UsageError(`${cmd}: task ${taskId} attempt ${latest.attempt} ended ${latest.status}; record \`team state retry --run ${run.runId} --task ${taskId} --reason ...\` first`);
     attempt = retry.attempt;
   }
+  claimAttempt(run.attemptsDir, taskId, attempt, cmd);
   appendEvent(run, run.runId, { event: 'task_started', task_id: taskId, stage, agent, attempt, status: 'running', ...sessionOf(args), inputs, artifacts: [], evidence: '', next: '' }, project.write);
   process.stdout.write(`${taskId} a${attempt} started\n`);
   return 0;
+}
+
+// One writer per attempt: the first to create the attempt's claim file starts it, a racing second is refused.
+function claimAttempt(attemptsDir: string, taskId: string, attempt: number, cmd: string): void {
+  const dir = join(attemptsDir, taskId, `a${attempt}`);
+  mkdirSync(dir, { recursive: true });
+  try {
+    writeFileAtomic(dir, 'claim.json', `${JSON.stringify({ pid: process.pid, at: new Date().toISOString() })}\n`, { fsync: false, exclusive: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new UsageError(`${cmd}: task ${taskId} attempt ${attempt} was started by another writer at the same moment`);
+    throw error;
+  }
 }
 
 function finishTask(argv: string[]): number {
