@@ -84,6 +84,7 @@ export const pipelineMachine = setup({
     iterationsLeft: ({ context }) => context.mode === 'ralph' && context.iteration < context.limits.maxIterations,
     reviewApproved: ({ context }) => context.reviewReasons.length === 0 && context.verdict === 'pass',
     nothingRunning: ({ context }) => context.stageAttempt?.status !== 'running' && !Object.values(context.tasks).some((t) => t.status === 'running'),
+    retryApplies: ({ context, event }) => steps.canRetryTask(context, event as Extract<PipelineEvent, { type: 'task.retry' }>),
     retryingInterrupted: ({ event }) => (event as Extract<PipelineEvent, { type: 'run.resumed' }>).retry_interrupted,
   },
 }).createMachine({
@@ -217,7 +218,7 @@ export const pipelineMachine = setup({
     stopped: {
       entry: apply(stopRun),
       on: {
-        'task.retry': { target: 'exec', actions: apply(steps.retryTask) },
+        'task.retry': { guard: 'retryApplies', target: 'exec', actions: apply(steps.retryTask) },
         'run.resumed': { guard: 'retryingInterrupted', target: 'exec', actions: apply(steps.resumeRun) },
       },
     },

@@ -64,8 +64,9 @@ export function namespacePlan(tasks: TaskDef[], iteration: number): TaskDef[] {
 export function makeFixTasks(defects: Defect[], loop: number, iteration: number): TaskDef[] {
   const used = new Set<string>();
   return defects.map((defect, index) => {
-    let id = `${prefixFor(iteration)}fix-${loop}-${sanitizeId(defect.id) || String(index + 1)}`;
-    if (used.has(id)) id = `${id}-${index + 1}`;
+    const base = `${prefixFor(iteration)}fix-${loop}-${sanitizeId(defect.id) || String(index + 1)}`;
+    let id = base;
+    for (let n = index + 1; used.has(id); n += 1) id = `${base}-${n}`;
     used.add(id);
     return {
       id,

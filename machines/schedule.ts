@@ -127,7 +127,9 @@ export function isPassDone(tasks: Record<string, TaskState>): boolean {
 // Nothing runs and nothing can start, but interrupted tasks wait for a decision.
 export function needsDecision(tasks: Record<string, TaskState>): boolean {
   const all = Object.values(tasks);
-  return !all.some((t) => t.status === 'running' || t.status === 'pending') && all.some((t) => t.status === 'interrupted');
+  // Every exec event dispatches first: with nothing running, no pending task can start either
+  // (it waits for an interrupted one), so the run needs a decision.
+  return !all.some((t) => t.status === 'running') && all.some((t) => t.status === 'interrupted');
 }
 
 // Workers assigned round-robin in plan order, before any dispatch.

@@ -156,9 +156,15 @@ export function finishTask(context: PipelineContext, event: EventOf<'task.finish
 
 // An explicit retry of an interrupted or failed task.
 export function retryTask(context: PipelineContext, event: EventOf<'task.retry'>): Step {
-  const task = context.tasks[event.task_id];
-  if (!task || (task.status !== 'interrupted' && task.status !== 'failed') || event.attempt !== task.attempt + 1) return {};
+  if (!canRetryTask(context, event)) return {};
+  const task = context.tasks[event.task_id]!;
   return { context: { tasks: { ...context.tasks, [task.id]: { ...task, status: 'pending' } } } };
+}
+
+// A retry applies to an interrupted or failed task, as its next attempt.
+export function canRetryTask(context: PipelineContext, event: EventOf<'task.retry'>): boolean {
+  const task = context.tasks[event.task_id];
+  return task !== undefined && (task.status === 'interrupted' || task.status === 'failed') && event.attempt === task.attempt + 1;
 }
 
 // A resume with --retry-interrupted puts every interrupted task back in the queue.
@@ -225,6 +231,7 @@ export function startNextIteration(context: PipelineContext, outcome: string): S
       stageAttempt: null,
       verdict: null,
       gateResults: [],
+      workerFailures: {},
       iterations: [...context.iterations, { iteration: context.iteration, loops: context.loop, outcome, defects: context.defects, reviewReasons: context.reviewReasons }],
     },
     records: [{ event: 'iteration_started', iteration }],
