@@ -38,11 +38,12 @@ export function resolveRouting(config: TeamConfig, typeArg: string | undefined, 
     agentType = 'executor';
   }
   for (const role of roles) agents[role] ??= agentFlag ?? config.roles[role] ?? '';
-  // A role with no agent of its own runs on the agent-type's (or the executor's) agent, else on a CLI found on PATH.
+  // A role with no agent of its own runs on the first CLI found on PATH, else on the agent-type's
+  // (or the executor's) configured agent; with neither, the run does not start.
   const configured = agents[agentType] || agents.executor || undefined;
   let found: string | undefined;
   for (const role of roles) {
-    if (!agents[role]) agents[role] = configured ?? (found ??= findOnPath(env) ?? missingAgent([...roles].filter((r) => !agents[r])));
+    if (!agents[role]) agents[role] = found ??= findOnPath(env) ?? configured ?? missingAgent([...roles].filter((r) => !agents[r]));
   }
   const defaultAgent = agents[agentType] ?? agents.executor!;
   return { agentType, agents, defaultAgent };
@@ -82,7 +83,7 @@ function isExecutable(path: string): boolean {
 
 function missingAgent(roles: string[]): never {
   throw new UsageError(
-    `no agent for the roles ${roles.join(', ')}, and none of claude, opencode, codex, gemini found on PATH.\n` +
+    `no agent configured and none of claude, opencode, codex, gemini found on PATH (roles without an agent: ${roles.join(', ')}).\n` +
       'Configure one: pass --agent sim (the built-in simulator), or in .team/config.json set\n' +
       '  { "roles": { "executor": "codex", "planner": "claude" } }\n' +
       'or define your own under "agents": { "mine": { "adapter": "command", "command": "./my-agent" } }',
