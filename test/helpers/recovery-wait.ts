@@ -1,0 +1,73 @@
+// Waiting for what a run writes, and ending a worker's process group of a run the test started.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { listProcs } from './recovery-procs.js';
+import type { Orchestrator, RecoveryProject } from './recovery-project.js';
+
+// Polls `check` until it returns a value; fails the test with `what` after `timeoutMs`.
+export async function waitFor<T>(what: string, check: () => T | undefined | false, timeoutMs = 60_000, pollMs = 20): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() >= deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(pollMs);
+  }
+}
+
+// The first event of the latest run whose file name matches, parsed; fails when `orchestrator` ends first.
+export async function waitForEvent(project: RecoveryProject, pattern: RegExp, orchestrator?: Orchestrator, timeoutMs = 60_000): Promise<Record<string, unknown> & { file: string }> {
+  return waitFor(`an event file matching ${pattern}`, () => {
+    if (orchestrator?.exited) throw new Error(`the orchestrator (pid ${orchestrator.pid}) ended before an event matching ${pattern}`);
+    const name = project.eventNames().find((n) => !n.startsWith('.') && pattern.test(n));
+    return name ? { ...(JSON.parse(readFileSync(join(project.eventsDir(), name), 'utf8')) as Record<string, unknown>), file: name } : undefined;
+  }, timeoutMs);
+}
+
+// Kills the orchestrator we started with SIGKILL and waits until it is gone.
+export async function killOrchestrator(orchestrator: Orchestrator): Promise<void> {
+  orchestrator.kill();
+  await orchestrator.result;
+}
+
+// SIGKILL to a worker's process group recorded by a run this test started (checked: a member runs
+// in the run's attempt folder or carries its TEAM_RUN_ID), then waits until the group is empty.
+export async function killWorkerGroup(project: RecoveryProject, pgid: number): Promise<void> {
+  const members = () => listProcs().filter((p) => p.pgid === pgid);
+  if (members().length === 0) return;
+  const ours = members().some((p) => p.cmdline.includes(project.runDir()) || environOf(p.pid).includes(`TEAM_RUN_ID=${project.runId()}`));
+  if (!ours) throw new Error(`process group ${pgid} does not belong to run ${project.runId()}`);
+  process.kill(-pgid, 'SIGKILL');
+  await waitFor(`process group ${pgid} to end`, () => members().length === 0, 10_000);
+}
+
+// True while the recorded worker's process runs (pid and start time as recorded).
+export function isAlive(handle: { pid: number; pidStart: number }): boolean {
+  try {
+    const stat = readFileSync(`/proc/${handle.pid}/stat`, 'utf8');
+    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return rest[0] !== 'Z' && Number(rest[19]) === handle.pidStart;
+  } catch {
+    return false;
+  }
+}
+
+// An attempt's folder in the latest run.
+export function attemptDir(project: RecoveryProject, task: string, attempt: number): string {
+  return join(project.runDir(), 'attempts', task, `a${attempt}`);
+}
+
+// Names and contents of every file in the events folder, to compare before and after a command.
+export function snapshotEvents(project: RecoveryProject): Record<string, string> {
+  const dir = project.eventsDir();
+  return Object.fromEntries(readdirSync(dir).sort().map((name) => [name, readFileSync(join(dir, name), 'utf8')]));
+}
+
+function environOf(pid: number): string[] {
+  try {
+    return readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,71 @@
+// Reconcile after kill -9 of the orchestrator: an attempt whose worker died without a result, or never
+// started, is recorded interrupted; exec waits for a decision, read-only stages retry on their own.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { replayOf } from '../helpers/recovery-checks.js';
+import { makeRecoveryProject, removeRecoveryProjects, type RecoveryProject } from '../helpers/recovery-project.js';
+import { attemptDir, killWorkerGroup } from '../helpers/recovery-wait.js';
+import { expectCleanCompletion, finishes, killWhileRunning, ledgerOf } from './reconcile-run.js';
+
+// Exit 4 with t1 a1 interrupted and the hint in `team status`; then --retry-interrupted runs attempt 2 once.
+async function expectDecisionThenRetry(project: RecoveryProject): Promise<void> {
+  const stopped = await project.team('resume');
+
+  expect(stopped.exitCode, stopped.stderr).toBe(4);
+  expect(finishes(project, 't1')).toEqual([[1, 'interrupted']]);
+  expect((await project.team('status')).stdout).toContain(`decision needed: t1 attempt 1 was interrupted; \`team resume --run ${project.runId()} --retry-interrupted\` retries it`);
+  expect(await replayOf(project)).toEqual({ value: 'stopped', status: 'active', pending: [] });
+
+  const retried = await project.team('resume', '--retry-interrupted');
+
+  expect(retried.exitCode, retried.stderr).toBe(0);
+  expect(finishes(project, 't1')).toEqual([
+    [1, 'interrupted'],
+    [2, 'completed'],
+  ]);
+  expect(ledgerOf(project, 't1')).toEqual([2]);
+  await expectCleanCompletion(project);
+}
+
+describe('runtime/attempt (interrupted attempts after kill -9)', () => {
+  afterEach(removeRecoveryProjects);
+
+  it('records a worker that died without a result as interrupted, stops for a decision, and retries it as attempt 2 with --retry-interrupted', { timeout: 240_000 }, async () => {
+    const project = makeRecoveryProject('slow-exec');
+    const handle = await killWhileRunning(project, 't1');
+    await killWorkerGroup(project, handle.pgid);
+
+    await expectDecisionThenRetry(project);
+  });
+
+  it('records an attempt whose worker never started as interrupted, stops for a decision, and runs attempt 2 after resume --retry-interrupted', { timeout: 240_000 }, async () => {
+    const project = makeRecoveryProject('slow-exec');
+    const handle = await killWhileRunning(project, 't1');
+    await killWorkerGroup(project, handle.pgid);
+    // What a crash between task_started and the worker's spawn leaves: no attempt_spawned, no attempt folder.
+    rmSync(join(project.eventsDir(), project.eventNames().find((n) => /-attempt_spawned-t1-a1-/.test(n))!));
+    rmSync(attemptDir(project, 't1', 1), { recursive: true });
+
+    await expectDecisionThenRetry(project);
+  });
+
+  it.each([
+    ['planner', 'slow-plan', 'plan'],
+    ['verifier', 'slow-verify', 'verify-1'],
+  ])('retries an interrupted %s attempt without --retry-interrupted (a read-only stage)', { timeout: 240_000 }, async (_role, scenario, task) => {
+    const project = makeRecoveryProject(scenario);
+    const handle = await killWhileRunning(project, task);
+    await killWorkerGroup(project, handle.pgid);
+
+    const resumed = await project.team('resume');
+
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expect(finishes(project, task)).toEqual([
+      [1, 'interrupted'],
+      [2, 'completed'],
+    ]);
+    expect(ledgerOf(project, task)).toEqual([2]);
+    await expectCleanCompletion(project);
+  });
+});
