@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 // How often liveness is polled while waiting for a process to go.
-const POLL_MS = 25;
+const POLL_MS = 50;
 
 interface ProcStat {
   state: string;
@@ -35,21 +35,40 @@ export function isProcessAlive(pid: number, pidStart: number): boolean {
   return stat !== undefined && stat.startTime === pidStart && stat.state !== 'Z' && stat.state !== 'X';
 }
 
+// One scan of /proc serves every caller for this long: twenty workers stopping at once poll together.
+const SCAN_TTL_MS = 20;
+let scan: { at: number; groups: Map<number, number[]> } | undefined;
+
 // Pids of the live members of a process group.
 export function listGroupMembers(pgid: number): number[] {
+  if (!scan || Date.now() - scan.at >= SCAN_TTL_MS) scan = { at: Date.now(), groups: scanGroups() };
+  return scan.groups.get(pgid) ?? [];
+}
+
+function scanGroups(): Map<number, number[]> {
+  const groups = new Map<number, number[]>();
   let entries: string[];
   try {
     entries = readdirSync('/proc');
   } catch {
-    return [];
+    return groups;
   }
-  const members: number[] = [];
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
     const stat = readProcStat(Number(entry));
-    if (stat && stat.pgid === pgid && stat.state !== 'Z' && stat.state !== 'X') members.push(Number(entry));
+    if (!stat || stat.state === 'Z' || stat.state === 'X') continue;
+    const members = groups.get(stat.pgid);
+    if (members) members.push(Number(entry));
+    else groups.set(stat.pgid, [Number(entry)]);
   }
-  return members;
+  return groups;
+}
+
+// The group we recorded is still ours: its leader is the very process we started, or gone
+// (Linux never hands out a pid that is still a live process group id, so members left are ours).
+export function ownsGroup(pid: number, pidStart: number): boolean {
+  const stat = readProcStat(pid);
+  return stat === undefined || stat.startTime === pidStart;
 }
 
 // Sends a signal to a whole process group; a group already gone is not an error.

@@ -3,7 +3,7 @@
 import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { isProcessAlive, listGroupMembers, readPidStart, signalGroup, waitUntil } from './proc.js';
+import { isProcessAlive, listGroupMembers, ownsGroup, readPidStart, signalGroup, waitUntil } from './proc.js';
 import type { LaunchSpec, StopOptions, WorkerBackend, WorkerExit, WorkerHandle } from './types.js';
 import { OUTPUT_FILE, readExitRecord, SHUTDOWN_FILE, wrapperArgv, wrapperEnv } from './wrapper.js';
 
@@ -61,7 +61,7 @@ export function createProcessBackend(): WorkerBackend {
     } else {
       while (isProcessAlive(handle.pid, handle.pidStart)) await new Promise((r) => setTimeout(r, ADOPTED_POLL_MS));
     }
-    reapGroup(handle.pgid);
+    if (ownsGroup(handle.pid, handle.pidStart)) reapGroup(handle.pgid);
     // The wrapper's record holds the agent's own status; the wrapper's is only a fallback.
     const record = await readExitRecord(spec.attemptDir);
     if (record) return { exitCode: record.exitCode, signal: record.signal, durationMs: Date.now() - startedAt, stopped: false };
@@ -84,6 +84,8 @@ export function createProcessBackend(): WorkerBackend {
 
 // Polite request, grace, SIGTERM to the group, SIGKILL; resolves when the group is gone.
 export async function stopGroup(handle: WorkerHandle, options: StopOptions, askPolitely: (h: WorkerHandle) => void): Promise<void> {
+  // A recycled pid leads someone else's group: never signal it, never write into its folder.
+  if (!ownsGroup(handle.pid, handle.pidStart)) return;
   if (!isProcessAlive(handle.pid, handle.pidStart) && listGroupMembers(handle.pgid).length === 0) return;
   const gone = () => listGroupMembers(handle.pgid).length === 0;
   try {

@@ -18,7 +18,12 @@ const folders: string[] = [];
 
 afterEach(async () => {
   for (const stranger of strangers.splice(0)) {
-    stranger.kill('SIGKILL');
+    // A leader's children (the `sleep` of `sh -c`) hold its output open: end the whole group we started.
+    try {
+      process.kill(-stranger.pid!, 'SIGKILL');
+    } catch {
+      stranger.kill('SIGKILL');
+    }
     await stranger;
   }
   for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 // Stops an attempt: shutdown file and C-c, grace, SIGTERM to its process group, then SIGKILL.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isProcessAlive, listGroupMembers, signalGroup, waitUntil } from '../proc.js';
+import { isProcessAlive, listGroupMembers, ownsGroup, signalGroup, waitUntil } from '../proc.js';
 import type { StopOptions } from '../types.js';
 import { SHUTDOWN_FILE } from '../wrapper.js';
 import type { TmuxHandle } from './launch.js';
@@ -16,7 +16,8 @@ const KILLED_TIMEOUT_MS = 5_000;
 // Resolves once no process of the attempt's group is left; signals only the recorded pgid.
 export async function stopWorker(target: TmuxTarget, handle: TmuxHandle, options: StopOptions): Promise<void> {
   const isGone = (): boolean => !isProcessAlive(handle.pid, handle.pidStart) && listGroupMembers(handle.pgid).length === 0;
-  if (isGone()) return;
+  // A recycled pid leads someone else's group: leave it alone.
+  if (!ownsGroup(handle.pid, handle.pidStart) || isGone()) return;
   await askToStop(target, handle);
   if (await waitUntil(isGone, options.graceMs)) return;
   await endGroup(handle.pgid, isGone);

@@ -3,7 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import { constants } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isProcessAlive, listGroupMembers, waitUntil } from '../proc.js';
+import { isProcessAlive, listGroupMembers, waitUntil, ownsGroup } from '../proc.js';
 import type { LaunchSpec, WorkerExit } from '../types.js';
 import { EXIT_FILE, PID_FILE, readExitRecord, SHUTDOWN_FILE, type ExitRecord } from '../wrapper.js';
 import { toChannel } from './launch-script.js';
@@ -43,7 +43,7 @@ export async function waitForExit(target: TmuxTarget, handle: TmuxHandle, spec: 
 
 // Once the pane's command is gone, what is left in its group (the agent's own children) is ended too.
 async function reapLeftovers(handle: TmuxHandle, exit: WorkerExit): Promise<WorkerExit> {
-  if (isProcessAlive(handle.pid, handle.pidStart) || listGroupMembers(handle.pgid).length === 0) return exit;
+  if (isProcessAlive(handle.pid, handle.pidStart) || !ownsGroup(handle.pid, handle.pidStart) || listGroupMembers(handle.pgid).length === 0) return exit;
   await endGroup(handle.pgid);
   return exit;
 }
