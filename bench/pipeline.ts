@@ -1,0 +1,134 @@
+// The whole pipeline (the real CLI: machine, checkpoint with fsync, wrapper, watchdog) against a
+// plain execa loop running the same agent processes with the same concurrency, in the same run.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import type { Comparison } from './compare.js';
+
+// The issue's workload: 200 trivial tasks on 8 workers.
+const TASKS = 200;
+const WORKERS = 8;
+// Orchestration may cost at most this much over running the same processes by hand.
+const TARGET = 1.3;
+// The agent: a sh script writing its stage's result (a plan of TASKS independent tasks, completed, pass).
+const AGENT = join('test', 'fixtures', 'agents', 'bench-agent.sh');
+
+interface PipelineTimes {
+  /** From starting the CLI to its exit. */
+  wallMs: number;
+  /** From the first team-exec task_started to the last team-exec task_finished in the log. */
+  execMs: number;
+}
+
+// Baseline, pipeline, baseline again: the baseline is the mean of the two, spreading drift on a shared machine.
+export async function benchPipeline(): Promise<Comparison[]> {
+  const root = findPackageRoot();
+  const agent = join(root, AGENT);
+  const dir = mkdtempSync(join(process.env.BENCH_DIR ?? tmpdir(), 'teamline-bench-pipeline-'));
+  try {
+    const before = await runPlain(join(dir, 'plain-1'), agent);
+    const team = await runPipeline(join(dir, 'team'), root, agent);
+    const after = await runPlain(join(dir, 'plain-2'), agent);
+    const baselineMs = (before + after) / 2;
+    const perTask = (ms: number) => `${((ms - baselineMs) / TASKS).toFixed(1)} ms/task over`;
+    return [
+      { name: 'pipeline exec', detail: `${TASKS} tasks, ${WORKERS} workers, fsync; ${perTask(team.execMs)}`, ms: team.execMs, baselineMs, target: TARGET },
+      { name: 'pipeline run', detail: `whole run (start, plan, verify); ${perTask(team.wallMs)}`, ms: team.wallMs, baselineMs, target: TARGET },
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// The real CLI in a fresh project whose only agent is the tiny one; the exec span comes from the log.
+async function runPipeline(project: string, root: string, agent: string): Promise<PipelineTimes> {
+  mkdirSync(join(project, '.team'), { recursive: true });
+  const config = {
+    team: { maxTasks: TASKS },
+    agents: { tiny: { adapter: 'command', command: 'sh', args: [agent], env: { BENCH_TASKS: String(TASKS) } } },
+  };
+  writeFileSync(join(project, '.team', 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
+  const cli = join(root, 'dist', 'src', 'cli.js');
+  const started = performance.now();
+  const result = await execa(process.execPath, [cli, `${WORKERS}:executor`, `bench: ${TASKS} trivial tasks`, '--cwd', project, '--agent', 'tiny'], { reject: false, stdin: 'ignore' });
+  const wallMs = performance.now() - started;
+  if (result.exitCode !== 0) throw new Error(`the pipeline run exited ${result.exitCode}:\n${String(result.stderr).split('\n').slice(-15).join('\n')}`);
+  return { wallMs, execMs: measureExecSpan(project) };
+}
+
+// The exec stage's span, from the event files' microsecond stamps; checks every task completed.
+function measureExecSpan(project: string): number {
+  const runs = join(project, '.team', 'runs');
+  const eventsDir = join(runs, readFileSync(join(runs, 'current'), 'utf8').trim(), 'events');
+  let first = Infinity;
+  let last = -Infinity;
+  let completed = 0;
+  for (const name of readdirSync(eventsDir)) {
+    if (!/-task_(started|finished)-/.test(name)) continue;
+    const event = JSON.parse(readFileSync(join(eventsDir, name), 'utf8')) as { event: string; stage: string; status: string };
+    if (event.stage !== 'team-exec') continue;
+    const at = stampMs(name);
+    if (event.event === 'task_started') first = Math.min(first, at);
+    else {
+      last = Math.max(last, at);
+      if (event.status === 'completed') completed++;
+    }
+  }
+  if (completed !== TASKS) throw new Error(`the pipeline completed ${completed} exec tasks, not ${TASKS}`);
+  return last - first;
+}
+
+// `20261028T131016577943Z-...` as milliseconds since the epoch, keeping the microseconds.
+function stampMs(name: string): number {
+  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(\d{6})Z/.exec(name);
+  if (!m) throw new Error(`not an event file name: ${name}`);
+  const [, y, mo, d, h, mi, s, micros] = m.map(Number) as number[];
+  return Date.UTC(y!, mo! - 1, d!, h!, mi!, s!) + micros! / 1000;
+}
+
+// The baseline: the same exec processes (same script, same environment shape, writing their result
+// files), WORKERS at a time, by a plain execa loop.
+async function runPlain(dir: string, agent: string): Promise<number> {
+  mkdirSync(dir, { recursive: true });
+  let next = 0;
+  const worker = async (name: string) => {
+    while (next < TASKS) {
+      const id = `t${++next}`;
+      const attemptDir = join(dir, id, 'a1');
+      mkdirSync(attemptDir, { recursive: true });
+      const resultFile = join(attemptDir, 'result.json');
+      const env = {
+        TEAM_RUN_ID: 'plain',
+        TEAM_TASK_ID: id,
+        TEAM_ATTEMPT: '1',
+        TEAM_STAGE: 'team-exec',
+        TEAM_ROLE: 'executor',
+        TEAM_WORKER: name,
+        TEAM_PROMPT_FILE: join(attemptDir, 'prompt.md'),
+        TEAM_RESULT_FILE: resultFile,
+        TEAM_PROJECT_DIR: dir,
+        BENCH_TASKS: String(TASKS),
+      };
+      const result = await execa('sh', [agent], { cwd: dir, env, stdin: 'ignore', reject: false });
+      if (result.exitCode !== 0 || !existsSync(resultFile)) throw new Error(`plain ${id} exited ${result.exitCode} without its result`);
+      JSON.parse(readFileSync(resultFile, 'utf8'));
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: WORKERS }, (_, i) => worker(`worker-${i + 1}`)));
+  return performance.now() - started;
+}
+
+// The folder holding package.json and the agent script, from bench/ or dist/bench/ alike.
+function findPackageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json')) || !existsSync(join(dir, AGENT))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error(`cannot find the package root (${AGENT})`);
+    dir = parent;
+  }
+  return dir;
+}

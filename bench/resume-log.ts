@@ -1,0 +1,73 @@
+// Writes a realistic run log for the resume benchmark: every record is the pure pipeline machine's
+// own (so that replay accepts it), between the inputs that drove it and the runtime's facts.
+import { mkdirSync } from 'node:fs';
+import { initialTransition, transition } from 'xstate';
+import { pipelineMachine } from '../machines/pipeline.js';
+import type { PipelineInput, TaskDef } from '../machines/types.js';
+import type { NewEvent, TeamEvent } from '../src/checkpoint/events.js';
+import { appendEvent, createRun, runPaths, type RunPaths } from '../src/checkpoint/store.js';
+import { recordsOf, toMachineEvent } from '../src/runtime/replay.js';
+import type { WorkerHandle } from '../workers/types.js';
+
+// A run's log as a live run writes it: the pure machine's records, the inputs that drove it and the
+// runtime's facts (spawns, usage), stopped mid-exec after about `events` events with `workers` attempts running.
+export function writeRun(dir: string, events: number, workers: number): { paths: RunPaths; events: number } {
+  mkdirSync(dir, { recursive: true });
+  // About five events per exec task (assigned, started, spawned, usage, finished): more tasks than fit.
+  const planned = Math.ceil(events / 5) + workers;
+  const limits = { maxTasks: planned, maxFixLoops: 3, maxTaskAttempts: 2, maxIterations: 10, statusCheckMs: 300_000, reassignMs: 600_000, shutdownTimeoutMs: 15_000 };
+  const input: PipelineInput = { mode: 'team', task: 'bench: a long run', workers, agentType: 'executor', limits, gates: [], agents: {}, defaultAgent: 'claude', session: 's1', parent_session: '' };
+  const run = createRun(dir, { profile: 'bench', stage: 'team-plan', status: 'running', session: 's1', parent_session: '', task: input.task, workers, agentType: 'executor', mode: 'team' }, { fsync: false });
+  const paths = runPaths(dir, run.run_id);
+  let count = 0;
+  let pid = 40_000;
+  const write = (event: NewEvent): TeamEvent => {
+    count++;
+    return appendEvent(paths, run.run_id, event, { fsync: false }) as TeamEvent;
+  };
+  write({ event: 'run_started', ...input, workerMode: 'headless', keepPanes: false });
+  let [snapshot, actions] = initialTransition(pipelineMachine, input);
+  // Each transition's records, then a spawn record for every attempt it started.
+  const writeRecords = () => {
+    for (const record of recordsOf(actions)) {
+      write(record);
+      if (record.event !== 'task_started') continue;
+      const worker = snapshot.context.tasks[record.task_id]?.worker ?? 'lead';
+      const handle: WorkerHandle = { backend: 'process', pid: ++pid, pidStart: 9_000_000 + pid, pgid: pid };
+      write({ event: 'attempt_spawned', task_id: record.task_id, attempt: record.attempt, worker, handle });
+    }
+  };
+  // An input: logged first, then handed to the machine.
+  const commit = (event: NewEvent) => {
+    const machineEvent = toMachineEvent(write(event));
+    if (!machineEvent) throw new Error(`${event.event} is not an input of the machine`);
+    [snapshot, actions] = transition(pipelineMachine, snapshot, machineEvent);
+    writeRecords();
+  };
+  const finish = (taskId: string, attempt: number, stage: string, artifacts: string[], payload?: NewEvent) => {
+    write({ event: 'attempt_usage', task_id: taskId, attempt, stage, agent: 'claude', session_id: `sess-${taskId}`, cost_usd: 0.02, tokens: { input: 1500, output: 400 } });
+    if (payload) commit(payload);
+    const inputs = snapshot.context.handoffs.map((h) => h.path);
+    commit({ event: 'task_finished', task_id: taskId, stage, agent: 'claude', attempt, status: 'completed', session: 's1', parent_session: '', inputs, artifacts, evidence: 'npm test: 42 passed, 0 failed; lint clean', next: 'none' });
+  };
+  writeRecords();
+  finish('plan', 1, 'team-plan', ['docs/plan.md'], { event: 'plan_accepted', task_id: 'plan', attempt: 1, tasks: makePlan(planned), needsPrd: false });
+  commit({ event: 'handoff_written', stage: 'team-plan', path: `.team/runs/${run.run_id}/handoffs/01-team-plan.md`, sha256: 'ab'.repeat(32) });
+  for (;;) {
+    const running = snapshot.context.order.map((id) => snapshot.context.tasks[id]!).find((t) => t.status === 'running');
+    if (!running) throw new Error('the generated run ran out of tasks before its events');
+    if (count + 4 > events) break;
+    finish(running.id, running.attempt, 'team-exec', [`src/${running.id}.ts`, `test/${running.id}.test.ts`]);
+  }
+  return { paths, events: count };
+}
+
+// Independent tasks, each with acceptance criteria (no PRD stage).
+function makePlan(count: number): TaskDef[] {
+  return Array.from({ length: count }, (_, i) => ({
+    id: `t${i + 1}`,
+    title: `Task ${i + 1}`,
+    description: `Change module ${i + 1} and its tests`,
+    acceptance: [`module ${i + 1} passes its tests`],
+  }));
+}
