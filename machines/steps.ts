@@ -80,12 +80,16 @@ export function stageAttemptOutcome(context: PipelineContext, event: EventOf<'ta
 export function finishStageAttempt(context: PipelineContext, event: EventOf<'task.finished'>): Step {
   const current = context.stageAttempt!;
   const failed = event.status === 'failed';
-  return { context: { stageAttempt: { ...current, status: failed ? 'failed' : (event.status as 'completed'), failures: current.failures + (failed ? 1 : 0), evidence: event.evidence } } };
+  return {
+    context: { stageAttempt: { ...current, status: failed ? 'failed' : (event.status as 'completed'), failures: current.failures + (failed ? 1 : 0), evidence: event.evidence } },
+    stop: [attemptActorId(current.id, current.attempt)],
+  };
 }
 
 export function retryStageAttempt(context: PipelineContext, event: EventOf<'task.finished'>): Step {
   const current = context.stageAttempt!;
-  return startStageAttempt(context, current.stage, { attempt: current.attempt, failures: current.failures + (event.status === 'failed' ? 1 : 0) });
+  const next = startStageAttempt(context, current.stage, { attempt: current.attempt, failures: current.failures + (event.status === 'failed' ? 1 : 0) });
+  return { ...next, stop: [attemptActorId(current.id, current.attempt)] };
 }
 
 // Re-runs the effect of every attempt the log says is running (after a restart); no records.
@@ -151,7 +155,8 @@ export function finishTask(context: PipelineContext, event: EventOf<'task.finish
     next.failedOn = [...task.failedOn, task.worker];
     next.status = next.failures < context.limits.maxTaskAttempts ? 'pending' : 'failed';
   } else next.status = context.retryInterrupted ? 'pending' : 'interrupted';
-  return { context: { tasks: { ...context.tasks, [task.id]: next }, workerFailures } };
+  // The attempt's effect has reported: its child actor is done (a replay's inert children never end on their own).
+  return { context: { tasks: { ...context.tasks, [task.id]: next }, workerFailures }, stop: [attemptActorId(task.id, task.attempt)] };
 }
 
 // An explicit retry of an interrupted or failed task.

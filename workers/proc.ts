@@ -41,6 +41,8 @@ let scan: { at: number; groups: Map<number, number[]> } | undefined;
 
 // Pids of the live members of a process group.
 export function listGroupMembers(pgid: number): number[] {
+  // An empty group answers ESRCH at once, without a scan of /proc.
+  if (pgid <= 1 || !groupExists(pgid)) return [];
   if (!scan || Date.now() - scan.at >= SCAN_TTL_MS) scan = { at: Date.now(), groups: scanGroups() };
   return scan.groups.get(pgid) ?? [];
 }
@@ -62,6 +64,15 @@ function scanGroups(): Map<number, number[]> {
     else groups.set(stat.pgid, [Number(entry)]);
   }
   return groups;
+}
+
+function groupExists(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
 }
 
 // The group we recorded is still ours: its leader is the very process we started, or gone

@@ -1,6 +1,6 @@
 // Rebuilds a run's machine state from its log alone: inputs are fed through the pure machine,
 // and every record the machine makes must match the record in the log, in order.
-import { initialTransition, transition, type SnapshotFrom } from 'xstate';
+import { createActor, fromPromise, type SnapshotFrom } from 'xstate';
 import { pipelineMachine } from '../../machines/pipeline.js';
 import type { PipelineEvent, PipelineInput } from '../../machines/types.js';
 import type { EventOf, NewEvent, TeamEvent } from '../checkpoint/events.js';
@@ -59,12 +59,40 @@ export function recordsOf(actions: ReadonlyArray<{ type: string; params?: unknow
   return actions.filter((a) => a.type === 'record').map((a) => a.params as NewEvent);
 }
 
+// The machine with inert effects: its records are collected, its actors never run or end.
+function makeFold() {
+  const made: NewEvent[] = [];
+  const never = () => new Promise<void>(() => {});
+  const machine = pipelineMachine.provide({
+    actors: { runAttempt: fromPromise(never), runGates: fromPromise(never), writeHandoff: fromPromise(never) },
+    actions: { record: (_: unknown, params: NewEvent) => void made.push(params) },
+  });
+  return { machine, take: () => made.splice(0) };
+}
+
 // Folds the log through the machine; a record that differs from the replay is a determinism violation.
+// The fold runs the machine as an actor whose effects are inert: the same transitions as the pure
+// transition(), without building a new actor for every event.
 export function replayRun(events: TeamEvent[]): Replay {
   const started = events.find((e): e is EventOf<'run_started'> & { file: string } => e.event === 'run_started');
   if (!started) throw new DeterminismError('the log has no run_started event: this run was not started by the pipeline');
-  let [snapshot, actions] = initialTransition(pipelineMachine, inputOf(started));
-  let pending = recordsOf(actions);
+  const fold = makeFold();
+  const actor = createActor(fold.machine, { input: inputOf(started) });
+  actor.start();
+  try {
+    const pending = foldEvents(events, fold.take(), (event) => {
+      actor.send(event);
+      return fold.take();
+    });
+    return { snapshot: actor.getSnapshot(), pending };
+  } finally {
+    actor.stop();
+  }
+}
+
+// Compares the log's records with the machine's, feeding it the log's inputs; returns records still owed.
+function foldEvents(events: TeamEvent[], initial: NewEvent[], step: (event: PipelineEvent) => NewEvent[]): NewEvent[] {
+  let pending = initial;
   for (const event of events) {
     if (RECORDS.has(event.event)) {
       const expected = pending.shift();
@@ -78,10 +106,9 @@ export function replayRun(events: TeamEvent[]): Replay {
     if (pending.length > 0) {
       throw new DeterminismError(`${fileOf(event)} arrived before the records ${pending.map(describe).join(', ')} that replay expects first`);
     }
-    [snapshot, actions] = transition(pipelineMachine, snapshot, machineEvent);
-    pending = recordsOf(actions);
+    pending = step(machineEvent);
   }
-  return { snapshot, pending };
+  return pending;
 }
 
 function strip(event: TeamEvent): Record<string, unknown> {
