@@ -18,7 +18,8 @@ const EXPECTED_HANDOFFS = ['team-plan', 'team-prd', 'team-exec', 'team-verify', 
 
 // Tortures a run, then checks that it completed with nothing lost, nothing done twice and nothing left running.
 export async function tortureAndCheck(backend: 'process' | 'tmux'): Promise<void> {
-  const project = makeRecoveryProject('torture', { tmux: backend === 'tmux' });
+  // A verify gate too: the checks of verify are kill points like the verifier.
+  const project = makeRecoveryProject('torture', { tmux: backend === 'tmux', config: { verify: { commands: ['test -f sim-output/t8.txt'] } } });
   const log = (line: string) => console.log(`[torture ${backend} seed ${SEED}] ${line}`);
   log(`replay with TORTURE_SEED=${SEED}`);
   const started = Date.now();
