@@ -21,17 +21,18 @@ export function agentFor(context: Pick<PipelineContext, 'agents' | 'defaultAgent
 
 // Fails tasks that can never run, then starts ready tasks on idle workers, in plan order.
 export function schedule(context: PipelineContext): ScheduleResult {
-  const tasks: Record<string, TaskState> = Object.fromEntries(Object.entries(context.tasks).map(([id, t]) => [id, { ...t }]));
+  // Copy on write: only the tasks this step changes get new objects.
+  const tasks: Record<string, TaskState> = { ...context.tasks };
   const records: NewEvent[] = [];
   const starts: AttemptInput[] = [];
   const available = workerNames(context.workers).filter((w) => (context.workerFailures[w] ?? 0) < WORKER_FAILURE_LIMIT);
   failUnrunnable(context, tasks, available.length, records);
   const busy = new Set(Object.values(tasks).filter((t) => t.status === 'running').map((t) => t.worker));
   for (const id of context.order) {
-    const task = tasks[id]!;
-    if (task.status !== 'pending' || !isReady(task, tasks)) continue;
+    if (available.every((w) => busy.has(w))) break;
+    if (tasks[id]!.status !== 'pending' || !isReady(tasks[id]!, tasks)) continue;
+    const task = (tasks[id] = { ...tasks[id]! });
     const idle = available.filter((w) => !busy.has(w));
-    if (idle.length === 0) break;
     const fresh = idle.filter((w) => !task.failedOn.includes(w));
     const choices = fresh.length > 0 ? fresh : idle;
     const worker = choices.includes(task.worker) ? task.worker : choices[0]!;
@@ -112,7 +113,7 @@ function failUnrunnable(context: PipelineContext, tasks: Record<string, TaskStat
           ? `no worker left: every worker failed ${WORKER_FAILURE_LIMIT} tasks`
           : undefined;
       if (!reason) continue;
-      Object.assign(task, { status: 'failed', evidence: reason });
+      tasks[id] = { ...task, status: 'failed', evidence: reason };
       records.push({ event: 'task_blocked', task_id: id, reason });
       changed = true;
     }
