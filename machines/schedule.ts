@@ -19,34 +19,45 @@ export function agentFor(context: Pick<PipelineContext, 'agents' | 'defaultAgent
   return context.agents[role] ?? context.defaultAgent;
 }
 
+// The task map of one step: copied on the first change only, so a step that changes nothing is cheap.
+class TaskDraft {
+  private copied = false;
+  constructor(public tasks: Record<string, TaskState>) {}
+
+  put(task: TaskState): void {
+    if (!this.copied) {
+      this.tasks = { ...this.tasks };
+      this.copied = true;
+    }
+    this.tasks[task.id] = task;
+  }
+}
+
 // Fails tasks that can never run, then starts ready tasks on idle workers, in plan order.
 export function schedule(context: PipelineContext): ScheduleResult {
-  // Copy on write: only the tasks this step changes get new objects.
-  const tasks: Record<string, TaskState> = { ...context.tasks };
+  const draft = new TaskDraft(context.tasks);
   const records: NewEvent[] = [];
   const starts: AttemptInput[] = [];
   const available = workerNames(context.workers).filter((w) => (context.workerFailures[w] ?? 0) < WORKER_FAILURE_LIMIT);
-  failUnrunnable(context, tasks, available.length, records);
-  const busy = new Set(Object.values(tasks).filter((t) => t.status === 'running').map((t) => t.worker));
+  failUnrunnable(context, draft, available.length, records);
+  const busy = new Set<string>();
+  for (const id of context.order) if (draft.tasks[id]!.status === 'running') busy.add(draft.tasks[id]!.worker);
   for (const id of context.order) {
     if (available.every((w) => busy.has(w))) break;
-    if (tasks[id]!.status !== 'pending' || !isReady(tasks[id]!, tasks)) continue;
-    const task = (tasks[id] = { ...tasks[id]! });
+    const current = draft.tasks[id]!;
+    if (current.status !== 'pending' || !isReady(current, draft.tasks)) continue;
     const idle = available.filter((w) => !busy.has(w));
-    const fresh = idle.filter((w) => !task.failedOn.includes(w));
+    const fresh = idle.filter((w) => !current.failedOn.includes(w));
     const choices = fresh.length > 0 ? fresh : idle;
-    const worker = choices.includes(task.worker) ? task.worker : choices[0]!;
-    if (worker !== task.worker) {
-      task.worker = worker;
-      records.push({ event: 'task_assigned', task_id: id, worker });
-    }
-    task.status = 'running';
-    task.attempt += 1;
+    const worker = choices.includes(current.worker) ? current.worker : choices[0]!;
+    if (worker !== current.worker) records.push({ event: 'task_assigned', task_id: id, worker });
+    const task: TaskState = { ...current, worker, status: 'running', attempt: current.attempt + 1 };
+    draft.put(task);
     busy.add(worker);
     records.push(taskStartedRecord(context, id, task.attempt, stageOf(task), task.role));
-    starts.push(makeExecAttemptInput(context, tasks, task));
+    starts.push(makeExecAttemptInput(context, draft.tasks, task));
   }
-  return { tasks, records, starts };
+  return { tasks: draft.tasks, records, starts };
 }
 
 // Fix tasks run as team-fix attempts; planned tasks as team-exec attempts.
@@ -100,20 +111,20 @@ function isReady(task: TaskState, tasks: Record<string, TaskState>): boolean {
 }
 
 // A pending task blocked by a failed task, or with no worker left, fails with that reason.
-function failUnrunnable(context: PipelineContext, tasks: Record<string, TaskState>, workersLeft: number, records: NewEvent[]): void {
+function failUnrunnable(context: PipelineContext, draft: TaskDraft, workersLeft: number, records: NewEvent[]): void {
   for (let changed = true; changed; ) {
     changed = false;
     for (const id of context.order) {
-      const task = tasks[id]!;
+      const task = draft.tasks[id]!;
       if (task.status !== 'pending') continue;
-      const failedDep = (task.def.blockedBy ?? []).find((dep) => tasks[dep]?.status === 'failed');
+      const failedDep = (task.def.blockedBy ?? []).find((dep) => draft.tasks[dep]?.status === 'failed');
       const reason = failedDep
         ? `blocked by failed task ${failedDep}`
         : workersLeft === 0
           ? `no worker left: every worker failed ${WORKER_FAILURE_LIMIT} tasks`
           : undefined;
       if (!reason) continue;
-      tasks[id] = { ...task, status: 'failed', evidence: reason };
+      draft.put({ ...task, status: 'failed', evidence: reason });
       records.push({ event: 'task_blocked', task_id: id, reason });
       changed = true;
     }
@@ -122,15 +133,21 @@ function failUnrunnable(context: PipelineContext, tasks: Record<string, TaskStat
 
 // Every task of the graph has ended (completed or failed).
 export function isPassDone(tasks: Record<string, TaskState>): boolean {
-  return Object.values(tasks).every((t) => t.status === 'completed' || t.status === 'failed');
+  for (const id in tasks) if (tasks[id]!.status !== 'completed' && tasks[id]!.status !== 'failed') return false;
+  return true;
 }
 
 // Nothing runs and nothing can start, but interrupted tasks wait for a decision.
 export function needsDecision(tasks: Record<string, TaskState>): boolean {
-  const all = Object.values(tasks);
   // Every exec event dispatches first: with nothing running, no pending task can start either
   // (it waits for an interrupted one), so the run needs a decision.
-  return !all.some((t) => t.status === 'running') && all.some((t) => t.status === 'interrupted');
+  let interrupted = false;
+  for (const id in tasks) {
+    const status = tasks[id]!.status;
+    if (status === 'running') return false;
+    if (status === 'interrupted') interrupted = true;
+  }
+  return interrupted;
 }
 
 // Workers assigned round-robin in plan order, before any dispatch.

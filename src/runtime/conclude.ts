@@ -6,7 +6,7 @@ import type { AttemptInput } from '../../machines/types.js';
 import type { AgentAdapter, AgentReport, WorkerExit } from '../../workers/types.js';
 import { OUTPUT_FILE } from '../../workers/wrapper.js';
 import type { NewEvent } from '../checkpoint/events.js';
-import { taskFinished, type AttemptFiles } from './attempt.js';
+import { finishInterrupted, taskFinished, type AttemptFiles } from './attempt.js';
 import { readResult, type AgentResult } from './result.js';
 import type { RunSession } from './session.js';
 
@@ -17,6 +17,12 @@ export function concludeAttempt(session: RunSession, input: AttemptInput, files:
   const output = readOutput(files.dir);
   const report = adapter.parse(output);
   noteUsage(session, input, report);
+  if (recovered && !exit.stopped) {
+    // Ended while no orchestrator watched: only a valid result is adopted; without one the attempt
+    // is interrupted (it may have done part of its work), never counted as a plain failure.
+    const reading = readResult(input.stage, files.resultFile, report.finalText ?? output, session.projectDir);
+    if (!reading.ok) return finishInterrupted(session, input, `recovered after a restart: the worker ended with no valid result (${reading.reason})`);
+  }
   const verdict = judge(session, input, files, exit, report, output);
   const prefix = recovered ? 'recovered after a restart: ' : '';
   const seconds = (exit.durationMs / 1000).toFixed(1);

@@ -33,7 +33,10 @@ export async function driveRun(
   }
   session.actor = actor;
   const outcome = new Promise<DriveOutcome>((resolve) => {
+    // A restored snapshot is reported during start(): judge it only once the resume events are in.
+    let ready = false;
     const check = (snapshot: Snapshot) => {
+      if (!ready) return;
       const ended = outcomeOf(snapshot);
       if (ended) resolve(ended);
     };
@@ -45,6 +48,7 @@ export async function driveRun(
       if (start.cancel) session.commit({ event: 'cancel_requested', by: start.cancel.by, force: start.cancel.force });
       else session.commit({ event: 'run_resumed', pid: process.pid, retry_interrupted: start.retryInterrupted });
     }
+    ready = true;
     check(actor.getSnapshot());
   });
   const stopSignals = listenForCancel(session);

@@ -1,6 +1,9 @@
 // A new orchestrator takes over a run from its log alone: lock, replay, a session that knows
 // every worker the log recorded. Used by `team resume` and by `team cancel` when the old one is gone.
+import { readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { TeamConfig } from '../../config/schema.js';
+import { TEMP_PREFIX } from '../checkpoint/atomic.js';
 import type { EventOf } from '../checkpoint/events.js';
 import { readRunFiles } from '../checkpoint/read.js';
 import type { RunPaths } from '../checkpoint/store.js';
@@ -11,6 +14,30 @@ import { acquireLock } from './lock.js';
 import type { Progress } from './progress.js';
 import { replayRun, type Replay } from './replay.js';
 import { RunSession } from './session.js';
+
+// A temporary file this old in events/ or handoffs/ is a write its dead orchestrator never finished.
+const TORN_AGE_MS = 5_000;
+
+// With the lock held, the previous orchestrator is gone: its half-written files are removed, never read.
+function removeTornWrites(paths: RunPaths): void {
+  for (const dir of [paths.eventsDir, paths.handoffsDir]) {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      if (!name.startsWith(TEMP_PREFIX)) continue;
+      const file = join(dir, name);
+      try {
+        if (Date.now() - statSync(file).mtimeMs > TORN_AGE_MS) rmSync(file, { force: true });
+      } catch {
+        // Gone already.
+      }
+    }
+  }
+}
 
 export interface Takeover {
   session: RunSession;
@@ -23,6 +50,7 @@ export interface Takeover {
 export function takeOver(paths: RunPaths & { runId: string }, project: { dir: string; config: TeamConfig; configFile?: string }, progress: Progress, command: string): Takeover {
   const release = acquireLock(paths, command);
   try {
+    removeTornWrites(paths);
     const files = readRunFiles(paths);
     const view = foldRun(files, project.dir);
     const started = files.events.find((e): e is EventOf<'run_started'> & { file: string } => e.event === 'run_started');

@@ -3,14 +3,14 @@ import { existsSync, statSync } from 'node:fs';
 import { constants } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isProcessAlive, listGroupMembers, waitUntil, ownsGroup } from '../proc.js';
+import { isProcessAlive, listGroupMembers, ownsGroup, waitUntil } from '../proc.js';
 import type { LaunchSpec, WorkerExit } from '../types.js';
 import { EXIT_FILE, PID_FILE, readExitRecord, SHUTDOWN_FILE, type ExitRecord } from '../wrapper.js';
 import { toChannel } from './launch-script.js';
 import type { TmuxHandle } from './launch.js';
 import { readPaneState, type PaneState } from './panes.js';
 import { endGroup } from './stop.js';
-import { spawnTmux, type TmuxTarget } from './tmux-run.js';
+import { runTmux, spawnTmux, type TmuxTarget } from './tmux-run.js';
 
 // Poll for exit.json and pane state; the wrapper's wait-for wake-up usually comes first.
 const POLL_MS = 500;
@@ -19,6 +19,9 @@ const SETTLE_MS = 2_000;
 
 // Resolves with how the attempt ended: the wrapper's exit record, else the dead pane's status.
 export async function waitForExit(target: TmuxTarget, handle: TmuxHandle, spec: LaunchSpec): Promise<WorkerExit> {
+  // An orchestrator that died between recording the pane and releasing it left the pane waiting:
+  // release it now (the go channel is this attempt's own, and a second release is harmless).
+  if (!existsSync(join(spec.attemptDir, PID_FILE))) await runTmux(target, ['wait-for', '-S', toChannel(spec, 'go')]);
   // wait-for -S latches, so an end signalled before we got here still wakes us.
   const waker = spawnTmux(target, ['wait-for', toChannel(spec, 'done')]);
   let woken = false;
