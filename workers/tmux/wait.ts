@@ -14,6 +14,9 @@ import { runTmux, spawnTmux, type TmuxTarget } from './tmux-run.js';
 
 // Poll for exit.json and pane state; the wrapper's wait-for wake-up usually comes first.
 const POLL_MS = 500;
+// A dead pane's exit status may lag its death by a moment on a loaded machine.
+const STATUS_WAIT_MS = 1_000;
+const STATUS_POLL_MS = 50;
 // After the exit record, the wrapper only runs its wait-for hook and exits.
 const SETTLE_MS = 2_000;
 
@@ -28,6 +31,7 @@ export async function waitForExit(target: TmuxTarget, handle: TmuxHandle, spec: 
   const wake = waker.then(() => {
     woken = true;
   });
+  let statusWait: number | undefined;
   try {
     for (;;) {
       const record = await readExitRecord(spec.attemptDir);
@@ -36,6 +40,12 @@ export async function waitForExit(target: TmuxTarget, handle: TmuxHandle, spec: 
         return await reapLeftovers(handle, toExit(spec, record));
       }
       const state = await readPaneState(target, handle);
+      // A pane seen dead a moment before tmux filled in its status: look again shortly.
+      const statusPending = state.kind === 'dead' && state.pane.deadStatus === null && state.pane.deadSignal === null;
+      if (statusPending && (statusWait ??= Date.now() + STATUS_WAIT_MS) > Date.now()) {
+        await sleep(STATUS_POLL_MS);
+        continue;
+      }
       if (state.kind !== 'live') return await reapLeftovers(handle, await toEndedExit(handle, spec, state));
       await (woken ? sleep(POLL_MS) : Promise.race([sleep(POLL_MS), wake]));
     }
