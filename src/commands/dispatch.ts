@@ -1,5 +1,4 @@
 // Routes `team <command>` to its handler; returns the exit code.
-import { UsageError } from '../errors.js';
 import { recordApproval } from './approve.js';
 import { runTeam } from './run.js';
 import { resumeCommand } from './resume.js';
@@ -43,9 +42,7 @@ export async function dispatch(argv: string[]): Promise<number> {
     case 'ralph':
       return runTeam(rest, 'ralph');
     default:
-      if (command.startsWith('-') && !['--json', '--tmux', '--headless', '--keep-panes'].includes(command) && !command.startsWith('--')) {
-        throw new UsageError(`unknown option ${JSON.stringify(command)}\n${USAGE}`);
-      }
+      // `team [N:type] "task" [options]`: the run command has no name of its own.
       return runTeam(argv, 'team');
   }
 }

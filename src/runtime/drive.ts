@@ -54,7 +54,8 @@ export async function driveRun(
   const stopSignals = listenForCancel(session);
   try {
     const result = await outcome;
-    await settle(session, actor.getSnapshot());
+    // Effects still finishing (a stop of a stalled worker) settle before the run ends.
+    await session.idle();
     return result;
   } finally {
     stopSignals();
@@ -104,12 +105,6 @@ function listenForCancel(session: RunSession): () => void {
     process.off('SIGTERM', onTerm);
     process.off('SIGHUP', onHup);
   };
-}
-
-// Waits (briefly) for effects still finishing, such as a stop of a stalled worker.
-async function settle(session: RunSession, snapshot: Snapshot): Promise<void> {
-  void snapshot;
-  await session.idle();
 }
 
 // After the run: the tmux server goes (unless the user keeps the panes), and nothing owned is left.
