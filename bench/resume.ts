@@ -1,6 +1,6 @@
 // Resume preparation of a long run (read, fold, replay through the machine, reconcile the uncertain
 // attempts) against the plain read of the same files, measured in the same process, interleaved.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -12,6 +12,7 @@ import { isProcessAlive } from '../workers/proc.js';
 import type { WorkerHandle } from '../workers/types.js';
 import { median, type Comparison } from './compare.js';
 import { writeRun } from './resume-log.js';
+import { readPlain } from './store.js';
 
 // The log: about 10,000 events, a run stopped in the middle of team-exec.
 const EVENTS = 10_000;
@@ -107,15 +108,3 @@ function prepareResume(paths: RunPaths): { events: number; uncertain: number; pa
   return { events: files.events.length, uncertain: view.uncertain.length, parts: { readMs, foldMs, replayMs, reconcileMs } };
 }
 
-// The baseline read of the foundation issue's benchmark: every file of the run parsed, nothing checked.
-function readPlain(paths: RunPaths): number {
-  let count = 0;
-  JSON.parse(readFileSync(paths.runJson, 'utf8'));
-  for (const dir of [paths.eventsDir, paths.approvalsDir]) {
-    for (const name of readdirSync(dir).sort()) {
-      JSON.parse(readFileSync(join(dir, name), 'utf8'));
-      count++;
-    }
-  }
-  return count;
-}

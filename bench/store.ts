@@ -95,8 +95,8 @@ function readAndFold(paths: RunPaths, projectDir: string): number {
   return foldRun(readRunFiles(paths), projectDir).eventCount;
 }
 
-// The baseline read: every file of the run parsed, nothing checked.
-function readPlain(paths: RunPaths): number {
+// The baseline read: every file of the run parsed, nothing checked (also resume's baseline).
+export function readPlain(paths: RunPaths): number {
   let count = 0;
   JSON.parse(readFileSync(paths.runJson, 'utf8'));
   for (const dir of [paths.eventsDir, paths.approvalsDir]) {

@@ -156,11 +156,11 @@ export const pipelineMachine = setup({
           invoke: { src: 'runGates', input: ({ context }) => ({ commands: context.gates, iteration: context.iteration, pass: context.loop + 1 }) },
           on: {
             ...reenter('gates'),
-            'gates.result': { target: 'verifier', actions: apply((c, e: Extract<PipelineEvent, { type: 'gates.result' }>) => ({ context: { gateResults: e.gates } })) },
+            'gates.result': { target: 'verifier', actions: apply((_c, e: Extract<PipelineEvent, { type: 'gates.result' }>) => ({ context: { gateResults: e.gates } })) },
           },
         },
         verifier: agentStageWorking('team-verify', {
-          'verify.result': { actions: apply((c, e: Extract<PipelineEvent, { type: 'verify.result' }>) => ({ context: { verdict: e.verdict, defects: e.defects } })) },
+          'verify.result': { actions: apply((_c, e: Extract<PipelineEvent, { type: 'verify.result' }>) => ({ context: { verdict: e.verdict, defects: e.defects } })) },
         }),
         handoff: {
           entry: apply(steps.concludeVerify),
