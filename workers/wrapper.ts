@@ -24,6 +24,8 @@ export interface ExitRecord {
   exitCode: number | null;
   signal: string | null;
   endedAt: string;
+  /** Set when the agent never ran (e.g. its working folder is missing). */
+  reason?: string;
 }
 
 // Shared head: argument names, the ISO clock, the atomic write (temporary file, then mv) and run.
@@ -91,11 +93,11 @@ export function wrapperEnv(spec: LaunchSpec): Record<string, string> {
 export async function readExitRecord(attemptDir: string): Promise<ExitRecord | undefined> {
   const data = await readJson(join(attemptDir, EXIT_FILE));
   if (typeof data !== 'object' || data === null) return undefined;
-  const { exitCode, signal, endedAt } = data as Record<string, unknown>;
+  const { exitCode, signal, endedAt, reason } = data as Record<string, unknown>;
   const codeOk = exitCode === null || Number.isInteger(exitCode);
   const signalOk = signal === null || typeof signal === 'string';
   if (!codeOk || !signalOk || typeof endedAt !== 'string') return undefined;
-  return { exitCode: exitCode as number | null, signal: signal as string | null, endedAt };
+  return { exitCode: exitCode as number | null, signal: signal as string | null, endedAt, ...(typeof reason === 'string' ? { reason } : {}) };
 }
 
 async function readJson(path: string): Promise<unknown> {

@@ -14,8 +14,8 @@ import { runTmux, spawnTmux, type TmuxTarget } from './tmux-run.js';
 
 // Poll for exit.json and pane state; the wrapper's wait-for wake-up usually comes first.
 const POLL_MS = 500;
-// A dead pane's exit status may lag its death by a moment on a loaded machine.
-const STATUS_WAIT_MS = 1_000;
+// A dead pane's exit status comes with tmux's SIGCHLD, which can lag the pane's end by seconds on a loaded machine.
+const STATUS_WAIT_MS = 5_000;
 const STATUS_POLL_MS = 50;
 // After the exit record, the wrapper only runs its wait-for hook and exits.
 const SETTLE_MS = 2_000;
@@ -85,7 +85,7 @@ function toExit(spec: LaunchSpec, record: ExitRecord): WorkerExit {
   const started = readMtime(join(spec.attemptDir, PID_FILE));
   const ended = readMtime(join(spec.attemptDir, EXIT_FILE)) ?? Date.now();
   const durationMs = started === undefined ? 0 : Math.max(0, Math.round(ended - started));
-  return { exitCode: record.exitCode, signal: record.signal, durationMs, stopped: isStopRequested(spec) };
+  return { exitCode: record.exitCode, signal: record.signal, durationMs, stopped: isStopRequested(spec), ...(record.reason ? { reason: record.reason } : {}) };
 }
 
 function isStopRequested(spec: LaunchSpec): boolean {

@@ -120,7 +120,7 @@ describe('tmux backend', () => {
     const spec = await run.makeSpec('t1', toNodeCommand('tmux-exit.js', ['0']));
     const missing = { ...spec, cwd: join(run.root, 'no-such-folder') };
     const exit = await backend.wait(await backend.launch(missing), missing);
-    expect(exit).toMatchObject({ exitCode: 126, signal: null, reason: 'no exit record; status from the dead pane' });
+    expect(exit).toMatchObject({ exitCode: 126, signal: null, reason: `the working folder ${join(run.root, 'no-such-folder')} does not exist` });
   });
 
   it('lets a second backend instance wait on a handle launched by the first', async () => {
