@@ -5,7 +5,6 @@ import { UsageError } from '../errors.js';
 import { driveRun } from '../runtime/drive.js';
 import { makeProgress } from '../runtime/progress.js';
 import { takeOver } from '../runtime/takeover.js';
-import { loadRunView } from '../runtime/view.js';
 import { optionalString, parseFlags } from './args.js';
 import { openProject, PROJECT_FLAGS } from './project.js';
 import { OUTCOME_EXIT, reportEnd } from './run.js';
@@ -17,7 +16,6 @@ export async function resumeCommand(argv: string[]): Promise<number> {
   const project = openProject(args);
   const runId = optionalString(args, 'run');
   const paths = resolveRun(project.dir, runId === undefined ? undefined : validateId(runId, '--run'));
-  refuseEnded(loadRunView(paths, project.dir).status, paths.runId);
   const progress = makeProgress({ json: args.values.json === true });
   const { session, replay, view, release } = takeOver(paths, project, progress, cmd);
   try {

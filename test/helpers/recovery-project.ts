@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
 import { sweepRun } from './recovery-procs.js';
 import { CLI, ROOT } from './team.js';
+import type { LedgerEntry } from '../../workers/sim/ledger.js';
 
 export interface CliResult {
   exitCode: number | undefined;
@@ -25,14 +26,8 @@ export interface Orchestrator {
   kill(): boolean;
 }
 
-export interface LedgerLine {
-  run: string;
-  task: string;
-  attempt: number;
-  stage: string;
-  worker: string;
-  pid: number;
-}
+// One line of the sim's ledger: an attempt that did its work (the sim's own type).
+export type LedgerLine = LedgerEntry;
 
 export interface RecoveryProject {
   dir: string;

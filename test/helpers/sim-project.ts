@@ -8,6 +8,7 @@ import { toJson } from '../../src/commands/status.js';
 import { loadRunView } from '../../src/runtime/view.js';
 import { makeProject, type StatusJson, type TestProject } from './project.js';
 import { ROOT } from './team.js';
+import type { LedgerEntry } from '../../workers/sim/ledger.js';
 
 // The shared sim scenarios.
 export const SCENARIOS_DIR = join(ROOT, 'test/fixtures/scenarios');
@@ -22,16 +23,8 @@ export interface RunRead extends RunFiles {
   paths: RunPaths;
 }
 
-// One line of `.team/sim-ledger.jsonl`: an attempt that did its work.
-export interface LedgerLine {
-  run: string;
-  task: string;
-  attempt: number;
-  stage: string;
-  worker: string;
-  pid: number;
-  at: string;
-}
+// One line of the sim's ledger: an attempt that did its work (the sim's own type).
+export type LedgerLine = LedgerEntry;
 
 export interface SimProject extends TestProject {
   /** The latest run, as the checkpoint reader returns it. */
