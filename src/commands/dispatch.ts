@@ -6,9 +6,11 @@ import { cancelCommand } from './cancel.js';
 import { attachCommandLine } from './attach.js';
 import { runState } from './state.js';
 import { runStatus } from './status.js';
+import { readVersion } from './version.js';
 
 export const USAGE = `usage:
   team [N:agent-type] "task" [--config FILE] [--cwd DIR] [--tmux|--headless] [--agent NAME] [--max-fix-loops K] [--json]
+  team [N:agent-type] --task WORD [run options]     (a bare one-word task is refused: it is more often a mistyped command)
   team ralph [N:agent-type] "task" [--max-iterations K] [run options]
   team status [--run ID] [--json]
   team resume [--run ID] [--retry-interrupted]
@@ -16,6 +18,7 @@ export const USAGE = `usage:
   team attach [--run ID]
   team approve --stage S --artifact PATH --by NAME [--note TEXT] [--run ID]
   team state <start-run|start-task|finish-task|retry|approve|status> ...
+  team --version
 `;
 
 export async function dispatch(argv: string[]): Promise<number> {
@@ -27,6 +30,9 @@ export async function dispatch(argv: string[]): Promise<number> {
     case 'help':
       process.stdout.write(USAGE);
       return command === undefined ? 2 : 0;
+    case '--version':
+      process.stdout.write(`${readVersion()}\n`);
+      return 0;
     case 'state':
       return runState(rest);
     case 'status':
