@@ -8,6 +8,7 @@ import type { NewEvent } from '../checkpoint/events.js';
 import { runAttempt, taskFinished, type AttemptRequest } from './attempt.js';
 import { runGates } from './gates.js';
 import { announceRecord } from './announce.js';
+import { updateCheckpointAfter } from '../opchain/hook.js';
 import type { RunSession } from './session.js';
 
 // The pipeline machine with real workers, gates, handoffs and log writes.
@@ -44,6 +45,7 @@ export function bindMachine(session: RunSession) {
       record: (_: unknown, params: NewEvent) => {
         session.append(params);
         announceRecord(session, params);
+        updateCheckpointAfter(params.event, session);
       },
     },
   });
