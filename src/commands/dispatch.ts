@@ -7,6 +7,7 @@ import { attachCommandLine } from './attach.js';
 import { runState } from './state.js';
 import { runStatus } from './status.js';
 import { readVersion } from './version.js';
+import { mergeDriverCommand } from './merge-driver.js';
 
 export const USAGE = `usage:
   team [N:agent-type] "task" [--config FILE] [--cwd DIR] [--tmux|--headless] [--agent NAME] [--max-fix-loops K] [--json]
@@ -18,6 +19,7 @@ export const USAGE = `usage:
   team attach [--run ID]
   team approve --stage S --artifact PATH --by NAME [--note TEXT] [--run ID]
   team state <start-run|start-task|finish-task|retry|approve|status> ...
+  team merge-driver BASE OURS THEIRS [PATH]   (git's merge driver for .checkpoints/*.checkpoint.json)
   team --version
 `;
 
@@ -45,6 +47,8 @@ export async function dispatch(argv: string[]): Promise<number> {
       return cancelCommand(rest);
     case 'attach':
       return attachCommandLine(rest);
+    case 'merge-driver':
+      return mergeDriverCommand(rest);
     case 'ralph':
       return runTeam(rest, 'ralph');
     default:
