@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { initialTransition, transition } from 'xstate';
 import { pipelineMachine } from '../machines/pipeline.js';
 import type { PipelineInput, TaskDef } from '../machines/types.js';
-import type { NewEvent, TeamEvent } from '../src/checkpoint/events.js';
+import type { NewEvent, TeamEvent } from '../machines/events.js';
 import { appendEvent, createRun, runPaths, type RunPaths } from '../src/checkpoint/store.js';
 import { recordsOf, toMachineEvent } from '../src/runtime/replay.js';
 import type { WorkerHandle } from '../workers/types.js';

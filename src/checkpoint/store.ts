@@ -2,8 +2,8 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { syncDir, writeFileAtomic } from './atomic.js';
-import type { Approval, NewEvent, TeamEvent } from './events.js';
+import { syncDir, writeFileAtomic } from '../../workers/atomic.js';
+import type { Approval, NewEvent, TeamEvent } from '../../machines/events.js';
 import { ID_PATTERN } from './guards.js';
 import { makeRunId, makeStamp, makeToken, nowIso } from './time.js';
 

@@ -3,6 +3,7 @@
 
 export const USAGE = `usage:
   team [N:agent-type] "task" [--config FILE] [--cwd DIR] [--tmux|--headless] [--agent NAME] [--max-fix-loops K] [--json]
+  team [N:agent-type] --task WORD [run options]     (a bare one-word task is refused: it is more often a mistyped command)
   team ralph [N:agent-type] "task" [--max-iterations K] [run options]
   team status [--run ID] [--json]
   team resume [--run ID] [--retry-interrupted]
@@ -10,6 +11,7 @@ export const USAGE = `usage:
   team attach [--run ID]
   team approve --stage S --artifact PATH --by NAME [--note TEXT] [--run ID]
   team state <start-run|start-task|finish-task|retry|approve|status> ...
+  team --version
 `;
 
 export async function dispatch(argv: string[]): Promise<number> {
@@ -21,6 +23,9 @@ export async function dispatch(argv: string[]): Promise<number> {
     case 'help':
       process.stdout.write(USAGE);
       return command === undefined ? 2 : 0;
+    case '--version':
+      process.stdout.write(`${(await import('./version.js')).readVersion()}\n`);
+      return 0;
     case 'state':
       return (await import('./state.js')).runState(rest);
     case 'status':

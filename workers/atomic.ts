@@ -1,10 +1,13 @@
-// Writes a file once and atomically: a temporary file in the same folder, then rename.
+// Writes a file once and atomically: a temporary file in the same folder, then rename. Shared by
+// the run store, the lock and the handoffs, so it lives below all of them.
 import { closeSync, fsyncSync, openSync, renameSync, writeSync, linkSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeToken } from './time.js';
+import { customAlphabet } from 'nanoid';
 
 // Temporary files start with a dot and end in .tmp; readers report them as stray.
 export const TEMP_PREFIX = '.tmp-';
+// The random part of a temporary name, so that two writers never pick the same one.
+const makeToken = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 6);
 
 // Writes `text` as `dir/name`; with `exclusive`, an existing file of that name is an error. With
 // `syncDir: false` the folder fsync is left to the caller (group commit: one for several files).
