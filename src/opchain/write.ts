@@ -1,7 +1,7 @@
 // Keeps `.checkpoints/team.checkpoint.json` current: read → merge → write, atomically (OPCHAIN.md).
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { writeFileAtomic } from '../checkpoint/atomic.js';
+import { writeFileAtomic } from '../../workers/atomic.js';
 import { readRunFiles } from '../checkpoint/read.js';
 import type { RunPaths, WriteOptions } from '../checkpoint/store.js';
 import { foldRun } from '../checkpoint/view.js';
