@@ -11,7 +11,7 @@ import type { WorkerHandle } from '../workers/types.js';
 
 // A run's log as a live run writes it: the pure machine's records, the inputs that drove it and the
 // runtime's facts (spawns, usage), stopped mid-exec after about `events` events with `workers` attempts running.
-export function writeRun(dir: string, events: number, workers: number): { paths: RunPaths; events: number } {
+export function writeRun(dir: string, events: number, workers: number): { paths: RunPaths; runId: string; events: number } {
   mkdirSync(dir, { recursive: true });
   // About five events per exec task (assigned, started, spawned, usage, finished): more tasks than fit.
   const planned = Math.ceil(events / 5) + workers;
@@ -59,7 +59,7 @@ export function writeRun(dir: string, events: number, workers: number): { paths:
     if (count + 4 > events) break;
     finish(running.id, running.attempt, 'team-exec', [`src/${running.id}.ts`, `test/${running.id}.test.ts`]);
   }
-  return { paths, events: count };
+  return { paths, runId: run.run_id, events: count };
 }
 
 // Independent tasks, each with acceptance criteria (no PRD stage).
