@@ -9,6 +9,7 @@ import { runAttempt, type AttemptRequest } from './attempt.js';
 import { taskFinished } from './attempt-records.js';
 import { runGates } from './gates.js';
 import { announceRecord } from './announce.js';
+import { updateCheckpointAfter } from '../opchain/hook.js';
 import type { RunSession } from './session.js';
 
 // The pipeline machine with real workers, gates, handoffs and log writes.
@@ -50,6 +51,7 @@ export function bindMachine(session: RunSession) {
       record: (_: unknown, params: NewEvent) => {
         session.events.append(params);
         announceRecord(session, params);
+        updateCheckpointAfter(params.event, { paths: session.paths, write: session.events.write, log: session.log });
       },
     },
   });
