@@ -169,6 +169,7 @@ export function foldRun(files: RunFiles, projectDir: string): RunView {
         attemptOf(event.task_id, event.attempt, {}).worker = event.worker;
         break;
       case 'attempt_stalled':
+      case 'attempt_stopping':
         attemptOf(event.task_id, event.attempt, {}).stalled = true;
         break;
       case 'attempt_usage': {

@@ -36,18 +36,39 @@ export async function watchWorker(session: RunSession, handle: WorkerHandle, spe
   const onAbort = () => stop('cancel', session.cancel.force ? 0 : session.config.team.shutdownTimeoutMs);
   if (signal.aborted) onAbort();
   signal.addEventListener('abort', onAbort, { once: true });
-  const timer = setInterval(() => {
-    const life = lastSignOfLife(spec.attemptDir);
-    if (life !== undefined && life > lastLife) lastLife = life;
-    const silent = Date.now() - lastLife;
-    if (!sessionNoted && adapter.peekSessionId) sessionNoted = noteSessionId(session, input, adapter, spec.attemptDir);
-    if (silent >= statusCheckMs && !stalledNoted) {
-      stalledNoted = true;
-      session.events.append({ event: 'attempt_stalled', task_id: input.taskId, attempt: input.attempt, silent_ms: silent });
-      session.progress.emit({ type: 'attempt.stalled', task: input.taskId, attempt: input.attempt, silentMs: silent }, `… ${input.taskId} a${input.attempt} stalled: no sign of life for ${Math.round(silent / 1000)}s`);
+  let looking = false;
+  // One look at the worker; a failure (the log cannot be written) stops the run, never the process.
+  const look = async () => {
+    if (looking || stopping) return;
+    looking = true;
+    try {
+      const life = lastSignOfLife(spec.attemptDir);
+      if (life !== undefined && life > lastLife) lastLife = life;
+      const silent = Date.now() - lastLife;
+      if (!sessionNoted && adapter.peekSessionId) sessionNoted = noteSessionId(session, input, adapter, spec.attemptDir);
+      const stalled = silent >= statusCheckMs && !stalledNoted;
+      if (!stalled && silent < reassignMs) return;
+      // Silence may be our own pause (SIGSTOP, a laptop lid): an attempt that ended is judged by its result, never killed.
+      if (!(await backend.isAlive(handle))) return;
+      if (stalled) {
+        stalledNoted = true;
+        session.events.append({ event: 'attempt_stalled', task_id: input.taskId, attempt: input.attempt, silent_ms: silent });
+        session.progress.emit({ type: 'attempt.stalled', task: input.taskId, attempt: input.attempt, silentMs: silent }, `… ${input.taskId} a${input.attempt} stalled: no sign of life for ${Math.round(silent / 1000)}s`);
+      }
+      if (silent >= reassignMs) {
+        const reason = `watchdog: no sign of life for ${Math.round(silent / 1000)}s (reassign after ${Math.round(reassignMs / 1000)}s); killed`;
+        // The kill is in the log before it is done.
+        session.events.append({ event: 'attempt_stopping', task_id: input.taskId, attempt: input.attempt, by: 'watchdog', reason });
+        stop(reason, WATCHDOG_GRACE_MS);
+      }
+    } catch (error) {
+      clearInterval(timer);
+      session.cancel.fail(error as Error);
+    } finally {
+      looking = false;
     }
-    if (silent >= reassignMs) stop(`watchdog: no sign of life for ${Math.round(silent / 1000)}s (reassign after ${Math.round(reassignMs / 1000)}s); killed`, WATCHDOG_GRACE_MS);
-  }, tick);
+  };
+  const timer = setInterval(() => void look(), tick);
   try {
     const exit = await backend.wait(handle, spec);
     if (stopping) await stopping;
