@@ -3,6 +3,7 @@ import { validateId } from '../checkpoint/guards.js';
 import { resolveRun } from '../checkpoint/store.js';
 import { UsageError } from '../errors.js';
 import { driveRun } from '../runtime/drive.js';
+import { probeEventLog } from '../runtime/event-log.js';
 import { makeProgress } from '../runtime/progress.js';
 import { takeOver } from '../runtime/takeover.js';
 import { optionalString, parseFlags } from './args.js';
@@ -17,6 +18,7 @@ export async function resumeCommand(argv: string[]): Promise<number> {
   const runId = optionalString(args, 'run');
   const paths = resolveRun(project.dir, runId === undefined ? undefined : validateId(runId, '--run'));
   const progress = makeProgress({ json: args.values.json === true });
+  probeEventLog(paths, paths.runId);
   const { session, replay, view, release } = takeOver(paths, project, progress, cmd);
   try {
     refuseEnded(view.status, paths.runId);
