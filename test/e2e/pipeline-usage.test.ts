@@ -56,6 +56,22 @@ describe('pipeline usage', () => {
     expectRefused(project, await project.team('3:executor', 'refuse empty names', '--agent', 'nosuchagent'), '--agent', '"nosuchagent"');
   });
 
+  it('refuses a command agent with no command, naming agents.<name>.command', async () => {
+    const project = makeSimProject('e2e-one-task', { agents: { mine: { adapter: 'command' } } });
+    expectRefused(project, await project.team('3:executor', 'refuse empty names', '--agent', 'mine'), 'agents.mine.command', join(project.dir, '.team', 'config.json'));
+  });
+
+  it('refuses a prompts override naming a missing file, naming the stage and the path', async () => {
+    const project = makeSimProject('e2e-one-task', { prompts: { 'team-exec': 'prompts/exec.md' } });
+    // Relative to the config file, as the runtime resolves it.
+    expectRefused(project, await project.team('3:executor', 'refuse empty names', '--agent', 'sim'), 'prompts.team-exec', join(project.dir, '.team', 'prompts', 'exec.md'));
+  });
+
+  it('refuses a prompts override naming a folder, naming the stage', async () => {
+    const project = makeSimProject('e2e-one-task', { prompts: { 'team-plan': '.' } });
+    expectRefused(project, await project.team('3:executor', 'refuse empty names', '--agent', 'sim'), 'prompts.team-plan', 'not a file');
+  });
+
   it('refuses a --max-fix-loops that is not a number, naming the flag', async () => {
     const project = makeSimProject('e2e-one-task');
     expectRefused(project, await project.team('3:executor', 'refuse empty names', '--agent', 'sim', '--max-fix-loops', 'three'), '--max-fix-loops', '"three"');
