@@ -69,6 +69,9 @@ function splitPositionals(positionals: string[], cmd: string): { teamArg?: { wor
   let rest = positionals;
   let teamArg: { workers: number; type?: string } | undefined;
   const first = rest[0];
+  if (first !== undefined && rest.length === 1 && /^\d+:/.test(first)) {
+    throw new UsageError(`${cmd}: the task is missing: "${first}" is the N:agent-type; give the task as one quoted argument after it`);
+  }
   if (first !== undefined && /^\d+(:.*)?$/.test(first) && rest.length > 1) {
     const match = /^(\d+)(?::(.*))?$/.exec(first)!;
     const workers = Number(match[1]);

@@ -72,6 +72,11 @@ describe('pipeline usage', () => {
     expectRefused(project, await project.team('3:executor', 'refuse empty names', '--agent', 'sim'), 'prompts.team-plan', 'not a file');
   });
 
+  it('refuses N:agent-type with the task forgotten, saying the task is missing', async () => {
+    const project = makeSimProject('e2e-one-task');
+    expectRefused(project, await project.team('5:executor', '--agent', 'sim'), 'the task is missing', '"5:executor"');
+  });
+
   it('refuses a --max-fix-loops that is not a number, naming the flag', async () => {
     const project = makeSimProject('e2e-one-task');
     expectRefused(project, await project.team('3:executor', 'refuse empty names', '--agent', 'sim', '--max-fix-loops', 'three'), '--max-fix-loops', '"three"');
