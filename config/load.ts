@@ -40,7 +40,7 @@ function checkPromptFiles(config: TeamConfig, file: string): void {
       const code = (error as NodeJS.ErrnoException).code;
       problem = code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? (error as Error).message})`;
     }
-    if (problem) throw new UsageError(`config ${file} is invalid:\n✖ prompts.${stage} names ${path}, which ${problem}\n  → at prompts.${stage}`);
+    if (problem) throw new ConfigError(`config ${file} is invalid:\n✖ prompts.${stage} names ${path}, which ${problem}\n  → at prompts.${stage}`);
   }
 }
 
