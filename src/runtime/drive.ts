@@ -48,6 +48,7 @@ export async function driveRun(
       if (start.cancel) session.events.commit({ event: 'cancel_requested', by: start.cancel.by, force: start.cancel.force });
       else session.events.commit({ event: 'run_resumed', pid: process.pid, retry_interrupted: start.retryInterrupted });
     }
+    session.events.flush();
     ready = true;
     check(actor.getSnapshot());
   });
@@ -58,6 +59,7 @@ export async function driveRun(
     await session.cancel.idle();
     return result;
   } finally {
+    session.events.flush();
     stopSignals();
     actor.stop();
     await cleanUp(session);
