@@ -2,7 +2,7 @@
 // since the previous wait (remembered in the run folder, outside the log).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../checkpoint/atomic.js';
+import { writeFileAtomic } from '../../workers/atomic.js';
 import type { RunView } from '../checkpoint/view.js';
 import { attentionLines } from './render-status.js';
 
