@@ -50,7 +50,7 @@ describe('team wait', () => {
   it('refuses a bad --timeout and an unknown run with exit 2, naming them', async () => {
     const project = makeProject();
     const bad = await project.team('wait', '--timeout', 'soon');
-    expect(bad).toMatchObject({ exitCode: 2, stderr: 'team: team wait: --timeout must be a whole number from 1 to 604800, not "soon"\n' });
+    expect(bad).toMatchObject({ exitCode: 2, stderr: 'team wait: --timeout must be a whole number from 1 to 604800, not "soon"\n' });
     const none = await project.team('wait');
     expect(none.exitCode).toBe(2);
     expect(none.stderr).toContain('no run in');
