@@ -119,7 +119,9 @@ export function describeRealCli(cli: RealCli): void {
     it('leaves no process behind when cancelled in the middle of an attempt', async () => {
       const run = ctx.project(HANG_KEY);
       const started = run.start(['1:executor', 'cancelled while the model thinks', '--agent', cli]);
-      await ctx.server.waitForCall((c) => c.key === HANG_KEY && c.facts?.stage === 'team-plan');
+      // The model has the plan request (or the run ended without reaching it: then say why).
+      const ended = started.result.then((r) => Promise.reject(new Error(`the run ended before its model call: ${r.stdout}\n${r.stderr}`)));
+      await Promise.race([ctx.server.waitForCall((c) => c.key === HANG_KEY && c.facts?.stage === 'team-plan'), ended]);
       const cancel = await run.project.team(['cancel'], { PWD: run.project.dir });
       expect(cancel.exitCode, cancel.stderr).toBe(0);
       const result = await started.result;
