@@ -4,10 +4,12 @@ import { fromPromise } from 'xstate';
 import { writeHandoff } from '../../handoffs/write.js';
 import { pipelineMachine } from '../../machines/pipeline.js';
 import type { AttemptInput, HandoffInput } from '../../machines/types.js';
-import type { NewEvent } from '../checkpoint/events.js';
-import { runAttempt, taskFinished, type AttemptRequest } from './attempt.js';
+import type { NewEvent } from '../../machines/events.js';
+import { runAttempt, type AttemptRequest } from './attempt.js';
+import { taskFinished } from './attempt-records.js';
 import { runGates } from './gates.js';
 import { announceRecord } from './announce.js';
+import { updateCheckpointAfter } from '../opchain/hook.js';
 import type { RunSession } from './session.js';
 
 // The pipeline machine with real workers, gates, handoffs and log writes.
@@ -15,35 +17,41 @@ export function bindMachine(session: RunSession) {
   return pipelineMachine.provide({
     actors: {
       runAttempt: fromPromise<void, AttemptInput>(async ({ input, signal }) => {
+        // Stopping the worker is an effect too: the step that stops it is durable first.
+        signal.addEventListener('abort', () => session.events.flush(), { once: true });
         // xstate starts the children of a machine's first state before it runs that state's
         // actions; one microtask later the task_started record is in the log.
         await Promise.resolve();
+        session.events.flush();
         try {
           await runAttempt(session, input as AttemptRequest, signal);
         } catch (error) {
           // Our bug, not the agent's: the attempt fails with the error as evidence; the team goes on.
           session.log.error({ err: error, task: input.taskId, attempt: input.attempt }, 'attempt effect failed');
-          if (!session.isFinished(input.taskId, input.attempt)) {
-            session.commit(taskFinished(session, input, 'failed', `internal error: ${(error as Error).message}`, [], ''));
+          if (!session.events.isFinished(input.taskId, input.attempt)) {
+            session.events.commit(taskFinished(session, input, 'failed', `internal error: ${(error as Error).message}`, [], ''));
           }
         }
       }),
       runGates: fromPromise<void, { commands: string[]; iteration: number; pass: number }>(async ({ input, signal }) => {
+        session.events.flush();
         await guard(session, () => runGates(session, input.commands, input.iteration, input.pass, signal));
       }),
       writeHandoff: fromPromise<void, HandoffInput>(async ({ input }) => {
+        session.events.flush();
         await guard(session, async () => {
-          const { file, sha256 } = writeHandoff(session.paths.handoffsDir, input, session.write);
+          const { file, sha256 } = writeHandoff(session.paths.handoffsDir, input, session.events.write);
           const path = relative(session.projectDir, file);
           session.progress.emit({ type: 'handoff', stage: input.stage, path }, `  handoff ${path}`);
-          session.commit({ event: 'handoff_written', stage: input.stage, path, sha256 });
+          session.events.commit({ event: 'handoff_written', stage: input.stage, path, sha256 });
         });
       }),
     },
     actions: {
       record: (_: unknown, params: NewEvent) => {
-        session.append(params);
+        session.events.append(params);
         announceRecord(session, params);
+        updateCheckpointAfter(params.event, { paths: session.paths, write: session.events.write, log: session.log });
       },
     },
   });
@@ -55,6 +63,6 @@ async function guard(session: RunSession, effect: () => Promise<void>): Promise<
     await effect();
   } catch (error) {
     session.log.error({ err: error }, 'effect failed');
-    session.fail(error as Error);
+    session.cancel.fail(error as Error);
   }
 }
