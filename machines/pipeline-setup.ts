@@ -109,7 +109,10 @@ export const pipelineSetup = setup({
       finishStageAttempt: enqueueActions(({ context, event, enqueue }) => applyStep(enqueue, steps.finishStageAttempt(context, finishEvent(event)))),
       retryStageAttempt: enqueueActions(({ context, event, enqueue }) => applyStep(enqueue, steps.retryStageAttempt(context, finishEvent(event)))),
       noteStageFailure: enqueueActions(({ context, event, enqueue }) => applyStep(enqueue, noteStageFailure(context, finishEvent(event)))),
-      respawnRunning: enqueueActions(({ context, enqueue }) => applyStep(enqueue, steps.respawnRunning(context))),
+      respawnRunning: enqueueActions(({ context, event, enqueue }) => {
+        assertEvent(event, 'runtime.resume');
+        applyStep(enqueue, steps.respawnRunning(context, event));
+      }),
       acceptPlan: enqueueActions(({ context, event, enqueue }) => {
         assertEvent(event, 'plan.accepted');
         applyStep(enqueue, steps.acceptPlan(context, event));
