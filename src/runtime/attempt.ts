@@ -6,6 +6,7 @@ import { basename, join } from 'node:path';
 import type { AttemptInput } from '../../machines/types.js';
 import type { AgentAdapter, AgentConfig, LaunchSpec, WorkerBackend, WorkerHandle } from '../../workers/types.js';
 import { readHandoffs } from '../../handoffs/read.js';
+import { permissionFor } from '../../workers/adapters/permissions.js';
 import { resolveAgent } from './agents.js';
 import { adoptUnrecorded } from './adopt.js';
 import { concludeAttempt } from './conclude.js';
@@ -55,7 +56,7 @@ async function startWorker(session: RunSession, input: AttemptInput, files: Atte
   const handoffTexts = readHandoffs(session.paths.handoffsDir).filter((h) => wanted.has(basename(h.file))).map((h) => h.text);
   const prompt = buildPrompt({ input, config: session.config, configFile: session.configFile, projectDir: session.projectDir, resultFile: files.resultFile, handoffTexts, workers: session.workers });
   writeFileSync(files.promptFile, prompt);
-  spec.command = adapter.build({ prompt, promptFile: files.promptFile, resultFile: files.resultFile, projectDir: session.projectDir, agent });
+  spec.command = adapter.build({ prompt, promptFile: files.promptFile, resultFile: files.resultFile, projectDir: session.projectDir, agent, stage: input.stage, permission: permissionFor(agent, input.stage) });
   const handle = await backend.launch(spec, (launched) => {
     session.handles.set(`${input.taskId}#${input.attempt}`, launched);
     session.append({ event: 'attempt_spawned', task_id: input.taskId, attempt: input.attempt, worker: input.worker, handle: launched });
@@ -86,6 +87,7 @@ function makeLaunchSpec(session: RunSession, input: AttemptInput, files: Attempt
       TEAM_PROMPT_FILE: files.promptFile,
       TEAM_RESULT_FILE: files.resultFile,
       TEAM_PROJECT_DIR: session.projectDir,
+      TEAM_PERMISSION: permissionFor(agent, input.stage),
       ...(agent.env ?? {}),
     },
   };
@@ -97,8 +99,8 @@ export function finishInterrupted(session: RunSession, input: AttemptInput, evid
   session.commit(taskFinished(session, input, 'interrupted', evidence, [], ''));
 }
 
-// The seed's task_finished event.
-export function taskFinished(session: RunSession, input: AttemptInput, status: 'completed' | 'failed' | 'interrupted', evidence: string, artifacts: string[], next: string) {
+// The seed's task_finished event; `retryable: false` marks a failure no retry can fix.
+export function taskFinished(session: RunSession, input: AttemptInput, status: 'completed' | 'failed' | 'interrupted', evidence: string, artifacts: string[], next: string, retryable?: false) {
   return {
     event: 'task_finished' as const,
     task_id: input.taskId,
@@ -112,5 +114,6 @@ export function taskFinished(session: RunSession, input: AttemptInput, status: '
     artifacts,
     evidence,
     next,
+    ...(retryable === false && { retryable }),
   };
 }
