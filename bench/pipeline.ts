@@ -6,15 +6,20 @@ import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import type { Comparison } from './compare.js';
+import { growthRow, sizesFrom, type Comparison } from './compare.js';
 
-// The issue's workload: 200 trivial tasks on 8 workers.
-const TASKS = 200;
+// Task counts: the issue's workload is 200 trivial tasks on 8 workers; the others show growth.
+// BENCH_PIPELINE_TASKS="200" to run only that one.
+const SIZES = sizesFrom('BENCH_PIPELINE_TASKS', [50, 200, 1_000]);
+const TARGET_SIZE = 200;
 const WORKERS = 8;
 // Orchestration may cost at most this much over running the same processes by hand.
 const TARGET = 1.3;
+const RUN_TARGET = 1.5;
+// Time per task at the largest size over that at the smallest.
+const GROWTH_TARGET = 1.5;
 // The agent: a sh script writing its stage's result (a plan of TASKS independent tasks, completed, pass).
-const AGENT = join('test', 'fixtures', 'agents', 'bench-agent.sh');
+export const AGENT = join('test', 'fixtures', 'agents', 'bench-agent.sh');
 
 interface PipelineTimes {
   /** From starting the CLI to its exit. */
@@ -23,44 +28,56 @@ interface PipelineTimes {
   execMs: number;
 }
 
-// Baseline, pipeline, baseline again: the baseline is the mean of the two, spreading drift on a shared machine.
+// Per size: the pipeline against the plain loop, and the growth of the exec time per task.
 export async function benchPipeline(): Promise<Comparison[]> {
+  const rows: Comparison[] = [];
+  const exec: Array<{ size: number; ms: number }> = [];
+  for (const tasks of SIZES) {
+    const measured = await measureSize(tasks);
+    exec.push({ size: tasks, ms: measured.team.execMs });
+    const { baselineMs, team } = measured;
+    const perTask = (ms: number) => `${((ms - baselineMs) / tasks).toFixed(1)} ms/task over`;
+    const mark = tasks === TARGET_SIZE ? '' : '*';
+    rows.push({ name: `pipeline exec${mark}`, detail: `${tasks} tasks, ${WORKERS} workers, fsync; ${perTask(team.execMs)}`, ms: team.execMs, baselineMs, target: TARGET });
+    rows.push({ name: `pipeline run${mark}`, detail: `${tasks} tasks: whole run (start, plan, verify); ${perTask(team.wallMs)}`, ms: team.wallMs, baselineMs, target: RUN_TARGET });
+  }
+  if (exec.length > 1) rows.push(growthRow('pipeline growth', 'task', exec, GROWTH_TARGET));
+  return rows;
+}
+
+// Baseline, pipeline, baseline again: the baseline is the mean of the two, spreading drift on a shared machine.
+async function measureSize(tasks: number): Promise<{ baselineMs: number; team: PipelineTimes }> {
   const root = findPackageRoot();
   const agent = join(root, AGENT);
   const dir = mkdtempSync(join(process.env.BENCH_DIR ?? tmpdir(), 'teamline-bench-pipeline-'));
   try {
-    const before = await runPlain(join(dir, 'plain-1'), agent);
-    const team = await runPipeline(join(dir, 'team'), root, agent);
-    const after = await runPlain(join(dir, 'plain-2'), agent);
-    const baselineMs = (before + after) / 2;
-    const perTask = (ms: number) => `${((ms - baselineMs) / TASKS).toFixed(1)} ms/task over`;
-    return [
-      { name: 'pipeline exec', detail: `${TASKS} tasks, ${WORKERS} workers, fsync; ${perTask(team.execMs)}`, ms: team.execMs, baselineMs, target: TARGET },
-      { name: 'pipeline run', detail: `whole run (start, plan, verify); ${perTask(team.wallMs)}`, ms: team.wallMs, baselineMs, target: TARGET },
-    ];
+    const before = await runPlain(join(dir, 'plain-1'), agent, tasks);
+    const team = await runPipeline(join(dir, 'team'), root, agent, tasks);
+    const after = await runPlain(join(dir, 'plain-2'), agent, tasks);
+    return { baselineMs: (before + after) / 2, team };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
 // The real CLI in a fresh project whose only agent is the tiny one; the exec span comes from the log.
-async function runPipeline(project: string, root: string, agent: string): Promise<PipelineTimes> {
+async function runPipeline(project: string, root: string, agent: string, tasks: number): Promise<PipelineTimes> {
   mkdirSync(join(project, '.team'), { recursive: true });
   const config = {
-    team: { maxTasks: TASKS },
-    agents: { tiny: { adapter: 'command', command: 'sh', args: [agent], env: { BENCH_TASKS: String(TASKS) } } },
+    team: { maxTasks: tasks },
+    agents: { tiny: { adapter: 'command', command: 'sh', args: [agent], env: { BENCH_TASKS: String(tasks) } } },
   };
   writeFileSync(join(project, '.team', 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
   const cli = join(root, 'dist', 'src', 'cli.js');
   const started = performance.now();
-  const result = await execa(process.execPath, [cli, `${WORKERS}:executor`, `bench: ${TASKS} trivial tasks`, '--cwd', project, '--agent', 'tiny'], { reject: false, stdin: 'ignore' });
+  const result = await execa(process.execPath, [cli, `${WORKERS}:executor`, `bench: ${tasks} trivial tasks`, '--cwd', project, '--agent', 'tiny'], { reject: false, stdin: 'ignore' });
   const wallMs = performance.now() - started;
   if (result.exitCode !== 0) throw new Error(`the pipeline run exited ${result.exitCode}:\n${String(result.stderr).split('\n').slice(-15).join('\n')}`);
-  return { wallMs, execMs: measureExecSpan(project) };
+  return { wallMs, execMs: measureExecSpan(project, tasks) };
 }
 
 // The exec stage's span, from the event files' microsecond stamps; checks every task completed.
-function measureExecSpan(project: string): number {
+function measureExecSpan(project: string, tasks: number): number {
   const runs = join(project, '.team', 'runs');
   const eventsDir = join(runs, readFileSync(join(runs, 'current'), 'utf8').trim(), 'events');
   let first = Infinity;
@@ -77,7 +94,7 @@ function measureExecSpan(project: string): number {
       if (event.status === 'completed') completed++;
     }
   }
-  if (completed !== TASKS) throw new Error(`the pipeline completed ${completed} exec tasks, not ${TASKS}`);
+  if (completed !== tasks) throw new Error(`the pipeline completed ${completed} exec tasks, not ${tasks}`);
   return last - first;
 }
 
@@ -91,11 +108,11 @@ function stampMs(name: string): number {
 
 // The baseline: the same exec processes (same script, same environment shape, writing their result
 // files), WORKERS at a time, by a plain execa loop.
-async function runPlain(dir: string, agent: string): Promise<number> {
+async function runPlain(dir: string, agent: string, tasks: number): Promise<number> {
   mkdirSync(dir, { recursive: true });
   let next = 0;
   const worker = async (name: string) => {
-    while (next < TASKS) {
+    while (next < tasks) {
       const id = `t${++next}`;
       const attemptDir = join(dir, id, 'a1');
       mkdirSync(attemptDir, { recursive: true });
@@ -110,7 +127,7 @@ async function runPlain(dir: string, agent: string): Promise<number> {
         TEAM_PROMPT_FILE: join(attemptDir, 'prompt.md'),
         TEAM_RESULT_FILE: resultFile,
         TEAM_PROJECT_DIR: dir,
-        BENCH_TASKS: String(TASKS),
+        BENCH_TASKS: String(tasks),
       };
       const result = await execa('sh', [agent], { cwd: dir, env, stdin: 'ignore', reject: false });
       if (result.exitCode !== 0 || !existsSync(resultFile)) throw new Error(`plain ${id} exited ${result.exitCode} without its result`);
@@ -123,7 +140,7 @@ async function runPlain(dir: string, agent: string): Promise<number> {
 }
 
 // The folder holding package.json and the agent script, from bench/ or dist/bench/ alike.
-function findPackageRoot(): string {
+export function findPackageRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, 'package.json')) || !existsSync(join(dir, AGENT))) {
     const parent = dirname(dir);

@@ -4,14 +4,14 @@ import { mkdirSync } from 'node:fs';
 import { initialTransition, transition } from 'xstate';
 import { pipelineMachine } from '../machines/pipeline.js';
 import type { PipelineInput, TaskDef } from '../machines/types.js';
-import type { NewEvent, TeamEvent } from '../src/checkpoint/events.js';
+import type { NewEvent, TeamEvent } from '../machines/events.js';
 import { appendEvent, createRun, runPaths, type RunPaths } from '../src/checkpoint/store.js';
 import { recordsOf, toMachineEvent } from '../src/runtime/replay.js';
 import type { WorkerHandle } from '../workers/types.js';
 
 // A run's log as a live run writes it: the pure machine's records, the inputs that drove it and the
 // runtime's facts (spawns, usage), stopped mid-exec after about `events` events with `workers` attempts running.
-export function writeRun(dir: string, events: number, workers: number): { paths: RunPaths; events: number } {
+export function writeRun(dir: string, events: number, workers: number): { paths: RunPaths; runId: string; events: number } {
   mkdirSync(dir, { recursive: true });
   // About five events per exec task (assigned, started, spawned, usage, finished): more tasks than fit.
   const planned = Math.ceil(events / 5) + workers;
@@ -59,7 +59,7 @@ export function writeRun(dir: string, events: number, workers: number): { paths:
     if (count + 4 > events) break;
     finish(running.id, running.attempt, 'team-exec', [`src/${running.id}.ts`, `test/${running.id}.test.ts`]);
   }
-  return { paths, events: count };
+  return { paths, runId: run.run_id, events: count };
 }
 
 // Independent tasks, each with acceptance criteria (no PRD stage).

@@ -2,8 +2,10 @@
 import { formatComparison } from './compare.js';
 import { measureResume } from './resume.js';
 
-const { rows, parts } = await measureResume();
+const { rows, sizes } = await measureResume();
 process.stdout.write('resume\n');
 for (const row of rows) process.stdout.write(`  ${formatComparison(row)}\n`);
-const split = [`read ${parts.readMs.toFixed(1)}`, `fold ${parts.foldMs.toFixed(1)}`, `replay ${parts.replayMs.toFixed(1)}`, `reconcile ${parts.reconcileMs.toFixed(2)}`];
-process.stdout.write(`  resume prep medians (ms): ${split.join(', ')}\n`);
+for (const { events, parts } of sizes) {
+  const split = [`read ${parts.readMs.toFixed(1)}`, `fold ${parts.foldMs.toFixed(1)}`, `replay ${parts.replayMs.toFixed(1)}`, `reconcile ${parts.reconcileMs.toFixed(2)}`];
+  process.stdout.write(`  resume prep medians at ${events} events (ms): ${split.join(', ')}\n`);
+}

@@ -1,5 +1,6 @@
 // Resume preparation of a long run (read, fold, replay through the machine, reconcile the uncertain
-// attempts) against the plain read of the same files, measured in the same process, interleaved.
+// attempts: what `team resume` does before driving) against the plain read of the same files, measured
+// in the same process, interleaved; at several log sizes, so that growth worse than linear shows.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,20 +11,22 @@ import { foldRun } from '../src/checkpoint/view.js';
 import { replayRun } from '../src/runtime/replay.js';
 import { isProcessAlive } from '../workers/proc.js';
 import type { WorkerHandle } from '../workers/types.js';
-import { median, type Comparison } from './compare.js';
+import { growthRow, median, sizesFrom, type Comparison } from './compare.js';
 import { writeRun } from './resume-log.js';
 import { readPlain } from './store.js';
 
-// The issue's log: about 10,000 events, a run stopped in the middle of team-exec.
-const EVENTS = 10_000;
+// Log sizes (events); BENCH_RESUME_EVENTS="1000,10000" to change. The issue's target row is 10,000.
+const SIZES = sizesFrom('BENCH_RESUME_EVENTS', [1_000, 10_000, 100_000]);
 // Workers of the generated run: this many attempts are left running, uncertain, to reconcile.
 const WORKERS = 4;
-// Up to ROUNDS interleaved rounds; past MIN_ROUNDS, no new round starts after BUDGET_MS.
-const ROUNDS = 11;
-const MIN_ROUNDS = 3;
-const BUDGET_MS = 60_000;
+// Up to ROUNDS interleaved rounds per size; past MIN_ROUNDS, no new round starts after BUDGET_MS.
+const ROUNDS = Number(process.env.BENCH_RESUME_ROUNDS ?? 7);
+const MIN_ROUNDS = 1;
+const BUDGET_MS = 30_000;
 // Resume may cost at most this much over merely reading the files.
 const TARGET = 2;
+// Time per event at the largest size over that at the smallest.
+const GROWTH_TARGET = 1.5;
 
 export interface ResumeParts {
   readMs: number;
@@ -32,51 +35,27 @@ export interface ResumeParts {
   reconcileMs: number;
 }
 
-// The comparisons (takeover preparation, and the resume command's whole read path) and a breakdown.
-export async function measureResume(): Promise<{ rows: Comparison[]; parts: ResumeParts; events: number }> {
-  const root = mkdtempSync(join(process.env.BENCH_DIR ?? tmpdir(), 'teamline-bench-resume-'));
-  try {
-    const { paths, events } = writeRun(join(root, 'project'), EVENTS, WORKERS);
-    // The files were just written (page cache warm); warm the plain path's JIT too.
-    readPlain(paths);
-    const prep: number[] = [];
-    const command: number[] = [];
-    const plain: number[] = [];
-    const parts: ResumeParts[] = [];
-    const started = performance.now();
-    for (let round = 0; round < ROUNDS && (round < MIN_ROUNDS || performance.now() - started < BUDGET_MS); round++) {
-      let t = performance.now();
-      const prepared = prepareResume(paths);
-      const prepMs = performance.now() - t;
-      if (prepared.events !== events || prepared.uncertain !== WORKERS) throw new Error(`the prepared resume saw ${prepared.events} events and ${prepared.uncertain} uncertain attempts, not ${events} and ${WORKERS}`);
-      prep.push(prepMs);
-      parts.push(prepared.parts);
-      t = performance.now();
-      readPlain(paths);
-      plain.push(performance.now() - t);
-      // `team resume` first folds the run to refuse an ended one, then takes it over: one more read and fold.
-      t = performance.now();
-      foldRun(readRunFiles(paths), paths.projectDir);
-      command.push(prepMs + performance.now() - t);
-    }
-    const baselineMs = median(plain);
-    const detail = `${events} events, median of ${prep.length}`;
-    return {
-      rows: [
-        { name: 'resume prep', detail: `${detail}; read+fold+replay+reconcile`, ms: median(prep), baselineMs, target: TARGET },
-        { name: 'resume cmd', detail: `${detail}; as team resume: 2 reads+folds`, ms: median(command), baselineMs, target: TARGET },
-      ],
-      parts: {
-        readMs: median(parts.map((p) => p.readMs)),
-        foldMs: median(parts.map((p) => p.foldMs)),
-        replayMs: median(parts.map((p) => p.replayMs)),
-        reconcileMs: median(parts.map((p) => p.reconcileMs)),
-      },
-      events,
-    };
-  } finally {
-    rmSync(root, { recursive: true, force: true });
-  }
+export interface ResumeSize {
+  events: number;
+  rounds: number;
+  prepMs: number;
+  plainMs: number;
+  parts: ResumeParts;
+}
+
+// Every size's medians, and the rows: resume prep against the plain read per size, and the growth row.
+export async function measureResume(): Promise<{ rows: Comparison[]; sizes: ResumeSize[] }> {
+  const sizes: ResumeSize[] = [];
+  for (const size of SIZES) sizes.push(measureSize(size));
+  const rows: Comparison[] = sizes.map((s) => ({
+    name: 'resume prep',
+    detail: `${s.events} events, median of ${s.rounds}; read+fold+replay+reconcile`,
+    ms: s.prepMs,
+    baselineMs: s.plainMs,
+    target: TARGET,
+  }));
+  if (sizes.length > 1) rows.push(growthRow('resume growth', 'event', sizes.map((s) => ({ size: s.events, ms: s.prepMs })), GROWTH_TARGET));
+  return { rows, sizes };
 }
 
 // The comparisons alone, for bench/run.ts.
@@ -84,10 +63,43 @@ export async function benchResume(): Promise<Comparison[]> {
   return (await measureResume()).rows;
 }
 
-// What a new orchestrator does before driving again (takeOver, without the lock): read, fold,
-// replay through the machine, and ask whether each uncertain attempt's recorded worker still runs.
-function prepareResume(paths: RunPaths): { events: number; uncertain: number; parts: ResumeParts } {
-  let t = performance.now();
+function measureSize(size: number): ResumeSize {
+  const root = mkdtempSync(join(process.env.BENCH_DIR ?? tmpdir(), 'teamline-bench-resume-'));
+  try {
+    const { paths, events } = writeRun(join(root, 'project'), size, WORKERS);
+    // The files were just written (page cache warm); warm the plain path's JIT too.
+    readPlain(paths);
+    const prep: number[] = [];
+    const plain: number[] = [];
+    const parts: ResumeParts[] = [];
+    const started = performance.now();
+    for (let round = 0; round < ROUNDS && (round < MIN_ROUNDS || performance.now() - started < BUDGET_MS); round++) {
+      const t = performance.now();
+      readPlain(paths);
+      plain.push(performance.now() - t);
+      const prepared = prepareResume(paths);
+      if (prepared.events !== events || prepared.uncertain !== WORKERS) throw new Error(`the prepared resume saw ${prepared.events} events and ${prepared.uncertain} uncertain attempts, not ${events} and ${WORKERS}`);
+      prep.push(prepared.ms);
+      parts.push(prepared.parts);
+    }
+    const mid = (pick: (p: ResumeParts) => number) => median(parts.map(pick));
+    return {
+      events,
+      rounds: prep.length,
+      prepMs: median(prep),
+      plainMs: median(plain),
+      parts: { readMs: mid((p) => p.readMs), foldMs: mid((p) => p.foldMs), replayMs: mid((p) => p.replayMs), reconcileMs: mid((p) => p.reconcileMs) },
+    };
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+// What a new orchestrator does before driving again (takeOver, without the lock): one read and
+// fold, the replay through the machine, and whether each uncertain attempt's recorded worker still runs.
+function prepareResume(paths: RunPaths): { ms: number; events: number; uncertain: number; parts: ResumeParts } {
+  const begin = performance.now();
+  let t = begin;
   const files = readRunFiles(paths);
   const readMs = performance.now() - t;
   t = performance.now();
@@ -105,6 +117,5 @@ function prepareResume(paths: RunPaths): { events: number; uncertain: number; pa
     if (handle) isProcessAlive(handle.pid, handle.pidStart);
   }
   const reconcileMs = performance.now() - t;
-  return { events: files.events.length, uncertain: view.uncertain.length, parts: { readMs, foldMs, replayMs, reconcileMs } };
+  return { ms: performance.now() - begin, events: files.events.length, uncertain: view.uncertain.length, parts: { readMs, foldMs, replayMs, reconcileMs } };
 }
-

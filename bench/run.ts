@@ -1,16 +1,21 @@
 // `npm run bench`: runs each benchmark and prints its rows beside their baselines; never fails on time.
-// `npm run bench -- store pipeline` runs only the named ones.
+// `npm run bench -- store pipeline` runs only the named ones. Sizes: BENCH_RESUME_EVENTS,
+// BENCH_PIPELINE_TASKS, BENCH_RSS_ITERATIONS, BENCH_RSS_TASKS; BENCH_DIR picks the disk.
 import { benchCancel } from './cancel.js';
 import { formatComparison, type Comparison } from './compare.js';
 import { benchPipeline } from './pipeline.js';
 import { benchResume } from './resume.js';
+import { benchRss } from './rss.js';
+import { benchStart } from './start.js';
 import { benchStore } from './store.js';
 
 // Each benchmark returns its comparisons; add new ones here.
 const BENCHMARKS: Array<{ name: string; key: string; run: () => Comparison[] | Promise<Comparison[]> }> = [
   { name: 'checkpoint store', key: 'store', run: benchStore },
-  { name: 'pipeline overhead (200 tasks, 8 workers)', key: 'pipeline', run: benchPipeline },
-  { name: 'resume preparation (10,000 events)', key: 'resume', run: benchResume },
+  { name: 'command start-up (status, cancel)', key: 'start', run: benchStart },
+  { name: 'pipeline overhead (50, 200, 1,000 tasks on 8 workers)', key: 'pipeline', run: benchPipeline },
+  { name: 'resume preparation (1k, 10k, 100k events)', key: 'resume', run: benchResume },
+  { name: 'orchestrator memory (ralph, 10 x 50 tasks)', key: 'rss', run: benchRss },
   { name: 'cancel latency (20 workers)', key: 'cancel', run: benchCancel },
 ];
 

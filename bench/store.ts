@@ -4,7 +4,7 @@ import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, re
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { NewEvent } from '../src/checkpoint/events.js';
+import type { NewEvent } from '../machines/events.js';
 import { readRunFiles } from '../src/checkpoint/read.js';
 import { appendEvent, createRun, runPaths, type RunPaths } from '../src/checkpoint/store.js';
 import { makeStamp, makeToken, nowIso } from '../src/checkpoint/time.js';

@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { UsageError } from '../src/errors.js';
+import { ConfigError } from './errors.js';
 import { configSchema, type TeamConfig } from './schema.js';
 
 export interface LoadedConfig {
@@ -15,14 +15,14 @@ export interface LoadedConfig {
 export function loadConfig(projectDir: string, explicitFile?: string): LoadedConfig {
   const file = explicitFile ? resolve(explicitFile) : join(projectDir, '.team', 'config.json');
   if (!existsSync(file)) {
-    if (explicitFile) throw new UsageError(`config ${file}: no such file (from --config)`);
+    if (explicitFile) throw new ConfigError(`config ${file}: no such file (from --config)`);
     return { config: parseConfig({}, '(defaults)') };
   }
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new UsageError(`config ${file}: not valid JSON: ${(error as Error).message}`);
+    throw new ConfigError(`config ${file}: not valid JSON: ${(error as Error).message}`);
   }
   return { config: parseConfig(raw, file), file };
 }
@@ -30,11 +30,11 @@ export function loadConfig(projectDir: string, explicitFile?: string): LoadedCon
 // Validates a config object; the message lists every wrong field with its path.
 export function parseConfig(raw: unknown, source: string): TeamConfig {
   const parsed = configSchema.safeParse(raw);
-  if (!parsed.success) throw new UsageError(`config ${source} is invalid:\n${z.prettifyError(parsed.error)}`);
+  if (!parsed.success) throw new ConfigError(`config ${source} is invalid:\n${z.prettifyError(parsed.error)}`);
   const config = parsed.data;
   for (const [role, agent] of Object.entries(config.roles)) {
     if (!(agent in config.agents) && !BUILTIN_AGENT_NAMES.has(agent)) {
-      throw new UsageError(`config ${source} is invalid:\n✖ role "${role}" names agent "${agent}", which is neither in agents nor built in\n  → at roles.${role}`);
+      throw new ConfigError(`config ${source} is invalid:\n✖ role "${role}" names agent "${agent}", which is neither in agents nor built in\n  → at roles.${role}`);
     }
   }
   return config;

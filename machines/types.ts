@@ -1,5 +1,5 @@
 // The pipeline machine's context, input and events. Types only.
-import type { Defect, GateResult, Limits, NewEvent, TaskDef } from '../src/checkpoint/events.js';
+import type { Defect, GateResult, Limits, NewEvent, TaskDef } from './events.js';
 import type { Stage } from '../workers/types.js';
 
 export type { Defect, GateResult, Limits, NewEvent, TaskDef, Stage };

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Approval } from './events.js';
+import type { Approval } from '../../machines/events.js';
 
 export interface ApprovalView extends Approval {
   file: string;

@@ -2,8 +2,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { TEMP_PREFIX } from './atomic.js';
-import { approvalSchema, EVENT_SCHEMAS, isEventName, type Approval, type TeamEvent } from './events.js';
+import { TEMP_PREFIX } from '../../workers/atomic.js';
+import { approvalSchema, EVENT_SCHEMAS, isEventName, type Approval, type TeamEvent } from '../../machines/events.js';
 import type { RunPaths, RunRecord } from './store.js';
 
 export interface Problem {

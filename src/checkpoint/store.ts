@@ -2,8 +2,8 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { writeFileAtomic } from './atomic.js';
-import type { Approval, NewEvent, TeamEvent } from './events.js';
+import { syncDir, writeFileAtomic } from '../../workers/atomic.js';
+import type { Approval, NewEvent, TeamEvent } from '../../machines/events.js';
 import { ID_PATTERN } from './guards.js';
 import { makeRunId, makeStamp, makeToken, nowIso } from './time.js';
 
@@ -67,8 +67,9 @@ export function createRun(projectDir: string, fields: Omit<RunRecord, 'run_id' |
   return record;
 }
 
-// Appends one event; the file name sorts in the order written.
-export function appendEvent<E extends NewEvent>(paths: RunPaths, runId: string, event: E, options: WriteOptions): E & { at: string; run_id: string } {
+// Appends one event; the file name sorts in the order written. `syncDir: false` leaves the folder
+// fsync to the caller (see EventGroup).
+export function appendEvent<E extends NewEvent>(paths: RunPaths, runId: string, event: E, options: WriteOptions & { syncDir?: boolean }): E & { at: string; run_id: string } {
   const full = { ...event, at: nowIso(), run_id: runId } as E & { at: string; run_id: string };
   const record = full as unknown as Record<string, unknown>;
   const task = typeof record.task_id === 'string' ? record.task_id : 'run';
@@ -76,6 +77,46 @@ export function appendEvent<E extends NewEvent>(paths: RunPaths, runId: string, 
   const name = `${makeStamp()}-${event.event}-${task}-a${attempt}-${makeToken()}.json`;
   writeFileAtomic(paths.eventsDir, name, `${JSON.stringify(full)}\n`, options);
   return full;
+}
+
+// Group commit for one run's log: the events of one machine step are each written (fsynced) and
+// renamed at once, and made durable together by one folder fsync in flush(), which the runtime calls
+// before the step's effects start. A kill -9 loses nothing written; a power loss before flush() may
+// lose the unflushed tail of the log, in order (the journal keeps the renames of one folder in order).
+export class EventGroup {
+  private unsynced = false;
+
+  constructor(
+    private readonly paths: RunPaths,
+    private readonly runId: string,
+    private readonly options: WriteOptions,
+  ) {}
+
+  // Appends an event of the open step; durable at the next flush().
+  add<E extends NewEvent>(event: E): E & { at: string; run_id: string } {
+    const full = appendEvent(this.paths, this.runId, event, { ...this.options, syncDir: false });
+    if (this.options.fsync) this.unsynced = true;
+    return full;
+  }
+
+  // Appends an event durable at once (its folder fsync also covers the open step's events).
+  append<E extends NewEvent>(event: E): E & { at: string; run_id: string } {
+    const full = appendEvent(this.paths, this.runId, event, this.options);
+    this.unsynced = false;
+    return full;
+  }
+
+  // Makes every event added so far durable: one folder fsync, none when nothing is pending.
+  flush(): void {
+    if (!this.unsynced) return;
+    syncDir(this.paths.eventsDir);
+    this.unsynced = false;
+  }
+
+  // Whether events added since the last flush still wait for their folder fsync.
+  get pending(): boolean {
+    return this.unsynced;
+  }
 }
 
 // Appends one approval record.

@@ -1,6 +1,6 @@
 // Folds a run's events into the view that status, the CLI and resume read.
 import { checkApproval, type ApprovalView } from './approvals.js';
-import type { TeamEvent } from './events.js';
+import type { TeamEvent } from '../../machines/events.js';
 import type { Problem, RunFiles } from './read.js';
 import type { RunRecord } from './store.js';
 

@@ -62,7 +62,7 @@ async function sweep(paths: ReturnType<typeof resolveRun>, project: ReturnType<t
   const { session, replay, release } = takeOver(paths, project, progress, 'team cancel');
   try {
     progress.emit({ type: 'cancel.sweep', run: paths.runId }, `no live orchestrator for run ${paths.runId}: shutting its workers down from the log`);
-    if (force) session.forceStops();
+    if (force) session.cancel.forceStops();
     const outcome = await driveRun(session, { replay, retryInterrupted: false, cancel: { by: 'team cancel (orchestrator gone)', force } });
     progress.emit({ type: 'cancel.done', run: paths.runId, outcome: outcome.kind }, `run ${paths.runId} ${outcome.kind}`);
     return outcome.kind === 'cancelled' ? 0 : 1;

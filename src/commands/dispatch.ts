@@ -1,14 +1,9 @@
-// Routes `team <command>` to its handler; returns the exit code.
-import { recordApproval } from './approve.js';
-import { runTeam } from './run.js';
-import { resumeCommand } from './resume.js';
-import { cancelCommand } from './cancel.js';
-import { attachCommandLine } from './attach.js';
-import { runState } from './state.js';
-import { runStatus } from './status.js';
+// Routes `team <command>` to its handler; returns the exit code. Each command's module is imported
+// only when that command runs, so that `team status` does not load the machine, execa or pino.
 
 export const USAGE = `usage:
   team [N:agent-type] "task" [--config FILE] [--cwd DIR] [--tmux|--headless] [--agent NAME] [--max-fix-loops K] [--json]
+  team [N:agent-type] --task WORD [run options]     (a bare one-word task is refused: it is more often a mistyped command)
   team ralph [N:agent-type] "task" [--max-iterations K] [run options]
   team status [--run ID] [--json]
   team resume [--run ID] [--retry-interrupted]
@@ -16,6 +11,7 @@ export const USAGE = `usage:
   team attach [--run ID]
   team approve --stage S --artifact PATH --by NAME [--note TEXT] [--run ID]
   team state <start-run|start-task|finish-task|retry|approve|status> ...
+  team --version
 `;
 
 export async function dispatch(argv: string[]): Promise<number> {
@@ -27,22 +23,25 @@ export async function dispatch(argv: string[]): Promise<number> {
     case 'help':
       process.stdout.write(USAGE);
       return command === undefined ? 2 : 0;
+    case '--version':
+      process.stdout.write(`${(await import('./version.js')).readVersion()}\n`);
+      return 0;
     case 'state':
-      return runState(rest);
+      return (await import('./state.js')).runState(rest);
     case 'status':
-      return runStatus(rest);
+      return (await import('./status.js')).runStatus(rest);
     case 'approve':
-      return recordApproval(rest, 'team approve');
+      return (await import('./approve.js')).recordApproval(rest, 'team approve');
     case 'resume':
-      return resumeCommand(rest);
+      return (await import('./resume.js')).resumeCommand(rest);
     case 'cancel':
-      return cancelCommand(rest);
+      return (await import('./cancel.js')).cancelCommand(rest);
     case 'attach':
-      return attachCommandLine(rest);
+      return (await import('./attach.js')).attachCommandLine(rest);
     case 'ralph':
-      return runTeam(rest, 'ralph');
+      return (await import('./run.js')).runTeam(rest, 'ralph');
     default:
       // `team [N:type] "task" [options]`: the run command has no name of its own.
-      return runTeam(argv, 'team');
+      return (await import('./run.js')).runTeam(argv, 'team');
   }
 }

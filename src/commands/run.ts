@@ -8,6 +8,7 @@ import { loadRunView } from '../runtime/view.js';
 import { summarize } from '../runtime/summary.js';
 import type { DriveOutcome } from '../runtime/drive.js';
 import { optionalInt, optionalString, parseFlags } from './args.js';
+import { refuseOneWordTask } from './one-word.js';
 import { openProject, PROJECT_FLAGS } from './project.js';
 
 const RUN_FLAGS = {
@@ -19,6 +20,7 @@ const RUN_FLAGS = {
   'max-iterations': { type: 'string' as const },
   'keep-panes': { type: 'boolean' as const },
   json: { type: 'boolean' as const },
+  task: { type: 'string' as const },
 };
 
 // The exit code of each way a run can end.
@@ -30,7 +32,7 @@ export async function runTeam(argv: string[], mode: 'team' | 'ralph'): Promise<n
   const args = parseFlags(argv, RUN_FLAGS, cmd);
   if (args.values.tmux && args.values.headless) throw new UsageError(`${cmd}: --tmux and --headless exclude each other`);
   if (mode === 'team' && args.values['max-iterations'] !== undefined) throw new UsageError(`${cmd}: --max-iterations belongs to \`team ralph\``);
-  const { teamArg, task } = splitPositionals(args.positionals, cmd);
+  const { teamArg, task } = splitPositionals(args.positionals, cmd, optionalString(args, 'task'));
   const project = openProject(args);
   const config = structuredClone(project.config);
   const maxFixLoops = optionalInt(args, 'max-fix-loops', cmd, 0, 100);
@@ -65,11 +67,13 @@ export function reportEnd(paths: Parameters<typeof loadRunView>[0], projectDir: 
 }
 
 // `[N:type] "task"`: N is 1..20; the type is a role or an agent.
-function splitPositionals(positionals: string[], cmd: string): { teamArg?: { workers: number; type?: string }; task: string } {
+// `--task TEXT` gives the task as a flag (the only way to run a one-word task).
+function splitPositionals(positionals: string[], cmd: string, taskFlag: string | undefined): { teamArg?: { workers: number; type?: string }; task: string } {
   let rest = positionals;
   let teamArg: { workers: number; type?: string } | undefined;
   const first = rest[0];
-  if (first !== undefined && /^\d+(:.*)?$/.test(first) && rest.length > 1) {
+  const hasTask = rest.length > 1 || taskFlag !== undefined;
+  if (first !== undefined && /^\d+(:.*)?$/.test(first) && hasTask) {
     const match = /^(\d+)(?::(.*))?$/.exec(first)!;
     const workers = Number(match[1]);
     if (!Number.isInteger(workers) || workers < 1 || workers > 20) throw new UsageError(`N:agent-type: N must be from 1 to 20, not "${match[1]}"`);
@@ -77,9 +81,13 @@ function splitPositionals(positionals: string[], cmd: string): { teamArg?: { wor
     if (type !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(type)) throw new UsageError(`N:agent-type: "${type}" is not a valid agent type`);
     teamArg = { workers, type };
     rest = rest.slice(1);
-  } else if (first !== undefined && /^[^\s]*:[^\s]*$/.test(first) && rest.length > 1) {
+  } else if (first !== undefined && /^[^\s]*:[^\s]*$/.test(first) && hasTask) {
     throw new UsageError(`N:agent-type: "${first}" is not of the form N:agent-type (e.g. 3:executor)`);
   }
+  if (taskFlag !== undefined) {
+    if (rest.length > 0) throw new UsageError(`${cmd}: --task and a task argument ("${rest.join(' ')}") exclude each other`);
+    rest = [taskFlag];
+  } else if (rest.length === 1) refuseOneWordTask(rest[0]!, cmd);
   if (rest.length !== 1) throw new UsageError(`${cmd}: give the task as one quoted argument${rest.length > 1 ? ` (got ${rest.length} words: quote them)` : ''}`);
   const task = validateText(rest[0]!, 'task', LIMITS.task);
   if (task.trim() === '') throw new UsageError(`${cmd}: the task is empty`);

@@ -1,9 +1,9 @@
 // `team state <start-run|start-task|finish-task|retry|approve|status>`: the low-level checkpoint commands.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../checkpoint/atomic.js';
+import { writeFileAtomic } from '../../workers/atomic.js';
 import { appendEvent, createRun, resolveRun } from '../checkpoint/store.js';
-import { TERMINAL_STATUSES } from '../checkpoint/events.js';
+import { TERMINAL_STATUSES } from '../../machines/events.js';
 import { LIMITS, validateId, validateProjectPaths, validateText } from '../checkpoint/guards.js';
 import { UsageError } from '../errors.js';
 import { loadRunView } from '../runtime/view.js';

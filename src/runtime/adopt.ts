@@ -22,8 +22,8 @@ export function adoptUnrecorded(session: RunSession, input: AttemptInput, attemp
   // Alive and ours: its command line names this attempt's folder. Dead: a record with pid only.
   const ours = start !== undefined && readCmdline(pid).includes(attemptDir);
   const handle: WorkerHandle = { backend: 'process', pid, pidStart: ours ? start : -1, pgid: pid };
-  session.handles.set(`${input.taskId}#${input.attempt}`, handle);
-  session.append({ event: 'attempt_spawned', task_id: input.taskId, attempt: input.attempt, worker: input.worker, handle });
+  session.registry.record(input.taskId, input.attempt, handle);
+  session.events.append({ event: 'attempt_spawned', task_id: input.taskId, attempt: input.attempt, worker: input.worker, handle });
   return handle;
 }
 

@@ -1,5 +1,5 @@
 // Progress lines for the machine's own records.
-import type { NewEvent } from '../checkpoint/events.js';
+import type { NewEvent } from '../../machines/events.js';
 import type { RunSession } from './session.js';
 
 // Tells the person (and --json readers) about a record as it is written.

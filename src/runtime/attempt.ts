@@ -2,13 +2,14 @@
 // worker; after a restart the recorded worker is re-adopted, its result adopted, or the attempt
 // is recorded interrupted. Never starts the same attempt twice.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import type { AttemptInput } from '../../machines/types.js';
 import type { AgentAdapter, AgentConfig, LaunchSpec, WorkerBackend, WorkerHandle } from '../../workers/types.js';
 import { readHandoffs } from '../../handoffs/read.js';
 import { permissionFor } from '../../workers/adapters/permissions.js';
 import { resolveAgent } from './agents.js';
 import { adoptUnrecorded } from './adopt.js';
+import { attemptFiles, finishInterrupted, type AttemptFiles } from './attempt-records.js';
 import { concludeAttempt } from './conclude.js';
 import { buildPrompt } from './prompts.js';
 import type { RunSession } from './session.js';
@@ -16,31 +17,18 @@ import { watchWorker } from './watch.js';
 
 export type AttemptRequest = AttemptInput;
 
-export interface AttemptFiles {
-  dir: string;
-  promptFile: string;
-  resultFile: string;
-}
-
-// Where an attempt's files live.
-export function attemptFiles(session: RunSession, taskId: string, attempt: number): AttemptFiles {
-  const dir = join(session.paths.attemptsDir, taskId, `a${attempt}`);
-  return { dir, promptFile: join(dir, 'prompt.md'), resultFile: join(dir, 'result.json') };
-}
-
 // The effect behind the machine's runAttempt actor.
 export async function runAttempt(session: RunSession, input: AttemptRequest, signal: AbortSignal): Promise<void> {
   const files = attemptFiles(session, input.taskId, input.attempt);
   const { adapter, agent } = resolveAgent(session.config, input.agent);
-  const backend = session.backend(agent.tmux ? 'tmux' : session.mode);
+  const backend = session.registry.backend(agent.tmux ? 'tmux' : session.mode);
   const spec = makeLaunchSpec(session, input, files, adapter, agent);
-  const key = `${input.taskId}#${input.attempt}`;
-  let handle = session.handles.get(key);
+  let handle = session.registry.get(input.taskId, input.attempt);
   let recovered = false;
   if (input.resumed) {
     handle ??= adoptUnrecorded(session, input, files.dir);
     if (!handle) return finishInterrupted(session, input, 'the orchestrator stopped before this attempt\'s worker started');
-    recovered = !(await session.backendOf(handle).isAlive(handle));
+    recovered = !(await session.registry.backendOf(handle).isAlive(handle));
     session.progress.emit({ type: 'attempt.adopted', task: input.taskId, attempt: input.attempt, alive: !recovered }, `↺ ${input.taskId} a${input.attempt} ${recovered ? 'ended while no orchestrator watched: reading its result' : 're-adopted, still running'} (${input.worker})`);
   } else {
     handle = await startWorker(session, input, files, spec, backend, adapter, agent);
@@ -58,8 +46,8 @@ async function startWorker(session: RunSession, input: AttemptInput, files: Atte
   writeFileSync(files.promptFile, prompt);
   spec.command = adapter.build({ prompt, promptFile: files.promptFile, resultFile: files.resultFile, projectDir: session.projectDir, agent, stage: input.stage, permission: permissionFor(agent, input.stage) });
   const handle = await backend.launch(spec, (launched) => {
-    session.handles.set(`${input.taskId}#${input.attempt}`, launched);
-    session.append({ event: 'attempt_spawned', task_id: input.taskId, attempt: input.attempt, worker: input.worker, handle: launched });
+    session.registry.record(input.taskId, input.attempt, launched);
+    session.events.append({ event: 'attempt_spawned', task_id: input.taskId, attempt: input.attempt, worker: input.worker, handle: launched });
   });
   session.progress.emit(
     { type: 'attempt.started', task: input.taskId, attempt: input.attempt, worker: input.worker, stage: input.stage, agent: input.agent },
@@ -90,30 +78,5 @@ function makeLaunchSpec(session: RunSession, input: AttemptInput, files: Attempt
       TEAM_PERMISSION: permissionFor(agent, input.stage),
       ...(agent.env ?? {}),
     },
-  };
-}
-
-// Records the attempt as interrupted: it did not finish, and it will not be started again.
-export function finishInterrupted(session: RunSession, input: AttemptInput, evidence: string): void {
-  session.progress.emit({ type: 'attempt.finished', task: input.taskId, attempt: input.attempt, status: 'interrupted', evidence }, `■ ${input.taskId} a${input.attempt} interrupted: ${evidence}`);
-  session.commit(taskFinished(session, input, 'interrupted', evidence, [], ''));
-}
-
-// The seed's task_finished event; `retryable: false` marks a failure no retry can fix.
-export function taskFinished(session: RunSession, input: AttemptInput, status: 'completed' | 'failed' | 'interrupted', evidence: string, artifacts: string[], next: string, retryable?: false) {
-  return {
-    event: 'task_finished' as const,
-    task_id: input.taskId,
-    stage: input.stage,
-    agent: input.agent,
-    attempt: input.attempt,
-    status,
-    session: session.sessionIds.session,
-    parent_session: session.sessionIds.parent_session,
-    inputs: input.handoffs.map((h) => h.path),
-    artifacts,
-    evidence,
-    next,
-    ...(retryable === false && { retryable }),
   };
 }

@@ -6,8 +6,8 @@ import type { AttemptInput } from '../../machines/types.js';
 import type { AgentAdapter, AgentReport, WorkerExit } from '../../workers/types.js';
 import { lastMeaningfulLines } from '../../workers/adapters/output-end.js';
 import { OUTPUT_FILE } from '../../workers/wrapper.js';
-import type { NewEvent } from '../checkpoint/events.js';
-import { finishInterrupted, taskFinished, type AttemptFiles } from './attempt.js';
+import type { NewEvent } from '../../machines/events.js';
+import { finishInterrupted, taskFinished, type AttemptFiles } from './attempt-records.js';
 import { readResult, type AgentResult } from './result.js';
 import type { RunSession } from './session.js';
 
@@ -29,15 +29,15 @@ export function concludeAttempt(session: RunSession, input: AttemptInput, files:
   const seconds = (exit.durationMs / 1000).toFixed(1);
   if (verdict.status === 'completed') {
     const payload = payloadOf(input, verdict.result);
-    if (payload) session.commit(payload);
+    if (payload) session.events.commit(payload);
     const { artifacts, next } = verdict.result;
     const evidence = verdict.result.evidence + describeDenials(report);
     session.progress.emit({ type: 'attempt.finished', task: input.taskId, attempt: input.attempt, worker: input.worker, status: 'completed', durationMs: exit.durationMs }, `✔ ${input.taskId} a${input.attempt} completed on ${input.worker} in ${seconds}s`);
-    session.commit(taskFinished(session, input, 'completed', prefix + evidence, artifacts, next));
+    session.events.commit(taskFinished(session, input, 'completed', prefix + evidence, artifacts, next));
     return;
   }
   session.progress.emit({ type: 'attempt.finished', task: input.taskId, attempt: input.attempt, worker: input.worker, status: 'failed', durationMs: exit.durationMs, evidence: verdict.evidence }, `✘ ${input.taskId} a${input.attempt} failed on ${input.worker} in ${seconds}s: ${verdict.evidence}`);
-  session.commit(taskFinished(session, input, 'failed', prefix + verdict.evidence + describeDenials(report), verdict.result?.artifacts ?? [], verdict.result?.next ?? '', verdict.retryable));
+  session.events.commit(taskFinished(session, input, 'failed', prefix + verdict.evidence + describeDenials(report), verdict.result?.artifacts ?? [], verdict.result?.next ?? '', verdict.retryable));
 }
 
 // "; permission denied: Bash: npm test, Write: a.txt" when the CLI refused tool calls.
@@ -83,7 +83,7 @@ function payloadOf(input: AttemptInput, result: AgentResult): NewEvent | undefin
 
 function noteUsage(session: RunSession, input: AttemptInput, report: AgentReport): void {
   if (report.costUsd === undefined && report.tokens === undefined && report.sessionId === undefined) return;
-  session.append({
+  session.events.append({
     event: 'attempt_usage',
     task_id: input.taskId,
     attempt: input.attempt,

@@ -27,11 +27,11 @@ export async function driveRun(
   if ('input' in start) actor = createActor(machine, { input: start.input });
   else {
     // Finish the transition a crash cut short: its records come before anything else.
-    for (const record of start.replay.pending) session.append(record);
+    for (const record of start.replay.pending) session.events.append(record);
     const { value, context } = start.replay.snapshot;
     actor = createActor(machine, { snapshot: machine.resolveState({ value, context }), input: context });
   }
-  session.actor = actor;
+  session.events.attach(actor);
   const outcome = new Promise<DriveOutcome>((resolve) => {
     // A restored snapshot is reported during start(): judge it only once the resume events are in.
     let ready = false;
@@ -41,12 +41,12 @@ export async function driveRun(
       if (ended) resolve(ended);
     };
     actor.subscribe({ next: check, error: (error) => resolve({ kind: 'failed', reason: `internal error: ${(error as Error).message}` }) });
-    session.whenFatal((error) => resolve({ kind: 'failed', reason: `internal error (the run can be resumed): ${error.message}` }));
+    session.cancel.whenFatal((error) => resolve({ kind: 'failed', reason: `internal error (the run can be resumed): ${error.message}` }));
     actor.start();
     if ('replay' in start) {
       actor.send({ type: 'runtime.resume' });
-      if (start.cancel) session.commit({ event: 'cancel_requested', by: start.cancel.by, force: start.cancel.force });
-      else session.commit({ event: 'run_resumed', pid: process.pid, retry_interrupted: start.retryInterrupted });
+      if (start.cancel) session.events.commit({ event: 'cancel_requested', by: start.cancel.by, force: start.cancel.force });
+      else session.events.commit({ event: 'run_resumed', pid: process.pid, retry_interrupted: start.retryInterrupted });
     }
     ready = true;
     check(actor.getSnapshot());
@@ -55,7 +55,7 @@ export async function driveRun(
   try {
     const result = await outcome;
     // Effects still finishing (a stop of a stalled worker) settle before the run ends.
-    await session.idle();
+    await session.cancel.idle();
     return result;
   } finally {
     stopSignals();
@@ -79,9 +79,9 @@ function listenForCancel(session: RunSession): () => void {
   const request = (by: string, force: boolean) => {
     requests += 1;
     const forced = force || requests > 1;
-    if (forced) session.forceStops();
+    if (forced) session.cancel.forceStops();
     session.progress.emit({ type: 'cancel.requested', by, force: forced }, `!! cancel requested by ${by}${forced ? ' (forced: no grace period)' : ''}`);
-    session.commit({ event: 'cancel_requested', by, force: forced });
+    session.events.commit({ event: 'cancel_requested', by, force: forced });
   };
   const fromFile = (signal: string) => {
     const file = join(session.paths.runDir, CANCEL_REQUEST_FILE);
@@ -110,11 +110,11 @@ function listenForCancel(session: RunSession): () => void {
 // After the run: the tmux server goes (unless the user keeps the panes), and nothing owned is left.
 async function cleanUp(session: RunSession): Promise<void> {
   if (!session.keepPanes) {
-    for (const socketDir of session.tmuxSocketDirs()) {
+    for (const socketDir of session.registry.tmuxSocketDirs()) {
       await killServer(session.runId, { socketDir }).catch((error: unknown) => session.log.warn({ err: error }, 'tmux cleanup failed'));
     }
   }
-  for (const handle of session.handles.values()) {
+  for (const handle of session.registry.all()) {
     if (handle.backend === 'tmux' && session.keepPanes) continue;
     if (listGroupMembers(handle.pgid).length > 0) session.log.warn({ pgid: handle.pgid }, 'process group still has members after the run');
   }

@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import type { GateResult } from '../checkpoint/events.js';
+import type { GateResult } from '../../machines/events.js';
 import type { RunSession } from './session.js';
 
 // The tail of a gate's output kept in the log; the whole output stays in gates/.
@@ -31,5 +31,5 @@ export async function runGates(session: RunSession, commands: string[], iteratio
     gates.push(gate);
     session.progress.emit({ type: 'gate', command, exitCode: gate.exitCode, timedOut: gate.timedOut }, `  gate \`${command}\` ${gate.timedOut ? 'timed out' : `exited ${gate.exitCode}`} (${(gate.durationMs / 1000).toFixed(1)}s)`);
   }
-  session.commit({ event: 'gates_result', iteration, pass, gates });
+  session.events.commit({ event: 'gates_result', iteration, pass, gates });
 }

@@ -2,7 +2,7 @@
 import { readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { isProcessAlive, readPidStart } from '../../workers/proc.js';
-import { writeFileAtomic } from '../checkpoint/atomic.js';
+import { writeFileAtomic } from '../../workers/atomic.js';
 import type { RunPaths } from '../checkpoint/store.js';
 import { LockedError } from '../errors.js';
 

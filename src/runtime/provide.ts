@@ -4,8 +4,9 @@ import { fromPromise } from 'xstate';
 import { writeHandoff } from '../../handoffs/write.js';
 import { pipelineMachine } from '../../machines/pipeline.js';
 import type { AttemptInput, HandoffInput } from '../../machines/types.js';
-import type { NewEvent } from '../checkpoint/events.js';
-import { runAttempt, taskFinished, type AttemptRequest } from './attempt.js';
+import type { NewEvent } from '../../machines/events.js';
+import { runAttempt, type AttemptRequest } from './attempt.js';
+import { taskFinished } from './attempt-records.js';
 import { runGates } from './gates.js';
 import { announceRecord } from './announce.js';
 import type { RunSession } from './session.js';
@@ -23,8 +24,8 @@ export function bindMachine(session: RunSession) {
         } catch (error) {
           // Our bug, not the agent's: the attempt fails with the error as evidence; the team goes on.
           session.log.error({ err: error, task: input.taskId, attempt: input.attempt }, 'attempt effect failed');
-          if (!session.isFinished(input.taskId, input.attempt)) {
-            session.commit(taskFinished(session, input, 'failed', `internal error: ${(error as Error).message}`, [], ''));
+          if (!session.events.isFinished(input.taskId, input.attempt)) {
+            session.events.commit(taskFinished(session, input, 'failed', `internal error: ${(error as Error).message}`, [], ''));
           }
         }
       }),
@@ -33,16 +34,16 @@ export function bindMachine(session: RunSession) {
       }),
       writeHandoff: fromPromise<void, HandoffInput>(async ({ input }) => {
         await guard(session, async () => {
-          const { file, sha256 } = writeHandoff(session.paths.handoffsDir, input, session.write);
+          const { file, sha256 } = writeHandoff(session.paths.handoffsDir, input, session.events.write);
           const path = relative(session.projectDir, file);
           session.progress.emit({ type: 'handoff', stage: input.stage, path }, `  handoff ${path}`);
-          session.commit({ event: 'handoff_written', stage: input.stage, path, sha256 });
+          session.events.commit({ event: 'handoff_written', stage: input.stage, path, sha256 });
         });
       }),
     },
     actions: {
       record: (_: unknown, params: NewEvent) => {
-        session.append(params);
+        session.events.append(params);
         announceRecord(session, params);
       },
     },
@@ -55,6 +56,6 @@ async function guard(session: RunSession, effect: () => Promise<void>): Promise<
     await effect();
   } catch (error) {
     session.log.error({ err: error }, 'effect failed');
-    session.fail(error as Error);
+    session.cancel.fail(error as Error);
   }
 }

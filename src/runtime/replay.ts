@@ -3,7 +3,7 @@
 import { createActor, fromPromise, type SnapshotFrom } from 'xstate';
 import { pipelineMachine } from '../../machines/pipeline.js';
 import type { PipelineEvent, PipelineInput } from '../../machines/types.js';
-import type { EventOf, NewEvent, TeamEvent } from '../checkpoint/events.js';
+import type { EventOf, NewEvent, TeamEvent } from '../../machines/events.js';
 import { DeterminismError } from '../errors.js';
 
 export type PipelineSnapshot = SnapshotFrom<typeof pipelineMachine>;

@@ -1,7 +1,7 @@
 // Reads and validates an attempt's result: the result file, else the last fenced json block.
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { defectSchema, taskDefSchema } from '../checkpoint/events.js';
+import { defectSchema, taskDefSchema } from '../../machines/events.js';
 import { LIMITS, validateProjectPaths } from '../checkpoint/guards.js';
 import { lastFencedJson } from '../../workers/adapters/fenced-json.js';
 import type { Stage } from '../../workers/types.js';

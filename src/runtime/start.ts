@@ -1,6 +1,6 @@
 // Starts a new run: the run folder, the lock, run_started, then the pipeline.
 import type { TeamConfig } from '../../config/schema.js';
-import type { EventOf } from '../checkpoint/events.js';
+import type { EventOf } from '../../machines/events.js';
 import { createRun, runPaths, type RunPaths } from '../checkpoint/store.js';
 import { makeRunLogger } from '../logger.js';
 import type { Routing } from './agents.js';
@@ -8,7 +8,7 @@ import { driveRun, type DriveOutcome } from './drive.js';
 import { acquireLock } from './lock.js';
 import type { Progress } from './progress.js';
 import { inputOf } from './replay.js';
-import { RunSession } from './session.js';
+import { makeSession } from './session.js';
 
 export interface StartRequest {
   projectDir: string;
@@ -45,7 +45,7 @@ export async function startRun(request: StartRequest): Promise<{ outcome: DriveO
       shutdownTimeoutMs: config.team.shutdownTimeoutMs,
     };
     request.progress.emit({ type: 'run.started', run: record.run_id, runDir: paths.runDir }, `teamline run ${record.run_id} (${request.mode}, ${request.workers} workers) in ${paths.runDir}`);
-    const session = new RunSession({
+    const session = makeSession({
       runId: record.run_id,
       paths,
       projectDir: request.projectDir,
@@ -60,7 +60,7 @@ export async function startRun(request: StartRequest): Promise<{ outcome: DriveO
       sessionIds: request.session,
       limits,
     });
-    const started = session.append({
+    const started = session.events.append({
       event: 'run_started',
       mode: request.mode,
       task: request.task,

@@ -3,8 +3,8 @@
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TeamConfig } from '../../config/schema.js';
-import { TEMP_PREFIX } from '../checkpoint/atomic.js';
-import type { EventOf } from '../checkpoint/events.js';
+import { TEMP_PREFIX } from '../../workers/atomic.js';
+import type { EventOf } from '../../machines/events.js';
 import { readRunFiles } from '../checkpoint/read.js';
 import type { RunPaths } from '../checkpoint/store.js';
 import { foldRun, type RunView } from '../checkpoint/view.js';
@@ -13,7 +13,7 @@ import { makeRunLogger } from '../logger.js';
 import { acquireLock } from './lock.js';
 import type { Progress } from './progress.js';
 import { replayRun, type Replay } from './replay.js';
-import { RunSession } from './session.js';
+import { makeSession, type RunSession } from './session.js';
 
 // A temporary file this old in events/ or handoffs/ is a write its dead orchestrator never finished.
 const TORN_AGE_MS = 5_000;
@@ -56,7 +56,7 @@ export function takeOver(paths: RunPaths & { runId: string }, project: { dir: st
     const started = files.events.find((e): e is EventOf<'run_started'> & { file: string } => e.event === 'run_started');
     if (!started) throw new UsageError(`run ${paths.runId} was not started by the pipeline (no run_started event): it is driven with \`team state\` commands`);
     const replay = replayRun(files.events);
-    const session = new RunSession({
+    const session = makeSession({
       runId: paths.runId,
       paths,
       projectDir: project.dir,

@@ -16,7 +16,7 @@ const WATCHDOG_GRACE_MS = 2_000;
 
 // Resolves with how the worker ended; `stopped` is set when we ended it (watchdog or cancel).
 export async function watchWorker(session: RunSession, handle: WorkerHandle, spec: LaunchSpec, input: AttemptInput, signal: AbortSignal, adapter: AgentAdapter): Promise<WorkerExit> {
-  const backend = session.backendOf(handle);
+  const backend = session.registry.backendOf(handle);
   const { statusCheckMs, reassignMs } = session.limits;
   const tick = Math.max(10, Math.min(MAX_TICK_MS, Math.floor(statusCheckMs / 4)));
   const started = Date.now();
@@ -27,11 +27,11 @@ export async function watchWorker(session: RunSession, handle: WorkerHandle, spe
   let stopReason: string | undefined;
   const stop = (reason: string, graceMs: number) => {
     stopReason ??= reason;
-    stopping ??= session.track(backend.stop(handle, { graceMs }));
+    stopping ??= session.cancel.track(backend.stop(handle, { graceMs }));
   };
   // A forced cancel while stopping: stop again with no grace (SIGTERM now, then SIGKILL).
-  const offForce = session.onForce(() => {
-    if (stopping) void session.track(backend.stop(handle, { graceMs: 0 }));
+  const offForce = session.cancel.onForce(() => {
+    if (stopping) void session.cancel.track(backend.stop(handle, { graceMs: 0 }));
   });
   const onAbort = () => stop('cancel', session.cancel.force ? 0 : session.config.team.shutdownTimeoutMs);
   if (signal.aborted) onAbort();
@@ -43,7 +43,7 @@ export async function watchWorker(session: RunSession, handle: WorkerHandle, spe
     if (!sessionNoted && adapter.peekSessionId) sessionNoted = noteSessionId(session, input, adapter, spec.attemptDir);
     if (silent >= statusCheckMs && !stalledNoted) {
       stalledNoted = true;
-      session.append({ event: 'attempt_stalled', task_id: input.taskId, attempt: input.attempt, silent_ms: silent });
+      session.events.append({ event: 'attempt_stalled', task_id: input.taskId, attempt: input.attempt, silent_ms: silent });
       session.progress.emit({ type: 'attempt.stalled', task: input.taskId, attempt: input.attempt, silentMs: silent }, `… ${input.taskId} a${input.attempt} stalled: no sign of life for ${Math.round(silent / 1000)}s`);
     }
     if (silent >= reassignMs) stop(`watchdog: no sign of life for ${Math.round(silent / 1000)}s (reassign after ${Math.round(reassignMs / 1000)}s); killed`, WATCHDOG_GRACE_MS);
@@ -77,7 +77,7 @@ function lastSignOfLife(dir: string): number | undefined {
 function noteSessionId(session: RunSession, input: AttemptInput, adapter: AgentAdapter, dir: string): boolean {
   const id = adapter.peekSessionId?.(readHead(join(dir, OUTPUT_FILE)));
   if (!id) return false;
-  session.append({ event: 'attempt_usage', task_id: input.taskId, attempt: input.attempt, stage: input.stage, agent: input.agent, session_id: id });
+  session.events.append({ event: 'attempt_usage', task_id: input.taskId, attempt: input.attempt, stage: input.stage, agent: input.agent, session_id: id });
   return true;
 }
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config/load.js';
-import { UsageError } from '../../src/errors.js';
+import { ConfigError } from '../../config/errors.js';
 import { makeProject, removeProjects } from '../helpers/project.js';
 
 const dirs: string[] = [];
@@ -22,12 +22,12 @@ function projectWithConfig(text: string): { dir: string; file: string } {
   return { dir, file };
 }
 
-// The message of the UsageError loading throws.
+// The message of the ConfigError loading throws.
 function loadError(dir: string, explicit?: string): string {
   try {
     loadConfig(dir, explicit);
   } catch (error) {
-    expect(error).toBeInstanceOf(UsageError);
+    expect(error).toBeInstanceOf(ConfigError);
     return (error as Error).message;
   }
   throw new Error('the config loaded');

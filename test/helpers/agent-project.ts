@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { readRunFiles, type RunFiles } from '../../src/checkpoint/read.js';
 import { runPaths } from '../../src/checkpoint/store.js';
-import type { EventName, EventOf } from '../../src/checkpoint/events.js';
+import type { EventName, EventOf } from '../../machines/events.js';
 import type { StatusJson } from './project.js';
 import { CLI, ROOT, type TeamResult } from './team.js';
 

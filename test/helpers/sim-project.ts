@@ -3,7 +3,7 @@ import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readRunFiles, type RunFiles } from '../../src/checkpoint/read.js';
 import { resolveRun, type RunPaths } from '../../src/checkpoint/store.js';
-import type { EventName, EventOf } from '../../src/checkpoint/events.js';
+import type { EventName, EventOf } from '../../machines/events.js';
 import { toJson } from '../../src/commands/status.js';
 import { loadRunView } from '../../src/runtime/view.js';
 import { makeProject, type StatusJson, type TestProject } from './project.js';

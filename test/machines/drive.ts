@@ -2,7 +2,7 @@
 import { initialTransition, transition } from 'xstate';
 import { pipelineMachine } from '../../machines/pipeline.js';
 import type { PipelineEvent, PipelineInput, TaskDef } from '../../machines/types.js';
-import type { NewEvent, TeamEvent } from '../../src/checkpoint/events.js';
+import type { NewEvent, TeamEvent } from '../../machines/events.js';
 import { recordsOf, type PipelineSnapshot } from '../../src/runtime/replay.js';
 import { startedEvent, toLogEvent } from './log.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TeamEvent } from '../../src/checkpoint/events.js';
+import type { TeamEvent } from '../../machines/events.js';
 import { DeterminismError } from '../../src/errors.js';
 import { replayRun } from '../../src/runtime/replay.js';
 import { DIAMOND, Driver, makeInput } from './drive.js';

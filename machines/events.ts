@@ -1,4 +1,5 @@
-// The event vocabulary of the log: one zod schema per event name (SPEC section 3).
+// The event vocabulary of the log, which the pipeline machine writes: one zod schema per event
+// name (SPEC section 3). The machine owns it; the checkpoint store reads and writes it.
 import { z } from 'zod';
 
 const base = { at: z.string().min(1), run_id: z.string().min(1) };

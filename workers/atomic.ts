@@ -1,13 +1,17 @@
-// Writes a file once and atomically: a temporary file in the same folder, then rename.
+// Writes a file once and atomically: a temporary file in the same folder, then rename. Shared by
+// the run store, the lock and the handoffs, so it lives below all of them.
 import { closeSync, fsyncSync, openSync, renameSync, writeSync, linkSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeToken } from './time.js';
+import { customAlphabet } from 'nanoid';
 
 // Temporary files start with a dot and end in .tmp; readers report them as stray.
 export const TEMP_PREFIX = '.tmp-';
+// The random part of a temporary name, so that two writers never pick the same one.
+const makeToken = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 6);
 
-// Writes `text` as `dir/name`; with `exclusive`, an existing file of that name is an error.
-export function writeFileAtomic(dir: string, name: string, text: string, options: { fsync: boolean; exclusive?: boolean }): string {
+// Writes `text` as `dir/name`; with `exclusive`, an existing file of that name is an error. With
+// `syncDir: false` the folder fsync is left to the caller (group commit: one for several files).
+export function writeFileAtomic(dir: string, name: string, text: string, options: { fsync: boolean; exclusive?: boolean; syncDir?: boolean }): string {
   const target = join(dir, name);
   const temp = join(dir, `${TEMP_PREFIX}${makeToken()}-${name}.tmp`);
   const fd = openSync(temp, 'wx', 0o644);
@@ -27,7 +31,7 @@ export function writeFileAtomic(dir: string, name: string, text: string, options
   } else {
     renameSync(temp, target);
   }
-  if (options.fsync) syncDir(dir);
+  if (options.fsync && options.syncDir !== false) syncDir(dir);
   return target;
 }
 

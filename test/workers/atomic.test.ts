@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeFileAtomic } from '../../src/checkpoint/atomic.js';
+import { writeFileAtomic } from '../../workers/atomic.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -13,7 +13,7 @@ function makeDir(): string {
   return dir;
 }
 
-describe('checkpoint/atomic', () => {
+describe('workers/atomic', () => {
   for (const fsync of [true, false]) {
     it(`writes the exact text and leaves no temporary file (fsync ${fsync})`, () => {
       const dir = makeDir();

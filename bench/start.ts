@@ -1,0 +1,56 @@
+// Start-up of the read-only commands: `team status` on a small run and `team cancel` of an ended
+// run, each a whole process, against `node -e 0` measured interleaved in the same run.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { appendEvent } from '../src/checkpoint/store.js';
+import { median, type Comparison } from './compare.js';
+import { writeRun } from './resume-log.js';
+
+const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '../src/cli.js');
+// A small run: a plan of a dozen tasks, stopped in team-exec.
+const EVENTS = 60;
+const ROUNDS = Number(process.env.BENCH_START_ROUNDS ?? 11);
+// A read-only command may take at most this much over starting node at all.
+const TARGET = 2;
+
+// Rows for `team status` and `team cancel` (on an ended run: it reads, answers and exits).
+export function benchStart(): Comparison[] {
+  const root = mkdtempSync(join(process.env.BENCH_DIR ?? tmpdir(), 'teamline-bench-start-'));
+  try {
+    const running = join(root, 'running');
+    writeRun(running, EVENTS, 2);
+    const ended = join(root, 'ended');
+    const { paths, runId } = writeRun(ended, EVENTS, 2);
+    appendEvent(paths, runId, { event: 'run_cancelled', reason: 'bench' }, { fsync: false });
+    const commands = {
+      node: [process.execPath, '-e', '0'],
+      status: [process.execPath, CLI, 'status', '--cwd', running],
+      cancel: [process.execPath, CLI, 'cancel', '--cwd', ended],
+    };
+    const times: Record<keyof typeof commands, number[]> = { node: [], status: [], cancel: [] };
+    // One warm-up of each (disk cache, compile cache), then interleaved rounds.
+    for (const [name, argv] of Object.entries(commands)) time(name, argv);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [name, argv] of Object.entries(commands)) times[name as keyof typeof commands].push(time(name, argv));
+    }
+    const baselineMs = median(times.node);
+    return [
+      { name: 'status start', detail: `team status, ${EVENTS}-event run, whole process`, ms: median(times.status), baselineMs, target: TARGET },
+      { name: 'cancel start', detail: 'team cancel of an ended run, whole process', ms: median(times.cancel), baselineMs, target: TARGET },
+    ];
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+function time(name: string, argv: string[]): number {
+  const t = performance.now();
+  const result = spawnSync(argv[0]!, argv.slice(1), { stdio: ['ignore', 'ignore', 'pipe'] });
+  const ms = performance.now() - t;
+  if (result.status !== 0) throw new Error(`${name} exited ${result.status}: ${String(result.stderr)}`);
+  return ms;
+}

@@ -1,0 +1,168 @@
+// The pipeline machine's setup: its types, the effects the runtime binds, and every named guard
+// and action. Each action applies one pure step: context changes, then records, then effects.
+import { assertEvent, enqueueActions, fromPromise, setup } from 'xstate';
+import { isPassDone, needsDecision } from './schedule.js';
+import { beginCancel, noteCancelledFinish, noteFixLoopsSpent, noteIterationsSpent, noteStageFailure, runningAttemptIds, stopRun, summarize } from './endings.js';
+import * as steps from './steps.js';
+import type { Step } from './steps.js';
+import type { AttemptInput, HandoffInput, NewEvent, PipelineContext, PipelineEvent, PipelineInput, Stage } from './types.js';
+
+type FinishEvent = Extract<PipelineEvent, { type: 'task.finished' }>;
+
+// The task.finished event an action was taken on.
+function finishEvent(event: PipelineEvent): FinishEvent {
+  assertEvent(event, 'task.finished');
+  return event;
+}
+
+// What a step's effects need of xstate's enqueue: context changes, records, stops and spawns.
+interface StepEnqueue {
+  (action: { type: 'record'; params: NewEvent }): void;
+  assign(values: Partial<PipelineContext>): void;
+  stopChild(id: string): void;
+  spawnChild(src: 'runAttempt', options: { id: string; input: AttemptInput }): void;
+}
+
+// Applies a step: context changes, then records (written before any effect), then effects.
+function applyStep(enqueue: StepEnqueue, step: Step): void {
+  if (step.context) enqueue.assign(step.context);
+  for (const record of step.records ?? []) enqueue({ type: 'record', params: record });
+  for (const id of step.stop ?? []) enqueue.stopChild(id);
+  for (const input of step.spawn ?? []) enqueue.spawnChild('runAttempt', { id: steps.attemptActorId(input.taskId, input.attempt), input });
+}
+
+type StageParams = { stage: Stage };
+
+// The parameters of each step action (undefined: none).
+type StepActions = {
+  enterStage: StageParams;
+  completeStage: StageParams;
+  startStageAttempt: StageParams;
+  finishStageAttempt: undefined;
+  retryStageAttempt: undefined;
+  noteStageFailure: undefined;
+  respawnRunning: undefined;
+  acceptPlan: undefined;
+  acceptPrd: undefined;
+  skipPrd: undefined;
+  addHandoff: undefined;
+  dispatch: undefined;
+  finishTask: undefined;
+  retryTask: undefined;
+  resumeRun: undefined;
+  acceptGates: undefined;
+  acceptVerify: undefined;
+  concludeVerify: undefined;
+  acceptReview: undefined;
+  concludeReview: undefined;
+  noteFixLoopsSpent: undefined;
+  noteIterationsSpent: undefined;
+  startFixLoop: undefined;
+  startNextIteration: undefined;
+  stopRun: undefined;
+  beginCancel: undefined;
+  repeatCancel: undefined;
+  noteCancelledFinish: undefined;
+  recordCompleted: undefined;
+  recordFailed: undefined;
+  recordCancelled: undefined;
+};
+
+// The setup the pipeline machine is made from.
+export const pipelineSetup = setup({
+  types: {
+    context: {} as PipelineContext,
+    events: {} as PipelineEvent,
+    input: {} as PipelineInput,
+  },
+  actors: {
+    // Bound by the runtime; these defaults do nothing, for folding and machine tests.
+    runAttempt: fromPromise<void, AttemptInput>(async () => {}),
+    runGates: fromPromise<void, { commands: string[]; iteration: number; pass: number }>(async () => {}),
+    writeHandoff: fromPromise<void, HandoffInput>(async () => {}),
+  },
+  actions: {
+    record: (_: unknown, _params: NewEvent) => {},
+  },
+  guards: {
+    isStaleStageAttempt: ({ context, event }) => !steps.isCurrentStageAttempt(context, event as FinishEvent),
+    stageAttemptCompleted: ({ context, event }) => steps.stageAttemptOutcome(context, event as FinishEvent) === 'completed',
+    stageAttemptRetryable: ({ context, event }) => steps.stageAttemptOutcome(context, event as FinishEvent) === 'retry',
+    needsPrd: ({ context }) => context.needsPrd,
+    passDone: ({ context }) => isPassDone(context.tasks),
+    needsDecision: ({ context }) => needsDecision(context.tasks),
+    noGates: ({ context }) => context.gates.length === 0,
+    verifyPassed: ({ context }) => context.verdict === 'pass',
+    isRalph: ({ context }) => context.mode === 'ralph',
+    fixLoopsLeft: ({ context }) => context.loop < context.limits.maxFixLoops,
+    iterationsLeft: ({ context }) => context.mode === 'ralph' && context.iteration < context.limits.maxIterations,
+    reviewApproved: ({ context }) => context.reviewReasons.length === 0 && context.verdict === 'pass',
+    nothingRunning: ({ context }) => context.stageAttempt?.status !== 'running' && !Object.values(context.tasks).some((t) => t.status === 'running'),
+    retryApplies: ({ context, event }) => steps.canRetryTask(context, event as Extract<PipelineEvent, { type: 'task.retry' }>),
+    retryingInterrupted: ({ event }) => (event as Extract<PipelineEvent, { type: 'run.resumed' }>).retry_interrupted,
+  },
+}).extend<StepActions>({
+  actions: {
+      enterStage: enqueueActions(({ context, enqueue }, params: { stage: Stage }) => applyStep(enqueue, steps.enterStage(context, params.stage))),
+      completeStage: enqueueActions(({ context, enqueue }, params: { stage: Stage }) => applyStep(enqueue, steps.completeStage(context, params.stage))),
+      startStageAttempt: enqueueActions(({ context, enqueue }, params: { stage: Stage }) => applyStep(enqueue, steps.startStageAttempt(context, params.stage))),
+      finishStageAttempt: enqueueActions(({ context, event, enqueue }) => applyStep(enqueue, steps.finishStageAttempt(context, finishEvent(event)))),
+      retryStageAttempt: enqueueActions(({ context, event, enqueue }) => applyStep(enqueue, steps.retryStageAttempt(context, finishEvent(event)))),
+      noteStageFailure: enqueueActions(({ context, event, enqueue }) => applyStep(enqueue, noteStageFailure(context, finishEvent(event)))),
+      respawnRunning: enqueueActions(({ context, enqueue }) => applyStep(enqueue, steps.respawnRunning(context))),
+      acceptPlan: enqueueActions(({ context, event, enqueue }) => {
+        assertEvent(event, 'plan.accepted');
+        applyStep(enqueue, steps.acceptPlan(context, event));
+      }),
+      acceptPrd: enqueueActions(({ context, event, enqueue }) => {
+        assertEvent(event, 'prd.accepted');
+        applyStep(enqueue, steps.acceptPrd(context, event));
+      }),
+      skipPrd: enqueueActions(({ context, enqueue }) => applyStep(enqueue, steps.skipPrd(context))),
+      addHandoff: enqueueActions(({ context, event, enqueue }) => {
+        assertEvent(event, 'handoff.written');
+        applyStep(enqueue, { context: { handoffs: [...context.handoffs, { stage: event.stage as Stage, path: event.path }] } });
+      }),
+      dispatch: enqueueActions(({ context, enqueue }) => applyStep(enqueue, steps.dispatch(context))),
+      finishTask: enqueueActions(({ context, event, enqueue }) => applyStep(enqueue, steps.finishTask(context, finishEvent(event)))),
+      retryTask: enqueueActions(({ context, event, enqueue }) => {
+        assertEvent(event, 'task.retry');
+        applyStep(enqueue, steps.retryTask(context, event));
+      }),
+      resumeRun: enqueueActions(({ context, event, enqueue }) => {
+        assertEvent(event, 'run.resumed');
+        applyStep(enqueue, steps.resumeRun(context, event));
+      }),
+      acceptGates: enqueueActions(({ event, enqueue }) => {
+        assertEvent(event, 'gates.result');
+        applyStep(enqueue, { context: { gateResults: event.gates } });
+      }),
+      acceptVerify: enqueueActions(({ event, enqueue }) => {
+        assertEvent(event, 'verify.result');
+        applyStep(enqueue, { context: { verdict: event.verdict, defects: event.defects } });
+      }),
+      concludeVerify: enqueueActions(({ context, enqueue }) => applyStep(enqueue, steps.concludeVerify(context))),
+      acceptReview: enqueueActions(({ context, event, enqueue }) => {
+        assertEvent(event, 'review.result');
+        applyStep(enqueue, steps.acceptReview(context, event));
+      }),
+      concludeReview: enqueueActions(({ context, enqueue }) => applyStep(enqueue, steps.concludeReview(context))),
+      noteFixLoopsSpent: enqueueActions(({ context, enqueue }) => applyStep(enqueue, noteFixLoopsSpent(context))),
+      noteIterationsSpent: enqueueActions(({ context, enqueue }) => applyStep(enqueue, noteIterationsSpent(context))),
+      startFixLoop: enqueueActions(({ context, enqueue }) => applyStep(enqueue, steps.startFixLoop(context))),
+      startNextIteration: enqueueActions(({ context, enqueue }) =>
+        applyStep(enqueue, steps.startNextIteration(context, context.verdict === 'pass' ? 'rejected by the architect' : 'verify failed with fix loops spent')),
+      ),
+      stopRun: enqueueActions(({ context, enqueue }) => applyStep(enqueue, stopRun(context))),
+      beginCancel: enqueueActions(({ context, event, enqueue }) => applyStep(enqueue, beginCancel(context, event))),
+      // Asked again (or by a new orchestrator that re-adopted the workers): stop them all again.
+      repeatCancel: enqueueActions(({ context, event, enqueue }) => {
+        assertEvent(event, 'cancel.requested');
+        applyStep(enqueue, { context: { cancelForce: context.cancelForce || event.force }, stop: runningAttemptIds(context) });
+      }),
+      noteCancelledFinish: enqueueActions(({ context, event, enqueue }) => applyStep(enqueue, noteCancelledFinish(context, finishEvent(event)))),
+      recordCompleted: enqueueActions(({ context, enqueue }) => applyStep(enqueue, { records: [{ event: 'run_completed', summary: summarize(context, 'completed') }] })),
+      recordFailed: enqueueActions(({ context, enqueue }) => applyStep(enqueue, { records: [{ event: 'run_failed', reason: context.reason || summarize(context, 'failed') }] })),
+      recordCancelled: enqueueActions(({ context, enqueue }) => applyStep(enqueue, { records: [{ event: 'run_cancelled', reason: context.reason }] })),
+  },
+});
