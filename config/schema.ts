@@ -20,7 +20,9 @@ const agentSchema = z.strictObject({
   scenario: z.string().min(1).optional(),
   /** Run this agent's workers in tmux panes instead of headless processes. */
   tmux: z.boolean().optional(),
-});
+})
+  // The command adapter has nothing to run without it: refused here, not at the first attempt.
+  .refine((agent) => agent.adapter !== 'command' || agent.command !== undefined, { message: 'the command adapter needs a command', path: ['command'] });
 
 export const configSchema = z.strictObject({
   team: z

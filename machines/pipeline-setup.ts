@@ -117,7 +117,10 @@ export const pipelineSetup = setup({
       noteNotRetryable: enqueueActions(({ context, event, enqueue }) => applyStep(enqueue, noteNotRetryable(context, finishEvent(event)))),
       noteNoWorkerLeft: enqueueActions(({ context, enqueue }) => applyStep(enqueue, noteNoWorkerLeft(context))),
       stopRunning: enqueueActions(({ context, enqueue }) => applyStep(enqueue, stopRunning(context))),
-      respawnRunning: enqueueActions(({ context, enqueue }) => applyStep(enqueue, steps.respawnRunning(context))),
+      respawnRunning: enqueueActions(({ context, event, enqueue }) => {
+        assertEvent(event, 'runtime.resume');
+        applyStep(enqueue, steps.respawnRunning(context, event));
+      }),
       acceptPlan: enqueueActions(({ context, event, enqueue }) => {
         assertEvent(event, 'plan.accepted');
         applyStep(enqueue, steps.acceptPlan(context, event));

@@ -16,7 +16,10 @@ const handoffInput = (stage: Stage | 'team-cancel', next: string) => ({ context 
 const reenter = (target: string) => ({ 'runtime.resume': { target, reenter: true } });
 
 // A stage run by one agent attempt: retried on failure up to maxTaskAttempts, then the run fails.
-function agentStageWorking(stage: Stage, payload: { [event: string]: { actions: 'acceptPlan' | 'acceptPrd' | 'acceptVerify' | 'acceptReview' } }) {
+// Its conclusion is drawn on the way to the handoff, never on entering it: a takeover re-enters
+// the handoff to write it again, and an entry step would run twice.
+function agentStageWorking(stage: Stage, payload: { [event: string]: { actions: 'acceptPlan' | 'acceptPrd' | 'acceptVerify' | 'acceptReview' } }, conclude?: 'concludeVerify' | 'concludeReview') {
+  const completed = ['finishStageAttempt', { type: 'completeStage', params: { stage } }, ...(conclude ? [conclude] : [])] as const;
   return pipelineSetup.createStateConfig({
     entry: { type: 'startStageAttempt', params: { stage } },
     on: {
@@ -24,7 +27,7 @@ function agentStageWorking(stage: Stage, payload: { [event: string]: { actions: 
       'task.finished': [
         { guard: 'isStaleStageAttempt' },
         { guard: 'notRetryable', target: '#pipeline.stopping', actions: ['finishStageAttempt', 'noteNotRetryable'] },
-        { guard: 'stageAttemptCompleted', target: 'handoff', actions: ['finishStageAttempt', { type: 'completeStage', params: { stage } }] },
+        { guard: 'stageAttemptCompleted', target: 'handoff', actions: completed },
         { guard: 'stageAttemptRetryable', actions: 'retryStageAttempt' },
         { target: '#pipeline.failing', actions: ['finishStageAttempt', 'noteStageFailure'] },
       ],
@@ -111,9 +114,8 @@ export const pipelineMachine = pipelineSetup.createMachine({
         },
         verifier: agentStageWorking('team-verify', {
           'verify.result': { actions: 'acceptVerify' },
-        }),
+        }, 'concludeVerify'),
         handoff: {
-          entry: 'concludeVerify',
           invoke: { src: 'writeHandoff', input: ({ context }) => handoffInput('team-verify', nextAfterVerify(context))({ context }) },
           on: {
             ...reenter('handoff'),
@@ -136,9 +138,8 @@ export const pipelineMachine = pipelineSetup.createMachine({
       states: {
         working: agentStageWorking('ralph-review', {
           'review.result': { actions: 'acceptReview' },
-        }),
+        }, 'concludeReview'),
         handoff: {
-          entry: 'concludeReview',
           invoke: { src: 'writeHandoff', input: ({ context }) => handoffInput('ralph-review', nextAfterReview(context))({ context }) },
           on: {
             ...reenter('handoff'),

@@ -100,7 +100,8 @@ export function retryStageAttempt(context: PipelineContext, event: EventOf<'task
 }
 
 // Re-runs the effect of every attempt the log says is running (after a restart); no records.
-export function respawnRunning(context: PipelineContext): Step {
+// An attempt whose worker was never launched starts afresh; the others are reconciled.
+export function respawnRunning(context: PipelineContext, event: EventOf<'runtime.resume'>): Step {
   const spawn: AttemptInput[] = [];
   const current = context.stageAttempt;
   if (current?.status === 'running') spawn.push(stageAttemptInput(context, current.id, current.attempt, current.stage, current.role));
@@ -108,7 +109,8 @@ export function respawnRunning(context: PipelineContext): Step {
     const task = context.tasks[id]!;
     if (task.status === 'running') spawn.push(makeExecAttemptInput(context, context.tasks, task));
   }
-  return { spawn: spawn.map((input) => ({ ...input, resumed: true })) };
+  const unlaunched = (input: AttemptInput) => event.unlaunched.some((u) => u.task_id === input.taskId && u.attempt === input.attempt);
+  return { spawn: spawn.map((input) => (unlaunched(input) ? input : { ...input, resumed: true })) };
 }
 
 // A valid plan arrives: tasks enter the graph, pre-assigned to workers.

@@ -134,5 +134,9 @@ export type PipelineEvent =
   | { type: 'task.retry'; task_id: string; attempt: number; reason: string }
   | { type: 'run.resumed'; retry_interrupted: boolean }
   | { type: 'cancel.requested'; force: boolean }
-  /** Not logged: a new orchestrator asks the restored machine to restart its in-flight effects. */
-  | { type: 'runtime.resume' };
+  /**
+   * Not logged: a new orchestrator asks the restored machine to restart its in-flight effects.
+   * `unlaunched`: running attempts whose task_started this orchestrator writes itself (the
+   * transition a crash cut short), so no worker of theirs can exist: they start, never reconcile.
+   */
+  | { type: 'runtime.resume'; unlaunched: Array<{ task_id: string; attempt: number }> };

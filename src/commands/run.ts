@@ -72,6 +72,9 @@ function splitPositionals(positionals: string[], cmd: string, taskFlag: string |
   let rest = positionals;
   let teamArg: { workers: number; type?: string } | undefined;
   const first = rest[0];
+  if (first !== undefined && rest.length === 1 && taskFlag === undefined && /^\d+:/.test(first)) {
+    throw new UsageError(`${cmd}: the task is missing: "${first}" is the N:agent-type; give the task as one quoted argument after it`);
+  }
   const hasTask = rest.length > 1 || taskFlag !== undefined;
   if (first !== undefined && /^\d+(:.*)?$/.test(first) && hasTask) {
     const match = /^(\d+)(?::(.*))?$/.exec(first)!;

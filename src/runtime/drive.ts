@@ -7,7 +7,7 @@ import type { PipelineInput } from '../../machines/types.js';
 import { killServer } from '../../workers/tmux/index.js';
 import { listGroupMembers } from '../../workers/proc.js';
 import { bindMachine } from './provide.js';
-import type { Replay } from './replay.js';
+import { resumeEvent, type Replay } from './replay.js';
 import type { RunSession } from './session.js';
 
 export type DriveOutcome = { kind: 'completed' | 'failed' | 'cancelled' | 'stopped'; reason: string };
@@ -44,10 +44,11 @@ export async function driveRun(
     session.cancel.whenFatal((error) => resolve({ kind: 'failed', reason: `internal error (the run can be resumed): ${error.message}` }));
     actor.start();
     if ('replay' in start) {
-      actor.send({ type: 'runtime.resume' });
+      actor.send(resumeEvent(start.replay));
       if (start.cancel) session.events.commit({ event: 'cancel_requested', by: start.cancel.by, force: start.cancel.force });
       else session.events.commit({ event: 'run_resumed', pid: process.pid, retry_interrupted: start.retryInterrupted });
     }
+    session.events.flush();
     ready = true;
     check(actor.getSnapshot());
   });
@@ -58,6 +59,7 @@ export async function driveRun(
     await session.cancel.idle();
     return result;
   } finally {
+    session.events.flush();
     stopSignals();
     actor.stop();
     await cleanUp(session);

@@ -1,23 +1,27 @@
-// The run's event log as one orchestrator writes it: every input is appended before the machine sees it.
+// The run's event log as one orchestrator writes it: every input is appended before the machine sees
+// it, and every event is durable before the effects of the step that follows it start (group commit:
+// the files of a step are written at once, their folder fsynced once by flush()).
 import type { AnyActorRef } from 'xstate';
 import type { NewEvent, TeamEvent } from '../../machines/events.js';
-import { appendEvent, type RunPaths, type WriteOptions } from '../checkpoint/store.js';
+import { EventGroup, type RunPaths, type WriteOptions } from '../checkpoint/store.js';
 import type { Logger } from '../logger.js';
 import { toMachineEvent } from './replay.js';
 
 export class EventLog {
   readonly write: WriteOptions;
   private actor?: AnyActorRef;
+  private readonly group: EventGroup;
   /** Attempts whose task_finished this orchestrator wrote, by `task#attempt`. */
   private readonly finished = new Set<string>();
 
   constructor(
-    private readonly paths: RunPaths,
-    private readonly runId: string,
+    paths: RunPaths,
+    runId: string,
     private readonly log: Logger,
     write: WriteOptions,
   ) {
     this.write = write;
+    this.group = new EventGroup(paths, runId, write);
   }
 
   // The live machine that committed input events are handed to.
@@ -25,20 +29,27 @@ export class EventLog {
     this.actor = actor;
   }
 
-  // Appends an input event to the log, then hands it to the machine: the log is written first.
+  // Appends an input event to the log, then hands it to the machine: the log is written first. The
+  // input and the records of the step it causes are made durable together when the step is over.
   commit(event: NewEvent): TeamEvent {
     if (event.event === 'task_finished') this.finished.add(`${event.task_id}#${event.attempt}`);
     const full = this.append(event);
     const machineEvent = toMachineEvent(full);
     if (machineEvent && this.actor) this.actor.send(machineEvent);
+    this.flush();
     return full;
   }
 
-  // Appends a record or a fact the machine does not read.
+  // Appends a record or a fact the machine does not read; durable at the next flush().
   append(event: NewEvent): TeamEvent {
-    const full = appendEvent(this.paths, this.runId, event, this.write) as TeamEvent;
+    const full = this.group.add(event) as TeamEvent;
     this.log.info({ event: full.event, ...detail(full) }, full.event);
     return full;
+  }
+
+  // Makes every event appended so far durable (one folder fsync): every effect calls it before it starts.
+  flush(): void {
+    this.group.flush();
   }
 
   // Whether this orchestrator already wrote the attempt's task_finished.

@@ -9,6 +9,7 @@ import { runAttempt, type AttemptRequest } from './attempt.js';
 import { taskFinished } from './attempt-records.js';
 import { runGates } from './gates.js';
 import { announceRecord } from './announce.js';
+import { updateCheckpointAfter } from '../opchain/hook.js';
 import type { RunSession } from './session.js';
 
 // The pipeline machine with real workers, gates, handoffs and log writes.
@@ -16,9 +17,12 @@ export function bindMachine(session: RunSession) {
   return pipelineMachine.provide({
     actors: {
       runAttempt: fromPromise<void, AttemptInput>(async ({ input, signal }) => {
+        // Stopping the worker is an effect too: the step that stops it is durable first.
+        signal.addEventListener('abort', () => session.events.flush(), { once: true });
         // xstate starts the children of a machine's first state before it runs that state's
         // actions; one microtask later the task_started record is in the log.
         await Promise.resolve();
+        session.events.flush();
         try {
           await runAttempt(session, input as AttemptRequest, signal);
         } catch (error) {
@@ -30,9 +34,11 @@ export function bindMachine(session: RunSession) {
         }
       }),
       runGates: fromPromise<void, { commands: string[]; iteration: number; pass: number }>(async ({ input, signal }) => {
+        session.events.flush();
         await guard(session, () => runGates(session, input.commands, input.iteration, input.pass, signal));
       }),
       writeHandoff: fromPromise<void, HandoffInput>(async ({ input }) => {
+        session.events.flush();
         await guard(session, async () => {
           const { file, sha256 } = writeHandoff(session.paths.handoffsDir, input, session.events.write);
           const path = relative(session.projectDir, file);
@@ -45,6 +51,7 @@ export function bindMachine(session: RunSession) {
       record: (_: unknown, params: NewEvent) => {
         session.events.append(params);
         announceRecord(session, params);
+        updateCheckpointAfter(params.event, { paths: session.paths, write: session.events.write, log: session.log });
       },
     },
   });

@@ -132,3 +132,10 @@ function describe(record: Record<string, unknown> | NewEvent): string {
 function fileOf(event: TeamEvent): string {
   return `events/${(event as TeamEvent & { file?: string }).file ?? '?'}`;
 }
+
+// The event that asks a restored machine to restart its effects; attempts whose task_started is
+// still pending were never launched.
+export function resumeEvent(replay: Replay): PipelineEvent {
+  const unlaunched = replay.pending.flatMap((r) => (r.event === 'task_started' ? [{ task_id: r.task_id, attempt: r.attempt }] : []));
+  return { type: 'runtime.resume', unlaunched };
+}
