@@ -95,7 +95,7 @@ export interface OutputSignals {
 export interface AgentAdapter {
   name: AdapterName;
   build(input: AdapterInput): AgentCommand;
-  /** Reads the CLI's whole output (output.log). A CLI with no machine output reports ok with finalText. */
+  /** Reads the CLI's output (output.log: whole up to 4 MB, else its head and tail). A CLI with no machine output reports ok with finalText. */
   parse(output: string): AgentReport;
   /** Session id as soon as it can be seen in partial output, for the log. */
   peekSessionId?(partialOutput: string): string | undefined;

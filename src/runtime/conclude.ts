@@ -1,5 +1,4 @@
 // Turns a worker's end into the log's facts: usage, the stage's payload, then task_finished.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findPlanProblem } from '../../machines/plan.js';
 import type { AttemptInput } from '../../machines/types.js';
@@ -8,6 +7,7 @@ import { lastMeaningfulLines } from '../../workers/adapters/output-end.js';
 import { OUTPUT_FILE } from '../../workers/wrapper.js';
 import type { NewEvent } from '../../machines/events.js';
 import { finishInterrupted, taskFinished, type AttemptFiles } from './attempt-records.js';
+import { readBoundedOutput } from './output.js';
 import { readResult, type AgentResult } from './result.js';
 import type { RunSession } from './session.js';
 
@@ -96,9 +96,5 @@ function noteUsage(session: RunSession, input: AttemptInput, report: AgentReport
 }
 
 function readOutput(dir: string): string {
-  try {
-    return readFileSync(join(dir, OUTPUT_FILE), 'utf8');
-  } catch {
-    return '';
-  }
+  return readBoundedOutput(join(dir, OUTPUT_FILE));
 }
