@@ -4,6 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { AttemptInput } from '../../machines/types.js';
 import type { AgentAdapter, AgentConfig, LaunchSpec, WorkerBackend, WorkerHandle } from '../../workers/types.js';
+import { permissionFor } from '../../workers/adapters/permissions.js';
 import { resolveAgent } from './agents.js';
 import { adoptUnrecorded } from './adopt.js';
 import { attemptFiles, finishInterrupted, type AttemptFiles } from './attempt-records.js';
@@ -41,7 +42,7 @@ async function startWorker(session: RunSession, input: AttemptInput, files: Atte
   const handoffTexts = readHandoffTexts(session.paths.handoffsDir, input.handoffs.map((h) => h.path));
   const prompt = buildPrompt({ input, config: session.config, configFile: session.configFile, projectDir: session.projectDir, resultFile: files.resultFile, handoffTexts, workers: session.workers });
   writeFileSync(files.promptFile, prompt);
-  spec.command = adapter.build({ prompt, promptFile: files.promptFile, resultFile: files.resultFile, projectDir: session.projectDir, agent });
+  spec.command = adapter.build({ prompt, promptFile: files.promptFile, resultFile: files.resultFile, projectDir: session.projectDir, agent, stage: input.stage, permission: permissionFor(agent, input.stage) });
   const handle = await backend.launch(spec, (launched) => {
     session.registry.record(input.taskId, input.attempt, launched);
     session.events.append({ event: 'attempt_spawned', task_id: input.taskId, attempt: input.attempt, worker: input.worker, handle: launched });
@@ -72,6 +73,7 @@ function makeLaunchSpec(session: RunSession, input: AttemptInput, files: Attempt
       TEAM_PROMPT_FILE: files.promptFile,
       TEAM_RESULT_FILE: files.resultFile,
       TEAM_PROJECT_DIR: session.projectDir,
+      TEAM_PERMISSION: permissionFor(agent, input.stage),
       ...(agent.env ?? {}),
     },
   };
