@@ -43,7 +43,7 @@ function describeAttempt(a: AttemptView): string {
   return parts.join(' · ');
 }
 
-// What a person must look at: uncertain attempts, decisions, stale approvals, malformed files, conflicts.
+// What needs a person: uncertain attempts, decisions, stale approvals, malformed files, conflicts.
 export function attentionLines(view: RunView): string[] {
   const lines: string[] = [];
   for (const u of view.uncertain) lines.push(`uncertain: ${u.task} attempt ${u.attempt} started with no terminal event`);
