@@ -1,6 +1,6 @@
 // The zod schema of `.team/config.json` (SPEC section 5); each default says why.
 import { z } from 'zod';
-import { ADAPTER_NAMES } from '../workers/types.js';
+import { ADAPTER_NAMES, PERMISSION_LEVELS, STAGES } from '../workers/types.js';
 
 const positiveInt = z.number().int().positive();
 
@@ -10,7 +10,10 @@ const agentSchema = z.strictObject({
   args: z.array(z.string()).optional(),
   env: z.record(z.string(), z.string()).optional(),
   model: z.string().min(1).optional(),
+  /** A raw CLI permission value for every stage; wins over `permissions`. */
   permissionMode: z.string().min(1).optional(),
+  /** Per stage: read, edit or run (edit and run commands). Defaults: plan, prd, review read; exec, verify, fix run. */
+  permissions: z.partialRecord(z.enum(STAGES), z.enum(PERMISSION_LEVELS)).optional(),
   maxTurns: positiveInt.optional(),
   maxBudgetUsd: z.number().positive().optional(),
   promptVia: z.enum(['file', 'arg', 'stdin']).optional(),

@@ -11,6 +11,7 @@ export const USAGE = `usage:
   team attach [--run ID]
   team approve --stage S --artifact PATH --by NAME [--note TEXT] [--run ID]
   team state <start-run|start-task|finish-task|retry|approve|status> ...
+  team report [--run ID] [--out FILE]          (one self-contained HTML page of the run)
   team merge-driver BASE OURS THEIRS [PATH]   (git's merge driver for .checkpoints/*.checkpoint.json)
   team --version
 `;
@@ -39,6 +40,8 @@ export async function dispatch(argv: string[]): Promise<number> {
       return (await import('./cancel.js')).cancelCommand(rest);
     case 'attach':
       return (await import('./attach.js')).attachCommandLine(rest);
+    case 'report':
+      return (await import('./report.js')).reportCommand(rest);
     case 'merge-driver':
       return (await import('./merge-driver.js')).mergeDriverCommand(rest);
     case 'ralph':

@@ -42,7 +42,8 @@ function describeAttempt(a: AttemptView): string {
   return parts.join(' · ');
 }
 
-function attentionLines(view: RunView): string[] {
+// What needs a person: uncertain attempts, decisions, stale approvals, malformed files, conflicts.
+export function attentionLines(view: RunView): string[] {
   const lines: string[] = [];
   for (const u of view.uncertain) lines.push(`uncertain: ${u.task} attempt ${u.attempt} started with no terminal event`);
   if (view.status === 'stopped' && view.uncertain.length === 0) {
