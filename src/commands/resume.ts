@@ -3,7 +3,7 @@ import { validateId } from '../checkpoint/guards.js';
 import { resolveRun } from '../checkpoint/store.js';
 import { UsageError } from '../errors.js';
 import { driveRun } from '../runtime/drive.js';
-import { makeProgress } from '../runtime/progress.js';
+import { makeRunProgress } from '../watch/run-progress.js';
 import { takeOver } from '../runtime/takeover.js';
 import { optionalString, parseFlags } from './args.js';
 import { openProject, PROJECT_FLAGS } from './project.js';
@@ -16,7 +16,7 @@ export async function resumeCommand(argv: string[]): Promise<number> {
   const project = openProject(args);
   const runId = optionalString(args, 'run');
   const paths = resolveRun(project.dir, runId === undefined ? undefined : validateId(runId, '--run'));
-  const progress = makeProgress({ json: args.values.json === true });
+  const progress = makeRunProgress({ json: args.values.json === true, projectDir: project.dir });
   const { session, replay, view, release } = takeOver(paths, project, progress, cmd);
   try {
     refuseEnded(view.status, paths.runId);

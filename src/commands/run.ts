@@ -3,6 +3,7 @@ import { LIMITS, validateText } from '../checkpoint/guards.js';
 import { EXIT, UsageError } from '../errors.js';
 import { resolveRouting } from '../runtime/agents.js';
 import { makeProgress } from '../runtime/progress.js';
+import { makeRunProgress } from '../watch/run-progress.js';
 import { startRun } from '../runtime/start.js';
 import { loadRunView } from '../runtime/view.js';
 import { summarize } from '../runtime/summary.js';
@@ -42,7 +43,7 @@ export async function runTeam(argv: string[], mode: 'team' | 'ralph'): Promise<n
   const workers = teamArg?.workers ?? config.team.defaultWorkers;
   if (workers > config.team.maxAgents) throw new UsageError(`N:agent-type: ${workers} workers is over team.maxAgents (${config.team.maxAgents})`);
   const routing = resolveRouting(config, teamArg?.type, optionalString(args, 'agent'));
-  const progress = makeProgress({ json: args.values.json === true });
+  const progress = makeRunProgress({ json: args.values.json === true, projectDir: project.dir });
   const { outcome, paths } = await startRun({
     projectDir: project.dir,
     config,
