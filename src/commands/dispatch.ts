@@ -6,10 +6,12 @@ export const USAGE = `usage:
   team [N:agent-type] --task WORD [run options]     (a bare one-word task is refused: it is more often a mistyped command)
   team ralph [N:agent-type] "task" [--max-iterations K] [run options]
   team status [--run ID] [--json]
+  team watch [--run ID] [--interval MS]        (also: team status --watch; q quits, the run goes on)
   team resume [--run ID] [--retry-interrupted] [--detach]
   team cancel [--run ID] [--force]
   team wait [--run ID] [--timeout S] [--json]      (exit: the run's code; 5 at the timeout; 6 when nobody drives the run)
   team list [--json]
+  team init [--claude] [--opencode] [--gemini] [--codex] [--global] [--print] [--force]   (the /team, /ralph, /cancel, /team-status commands)
   team attach [--run ID]
   team approve --stage S --artifact PATH --by NAME [--note TEXT] [--run ID]
   team state <start-run|start-task|finish-task|retry|approve|status> ...
@@ -33,7 +35,11 @@ export async function dispatch(argv: string[]): Promise<number> {
     case 'state':
       return (await import('./state.js')).runState(rest);
     case 'status':
+      // `team status --watch` is the live view of `team watch`.
+      if (rest.includes('--watch')) return (await import('./watch.js')).watchCommand(rest.filter((a) => a !== '--watch'), 'team status --watch');
       return (await import('./status.js')).runStatus(rest);
+    case 'watch':
+      return (await import('./watch.js')).watchCommand(rest);
     case 'approve':
       return (await import('./approve.js')).recordApproval(rest, 'team approve');
     case 'resume':
@@ -50,6 +56,8 @@ export async function dispatch(argv: string[]): Promise<number> {
       return (await import('./wait.js')).waitCommand(rest);
     case 'list':
       return (await import('./list.js')).listCommand(rest);
+    case 'init':
+      return (await import('./init.js')).initCommand(rest);
     case 'ralph':
       return (await import('./run.js')).runTeam(rest, 'ralph');
     default:

@@ -3,7 +3,7 @@ import { validateId } from '../checkpoint/guards.js';
 import { resolveRun } from '../checkpoint/store.js';
 import { UsageError } from '../errors.js';
 import { driveRun } from '../runtime/drive.js';
-import { makeProgress } from '../runtime/progress.js';
+import { makeRunProgress } from '../watch/run-progress.js';
 import { takeOver } from '../runtime/takeover.js';
 import { loadRunView } from '../runtime/view.js';
 import { optionalString, parseFlags } from './args.js';
@@ -23,7 +23,7 @@ export async function resumeCommand(argv: string[]): Promise<number> {
     const childArgv = ['resume', ...argv.filter((a) => a !== '--detach'), ...(runId === undefined ? ['--run', paths.runId] : [])];
     return detachRun({ argv: childArgv, paths, runId: paths.runId, creates: false, json: args.values.json === true });
   }
-  const progress = makeProgress({ json: args.values.json === true });
+  const progress = makeRunProgress({ json: args.values.json === true, projectDir: project.dir });
   const { session, replay, view, release } = takeOver(paths, project, progress, cmd);
   try {
     refuseEnded(view.status, paths.runId);

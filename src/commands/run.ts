@@ -5,6 +5,7 @@ import { makeRunId } from '../checkpoint/time.js';
 import { EXIT, UsageError } from '../errors.js';
 import { resolveRouting } from '../runtime/agents.js';
 import { makeProgress } from '../runtime/progress.js';
+import { makeRunProgress } from '../watch/run-progress.js';
 import { startRun } from '../runtime/start.js';
 import { loadRunView } from '../runtime/view.js';
 import { summarize } from '../runtime/summary.js';
@@ -55,7 +56,7 @@ export async function runTeam(argv: string[], mode: 'team' | 'ralph'): Promise<n
   }
   const detachedId = process.env[DETACHED_RUN_VAR];
   delete process.env[DETACHED_RUN_VAR];
-  const progress = makeProgress({ json });
+  const progress = makeRunProgress({ json, projectDir: project.dir });
   const { outcome, paths } = await startRun({
     runId: detachedId === undefined ? undefined : validateId(detachedId, DETACHED_RUN_VAR),
     projectDir: project.dir,
