@@ -26,7 +26,8 @@ export function writeRun(dir: string, events: number, workers: number): { paths:
     return appendEvent(paths, run.run_id, event, { fsync: false }) as TeamEvent;
   };
   write({ event: 'run_started', ...input, workerMode: 'headless', keepPanes: false });
-  let [snapshot, actions] = initialTransition(pipelineMachine, input);
+  // Only the latest snapshot is kept: the steps may change the task map in place, as in a live run.
+  let [snapshot, actions] = initialTransition(pipelineMachine, { ...input, inPlace: true });
   // Each transition's records, then a spawn record for every attempt it started.
   const writeRecords = () => {
     for (const record of recordsOf(actions)) {
