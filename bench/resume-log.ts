@@ -55,7 +55,9 @@ export function writeRun(dir: string, events: number, workers: number): { paths:
   finish('plan', 1, 'team-plan', ['docs/plan.md'], { event: 'plan_accepted', task_id: 'plan', attempt: 1, tasks: makePlan(planned), needsPrd: false });
   commit({ event: 'handoff_written', stage: 'team-plan', path: `.team/runs/${run.run_id}/handoffs/01-team-plan.md`, sha256: 'ab'.repeat(32) });
   for (;;) {
-    const running = snapshot.context.order.map((id) => snapshot.context.tasks[id]!).find((t) => t.status === 'running');
+    // The attempt that started first (the index keeps running ids in the order they started).
+    const first = snapshot.context.taskIndex.running[0];
+    const running = first === undefined ? undefined : snapshot.context.tasks[first];
     if (!running) throw new Error('the generated run ran out of tasks before its events');
     if (count + 4 > events) break;
     finish(running.id, running.attempt, 'team-exec', [`src/${running.id}.ts`, `test/${running.id}.test.ts`]);
