@@ -6,6 +6,7 @@ export function renderStatus(view: RunView): string {
   const { run, pipeline } = view;
   const lines = [`run ${run.run_id} (${run.mode}, profile ${run.profile})`, `  status ${view.status}${view.outcome ? `: ${view.outcome}` : ''}`, `  stage  ${view.stage}`];
   if (run.task) lines.push(`  task   ${oneLine(run.task)}`);
+  if (run.session) lines.push(`  session ${run.session}`);
   if (pipeline.maxIterations !== undefined) lines.push(`  iteration ${pipeline.iteration} of ${pipeline.maxIterations}`);
   if (pipeline.maxFixLoops !== undefined) lines.push(`  fix loop ${pipeline.loop} of ${pipeline.maxFixLoops}`);
   if (run.mode === 'ralph') {

@@ -11,6 +11,8 @@ import { inputOf } from './replay.js';
 import { makeSession } from './session.js';
 
 export interface StartRequest {
+  /** The id the run is created with (a detached start chose it); default a new one. */
+  runId?: string;
   projectDir: string;
   config: TeamConfig;
   configFile?: string;
@@ -31,6 +33,7 @@ export async function startRun(request: StartRequest): Promise<{ outcome: DriveO
     request.projectDir,
     { profile: 'default', stage: 'team-plan', status: 'running', ...request.session, task: request.task, workers: request.workers, agentType: routing.agentType, mode: request.mode },
     { fsync: config.team.fsync },
+    request.runId,
   );
   const paths = runPaths(request.projectDir, record.run_id);
   const release = acquireLock(paths, `team ${request.mode === 'ralph' ? 'ralph ' : ''}run`);

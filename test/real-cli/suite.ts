@@ -16,7 +16,7 @@ import { saveFixtures } from './record.js';
 const PIPELINE_TIMEOUT_MS = 300_000;
 // The issue's bound for a bad key: well under a minute, including the CLI's start.
 const BAD_KEY_TIMEOUT_MS = 50_000;
-// The attempt cap the never-answering server meets (watchdog.attemptTimeoutMs).
+// The attempt cap the never-answering server meets (team.attemptTimeoutMs).
 const ATTEMPT_CAP_MS = 8_000;
 
 export interface RealCliContext {
@@ -105,7 +105,7 @@ export function describeRealCli(cli: RealCli): void {
     }, BAD_KEY_TIMEOUT_MS);
 
     it('cuts off an attempt whose model never answers at the attempt cap', async () => {
-      const run = ctx.project(HANG_KEY, { team: { fsync: false, maxTaskAttempts: 1 }, watchdog: { attemptTimeoutMs: ATTEMPT_CAP_MS } });
+      const run = ctx.project(HANG_KEY, { team: { fsync: false, maxTaskAttempts: 1, monitorIntervalMs: 1_000, attemptTimeoutMs: ATTEMPT_CAP_MS } });
       const result = await run.team(['1:executor', 'never planned: the model never answers', '--agent', cli]);
       expect(result.exitCode, `${result.stdout}\n${result.stderr}`).toBe(1);
       const files = run.project.readRun();
