@@ -44,6 +44,10 @@ export const configSchema = z.strictObject({
       maxTaskAttempts: positiveInt.default(2),
       /** fsync every event file and its folder: durable across power loss, slower. */
       fsync: z.boolean().default(true),
+      /** Wall-clock cap of one attempt: a CLI that only retries (or hangs while printing) is killed. */
+      attemptTimeoutMs: positiveInt.default(3_600_000),
+      /** The cap per stage where it differs, e.g. { "team-plan": 600000 }. */
+      attemptTimeoutMsPerStage: z.partialRecord(z.enum(STAGES), positiveInt).default({}),
       /** Where workers run unless an agent says otherwise. */
       mode: z.enum(['headless', 'tmux']).default('headless'),
     })

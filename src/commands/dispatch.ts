@@ -11,6 +11,7 @@ export const USAGE = `usage:
   team cancel [--run ID] [--force]
   team wait [--run ID] [--timeout S] [--json]      (exit: the run's code; 5 at the timeout; 6 when nobody drives the run)
   team list [--json]
+  team init [--claude] [--opencode] [--gemini] [--codex] [--global] [--print] [--force]   (the /team, /ralph, /cancel, /team-status commands)
   team attach [--run ID]
   team approve --stage S --artifact PATH --by NAME [--note TEXT] [--run ID]
   team state <start-run|start-task|finish-task|retry|approve|status> ...
@@ -55,6 +56,8 @@ export async function dispatch(argv: string[]): Promise<number> {
       return (await import('./wait.js')).waitCommand(rest);
     case 'list':
       return (await import('./list.js')).listCommand(rest);
+    case 'init':
+      return (await import('./init.js')).initCommand(rest);
     case 'ralph':
       return (await import('./run.js')).runTeam(rest, 'ralph');
     default:
