@@ -85,6 +85,7 @@ export const pipelineMachine = pipelineSetup.createMachine({
           on: {
             'task.finished': { actions: ['finishTask', 'dispatch'] },
             'task.retry': { actions: ['retryTask', 'dispatch'] },
+            'merge.failed': { actions: 'noteMergeFailure' },
             'run.resumed': { actions: ['resumeRun', 'dispatch'] },
             'runtime.resume': { actions: 'respawnRunning' },
           },

@@ -155,10 +155,17 @@ export function finishTask(context: PipelineContext, event: EventOf<'task.finish
     // "A worker that failed 2 tasks": a second failed attempt of one task on it counts once.
     if (!task.failedOn.includes(task.worker)) workerFailures[task.worker] = (workerFailures[task.worker] ?? 0) + 1;
     next.failedOn = [...task.failedOn, task.worker];
-    next.status = next.failures < context.limits.maxTaskAttempts ? 'pending' : 'failed';
+    next.status = next.failures < context.limits.maxTaskAttempts && !task.mergeFailed ? 'pending' : 'failed';
   } else next.status = context.retryInterrupted ? 'pending' : 'interrupted';
   // The attempt's effect has reported: its child actor is done (a replay's inert children never end on their own).
   return { context: { tasks: { ...context.tasks, [task.id]: next }, workerFailures }, stop: [attemptActorId(task.id, task.attempt)] };
+}
+
+// A running task's branch could not be merged: its attempt's failure will not be retried.
+export function noteMergeFailure(context: PipelineContext, event: EventOf<'merge.failed'>): Step {
+  const task = context.tasks[event.task_id];
+  if (!task || task.status !== 'running' || task.attempt !== event.attempt) return {};
+  return { context: { tasks: { ...context.tasks, [task.id]: { ...task, mergeFailed: event.reason } } } };
 }
 
 // An explicit retry of an interrupted or failed task.
