@@ -43,6 +43,8 @@ export const configSchema = z.strictObject({
       fsync: z.boolean().default(true),
       /** Where workers run unless an agent says otherwise. */
       mode: z.enum(['headless', 'tmux']).default('headless'),
+      /** Workers in git worktrees or one shared checkout; unset: worktrees when the project is a git repository and more than one worker runs. */
+      isolation: z.enum(['worktree', 'none']).optional(),
     })
     .prefault({}),
   ralph: z

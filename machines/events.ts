@@ -167,7 +167,7 @@ export const EVENT_SCHEMAS = {
   merge_failed: z.object({
     event: z.literal('merge_failed'),
     ...mergeRef,
-    reason: z.enum(['conflict', 'runtime-files', 'conflict-markers']),
+    reason: z.enum(['conflict', 'runtime-files']),
     files: z.array(z.string()),
     ours: z.string(),
     theirs: z.string(),
