@@ -9,6 +9,8 @@ export const USAGE = `usage:
   team resume [--run ID] [--retry-interrupted]
   team cancel [--run ID] [--force]
   team attach [--run ID]
+  team land [--run ID]       (merge a completed run's branch team/<run> into your branch)
+  team clean [--run ID]      (remove ended runs' worktrees and merged branches)
   team approve --stage S --artifact PATH --by NAME [--note TEXT] [--run ID]
   team state <start-run|start-task|finish-task|retry|approve|status> ...
   team merge-driver BASE OURS THEIRS [PATH]   (git's merge driver for .checkpoints/*.checkpoint.json)
@@ -39,6 +41,10 @@ export async function dispatch(argv: string[]): Promise<number> {
       return (await import('./cancel.js')).cancelCommand(rest);
     case 'attach':
       return (await import('./attach.js')).attachCommandLine(rest);
+    case 'land':
+      return (await import('./land.js')).landCommand(rest);
+    case 'clean':
+      return (await import('./clean.js')).cleanCommand(rest);
     case 'merge-driver':
       return (await import('./merge-driver.js')).mergeDriverCommand(rest);
     case 'ralph':

@@ -1,4 +1,5 @@
 // `team [N:agent-type] "task"` and `team ralph [N:agent-type] "task"`: start a run and drive it.
+import { basename } from 'node:path';
 import { LIMITS, validateText } from '../checkpoint/guards.js';
 import { EXIT, UsageError } from '../errors.js';
 import { resolveRouting } from '../runtime/agents.js';
@@ -6,6 +7,8 @@ import { makeProgress } from '../runtime/progress.js';
 import { startRun } from '../runtime/start.js';
 import { loadRunView } from '../runtime/view.js';
 import { summarize } from '../runtime/summary.js';
+import { describeBranches, foldBranches } from '../runtime/isolation-view.js';
+import { readRunFiles } from '../checkpoint/read.js';
 import type { DriveOutcome } from '../runtime/drive.js';
 import { optionalInt, optionalString, parseFlags } from './args.js';
 import { refuseOneWordTask } from './one-word.js';
@@ -21,6 +24,7 @@ const RUN_FLAGS = {
   'keep-panes': { type: 'boolean' as const },
   json: { type: 'boolean' as const },
   task: { type: 'string' as const },
+  land: { type: 'boolean' as const },
 };
 
 // The exit code of each way a run can end.
@@ -55,15 +59,30 @@ export async function runTeam(argv: string[], mode: 'team' | 'ralph'): Promise<n
     keepPanes: args.values['keep-panes'] === true,
     progress,
     session: { session: process.env.TEAM_SESSION ?? '', parent_session: process.env.TEAM_PARENT_SESSION ?? '' },
+    land: args.values.land === true,
   });
+  if (outcome.kind === 'completed' && args.values.land) await landAfterRun(paths, progress, project.write);
   reportEnd(paths, project.dir, outcome, progress);
   return OUTCOME_EXIT[outcome.kind];
 }
 
+// --land: lands the completed run; a refusal is said, and the summary then names the command.
+async function landAfterRun(paths: Parameters<typeof loadRunView>[0], progress: ReturnType<typeof makeProgress>, write: { fsync: boolean }): Promise<void> {
+  const runId = basename(paths.runDir);
+  try {
+    await (await import('./land.js')).landWork(paths, runId, progress, write);
+  } catch (error) {
+    progress.emit({ type: 'land.refused', run: runId, reason: (error as Error).message }, `--land: ${(error as Error).message}`);
+  }
+}
+
 // Prints the final summary from the log.
 export function reportEnd(paths: Parameters<typeof loadRunView>[0], projectDir: string, outcome: DriveOutcome, progress: ReturnType<typeof makeProgress>): void {
-  const { lines, data } = summarize(loadRunView(paths, projectDir), outcome, paths.runDir);
-  progress.emit(data, lines.join('\n'));
+  const view = loadRunView(paths, projectDir);
+  const { lines, data } = summarize(view, outcome, paths.runDir);
+  const branches = foldBranches(readRunFiles(paths).events);
+  if (branches) lines.splice(-1, 0, ...describeBranches(branches, view.run.run_id, outcome.kind).map((line) => `   ${line}`));
+  progress.emit(branches ? { ...data, branches } : data, lines.join('\n'));
 }
 
 // `[N:type] "task"`: N is 1..20; the type is a role or an agent.

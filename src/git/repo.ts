@@ -33,9 +33,9 @@ export async function commitOf(dir: string, ref: string): Promise<string | undef
   return result.ok ? result.stdout : undefined;
 }
 
-// Paths with uncommitted changes (staged, unstaged or untracked, ignored files aside).
-export async function dirtyPaths(dir: string): Promise<string[]> {
-  const result = await git(dir, ['status', '--porcelain', '--untracked-files=all']);
+// Paths with uncommitted changes: staged or unstaged, and (unless told otherwise) untracked; ignored files aside.
+export async function dirtyPaths(dir: string, untracked = true): Promise<string[]> {
+  const result = await git(dir, ['status', '--porcelain', `--untracked-files=${untracked ? 'all' : 'no'}`]);
   return linesOf(result.stdout).map((line) => line.slice(3));
 }
 
