@@ -1,4 +1,5 @@
 // How a run ends, stops or is cancelled, and the words it ends with. Pure.
+import { WORKER_FAILURE_LIMIT } from './schedule.js';
 import * as steps from './steps.js';
 import type { Step } from './steps.js';
 import type { PipelineContext, PipelineEvent } from './types.js';
@@ -33,6 +34,23 @@ export function noteFixLoopsSpent(c: PipelineContext): Step {
 
 export function noteIterationsSpent(c: PipelineContext): Step {
   return { context: { reason: `not approved after ${c.iteration} of ${c.limits.maxIterations} iterations; last reasons: ${c.reviewReasons.join('; ')}` } };
+}
+
+// A failure no retry can fix (credentials, quota, model): the run fails with the CLI's words.
+export function noteNotRetryable(c: PipelineContext, e: FinishEvent): Step {
+  return { context: { reason: `${e.task_id} a${e.attempt} failed and no retry can fix it: ${e.evidence}`, endingStage: c.stage } };
+}
+
+// Every worker failed its share of tasks: nothing can run any more, so verify is not tried.
+export function noteNoWorkerLeft(c: PipelineContext): Step {
+  const spent = Object.entries(c.workerFailures).map(([worker, count]) => `${worker}: ${count}`).join(', ');
+  const undone = c.order.filter((id) => c.tasks[id]!.pass === c.loop && c.tasks[id]!.status !== 'completed');
+  return { context: { reason: `no worker left: every worker failed ${WORKER_FAILURE_LIMIT} tasks (${spent}); not done: ${undone.join(', ')}`, endingStage: c.stage } };
+}
+
+// The run is failing: every attempt still running is stopped (each reports itself interrupted).
+export function stopRunning(c: PipelineContext): Step {
+  return { stop: runningAttemptIds(c) };
 }
 
 // The run needs a human: interrupted attempts wait for `team resume --retry-interrupted`.

@@ -89,7 +89,13 @@ const mergeRef = { ...base, ...taskRef, ...gitRef, into: z.string().min(1) };
 
 export const EVENT_SCHEMAS = {
   task_started: z.strictObject({ event: z.literal('task_started'), ...taskFields, status: z.literal('running') }),
-  task_finished: z.strictObject({ event: z.literal('task_finished'), ...taskFields, status: z.enum(TERMINAL) }),
+  task_finished: z.strictObject({
+    event: z.literal('task_finished'),
+    ...taskFields,
+    status: z.enum(TERMINAL),
+    /** Present on a failure no retry can fix (credentials, quota, model): the run stops at it. */
+    retryable: z.literal(false).optional(),
+  }),
   task_retry: z.object({ event: z.literal('task_retry'), ...base, ...taskRef, reason: z.string() }),
   run_started: z.object({
     event: z.literal('run_started'),

@@ -1,8 +1,8 @@
 // The pipeline machine's setup: its types, the effects the runtime binds, and every named guard
 // and action. Each action applies one pure step: context changes, then records, then effects.
 import { assertEvent, enqueueActions, fromPromise, setup } from 'xstate';
-import { isPassDone, needsDecision } from './schedule.js';
-import { beginCancel, noteCancelledFinish, noteFixLoopsSpent, noteIterationsSpent, noteStageFailure, runningAttemptIds, stopRun, summarize } from './endings.js';
+import { isPassDone, needsDecision, noWorkerLeft } from './schedule.js';
+import { beginCancel, noteCancelledFinish, noteFixLoopsSpent, noteIterationsSpent, noteNoWorkerLeft, noteNotRetryable, noteStageFailure, runningAttemptIds, stopRun, stopRunning, summarize } from './endings.js';
 import * as steps from './steps.js';
 import type { Step } from './steps.js';
 import type { AttemptInput, HandoffInput, NewEvent, PipelineContext, PipelineEvent, PipelineInput, Stage } from './types.js';
@@ -41,6 +41,9 @@ type StepActions = {
   finishStageAttempt: undefined;
   retryStageAttempt: undefined;
   noteStageFailure: undefined;
+  noteNotRetryable: undefined;
+  noteNoWorkerLeft: undefined;
+  stopRunning: undefined;
   respawnRunning: undefined;
   acceptPlan: undefined;
   acceptPrd: undefined;
@@ -89,6 +92,8 @@ export const pipelineSetup = setup({
     isStaleStageAttempt: ({ context, event }) => !steps.isCurrentStageAttempt(context, event as FinishEvent),
     stageAttemptCompleted: ({ context, event }) => steps.stageAttemptOutcome(context, event as FinishEvent) === 'completed',
     stageAttemptRetryable: ({ context, event }) => steps.stageAttemptOutcome(context, event as FinishEvent) === 'retry',
+    notRetryable: ({ context, event }) => steps.isFatalFinish(context, event as FinishEvent),
+    noWorkerLeft: ({ context }) => noWorkerLeft(context),
     needsPrd: ({ context }) => context.needsPrd,
     passDone: ({ context }) => isPassDone(context.tasks),
     needsDecision: ({ context }) => needsDecision(context.tasks),
@@ -110,6 +115,9 @@ export const pipelineSetup = setup({
       finishStageAttempt: enqueueActions(({ context, event, enqueue }) => applyStep(enqueue, steps.finishStageAttempt(context, finishEvent(event)))),
       retryStageAttempt: enqueueActions(({ context, event, enqueue }) => applyStep(enqueue, steps.retryStageAttempt(context, finishEvent(event)))),
       noteStageFailure: enqueueActions(({ context, event, enqueue }) => applyStep(enqueue, noteStageFailure(context, finishEvent(event)))),
+      noteNotRetryable: enqueueActions(({ context, event, enqueue }) => applyStep(enqueue, noteNotRetryable(context, finishEvent(event)))),
+      noteNoWorkerLeft: enqueueActions(({ context, enqueue }) => applyStep(enqueue, noteNoWorkerLeft(context))),
+      stopRunning: enqueueActions(({ context, enqueue }) => applyStep(enqueue, stopRunning(context))),
       respawnRunning: enqueueActions(({ context, event, enqueue }) => {
         assertEvent(event, 'runtime.resume');
         applyStep(enqueue, steps.respawnRunning(context, event));

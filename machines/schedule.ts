@@ -38,7 +38,7 @@ export function schedule(context: PipelineContext): ScheduleResult {
   const draft = new TaskDraft(context.tasks);
   const records: NewEvent[] = [];
   const starts: AttemptInput[] = [];
-  const available = workerNames(context.workers).filter((w) => (context.workerFailures[w] ?? 0) < WORKER_FAILURE_LIMIT);
+  const available = availableWorkers(context);
   failUnrunnable(context, draft, available.length, records);
   const busy = new Set<string>();
   for (const id of context.order) if (draft.tasks[id]!.status === 'running') busy.add(draft.tasks[id]!.worker);
@@ -58,6 +58,17 @@ export function schedule(context: PipelineContext): ScheduleResult {
     starts.push(makeExecAttemptInput(context, draft.tasks, task));
   }
   return { tasks: draft.tasks, records, starts };
+}
+
+// Workers that may still take work: each failed fewer than WORKER_FAILURE_LIMIT tasks.
+export function availableWorkers(context: Pick<PipelineContext, 'workers' | 'workerFailures'>): string[] {
+  return workerNames(context.workers).filter((w) => (context.workerFailures[w] ?? 0) < WORKER_FAILURE_LIMIT);
+}
+
+// Every worker is spent while work of this pass is left undone: no later pass can do better.
+export function noWorkerLeft(context: PipelineContext): boolean {
+  if (availableWorkers(context).length > 0) return false;
+  return Object.values(context.tasks).some((t) => t.pass === context.loop && t.status !== 'completed');
 }
 
 // Fix tasks run as team-fix attempts; planned tasks as team-exec attempts.

@@ -64,6 +64,13 @@ function stageAttemptInput(context: PipelineContext, taskId: string, attempt: nu
   };
 }
 
+// A current attempt failed in a way no retry can fix: the run stops at it.
+export function isFatalFinish(context: PipelineContext, event: EventOf<'task.finished'>): boolean {
+  if (event.status !== 'failed' || event.retryable !== false) return false;
+  const task = context.tasks[event.task_id];
+  return isCurrentStageAttempt(context, event) || (task !== undefined && task.status === 'running' && task.attempt === event.attempt);
+}
+
 // True when a finish event is about the stage's current attempt (stale attempts are fenced off).
 export function isCurrentStageAttempt(context: PipelineContext, event: EventOf<'task.finished'>): boolean {
   const current = context.stageAttempt;
@@ -155,7 +162,7 @@ export function finishTask(context: PipelineContext, event: EventOf<'task.finish
     // "A worker that failed 2 tasks": a second failed attempt of one task on it counts once.
     if (!task.failedOn.includes(task.worker)) workerFailures[task.worker] = (workerFailures[task.worker] ?? 0) + 1;
     next.failedOn = [...task.failedOn, task.worker];
-    next.status = next.failures < context.limits.maxTaskAttempts && !task.mergeFailed ? 'pending' : 'failed';
+    next.status = next.failures < context.limits.maxTaskAttempts && event.retryable !== false && !task.mergeFailed ? 'pending' : 'failed';
   } else next.status = context.retryInterrupted ? 'pending' : 'interrupted';
   // The attempt's effect has reported: its child actor is done (a replay's inert children never end on their own).
   return { context: { tasks: { ...context.tasks, [task.id]: next }, workerFailures }, stop: [attemptActorId(task.id, task.attempt)] };

@@ -128,7 +128,7 @@ export interface HandoffInput {
 }
 
 export type PipelineEvent =
-  | { type: 'task.finished'; task_id: string; attempt: number; status: 'completed' | 'failed' | 'interrupted' | 'awaiting_approval'; evidence: string; artifacts: string[] }
+  | { type: 'task.finished'; task_id: string; attempt: number; status: 'completed' | 'failed' | 'interrupted' | 'awaiting_approval'; evidence: string; artifacts: string[]; retryable?: false }
   | { type: 'plan.accepted'; task_id: string; attempt: number; tasks: TaskDef[]; needsPrd: boolean }
   | { type: 'prd.accepted'; task_id: string; attempt: number; acceptance: Record<string, string[]> }
   | { type: 'verify.result'; task_id: string; attempt: number; verdict: 'pass' | 'fail'; defects: Defect[] }

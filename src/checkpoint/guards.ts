@@ -16,6 +16,10 @@ export const LIMITS = {
   /** artifacts or inputs of one event */
   paths: 64,
   by: 128,
+  /** an agent's result file, read whole: room for a plan whose long fields are then cut */
+  resultBytes: 16 * 1024 * 1024,
+  /** one event or approval file; the guards keep ours far below it */
+  eventBytes: 16 * 1024 * 1024,
 } as const;
 
 // Text that looks like a credential; such text never enters the log.

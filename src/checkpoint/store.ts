@@ -57,9 +57,9 @@ export function runPaths(projectDir: string, runId: string): RunPaths {
   };
 }
 
-// Creates the run's folders and run.json, then points `current` at it.
-export function createRun(projectDir: string, fields: Omit<RunRecord, 'run_id' | 'created_at'>, options: WriteOptions): RunRecord {
-  const record: RunRecord = { run_id: makeRunId(), created_at: nowIso(), ...fields };
+// Creates the run's folders and run.json (with `runId`, else a new id), then points `current` at it.
+export function createRun(projectDir: string, fields: Omit<RunRecord, 'run_id' | 'created_at'>, options: WriteOptions, runId: string = makeRunId()): RunRecord {
+  const record: RunRecord = { run_id: runId, created_at: nowIso(), ...fields };
   const paths = runPaths(projectDir, record.run_id);
   makeRunFolders(projectDir, paths);
   writeFileAtomic(paths.runDir, 'run.json', `${JSON.stringify(record, null, 2)}\n`, { ...options, exclusive: true });

@@ -1,9 +1,12 @@
 // `team [N:agent-type] "task"` and `team ralph [N:agent-type] "task"`: start a run and drive it.
 import { basename } from 'node:path';
-import { LIMITS, validateText } from '../checkpoint/guards.js';
+import { LIMITS, validateId, validateText } from '../checkpoint/guards.js';
+import { runPaths } from '../checkpoint/store.js';
+import { makeRunId } from '../checkpoint/time.js';
 import { EXIT, UsageError } from '../errors.js';
 import { resolveRouting } from '../runtime/agents.js';
 import { makeProgress } from '../runtime/progress.js';
+import { makeRunProgress } from '../watch/run-progress.js';
 import { startRun } from '../runtime/start.js';
 import { loadRunView } from '../runtime/view.js';
 import { summarize } from '../runtime/summary.js';
@@ -11,6 +14,8 @@ import { describeBranches, foldBranches } from '../runtime/isolation-view.js';
 import { readRunFiles } from '../checkpoint/read.js';
 import type { DriveOutcome } from '../runtime/drive.js';
 import { optionalInt, optionalString, parseFlags } from './args.js';
+import { DETACHED_RUN_VAR, detachRun } from './detach.js';
+import { readSessionIds } from './host-session.js';
 import { refuseOneWordTask } from './one-word.js';
 import { openProject, PROJECT_FLAGS } from './project.js';
 
@@ -25,6 +30,7 @@ const RUN_FLAGS = {
   json: { type: 'boolean' as const },
   task: { type: 'string' as const },
   land: { type: 'boolean' as const },
+  detach: { type: 'boolean' as const },
 };
 
 // The exit code of each way a run can end.
@@ -46,8 +52,17 @@ export async function runTeam(argv: string[], mode: 'team' | 'ralph'): Promise<n
   const workers = teamArg?.workers ?? config.team.defaultWorkers;
   if (workers > config.team.maxAgents) throw new UsageError(`N:agent-type: ${workers} workers is over team.maxAgents (${config.team.maxAgents})`);
   const routing = resolveRouting(config, teamArg?.type, optionalString(args, 'agent'));
-  const progress = makeProgress({ json: args.values.json === true });
+  const json = args.values.json === true;
+  if (args.values.detach) {
+    const runId = makeRunId();
+    const childArgv = [...(mode === 'ralph' ? ['ralph'] : []), ...argv.filter((a) => a !== '--detach')];
+    return detachRun({ argv: childArgv, paths: runPaths(project.dir, runId), runId, creates: true, json });
+  }
+  const detachedId = process.env[DETACHED_RUN_VAR];
+  delete process.env[DETACHED_RUN_VAR];
+  const progress = makeRunProgress({ json, projectDir: project.dir });
   const { outcome, paths } = await startRun({
+    runId: detachedId === undefined ? undefined : validateId(detachedId, DETACHED_RUN_VAR),
     projectDir: project.dir,
     config,
     configFile: project.configFile,
@@ -58,7 +73,7 @@ export async function runTeam(argv: string[], mode: 'team' | 'ralph'): Promise<n
     workerMode: args.values.tmux ? 'tmux' : args.values.headless ? 'headless' : config.team.mode,
     keepPanes: args.values['keep-panes'] === true,
     progress,
-    session: { session: process.env.TEAM_SESSION ?? '', parent_session: process.env.TEAM_PARENT_SESSION ?? '' },
+    session: readSessionIds(),
     land: args.values.land === true,
   });
   if (outcome.kind === 'completed' && args.values.land) await landAfterRun(paths, progress, project.write);

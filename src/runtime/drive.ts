@@ -6,6 +6,7 @@ import type { pipelineMachine } from '../../machines/pipeline.js';
 import type { PipelineInput } from '../../machines/types.js';
 import { killServer } from '../../workers/tmux/index.js';
 import { listGroupMembers } from '../../workers/proc.js';
+import { CANCEL_REQUEST_FILE } from './cancel-request.js';
 import { bindMachine } from './provide.js';
 import { resumeEvent, type Replay } from './replay.js';
 import type { RunSession } from './session.js';
@@ -13,8 +14,6 @@ import { settleBranches } from './isolation-end.js';
 
 export type DriveOutcome = { kind: 'completed' | 'failed' | 'cancelled' | 'stopped'; reason: string };
 
-// Where `team cancel` leaves its request for a live orchestrator, before signalling it.
-export const CANCEL_REQUEST_FILE = 'cancel-request.json';
 
 type Snapshot = SnapshotFrom<typeof pipelineMachine>;
 

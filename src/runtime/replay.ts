@@ -31,7 +31,7 @@ export function inputOf(started: EventOf<'run_started'>): PipelineInput {
 export function toMachineEvent(event: TeamEvent): PipelineEvent | undefined {
   switch (event.event) {
     case 'task_finished':
-      return { type: 'task.finished', task_id: event.task_id, attempt: event.attempt, status: event.status, evidence: event.evidence, artifacts: event.artifacts };
+      return { type: 'task.finished', task_id: event.task_id, attempt: event.attempt, status: event.status, evidence: event.evidence, artifacts: event.artifacts, ...(event.retryable === false && { retryable: false as const }) };
     case 'plan_accepted':
       return { type: 'plan.accepted', task_id: event.task_id, attempt: event.attempt, tasks: event.tasks, needsPrd: event.needsPrd };
     case 'prd_accepted':

@@ -12,6 +12,8 @@ import { makeSession } from './session.js';
 import { chooseIsolation, forRun, openIsolation } from './isolation-start.js';
 
 export interface StartRequest {
+  /** The id the run is created with (a detached start chose it); default a new one. */
+  runId?: string;
   projectDir: string;
   config: TeamConfig;
   configFile?: string;
@@ -36,6 +38,7 @@ export async function startRun(request: StartRequest): Promise<{ outcome: DriveO
     request.projectDir,
     { profile: 'default', stage: 'team-plan', status: 'running', ...request.session, task: request.task, workers: request.workers, agentType: routing.agentType, mode: request.mode },
     { fsync: config.team.fsync },
+    request.runId,
   );
   const paths = runPaths(request.projectDir, record.run_id);
   const release = acquireLock(paths, `team ${request.mode === 'ralph' ? 'ralph ' : ''}run`);

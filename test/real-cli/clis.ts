@@ -7,6 +7,9 @@ import { REAL_CLI_BIN } from './install.mjs';
 
 export type RealCli = 'claude' | 'codex' | 'gemini' | 'opencode';
 
+// A proxy nothing listens on, so that a call to anywhere but 127.0.0.1 fails at once.
+const DEAD_PROXY = 'http://127.0.0.1:9';
+
 // The env var that carries the model key for codex and opencode (their configs name it).
 const KEY_VAR = 'TEAMLINE_MODEL_KEY';
 
@@ -30,9 +33,16 @@ export function makeCliHome(cli: RealCli, serverUrl: string): CliHome {
     XDG_DATA_HOME: join(home, '.local/share'),
     XDG_CACHE_HOME: join(home, '.cache'),
     XDG_STATE_HOME: join(home, '.local/state'),
+    // Temp files (gemini's error reports, codex's helpers) stay in the scratch home too.
+    TMPDIR: join(home, 'tmp'),
     PATH: `${REAL_CLI_BIN}:${process.env.PATH ?? ''}`,
+    // Any call that is not to 127.0.0.1 goes to a proxy that refuses it (port 9: discard).
+    HTTP_PROXY: DEAD_PROXY,
+    HTTPS_PROXY: DEAD_PROXY,
+    ALL_PROXY: DEAD_PROXY,
     NO_PROXY: '127.0.0.1,localhost',
   };
+  mkdirSync(common.TMPDIR!);
   const perCli: Record<RealCli, (key: string) => Record<string, string>> = {
     claude: (key) => ({
       ANTHROPIC_BASE_URL: serverUrl,

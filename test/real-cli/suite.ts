@@ -16,7 +16,7 @@ import { saveFixtures } from './record.js';
 const PIPELINE_TIMEOUT_MS = 300_000;
 // The issue's bound for a bad key: well under a minute, including the CLI's start.
 const BAD_KEY_TIMEOUT_MS = 50_000;
-// The attempt cap the never-answering server meets (watchdog.attemptTimeoutMs).
+// The attempt cap the never-answering server meets (team.attemptTimeoutMs).
 const ATTEMPT_CAP_MS = 8_000;
 
 export interface RealCliContext {
@@ -105,7 +105,7 @@ export function describeRealCli(cli: RealCli): void {
     }, BAD_KEY_TIMEOUT_MS);
 
     it('cuts off an attempt whose model never answers at the attempt cap', async () => {
-      const run = ctx.project(HANG_KEY, { team: { fsync: false, maxTaskAttempts: 1 }, watchdog: { attemptTimeoutMs: ATTEMPT_CAP_MS } });
+      const run = ctx.project(HANG_KEY, { team: { fsync: false, maxTaskAttempts: 1, monitorIntervalMs: 1_000, attemptTimeoutMs: ATTEMPT_CAP_MS } });
       const result = await run.team(['1:executor', 'never planned: the model never answers', '--agent', cli]);
       expect(result.exitCode, `${result.stdout}\n${result.stderr}`).toBe(1);
       const files = run.project.readRun();
@@ -121,7 +121,7 @@ export function describeRealCli(cli: RealCli): void {
       const started = run.start(['1:executor', 'cancelled while the model thinks', '--agent', cli]);
       // The model has the plan request (or the run ended without reaching it: then say why).
       const ended = started.result.then((r) => Promise.reject(new Error(`the run ended before its model call: ${r.stdout}\n${r.stderr}`)));
-      await Promise.race([ctx.server.waitForCall((c) => c.key === HANG_KEY && c.facts?.stage === 'team-plan'), ended]);
+      await Promise.race([ctx.server.waitForCall((c) => c.key === HANG_KEY && c.facts?.stage === 'team-plan' && c.facts.projectDir === run.project.dir), ended]);
       const cancel = await run.project.team(['cancel'], { PWD: run.project.dir });
       expect(cancel.exitCode, cancel.stderr).toBe(0);
       const result = await started.result;

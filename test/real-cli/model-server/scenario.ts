@@ -2,6 +2,7 @@
 // stage asks the CLI to use its own tools — write the files, run a command, write the result
 // file — then ends with a short text. Stateless: the next step follows from the prompt and the
 // tool outputs the CLI sent back so far.
+import { existsSync } from 'node:fs';
 
 // One step of the model: a tool call, or the final text.
 export type Step =
@@ -49,10 +50,16 @@ export function fixContent(cli: string): string {
   return `d1 fixed by ${cli}\n`;
 }
 
-// The next step of an attempt after `outputs` (the tool outputs so far, oldest first).
+// The next step of an attempt after `outputs` (the tool outputs so far, oldest first). When the
+// result file could not be written (a stage that may only read), the final text carries the
+// result as a fenced json block, as the prompt asks.
 export function nextStep(cli: string, facts: PromptFacts, outputs: string[]): Step {
   const steps = stageSteps(cli, facts, outputs);
-  return steps[outputs.length] ?? { kind: 'final', text: `Done: ${facts.stage} ${facts.taskId}.` };
+  const next = steps[outputs.length];
+  if (next) return next;
+  const result = steps.find((step) => step.kind === 'write' && step.path === facts.resultFile);
+  const fenced = result?.kind === 'write' && !existsSync(facts.resultFile) ? `\n\n\`\`\`json\n${result.content}\`\`\`\n` : '';
+  return { kind: 'final', text: `Done: ${facts.stage} ${facts.taskId}.${fenced}` };
 }
 
 function stageSteps(cli: string, facts: PromptFacts, outputs: string[]): Step[] {
