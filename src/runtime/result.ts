@@ -3,8 +3,9 @@ import { lstatSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { defectSchema, taskDefSchema } from '../../machines/events.js';
-import { LIMITS, validateProjectPaths } from '../checkpoint/guards.js';
+import { LIMITS, redactSecrets, validateProjectPaths } from '../checkpoint/guards.js';
 import { readRegularFile } from '../checkpoint/regular-file.js';
+import { guardAgentText } from './result-guard.js';
 import { lastFencedJson } from '../../workers/adapters/fenced-json.js';
 import type { Stage } from '../../workers/types.js';
 
@@ -52,16 +53,18 @@ export function readResult(stage: Stage, resultFile: string, finalText: string, 
   const parsed = RESULT_SCHEMAS[stage].safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    return { ok: false, reason: `result (${source}) is invalid: ${issue.path.map(String).join('.') || '(root)'}: ${issue.message}` };
+    // The path and message can hold names the agent chose (an unknown key): redacted and bounded like its text.
+    const where = redactSecrets(`${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`).text;
+    return { ok: false, reason: `result (${source}) is invalid: ${where.length > 300 ? `${where.slice(0, 299)}…` : where}` };
   }
   const result = parsed.data as AgentResult;
+  const note = guardAgentText(result);
   try {
     result.artifacts = validateProjectPaths(projectDir, result.artifacts, 'result artifacts');
   } catch (error) {
     return { ok: false, reason: (error as Error).message };
   }
-  result.evidence = clip(result.evidence || result.summary);
-  result.next = clip(result.next);
+  result.evidence = withNote(result.evidence || result.summary, note);
   return { ok: true, result, source };
 }
 
@@ -82,6 +85,9 @@ function isRealFolder(path: string): boolean {
   }
 }
 
-function clip(text: string): string {
-  return text.length > LIMITS.text ? `${text.slice(0, LIMITS.text - 1)}…` : text;
+// The evidence with the guard's note at its end, within the evidence's bound.
+function withNote(evidence: string, note: string): string {
+  if (!note) return evidence;
+  const room = LIMITS.text - note.length - 1;
+  return `${evidence.length > room ? `${evidence.slice(0, room - 1)}…` : evidence} ${note}`.trim();
 }

@@ -121,7 +121,7 @@ export function describeRealCli(cli: RealCli): void {
       const started = run.start(['1:executor', 'cancelled while the model thinks', '--agent', cli]);
       // The model has the plan request (or the run ended without reaching it: then say why).
       const ended = started.result.then((r) => Promise.reject(new Error(`the run ended before its model call: ${r.stdout}\n${r.stderr}`)));
-      await Promise.race([ctx.server.waitForCall((c) => c.key === HANG_KEY && c.facts?.stage === 'team-plan'), ended]);
+      await Promise.race([ctx.server.waitForCall((c) => c.key === HANG_KEY && c.facts?.stage === 'team-plan' && c.facts.projectDir === run.project.dir), ended]);
       const cancel = await run.project.team(['cancel'], { PWD: run.project.dir });
       expect(cancel.exitCode, cancel.stderr).toBe(0);
       const result = await started.result;
