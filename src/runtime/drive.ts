@@ -23,7 +23,8 @@ export async function driveRun(
 ): Promise<DriveOutcome> {
   const machine = bindMachine(session);
   let actor;
-  if ('input' in start) actor = createActor(machine, { input: start.input });
+  // The live actor never looks back at an earlier snapshot: its steps may change the task map in place.
+  if ('input' in start) actor = createActor(machine, { input: { ...start.input, inPlace: true } });
   else {
     // Finish the transition a crash cut short: its records come before anything else.
     for (const record of start.replay.pending) session.events.append(record);

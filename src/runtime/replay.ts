@@ -77,7 +77,8 @@ export function replayRun(events: TeamEvent[]): Replay {
   const started = events.find((e): e is EventOf<'run_started'> & { file: string } => e.event === 'run_started');
   if (!started) throw new DeterminismError('the log has no run_started event: this run was not started by the pipeline');
   const fold = makeFold();
-  const actor = createActor(fold.machine, { input: inputOf(started) });
+  // The fold never looks back at an earlier snapshot: its steps may change the task map in place.
+  const actor = createActor(fold.machine, { input: { ...inputOf(started), inPlace: true } });
   actor.start();
   try {
     const pending = foldEvents(events, fold.take(), (event) => {
