@@ -11,7 +11,7 @@ export const USAGE = `usage:
   team cancel [--run ID] [--force]
   team wait [--run ID] [--timeout S] [--json]      (exit: the run's code; 5 at the timeout; 6 when nobody drives the run)
   team list [--json]
-  team init [--claude] [--opencode] [--gemini] [--codex] [--global] [--print] [--force]   (the /team, /ralph, /cancel, /team-status commands)
+  team init [--claude] [--opencode] [--gemini] [--codex] [--global] [--print] [--force] [--git-drivers]   (the /team, /ralph, /cancel, /team-status commands; the checkpoint merge driver)
   team attach [--run ID]
   team approve --stage S --artifact PATH --by NAME [--note TEXT] [--run ID]
   team state <start-run|start-task|finish-task|retry|approve|status> ...
