@@ -13,7 +13,8 @@ const CANCEL = /Cancel a teamline run\. Arguments:/;
 export function readSlash(texts: Iterable<string>): SlashCommand | undefined {
   for (const text of texts) {
     const team = TEAM.exec(text);
-    if (team) return { kind: 'team', args: team[1]!.trim() };
+    // opencode hands the arguments over quoted ("2:executor create hello.txt").
+    if (team) return { kind: 'team', args: team[1]!.trim().replace(/^"(.*)"$/, '$1') };
     if (CANCEL.test(text)) return { kind: 'cancel' };
   }
   return undefined;
