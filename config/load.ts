@@ -1,6 +1,6 @@
 // Loads and validates the project config; errors name the file and the field.
-import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
 import { configSchema, type TeamConfig } from './schema.js';
@@ -24,7 +24,24 @@ export function loadConfig(projectDir: string, explicitFile?: string): LoadedCon
   } catch (error) {
     throw new ConfigError(`config ${file}: not valid JSON: ${(error as Error).message}`);
   }
-  return { config: parseConfig(raw, file), file };
+  const config = parseConfig(raw, file);
+  checkPromptFiles(config, file);
+  return { config, file };
+}
+
+// Each prompts override must name a file, resolved against the config file's folder as the runtime does.
+function checkPromptFiles(config: TeamConfig, file: string): void {
+  for (const [stage, override] of Object.entries(config.prompts)) {
+    const path = resolve(dirname(file), override);
+    let problem: string | undefined;
+    try {
+      if (!statSync(path).isFile()) problem = 'is not a file';
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      problem = code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? (error as Error).message})`;
+    }
+    if (problem) throw new ConfigError(`config ${file} is invalid:\n✖ prompts.${stage} names ${path}, which ${problem}\n  → at prompts.${stage}`);
+  }
 }
 
 // Validates a config object; the message lists every wrong field with its path.

@@ -1,6 +1,6 @@
 // The zod schema of `.team/config.json` (SPEC section 5); each default says why.
 import { z } from 'zod';
-import { ADAPTER_NAMES } from '../workers/types.js';
+import { ADAPTER_NAMES, PERMISSION_LEVELS, STAGES } from '../workers/types.js';
 
 const positiveInt = z.number().int().positive();
 
@@ -10,14 +10,19 @@ const agentSchema = z.strictObject({
   args: z.array(z.string()).optional(),
   env: z.record(z.string(), z.string()).optional(),
   model: z.string().min(1).optional(),
+  /** A raw CLI permission value for every stage; wins over `permissions`. */
   permissionMode: z.string().min(1).optional(),
+  /** Per stage: read, edit or run (edit and run commands). Defaults: plan, prd, review read; exec, verify, fix run. */
+  permissions: z.partialRecord(z.enum(STAGES), z.enum(PERMISSION_LEVELS)).optional(),
   maxTurns: positiveInt.optional(),
   maxBudgetUsd: z.number().positive().optional(),
   promptVia: z.enum(['file', 'arg', 'stdin']).optional(),
   scenario: z.string().min(1).optional(),
   /** Run this agent's workers in tmux panes instead of headless processes. */
   tmux: z.boolean().optional(),
-});
+})
+  // The command adapter has nothing to run without it: refused here, not at the first attempt.
+  .refine((agent) => agent.adapter !== 'command' || agent.command !== undefined, { message: 'the command adapter needs a command', path: ['command'] });
 
 export const configSchema = z.strictObject({
   team: z
@@ -39,8 +44,14 @@ export const configSchema = z.strictObject({
       maxTaskAttempts: positiveInt.default(2),
       /** fsync every event file and its folder: durable across power loss, slower. */
       fsync: z.boolean().default(true),
+      /** Wall-clock cap of one attempt: a CLI that only retries (or hangs while printing) is killed. */
+      attemptTimeoutMs: positiveInt.default(3_600_000),
+      /** The cap per stage where it differs, e.g. { "team-plan": 600000 }. */
+      attemptTimeoutMsPerStage: z.partialRecord(z.enum(STAGES), positiveInt).default({}),
       /** Where workers run unless an agent says otherwise. */
       mode: z.enum(['headless', 'tmux']).default('headless'),
+      /** Workers in git worktrees or one shared checkout; unset: worktrees when the project is a git repository and more than one worker runs. */
+      isolation: z.enum(['worktree', 'none']).optional(),
     })
     .prefault({}),
   ralph: z

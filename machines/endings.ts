@@ -1,4 +1,6 @@
 // How a run ends, stops or is cancelled, and the words it ends with. Pure.
+import { WORKER_FAILURE_LIMIT } from './schedule.js';
+import { TaskDraft } from './task-index.js';
 import * as steps from './steps.js';
 import type { Step } from './steps.js';
 import type { PipelineContext, PipelineEvent } from './types.js';
@@ -35,6 +37,23 @@ export function noteIterationsSpent(c: PipelineContext): Step {
   return { context: { reason: `not approved after ${c.iteration} of ${c.limits.maxIterations} iterations; last reasons: ${c.reviewReasons.join('; ')}` } };
 }
 
+// A failure no retry can fix (credentials, quota, model): the run fails with the CLI's words.
+export function noteNotRetryable(c: PipelineContext, e: FinishEvent): Step {
+  return { context: { reason: `${e.task_id} a${e.attempt} failed and no retry can fix it: ${e.evidence}`, endingStage: c.stage } };
+}
+
+// Every worker failed its share of tasks: nothing can run any more, so verify is not tried.
+export function noteNoWorkerLeft(c: PipelineContext): Step {
+  const spent = Object.entries(c.workerFailures).map(([worker, count]) => `${worker}: ${count}`).join(', ');
+  const undone = c.order.filter((id) => c.tasks[id]!.pass === c.loop && c.tasks[id]!.status !== 'completed');
+  return { context: { reason: `no worker left: every worker failed ${WORKER_FAILURE_LIMIT} tasks (${spent}); not done: ${undone.join(', ')}`, endingStage: c.stage } };
+}
+
+// The run is failing: every attempt still running is stopped (each reports itself interrupted).
+export function stopRunning(c: PipelineContext): Step {
+  return { stop: runningAttemptIds(c) };
+}
+
 // The run needs a human: interrupted attempts wait for `team resume --retry-interrupted`.
 export function stopRun(c: PipelineContext): Step {
   const waiting = c.order.filter((id) => c.tasks[id]!.status === 'interrupted').map((id) => `${id}#a${c.tasks[id]!.attempt}`);
@@ -49,7 +68,7 @@ export function beginCancel(c: PipelineContext, e: PipelineEvent): Step {
 }
 
 export function runningAttemptIds(c: PipelineContext): string[] {
-  const ids = Object.values(c.tasks).filter((t) => t.status === 'running').map((t) => steps.attemptActorId(t.id, t.attempt));
+  const ids = c.taskIndex.running.map((id) => steps.attemptActorId(id, c.tasks[id]!.attempt));
   if (c.stageAttempt?.status === 'running') ids.push(steps.attemptActorId(c.stageAttempt.id, c.stageAttempt.attempt));
   return ids;
 }
@@ -62,7 +81,9 @@ export function noteCancelledFinish(c: PipelineContext, e: FinishEvent): Step {
   }
   const task = c.tasks[e.task_id];
   if (!task || task.attempt !== e.attempt) return {};
-  return { context: { tasks: { ...c.tasks, [task.id]: { ...task, status, evidence: e.evidence, artifacts: e.artifacts } } } };
+  const draft = new TaskDraft(c);
+  draft.put({ ...task, status, evidence: e.evidence, artifacts: e.artifacts });
+  return { context: draft.changes };
 }
 
 // One line for run_completed / run_failed.

@@ -1,8 +1,9 @@
 // The pipeline machine's setup: its types, the effects the runtime binds, and every named guard
 // and action. Each action applies one pure step: context changes, then records, then effects.
 import { assertEvent, enqueueActions, fromPromise, setup } from 'xstate';
-import { isPassDone, needsDecision } from './schedule.js';
-import { beginCancel, noteCancelledFinish, noteFixLoopsSpent, noteIterationsSpent, noteStageFailure, runningAttemptIds, stopRun, summarize } from './endings.js';
+import { noWorkerLeft } from './schedule.js';
+import { isPassDone, needsDecision } from './task-index.js';
+import { beginCancel, noteCancelledFinish, noteFixLoopsSpent, noteIterationsSpent, noteNoWorkerLeft, noteNotRetryable, noteStageFailure, runningAttemptIds, stopRun, stopRunning, summarize } from './endings.js';
 import * as steps from './steps.js';
 import type { Step } from './steps.js';
 import type { AttemptInput, HandoffInput, NewEvent, PipelineContext, PipelineEvent, PipelineInput, Stage } from './types.js';
@@ -41,6 +42,9 @@ type StepActions = {
   finishStageAttempt: undefined;
   retryStageAttempt: undefined;
   noteStageFailure: undefined;
+  noteNotRetryable: undefined;
+  noteNoWorkerLeft: undefined;
+  stopRunning: undefined;
   respawnRunning: undefined;
   acceptPlan: undefined;
   acceptPrd: undefined;
@@ -49,6 +53,7 @@ type StepActions = {
   dispatch: undefined;
   finishTask: undefined;
   retryTask: undefined;
+  noteMergeFailure: undefined;
   resumeRun: undefined;
   acceptGates: undefined;
   acceptVerify: undefined;
@@ -88,16 +93,18 @@ export const pipelineSetup = setup({
     isStaleStageAttempt: ({ context, event }) => !steps.isCurrentStageAttempt(context, event as FinishEvent),
     stageAttemptCompleted: ({ context, event }) => steps.stageAttemptOutcome(context, event as FinishEvent) === 'completed',
     stageAttemptRetryable: ({ context, event }) => steps.stageAttemptOutcome(context, event as FinishEvent) === 'retry',
+    notRetryable: ({ context, event }) => steps.isFatalFinish(context, event as FinishEvent),
+    noWorkerLeft: ({ context }) => noWorkerLeft(context),
     needsPrd: ({ context }) => context.needsPrd,
-    passDone: ({ context }) => isPassDone(context.tasks),
-    needsDecision: ({ context }) => needsDecision(context.tasks),
+    passDone: ({ context }) => isPassDone(context.taskIndex),
+    needsDecision: ({ context }) => needsDecision(context.taskIndex),
     noGates: ({ context }) => context.gates.length === 0,
     verifyPassed: ({ context }) => context.verdict === 'pass',
     isRalph: ({ context }) => context.mode === 'ralph',
     fixLoopsLeft: ({ context }) => context.loop < context.limits.maxFixLoops,
     iterationsLeft: ({ context }) => context.mode === 'ralph' && context.iteration < context.limits.maxIterations,
     reviewApproved: ({ context }) => context.reviewReasons.length === 0 && context.verdict === 'pass',
-    nothingRunning: ({ context }) => context.stageAttempt?.status !== 'running' && !Object.values(context.tasks).some((t) => t.status === 'running'),
+    nothingRunning: ({ context }) => context.stageAttempt?.status !== 'running' && context.taskIndex.counts.running === 0,
     retryApplies: ({ context, event }) => steps.canRetryTask(context, event as Extract<PipelineEvent, { type: 'task.retry' }>),
     retryingInterrupted: ({ event }) => (event as Extract<PipelineEvent, { type: 'run.resumed' }>).retry_interrupted,
   },
@@ -109,6 +116,9 @@ export const pipelineSetup = setup({
       finishStageAttempt: enqueueActions(({ context, event, enqueue }) => applyStep(enqueue, steps.finishStageAttempt(context, finishEvent(event)))),
       retryStageAttempt: enqueueActions(({ context, event, enqueue }) => applyStep(enqueue, steps.retryStageAttempt(context, finishEvent(event)))),
       noteStageFailure: enqueueActions(({ context, event, enqueue }) => applyStep(enqueue, noteStageFailure(context, finishEvent(event)))),
+      noteNotRetryable: enqueueActions(({ context, event, enqueue }) => applyStep(enqueue, noteNotRetryable(context, finishEvent(event)))),
+      noteNoWorkerLeft: enqueueActions(({ context, enqueue }) => applyStep(enqueue, noteNoWorkerLeft(context))),
+      stopRunning: enqueueActions(({ context, enqueue }) => applyStep(enqueue, stopRunning(context))),
       respawnRunning: enqueueActions(({ context, event, enqueue }) => {
         assertEvent(event, 'runtime.resume');
         applyStep(enqueue, steps.respawnRunning(context, event));
@@ -131,6 +141,10 @@ export const pipelineSetup = setup({
       retryTask: enqueueActions(({ context, event, enqueue }) => {
         assertEvent(event, 'task.retry');
         applyStep(enqueue, steps.retryTask(context, event));
+      }),
+      noteMergeFailure: enqueueActions(({ context, event, enqueue }) => {
+        assertEvent(event, 'merge.failed');
+        applyStep(enqueue, steps.noteMergeFailure(context, event));
       }),
       resumeRun: enqueueActions(({ context, event, enqueue }) => {
         assertEvent(event, 'run.resumed');

@@ -26,6 +26,7 @@ function agentStageWorking(stage: Stage, payload: { [event: string]: { actions: 
       ...payload,
       'task.finished': [
         { guard: 'isStaleStageAttempt' },
+        { guard: 'notRetryable', target: '#pipeline.stopping', actions: ['finishStageAttempt', 'noteNotRetryable'] },
         { guard: 'stageAttemptCompleted', target: 'handoff', actions: completed },
         { guard: 'stageAttemptRetryable', actions: 'retryStageAttempt' },
         { target: '#pipeline.failing', actions: ['finishStageAttempt', 'noteStageFailure'] },
@@ -79,12 +80,17 @@ export const pipelineMachine = pipelineSetup.createMachine({
         working: {
           entry: 'dispatch',
           always: [
+            { guard: 'noWorkerLeft', target: '#pipeline.stopping', actions: 'noteNoWorkerLeft' },
             { guard: 'passDone', target: 'handoff', actions: { type: 'completeStage', params: { stage: 'team-exec' } } },
             { guard: 'needsDecision', target: '#pipeline.stopped' },
           ],
           on: {
-            'task.finished': { actions: ['finishTask', 'dispatch'] },
+            'task.finished': [
+              { guard: 'notRetryable', target: '#pipeline.stopping', actions: ['finishTask', 'noteNotRetryable'] },
+              { actions: ['finishTask', 'dispatch'] },
+            ],
             'task.retry': { actions: ['retryTask', 'dispatch'] },
+            'merge.failed': { actions: 'noteMergeFailure' },
             'run.resumed': { actions: ['resumeRun', 'dispatch'] },
             'runtime.resume': { actions: 'respawnRunning' },
           },
@@ -166,6 +172,15 @@ export const pipelineMachine = pipelineSetup.createMachine({
       on: {
         'task.retry': { guard: 'retryApplies', target: 'exec', actions: 'retryTask' },
         'run.resumed': { guard: 'retryingInterrupted', target: 'exec', actions: 'resumeRun' },
+      },
+    },
+    // The run fails on its own (not retryable, no worker left): running attempts stop first.
+    stopping: {
+      entry: 'stopRunning',
+      always: { guard: 'nothingRunning', target: 'failing' },
+      on: {
+        'task.finished': { actions: 'noteCancelledFinish' },
+        'runtime.resume': { actions: ['respawnRunning', 'stopRunning'] },
       },
     },
     failing: {

@@ -64,7 +64,7 @@ export function namespacePlan(tasks: TaskDef[], iteration: number): TaskDef[] {
 export function makeFixTasks(defects: Defect[], loop: number, iteration: number): TaskDef[] {
   const used = new Set<string>();
   return defects.map((defect, index) => {
-    const base = `${prefixFor(iteration)}fix-${loop}-${sanitizeId(defect.id) || String(index + 1)}`;
+    const base = `${prefixFor(iteration)}fix-${loop}-${rootDefectId(sanitizeId(defect.id)) || String(index + 1)}`;
     let id = base;
     for (let n = index + 1; used.has(id); n += 1) id = `${base}-${n}`;
     used.add(id);
@@ -75,6 +75,22 @@ export function makeFixTasks(defects: Defect[], loop: number, iteration: number)
       acceptance: [`defect ${defect.id} no longer reproduces`],
     };
   });
+}
+
+// An earlier fix task's own prefix, behind a defect's `task-` (`task-fix-2-task-i2.fix-1-d1`).
+const FIX_PREFIX = /^(?:i\d+\.)?fix-\d+-/;
+
+// The defect id without the fix tasks it went through, so fix ids never nest:
+// `task-fix-2-task-fix-1-d1` → `task-d1`, `fix-1-gate-1` → `gate-1`.
+export function rootDefectId(id: string): string {
+  const isTask = id.startsWith('task-');
+  let rest = isTask ? id.slice('task-'.length) : id;
+  for (;;) {
+    const stripped = rest.replace(FIX_PREFIX, '').replace(/^task-/, '');
+    if (stripped === rest) break;
+    rest = stripped;
+  }
+  return isTask ? `task-${rest}` : rest;
 }
 
 function sanitizeId(id: string): string {

@@ -6,6 +6,10 @@ export const EXIT = {
   usage: 2,
   cancelled: 3,
   decision: 4,
+  /** `team wait --timeout`: the run is still going when the time is up. */
+  waitTimeout: 5,
+  /** `team wait`: the run has not ended and no orchestrator drives it (`team resume` continues it). */
+  noOrchestrator: 6,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 

@@ -7,8 +7,11 @@ import { isProcessAlive, listGroupMembers, ownsGroup, readPidStart, signalGroup,
 import type { LaunchSpec, StopOptions, WorkerBackend, WorkerExit, WorkerHandle } from './types.js';
 import { OUTPUT_FILE, readExitRecord, SHUTDOWN_FILE, wrapperArgv, wrapperEnv } from './wrapper.js';
 
-// Between SIGTERM and SIGKILL: a last chance to flush, never a wait for cooperation.
-const TERM_TO_KILL_MS = 2_000;
+// Between SIGTERM and SIGKILL: a last chance to flush, never a wait for cooperation. Sized so that a
+// cancelled worker that ignores signals is gone within the grace period plus 2.5 s.
+const TERM_TO_KILL_MS = 1_000;
+// The same step when the stop skips the grace period (`team cancel --force`): gone within 1 s.
+const FORCED_TERM_TO_KILL_MS = 250;
 // How often a worker started by an earlier orchestrator is checked.
 const ADOPTED_POLL_MS = 50;
 
@@ -96,7 +99,7 @@ export async function stopGroup(handle: WorkerHandle, options: StopOptions, askP
   if (isProcessAlive(handle.pid, handle.pidStart)) signalGroup(handle.pgid, 'SIGINT');
   if (options.graceMs > 0 && (await waitUntil(gone, options.graceMs))) return;
   signalGroup(handle.pgid, 'SIGTERM');
-  if (await waitUntil(gone, TERM_TO_KILL_MS)) return;
+  if (await waitUntil(gone, options.graceMs > 0 ? TERM_TO_KILL_MS : FORCED_TERM_TO_KILL_MS)) return;
   signalGroup(handle.pgid, 'SIGKILL');
   await waitUntil(gone, TERM_TO_KILL_MS);
 }

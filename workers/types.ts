@@ -3,6 +3,11 @@
 export const STAGES = ['team-plan', 'team-prd', 'team-exec', 'team-verify', 'team-fix', 'ralph-review'] as const;
 export type Stage = (typeof STAGES)[number];
 
+// What an attempt may do, from least to most: read the project; also edit its files; also run
+// commands. Each adapter maps a level to its CLI's own permission flags.
+export const PERMISSION_LEVELS = ['read', 'edit', 'run'] as const;
+export type PermissionLevel = (typeof PERMISSION_LEVELS)[number];
+
 export const ADAPTER_NAMES = ['claude', 'codex', 'gemini', 'opencode', 'aider', 'command', 'sim'] as const;
 export type AdapterName = (typeof ADAPTER_NAMES)[number];
 
@@ -15,8 +20,10 @@ export interface AgentConfig {
   args?: string[];
   env?: Record<string, string>;
   model?: string;
-  /** claude --permission-mode, codex --sandbox / approval, gemini --approval-mode, ... */
+  /** A raw CLI value for every stage (claude --permission-mode, codex --sandbox, gemini --approval-mode); wins over `permissions`. */
   permissionMode?: string;
+  /** Per stage, what the agent may do; stages not named keep the built-in default. */
+  permissions?: Partial<Record<Stage, PermissionLevel>>;
   maxTurns?: number;
   maxBudgetUsd?: number;
   /** `command` adapter only: how the prompt reaches the agent. */
@@ -34,6 +41,9 @@ export interface AdapterInput {
   resultFile: string;
   projectDir: string;
   agent: AgentConfig;
+  stage: Stage;
+  /** What this attempt may do: its stage's level for this agent. */
+  permission: PermissionLevel;
 }
 
 // The command line an adapter built; the backend runs it in the project folder.
@@ -56,15 +66,41 @@ export interface AgentReport {
   tokens?: { input: number; output: number };
   /** Why the CLI says it failed (error subtype, max turns, budget, ...). */
   error?: string;
+  /** The CLI printed no machine record at all: its exit code and last lines are the evidence. */
+  noRecord?: true;
+  /** A failure that trying again cannot fix (credentials, quota, model, provider). */
+  failure?: AgentFailure;
+  /** Tool calls the CLI refused for lack of permission, e.g. `Bash: npm test`. */
+  denials?: string[];
+}
+
+export const FAILURE_KINDS = ['not-logged-in', 'bad-key', 'quota', 'unknown-model', 'missing-provider'] as const;
+export type FailureKind = (typeof FAILURE_KINDS)[number];
+
+// A failure no retry can fix: the run stops at the first one with its reason.
+export interface AgentFailure {
+  kind: FailureKind;
+  retryable: false;
+  /** Names the CLI, the cause (what it said) and what to do. */
+  reason: string;
+}
+
+// What newly written output lines say: real progress or only noise, and an early fatal failure.
+export interface OutputSignals {
+  /** A tool call, tokens or a result: not a reconnect or retry notice. */
+  progress: boolean;
+  failure?: AgentFailure;
 }
 
 export interface AgentAdapter {
   name: AdapterName;
   build(input: AdapterInput): AgentCommand;
-  /** Reads the CLI's whole output (output.log). A CLI with no machine output reports ok with finalText. */
+  /** Reads the CLI's output (output.log: whole up to 4 MB, else its head and tail). A CLI with no machine output reports ok with finalText. */
   parse(output: string): AgentReport;
   /** Session id as soon as it can be seen in partial output, for the log. */
   peekSessionId?(partialOutput: string): string | undefined;
+  /** Reads output lines as they arrive; without it any output counts as progress. */
+  scan?(lines: string[]): OutputSignals;
 }
 
 // Everything a backend needs to run one attempt.

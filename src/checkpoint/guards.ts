@@ -8,7 +8,7 @@ export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 // Length limits, documented in the README.
 export const LIMITS = {
-  /** evidence, next, reason, note, summary */
+  /** evidence, next, reason, note, summary; an agent's description, defect or review reason */
   text: 4_000,
   /** the task of a run */
   task: 20_000,
@@ -16,17 +16,49 @@ export const LIMITS = {
   /** artifacts or inputs of one event */
   paths: 64,
   by: 128,
+  /** a plan task's title */
+  title: 200,
+  /** an id an agent hands back (task, blockedBy, role, defect): longer is invalid anyway (ids stop at 128) */
+  agentId: 200,
+  /** one acceptance criterion */
+  criterion: 500,
+  /** acceptance criteria of one task, defects of one verify, reasons of one review */
+  items: 50,
+  /** tasks named in a PRD's acceptance */
+  prdTasks: 1_000,
+  /** an agent's result file, read whole: room for a plan whose long fields are then cut */
+  resultBytes: 16 * 1024 * 1024,
+  /** one event or approval file; the guards keep ours far below it */
+  eventBytes: 16 * 1024 * 1024,
 } as const;
 
 // Text that looks like a credential; such text never enters the log.
 const SECRET_PATTERNS: Array<[RegExp, string]> = [
-  [/\bsk-[A-Za-z0-9_-]{16,}/, 'an API key (sk-...)'],
-  [/\bgh[pousr]_[A-Za-z0-9]{20,}/, 'a GitHub token (ghp_...)'],
-  [/\b(AKIA|ASIA)[0-9A-Z]{16}\b/, 'an AWS access key (AKIA...)'],
-  [/-----BEGIN [A-Z ]*PRIVATE KEY-----/, 'a private key block'],
-  [/\bxox[abprs]-[A-Za-z0-9-]{10,}/, 'a Slack token (xox...)'],
-  [/\b(password|passwd|pwd|secret|api[_-]?key|token)\s*[=:]\s*\S+/i, 'a password or secret assignment (password=...)'],
+  [/\bsk-[A-Za-z0-9_-]{16,}/g, 'an API key (sk-...)'],
+  [/\b[sr]k_live_[A-Za-z0-9]{10,}/g, 'a Stripe secret key (sk_live_...)'],
+  [/\bgithub_pat_[A-Za-z0-9_]{22,}/g, 'a GitHub token (github_pat_...)'],
+  [/\bgh[pousr]_[A-Za-z0-9]{20,}/g, 'a GitHub token (ghp_...)'],
+  [/\b(AKIA|ASIA)[0-9A-Z]{16}\b/g, 'an AWS access key (AKIA...)'],
+  [/-----BEGIN [A-Z ]*PRIVATE KEY-----/g, 'a private key block'],
+  [/\bxox[abprs]-[A-Za-z0-9-]{10,}/g, 'a Slack token (xox...)'],
+  [/\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, 'a JSON web token (eyJ...)'],
+  [/\b(password|passwd|pwd|secret|api[_-]?key|token)\s*[=:]\s*\S+/gi, 'a password or secret assignment (password=...)'],
 ];
+
+// What replaces a secret in an agent's text.
+export const REDACTED = '[redacted]';
+
+// The text with every secret replaced by REDACTED, and what kinds were found (empty when none).
+export function redactSecrets(value: string): { text: string; found: string[] } {
+  const found: string[] = [];
+  let text = value;
+  for (const [pattern, what] of SECRET_PATTERNS) {
+    const replaced = text.replace(pattern, REDACTED);
+    if (replaced !== text) found.push(what);
+    text = replaced;
+  }
+  return { text, found };
+}
 
 // Refuses an id that could not safely name a file.
 export function validateId(value: string, argument: string): string {
@@ -40,7 +72,7 @@ export function validateId(value: string, argument: string): string {
 export function validateText(value: string, argument: string, max: number = LIMITS.text): string {
   if (value.length > max) throw new UsageError(`${argument}: ${value.length} characters, over the limit of ${max}`);
   for (const [pattern, what] of SECRET_PATTERNS) {
-    if (pattern.test(value)) throw new UsageError(`${argument}: refused, it looks like ${what}; secrets never enter the log`);
+    if (value.search(pattern) !== -1) throw new UsageError(`${argument}: refused, it looks like ${what}; secrets never enter the log`);
   }
   return value;
 }

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { TEMP_PREFIX } from '../../workers/atomic.js';
 import { approvalSchema, EVENT_SCHEMAS, isEventName, type Approval, type TeamEvent } from '../../machines/events.js';
+import { LIMITS } from './guards.js';
+import { readRegularFile } from './regular-file.js';
 import type { RunPaths, RunRecord } from './store.js';
 
 export interface Problem {
@@ -51,8 +53,9 @@ function readFolder<T>(
   let names: string[];
   try {
     names = readdirSync(dir).sort();
-  } catch {
-    return [];
+  } catch (error) {
+    // Never an empty log: a folder that cannot be listed (gone, a file, unreadable) stops the command.
+    throw new UsageError(`${dir} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); the run's ${label} cannot be read`);
   }
   const out: Array<T & { file: string }> = [];
   for (const name of names) {
@@ -65,14 +68,13 @@ function readFolder<T>(
       problems.push({ file, reason: 'unexpected file name; ignored' });
       continue;
     }
-    let text: string;
-    try {
-      text = readFileSync(join(dir, name), 'utf8');
-    } catch (error) {
-      // A folder or an unreadable file under an event's name: reported like any other bad file.
-      problems.push({ file, reason: `unreadable (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); ignored` });
+    // A folder, a FIFO, a link or an unreadable file under an event's name: reported, never opened in a way that blocks.
+    const read = readRegularFile(join(dir, name), LIMITS.eventBytes);
+    if (!read.ok) {
+      problems.push({ file, reason: `${read.reason}; ignored` });
       continue;
     }
+    const text = read.text;
     if (text.trim() === '') {
       problems.push({ file, reason: 'empty file; ignored' });
       continue;

@@ -57,14 +57,28 @@ export function runPaths(projectDir: string, runId: string): RunPaths {
   };
 }
 
-// Creates the run's folders and run.json, then points `current` at it.
-export function createRun(projectDir: string, fields: Omit<RunRecord, 'run_id' | 'created_at'>, options: WriteOptions): RunRecord {
-  const record: RunRecord = { run_id: makeRunId(), created_at: nowIso(), ...fields };
+// Creates the run's folders and run.json (with `runId`, else a new id), then points `current` at it.
+export function createRun(projectDir: string, fields: Omit<RunRecord, 'run_id' | 'created_at'>, options: WriteOptions, runId: string = makeRunId()): RunRecord {
+  const record: RunRecord = { run_id: runId, created_at: nowIso(), ...fields };
   const paths = runPaths(projectDir, record.run_id);
-  for (const dir of [paths.eventsDir, paths.approvalsDir, paths.handoffsDir, paths.attemptsDir]) mkdirSync(dir, { recursive: true });
+  makeRunFolders(projectDir, paths);
   writeFileAtomic(paths.runDir, 'run.json', `${JSON.stringify(record, null, 2)}\n`, { ...options, exclusive: true });
   writeFileAtomic(runsDir(projectDir), 'current', `${record.run_id}\n`, options);
   return record;
+}
+
+// Makes the run's folders one level at a time (a recursive mkdir spins forever where mkdir answers
+// ENOENT in a folder that exists, as in /proc); a project that cannot be written is the user's --cwd.
+function makeRunFolders(projectDir: string, paths: RunPaths): void {
+  const levels = [join(projectDir, '.team'), runsDir(projectDir), paths.runDir, paths.eventsDir, paths.approvalsDir, paths.handoffsDir, paths.attemptsDir];
+  for (const dir of levels) {
+    try {
+      mkdirSync(dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
+      throw new UsageError(`--cwd: cannot create the run folder in ${projectDir}: ${(error as Error).message}`);
+    }
+  }
 }
 
 // Appends one event; the file name sorts in the order written. `syncDir: false` leaves the folder

@@ -2,15 +2,23 @@
 // only when that command runs, so that `team status` does not load the machine, execa or pino.
 
 export const USAGE = `usage:
-  team [N:agent-type] "task" [--config FILE] [--cwd DIR] [--tmux|--headless] [--agent NAME] [--max-fix-loops K] [--json]
+  team [N:agent-type] "task" [--config FILE] [--cwd DIR] [--tmux|--headless] [--agent NAME] [--max-fix-loops K] [--json] [--detach]
   team [N:agent-type] --task WORD [run options]     (a bare one-word task is refused: it is more often a mistyped command)
   team ralph [N:agent-type] "task" [--max-iterations K] [run options]
   team status [--run ID] [--json]
-  team resume [--run ID] [--retry-interrupted]
+  team watch [--run ID] [--interval MS]        (also: team status --watch; q quits, the run goes on)
+  team resume [--run ID] [--retry-interrupted] [--detach]
   team cancel [--run ID] [--force]
+  team wait [--run ID] [--timeout S] [--json]      (exit: the run's code; 5 at the timeout; 6 when nobody drives the run)
+  team list [--json]
+  team init [--claude] [--opencode] [--gemini] [--codex] [--global] [--print] [--force] [--git-drivers]   (the /team, /ralph, /cancel, /team-status commands; the checkpoint merge driver)
   team attach [--run ID]
+  team land [--run ID]       (merge a completed run's branch team/<run> into your branch)
+  team clean [--run ID]      (remove ended runs' worktrees and merged branches)
   team approve --stage S --artifact PATH --by NAME [--note TEXT] [--run ID]
   team state <start-run|start-task|finish-task|retry|approve|status> ...
+  team report [--run ID] [--out FILE]          (one self-contained HTML page of the run)
+  team checkpoint validate [FILE...] [--strict]   (the opchain rules; default .checkpoints/team.checkpoint.json)
   team merge-driver BASE OURS THEIRS [PATH]   (git's merge driver for .checkpoints/*.checkpoint.json)
   team --version
 `;
@@ -30,7 +38,11 @@ export async function dispatch(argv: string[]): Promise<number> {
     case 'state':
       return (await import('./state.js')).runState(rest);
     case 'status':
+      // `team status --watch` is the live view of `team watch`.
+      if (rest.includes('--watch')) return (await import('./watch.js')).watchCommand(rest.filter((a) => a !== '--watch'), 'team status --watch');
       return (await import('./status.js')).runStatus(rest);
+    case 'watch':
+      return (await import('./watch.js')).watchCommand(rest);
     case 'approve':
       return (await import('./approve.js')).recordApproval(rest, 'team approve');
     case 'resume':
@@ -39,8 +51,22 @@ export async function dispatch(argv: string[]): Promise<number> {
       return (await import('./cancel.js')).cancelCommand(rest);
     case 'attach':
       return (await import('./attach.js')).attachCommandLine(rest);
+    case 'land':
+      return (await import('./land.js')).landCommand(rest);
+    case 'clean':
+      return (await import('./clean.js')).cleanCommand(rest);
+    case 'report':
+      return (await import('./report.js')).reportCommand(rest);
+    case 'checkpoint':
+      return (await import('./checkpoint.js')).checkpointCommand(rest);
     case 'merge-driver':
       return (await import('./merge-driver.js')).mergeDriverCommand(rest);
+    case 'wait':
+      return (await import('./wait.js')).waitCommand(rest);
+    case 'list':
+      return (await import('./list.js')).listCommand(rest);
+    case 'init':
+      return (await import('./init.js')).initCommand(rest);
     case 'ralph':
       return (await import('./run.js')).runTeam(rest, 'ralph');
     default:

@@ -6,6 +6,7 @@ export function renderStatus(view: RunView): string {
   const { run, pipeline } = view;
   const lines = [`run ${run.run_id} (${run.mode}, profile ${run.profile})`, `  status ${view.status}${view.outcome ? `: ${view.outcome}` : ''}`, `  stage  ${view.stage}`];
   if (run.task) lines.push(`  task   ${oneLine(run.task)}`);
+  if (run.session) lines.push(`  session ${run.session}`);
   if (pipeline.maxIterations !== undefined) lines.push(`  iteration ${pipeline.iteration} of ${pipeline.maxIterations}`);
   if (pipeline.maxFixLoops !== undefined) lines.push(`  fix loop ${pipeline.loop} of ${pipeline.maxFixLoops}`);
   if (run.mode === 'ralph') {
@@ -42,7 +43,8 @@ function describeAttempt(a: AttemptView): string {
   return parts.join(' · ');
 }
 
-function attentionLines(view: RunView): string[] {
+// What needs a person: uncertain attempts, decisions, stale approvals, malformed files, conflicts.
+export function attentionLines(view: RunView): string[] {
   const lines: string[] = [];
   for (const u of view.uncertain) lines.push(`uncertain: ${u.task} attempt ${u.attempt} started with no terminal event`);
   if (view.status === 'stopped' && view.uncertain.length === 0) {

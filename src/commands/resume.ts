@@ -4,20 +4,27 @@ import { resolveRun } from '../checkpoint/store.js';
 import { UsageError } from '../errors.js';
 import { driveRun } from '../runtime/drive.js';
 import { probeEventLog } from '../runtime/event-log.js';
-import { makeProgress } from '../runtime/progress.js';
+import { makeRunProgress } from '../watch/run-progress.js';
 import { takeOver } from '../runtime/takeover.js';
+import { loadRunView } from '../runtime/view.js';
 import { optionalString, parseFlags } from './args.js';
+import { detachRun } from './detach.js';
 import { openProject, PROJECT_FLAGS } from './project.js';
 import { OUTCOME_EXIT, reportEnd } from './run.js';
 
 // Resumes the latest or named run; returns the exit code of how it ends.
 export async function resumeCommand(argv: string[]): Promise<number> {
   const cmd = 'team resume';
-  const args = parseFlags(argv, { ...PROJECT_FLAGS, run: { type: 'string' }, 'retry-interrupted': { type: 'boolean' }, json: { type: 'boolean' } }, cmd);
+  const args = parseFlags(argv, { ...PROJECT_FLAGS, run: { type: 'string' }, 'retry-interrupted': { type: 'boolean' }, json: { type: 'boolean' }, detach: { type: 'boolean' } }, cmd);
   const project = openProject(args);
   const runId = optionalString(args, 'run');
   const paths = resolveRun(project.dir, runId === undefined ? undefined : validateId(runId, '--run'));
-  const progress = makeProgress({ json: args.values.json === true });
+  if (args.values.detach) {
+    refuseEnded(loadRunView(paths, project.dir).status, paths.runId);
+    const childArgv = ['resume', ...argv.filter((a) => a !== '--detach'), ...(runId === undefined ? ['--run', paths.runId] : [])];
+    return detachRun({ argv: childArgv, paths, runId: paths.runId, creates: false, json: args.values.json === true });
+  }
+  const progress = makeRunProgress({ json: args.values.json === true, projectDir: project.dir });
   probeEventLog(paths, paths.runId);
   const { session, replay, view, release } = takeOver(paths, project, progress, cmd);
   try {

@@ -1,13 +1,21 @@
 // `team [N:agent-type] "task"` and `team ralph [N:agent-type] "task"`: start a run and drive it.
-import { LIMITS, validateText } from '../checkpoint/guards.js';
+import { basename } from 'node:path';
+import { LIMITS, validateId, validateText } from '../checkpoint/guards.js';
+import { runPaths } from '../checkpoint/store.js';
+import { makeRunId } from '../checkpoint/time.js';
 import { EXIT, UsageError } from '../errors.js';
 import { resolveRouting } from '../runtime/agents.js';
 import { makeProgress } from '../runtime/progress.js';
+import { makeRunProgress } from '../watch/run-progress.js';
 import { startRun } from '../runtime/start.js';
 import { loadRunView } from '../runtime/view.js';
 import { summarize } from '../runtime/summary.js';
+import { describeBranches, foldBranches } from '../runtime/isolation-view.js';
+import { readRunFiles } from '../checkpoint/read.js';
 import type { DriveOutcome } from '../runtime/drive.js';
 import { optionalInt, optionalString, parseFlags } from './args.js';
+import { DETACHED_RUN_VAR, detachRun } from './detach.js';
+import { readSessionIds } from './host-session.js';
 import { refuseOneWordTask } from './one-word.js';
 import { openProject, PROJECT_FLAGS } from './project.js';
 
@@ -21,6 +29,8 @@ const RUN_FLAGS = {
   'keep-panes': { type: 'boolean' as const },
   json: { type: 'boolean' as const },
   task: { type: 'string' as const },
+  land: { type: 'boolean' as const },
+  detach: { type: 'boolean' as const },
 };
 
 // The exit code of each way a run can end.
@@ -42,8 +52,17 @@ export async function runTeam(argv: string[], mode: 'team' | 'ralph'): Promise<n
   const workers = teamArg?.workers ?? config.team.defaultWorkers;
   if (workers > config.team.maxAgents) throw new UsageError(`N:agent-type: ${workers} workers is over team.maxAgents (${config.team.maxAgents})`);
   const routing = resolveRouting(config, teamArg?.type, optionalString(args, 'agent'));
-  const progress = makeProgress({ json: args.values.json === true });
+  const json = args.values.json === true;
+  if (args.values.detach) {
+    const runId = makeRunId();
+    const childArgv = [...(mode === 'ralph' ? ['ralph'] : []), ...argv.filter((a) => a !== '--detach')];
+    return detachRun({ argv: childArgv, paths: runPaths(project.dir, runId), runId, creates: true, json });
+  }
+  const detachedId = process.env[DETACHED_RUN_VAR];
+  delete process.env[DETACHED_RUN_VAR];
+  const progress = makeRunProgress({ json, projectDir: project.dir });
   const { outcome, paths } = await startRun({
+    runId: detachedId === undefined ? undefined : validateId(detachedId, DETACHED_RUN_VAR),
     projectDir: project.dir,
     config,
     configFile: project.configFile,
@@ -54,16 +73,31 @@ export async function runTeam(argv: string[], mode: 'team' | 'ralph'): Promise<n
     workerMode: args.values.tmux ? 'tmux' : args.values.headless ? 'headless' : config.team.mode,
     keepPanes: args.values['keep-panes'] === true,
     progress,
-    session: { session: process.env.TEAM_SESSION ?? '', parent_session: process.env.TEAM_PARENT_SESSION ?? '' },
+    session: readSessionIds(),
+    land: args.values.land === true,
   });
+  if (outcome.kind === 'completed' && args.values.land) await landAfterRun(paths, progress, project.write);
   reportEnd(paths, project.dir, outcome, progress);
   return OUTCOME_EXIT[outcome.kind];
 }
 
+// --land: lands the completed run; a refusal is said, and the summary then names the command.
+async function landAfterRun(paths: Parameters<typeof loadRunView>[0], progress: ReturnType<typeof makeProgress>, write: { fsync: boolean }): Promise<void> {
+  const runId = basename(paths.runDir);
+  try {
+    await (await import('./land.js')).landWork(paths, runId, progress, write);
+  } catch (error) {
+    progress.emit({ type: 'land.refused', run: runId, reason: (error as Error).message }, `--land: ${(error as Error).message}`);
+  }
+}
+
 // Prints the final summary from the log.
 export function reportEnd(paths: Parameters<typeof loadRunView>[0], projectDir: string, outcome: DriveOutcome, progress: ReturnType<typeof makeProgress>): void {
-  const { lines, data } = summarize(loadRunView(paths, projectDir), outcome, paths.runDir);
-  progress.emit(data, lines.join('\n'));
+  const view = loadRunView(paths, projectDir);
+  const { lines, data } = summarize(view, outcome, paths.runDir);
+  const branches = foldBranches(readRunFiles(paths).events);
+  if (branches) lines.splice(-1, 0, ...describeBranches(branches, view.run.run_id, outcome.kind).map((line) => `   ${line}`));
+  progress.emit(branches ? { ...data, branches } : data, lines.join('\n'));
 }
 
 // `[N:type] "task"`: N is 1..20; the type is a role or an agent.
@@ -72,6 +106,9 @@ function splitPositionals(positionals: string[], cmd: string, taskFlag: string |
   let rest = positionals;
   let teamArg: { workers: number; type?: string } | undefined;
   const first = rest[0];
+  if (first !== undefined && rest.length === 1 && taskFlag === undefined && /^\d+:/.test(first)) {
+    throw new UsageError(`${cmd}: the task is missing: "${first}" is the N:agent-type; give the task as one quoted argument after it`);
+  }
   const hasTask = rest.length > 1 || taskFlag !== undefined;
   if (first !== undefined && /^\d+(:.*)?$/.test(first) && hasTask) {
     const match = /^(\d+)(?::(.*))?$/.exec(first)!;

@@ -68,8 +68,12 @@ function knownAgents(config: TeamConfig): string[] {
 
 // The first of claude, opencode, codex, gemini on PATH.
 export function findOnPath(env: NodeJS.ProcessEnv): string | undefined {
-  const dirs = (env.PATH ?? '').split(delimiter).filter(Boolean);
-  return PATH_PREFERENCE.find((name) => dirs.some((dir) => isExecutable(join(dir, name))));
+  return PATH_PREFERENCE.find((name) => isOnPath(name, env));
+}
+
+// True when an executable `name` is in one of PATH's folders.
+export function isOnPath(name: string, env: NodeJS.ProcessEnv): boolean {
+  return (env.PATH ?? '').split(delimiter).some((dir) => dir !== '' && isExecutable(join(dir, name)));
 }
 
 function isExecutable(path: string): boolean {

@@ -21,8 +21,8 @@ export function finishInterrupted(session: RunSession, input: AttemptInput, evid
   session.events.commit(taskFinished(session, input, 'interrupted', evidence, [], ''));
 }
 
-// The seed's task_finished event.
-export function taskFinished(session: RunSession, input: AttemptInput, status: 'completed' | 'failed' | 'interrupted', evidence: string, artifacts: string[], next: string) {
+// The seed's task_finished event; `retryable: false` marks a failure no retry can fix.
+export function taskFinished(session: RunSession, input: AttemptInput, status: 'completed' | 'failed' | 'interrupted', evidence: string, artifacts: string[], next: string, retryable?: false) {
   return {
     event: 'task_finished' as const,
     task_id: input.taskId,
@@ -36,5 +36,6 @@ export function taskFinished(session: RunSession, input: AttemptInput, status: '
     artifacts,
     evidence,
     next,
+    ...(retryable === false && { retryable }),
   };
 }

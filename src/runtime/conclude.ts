@@ -1,19 +1,21 @@
 // Turns a worker's end into the log's facts: usage, the stage's payload, then task_finished.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findPlanProblem } from '../../machines/plan.js';
 import type { AttemptInput } from '../../machines/types.js';
 import type { AgentAdapter, AgentReport, WorkerExit } from '../../workers/types.js';
+import { lastMeaningfulLines } from '../../workers/adapters/output-end.js';
 import { OUTPUT_FILE } from '../../workers/wrapper.js';
 import type { NewEvent } from '../../machines/events.js';
 import { finishInterrupted, taskFinished, type AttemptFiles } from './attempt-records.js';
+import { readBoundedOutput } from './output.js';
 import { readResult, type AgentResult } from './result.js';
 import type { RunSession } from './session.js';
+import { concludeTask } from './isolation-attempt.js';
 
-type Verdict = { status: 'completed'; result: AgentResult } | { status: 'failed'; evidence: string; result?: AgentResult };
+type Verdict = { status: 'completed'; result: AgentResult } | { status: 'failed'; evidence: string; result?: AgentResult; retryable?: false };
 
 // Records how the attempt ended. Exit codes alone never make a success: a valid result must exist.
-export function concludeAttempt(session: RunSession, input: AttemptInput, files: AttemptFiles, adapter: AgentAdapter, exit: WorkerExit, recovered: boolean): void {
+export async function concludeAttempt(session: RunSession, input: AttemptInput, files: AttemptFiles, adapter: AgentAdapter, exit: WorkerExit, recovered: boolean): Promise<void> {
   const output = readOutput(files.dir);
   const report = adapter.parse(output);
   noteUsage(session, input, report);
@@ -23,29 +25,43 @@ export function concludeAttempt(session: RunSession, input: AttemptInput, files:
     const reading = readResult(input.stage, files.resultFile, report.finalText ?? output, session.projectDir);
     if (!reading.ok) return finishInterrupted(session, input, `recovered after a restart: the worker ended with no valid result (${reading.reason})`);
   }
-  const verdict = judge(session, input, files, exit, report, output);
+  const judged = judge(session, input, files, exit, report, output);
+  // With worktrees, a completed exec or fix task is merged first; a failed merge fails the task.
+  const unmerged = await concludeTask(session, input, judged.status === 'completed');
+  const verdict: Verdict = unmerged ? { status: 'failed', evidence: unmerged, result: 'result' in judged ? judged.result : undefined } : judged;
   const prefix = recovered ? 'recovered after a restart: ' : '';
   const seconds = (exit.durationMs / 1000).toFixed(1);
   if (verdict.status === 'completed') {
     const payload = payloadOf(input, verdict.result);
     if (payload) session.events.commit(payload);
-    const { artifacts, evidence, next } = verdict.result;
+    const { artifacts, next } = verdict.result;
+    const evidence = verdict.result.evidence + describeDenials(report);
     session.progress.emit({ type: 'attempt.finished', task: input.taskId, attempt: input.attempt, worker: input.worker, status: 'completed', durationMs: exit.durationMs }, `✔ ${input.taskId} a${input.attempt} completed on ${input.worker} in ${seconds}s`);
     session.events.commit(taskFinished(session, input, 'completed', prefix + evidence, artifacts, next));
     return;
   }
   session.progress.emit({ type: 'attempt.finished', task: input.taskId, attempt: input.attempt, worker: input.worker, status: 'failed', durationMs: exit.durationMs, evidence: verdict.evidence }, `✘ ${input.taskId} a${input.attempt} failed on ${input.worker} in ${seconds}s: ${verdict.evidence}`);
-  session.events.commit(taskFinished(session, input, 'failed', prefix + verdict.evidence, verdict.result?.artifacts ?? [], verdict.result?.next ?? ''));
+  session.events.commit(taskFinished(session, input, 'failed', prefix + verdict.evidence + describeDenials(report), verdict.result?.artifacts ?? [], verdict.result?.next ?? '', verdict.retryable));
+}
+
+// "; permission denied: Bash: npm test, Write: a.txt" when the CLI refused tool calls.
+function describeDenials(report: AgentReport): string {
+  return report.denials && report.denials.length > 0 ? `; permission denied: ${report.denials.join(', ')}` : '';
 }
 
 function judge(session: RunSession, input: AttemptInput, files: AttemptFiles, exit: WorkerExit, report: AgentReport, output: string): Verdict {
+  // Credentials, quota, model, provider: no retry can fix it, however the attempt ended.
+  if (report.failure) return { status: 'failed', evidence: report.failure.reason, retryable: false };
   if (exit.stopped) return { status: 'failed', evidence: exit.reason ?? 'stopped' };
   const reading = readResult(input.stage, files.resultFile, report.finalText ?? output, session.projectDir);
   const ended = exit.signal ? `killed by ${exit.signal}` : exit.exitCode !== 0 ? `exited ${exit.exitCode ?? '(unknown)'}${exit.reason ? ` (${exit.reason})` : ''}` : undefined;
+  // No machine record at all: what the CLI last said is the evidence.
+  const silent = `no machine result; its last output: ${lastMeaningfulLines(output) || '(none)'}`;
   if (ended) {
-    const why = !report.ok && report.error ? `the agent CLI reported failure: ${report.error}` : reading.ok ? `its result said ${reading.result.status}` : reading.reason;
+    const why = !report.ok && report.noRecord ? silent : !report.ok && report.error ? `the agent CLI reported failure: ${report.error}` : reading.ok ? `its result said ${reading.result.status}` : reading.reason;
     return { status: 'failed', evidence: `${ended}; ${why}` };
   }
+  if (!report.ok && report.noRecord) return { status: 'failed', evidence: `exited 0 with ${silent}` };
   if (!report.ok) return { status: 'failed', evidence: `the agent CLI reported failure: ${report.error ?? 'no success record'}` };
   if (!reading.ok) return { status: 'failed', evidence: reading.reason };
   if (reading.result.status === 'failed') {
@@ -84,9 +100,5 @@ function noteUsage(session: RunSession, input: AttemptInput, report: AgentReport
 }
 
 function readOutput(dir: string): string {
-  try {
-    return readFileSync(join(dir, OUTPUT_FILE), 'utf8');
-  } catch {
-    return '';
-  }
+  return readBoundedOutput(join(dir, OUTPUT_FILE));
 }

@@ -49,7 +49,7 @@ export class EventLog {
   // Appends a record or a fact the machine does not read; durable at the next flush().
   append(event: NewEvent): TeamEvent {
     const full = this.guard(() => this.group.add(event)) as TeamEvent;
-    this.log.info({ event: full.event, ...detail(full) }, full.event);
+    this.log.info(detail(full), full.event);
     return full;
   }
 
@@ -96,7 +96,8 @@ export function probeEventLog(paths: RunPaths, runId: string): void {
   }
 }
 
+// What log.jsonl says of an event: its name and identity; the event file holds the rest.
 function detail(event: TeamEvent): Record<string, unknown> {
-  const { event: _e, at: _a, run_id: _r, ...rest } = event as unknown as Record<string, unknown>;
-  return rest;
+  const { task_id, attempt, stage, worker } = event as unknown as Record<string, unknown>;
+  return { event: event.event, task_id, attempt, stage, worker };
 }

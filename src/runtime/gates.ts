@@ -13,10 +13,11 @@ export async function runGates(session: RunSession, commands: string[], iteratio
   const dir = join(session.paths.runDir, 'gates');
   mkdirSync(dir, { recursive: true });
   const gates: GateResult[] = [];
+  const cwd = await session.isolation.verifyDir(session);
   for (const [index, command] of commands.entries()) {
     const started = Date.now();
     const result = await execa('sh', ['-c', command], {
-      cwd: session.projectDir,
+      cwd,
       all: true,
       reject: false,
       timeout: session.config.verify.timeoutMs,

@@ -1,8 +1,11 @@
 // Reads and validates an attempt's result: the result file, else the last fenced json block.
-import { existsSync, readFileSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { z } from 'zod';
 import { defectSchema, taskDefSchema } from '../../machines/events.js';
-import { LIMITS, validateProjectPaths } from '../checkpoint/guards.js';
+import { LIMITS, redactSecrets, validateProjectPaths } from '../checkpoint/guards.js';
+import { readRegularFile } from '../checkpoint/regular-file.js';
+import { guardAgentText } from './result-guard.js';
 import { lastFencedJson } from '../../workers/adapters/fenced-json.js';
 import type { Stage } from '../../workers/types.js';
 
@@ -30,14 +33,17 @@ export type ResultReading = { ok: true; result: AgentResult; source: 'file' | 'o
 
 // The validated result, or why there is none. A completed status still needs its stage fields.
 export function readResult(stage: Stage, resultFile: string, finalText: string, projectDir: string): ResultReading {
+  const file = readResultFile(resultFile);
+  if ('refused' in file) return { ok: false, reason: `result file refused: ${file.refused}` };
   let raw: unknown;
   let source: 'file' | 'output' = 'file';
-  if (existsSync(resultFile)) {
-    const text = readFileSync(resultFile, 'utf8');
+  if (file.text !== undefined) {
     try {
-      raw = JSON.parse(text);
+      raw = JSON.parse(file.text);
     } catch (error) {
-      return { ok: false, reason: `result file is not valid JSON (${(error as Error).message})` };
+      // Never the text itself: it may be anything the agent could read.
+      const at = /at position (\d+)/.exec((error as Error).message)?.[1];
+      return { ok: false, reason: `result file is not valid JSON (${at ? `at position ${at} of ` : ''}${file.text.length} characters; the text is not quoted)` };
     }
   } else {
     raw = lastFencedJson(finalText);
@@ -47,19 +53,41 @@ export function readResult(stage: Stage, resultFile: string, finalText: string, 
   const parsed = RESULT_SCHEMAS[stage].safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    return { ok: false, reason: `result (${source}) is invalid: ${issue.path.map(String).join('.') || '(root)'}: ${issue.message}` };
+    // The path and message can hold names the agent chose (an unknown key): redacted and bounded like its text.
+    const where = redactSecrets(`${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`).text;
+    return { ok: false, reason: `result (${source}) is invalid: ${where.length > 300 ? `${where.slice(0, 299)}…` : where}` };
   }
   const result = parsed.data as AgentResult;
+  const note = guardAgentText(result);
   try {
     result.artifacts = validateProjectPaths(projectDir, result.artifacts, 'result artifacts');
   } catch (error) {
     return { ok: false, reason: (error as Error).message };
   }
-  result.evidence = clip(result.evidence || result.summary);
-  result.next = clip(result.next);
+  result.evidence = withNote(result.evidence || result.summary, note);
   return { ok: true, result, source };
 }
 
-function clip(text: string): string {
-  return text.length > LIMITS.text ? `${text.slice(0, LIMITS.text - 1)}…` : text;
+// The result file's text (none when there is no file), or why it is refused. Only a regular file
+// directly in the attempt folder is read: no link, no FIFO, no hard link to a file elsewhere.
+function readResultFile(resultFile: string): { text?: string } | { refused: string } {
+  if (!isRealFolder(dirname(resultFile))) return { refused: 'the attempt folder is no longer a folder (a symbolic link?)' };
+  const file = readRegularFile(resultFile, LIMITS.resultBytes, { singleLink: true });
+  if (file.ok) return { text: file.text };
+  return file.missing ? {} : { refused: file.reason };
+}
+
+function isRealFolder(path: string): boolean {
+  try {
+    return lstatSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+// The evidence with the guard's note at its end, within the evidence's bound.
+function withNote(evidence: string, note: string): string {
+  if (!note) return evidence;
+  const room = LIMITS.text - note.length - 1;
+  return `${evidence.length > room ? `${evidence.slice(0, room - 1)}…` : evidence} ${note}`.trim();
 }

@@ -1,14 +1,18 @@
-// Waits for a worker while watching for signs of life (output, heartbeat, result); a silent one
-// is marked stalled, then killed. Aborting (cancel) stops it with the configured grace.
+// Waits for a worker while watching for signs of life (progress in its output, heartbeat,
+// result); one that shows none (silent, or only retry notices) is marked stalled, then killed.
+// An attempt past its wall-clock cap is killed, and one whose CLI shows a failure no retry can
+// fix is stopped at once. Aborting (cancel) stops it with the configured grace.
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AttemptInput } from '../../machines/types.js';
 import type { AgentAdapter, LaunchSpec, WorkerExit, WorkerHandle } from '../../workers/types.js';
 import { OUTPUT_FILE } from '../../workers/wrapper.js';
+import { attemptCapMs } from './attempt-cap.js';
+import { OutputLines } from './output-lines.js';
 import type { RunSession } from './session.js';
 
-// Files whose change is a sign of life.
-const LIFE_FILES = [OUTPUT_FILE, 'heartbeat', 'result.json'];
+// Files whose change is a sign of life; the output file is one unless the adapter reads it.
+const LIFE_FILES = ['heartbeat', 'result.json'];
 // The watchdog looks at most this often, and at least four times per status-check period.
 const MAX_TICK_MS = 1_000;
 // A stalled worker killed by the watchdog gets this long to go after SIGINT.
@@ -20,7 +24,10 @@ export async function watchWorker(session: RunSession, handle: WorkerHandle, spe
   const { statusCheckMs, reassignMs } = session.limits;
   const tick = Math.max(10, Math.min(MAX_TICK_MS, Math.floor(statusCheckMs / 4)));
   const started = Date.now();
-  let lastLife = lastSignOfLife(spec.attemptDir) ?? started;
+  const capMs = attemptCapMs(session.config, input.stage);
+  const output = new OutputLines(join(spec.attemptDir, OUTPUT_FILE));
+  const lifeFiles = adapter.scan ? LIFE_FILES : [...LIFE_FILES, OUTPUT_FILE];
+  let lastLife = lastSignOfLife(spec.attemptDir, lifeFiles) ?? started;
   let stalledNoted = false;
   let sessionNoted = false;
   let stopping: Promise<void> | undefined;
@@ -42,24 +49,33 @@ export async function watchWorker(session: RunSession, handle: WorkerHandle, spe
     if (looking || stopping) return;
     looking = true;
     try {
-      const life = lastSignOfLife(spec.attemptDir);
+      const life = lastSignOfLife(spec.attemptDir, lifeFiles);
       if (life !== undefined && life > lastLife) lastLife = life;
+      const signals = adapter.scan?.(output.readNew());
+      if (signals?.progress) lastLife = Date.now();
+      const ran = Date.now() - started;
       const silent = Date.now() - lastLife;
       if (!sessionNoted && adapter.peekSessionId) sessionNoted = noteSessionId(session, input, adapter, spec.attemptDir);
       const stalled = silent >= statusCheckMs && !stalledNoted;
-      if (!stalled && silent < reassignMs) return;
+      const kill = signals?.failure
+        ? `${signals.failure.reason} (stopped early: no retry can fix it)`
+        : ran >= capMs
+          ? `attempt cap: ran ${Math.round(ran / 1000)}s, over the ${Math.round(capMs / 1000)}s allowed for ${input.stage} (team.attemptTimeoutMs); killed`
+          : silent >= reassignMs
+            ? `watchdog: no progress for ${Math.round(silent / 1000)}s (reassign after ${Math.round(reassignMs / 1000)}s); killed`
+            : undefined;
+      if (!stalled && !kill) return;
       // Silence may be our own pause (SIGSTOP, a laptop lid): an attempt that ended is judged by its result, never killed.
       if (!(await backend.isAlive(handle))) return;
       if (stalled) {
         stalledNoted = true;
         session.events.append({ event: 'attempt_stalled', task_id: input.taskId, attempt: input.attempt, silent_ms: silent });
-        session.progress.emit({ type: 'attempt.stalled', task: input.taskId, attempt: input.attempt, silentMs: silent }, `… ${input.taskId} a${input.attempt} stalled: no sign of life for ${Math.round(silent / 1000)}s`);
+        session.progress.emit({ type: 'attempt.stalled', task: input.taskId, attempt: input.attempt, silentMs: silent }, `… ${input.taskId} a${input.attempt} stalled: no progress for ${Math.round(silent / 1000)}s`);
       }
-      if (silent >= reassignMs) {
-        const reason = `watchdog: no sign of life for ${Math.round(silent / 1000)}s (reassign after ${Math.round(reassignMs / 1000)}s); killed`;
+      if (kill) {
         // The kill is in the log before it is done.
-        session.events.append({ event: 'attempt_stopping', task_id: input.taskId, attempt: input.attempt, by: 'watchdog', reason });
-        stop(reason, WATCHDOG_GRACE_MS);
+        session.events.append({ event: 'attempt_stopping', task_id: input.taskId, attempt: input.attempt, by: 'watchdog', reason: kill });
+        stop(kill, WATCHDOG_GRACE_MS);
       }
     } catch (error) {
       clearInterval(timer);
@@ -81,9 +97,9 @@ export async function watchWorker(session: RunSession, handle: WorkerHandle, spe
 }
 
 // The latest modification time among the attempt's sign-of-life files.
-function lastSignOfLife(dir: string): number | undefined {
+function lastSignOfLife(dir: string, names: string[]): number | undefined {
   let latest: number | undefined;
-  for (const name of LIFE_FILES) {
+  for (const name of names) {
     try {
       const mtime = statSync(join(dir, name)).mtimeMs;
       latest = latest === undefined ? mtime : Math.max(latest, mtime);

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LIMITS, validateId, validateProjectPath, validateProjectPaths, validateText } from '../../src/checkpoint/guards.js';
+import { LIMITS, redactSecrets, validateId, validateProjectPath, validateProjectPaths, validateText } from '../../src/checkpoint/guards.js';
 import { UsageError } from '../../src/errors.js';
 
 const dirs: string[] = [];
@@ -45,6 +45,9 @@ describe('checkpoint/guards validateText', () => {
     ['xoxb-1234567890-abcdef', 'a Slack token (xox...)'],
     ['password=hunter2', 'a password or secret assignment (password=...)'],
     ['API_KEY: abc', 'a password or secret assignment (password=...)'],
+    ['sk_live_4eC39HqLyjWDarjtT1zdp7dc', 'a Stripe secret key (sk_live_...)'],
+    ['github_pat_11ABCDEFG0123456789_abcdefghij', 'a GitHub token (github_pat_...)'],
+    ['eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N', 'a JSON web token (eyJ...)'],
   ];
   for (const [secret, what] of SECRETS) {
     it(`refuses text holding ${what}: ${secret.slice(0, 12)}…`, () => {
@@ -54,6 +57,23 @@ describe('checkpoint/guards validateText', () => {
 
   it('accepts text that only mentions secrets in words', () => {
     for (const text of ['rotate the password', 'task-sk-1 done', 'the token expired', 'AKIA is a prefix']) expect(validateText(text, '--evidence')).toBe(text);
+  });
+});
+
+describe('checkpoint/guards redactSecrets', () => {
+  it('replaces every secret in agent text and names each kind found', () => {
+    const text = 'use sk_live_4eC39HqLyjWDarjtT1zdp7dc, then ghp_abcdefghijklmnopqrstuvwxyz and ghp_zyxwvutsrqponmlkjihgfedcba';
+    expect(redactSecrets(text)).toEqual({ text: 'use [redacted], then [redacted] and [redacted]', found: ['a Stripe secret key (sk_live_...)', 'a GitHub token (ghp_...)'] });
+  });
+
+  it('leaves text with no secret as it is', () => {
+    expect(redactSecrets('rotate the password; eyJ alone is no token')).toEqual({ text: 'rotate the password; eyJ alone is no token', found: [] });
+  });
+
+  it('finds secrets again on a second call (no state kept between calls)', () => {
+    expect(redactSecrets('token=abc').found).toHaveLength(1);
+    expect(redactSecrets('token=abc').found).toHaveLength(1);
+    expect(() => validateText('token=abc', '--next')).toThrow(UsageError);
   });
 });
 

@@ -49,10 +49,18 @@ describe('checkpoint/read', () => {
     expect(files.problems).toEqual([{ file: `approvals/${name}`, reason: expect.stringMatching(/^invalid approval: sha256: .+; ignored$/) }]);
   });
 
-  it('reads a run with no events folder as a run with no events', () => {
+  // An empty log would read as a run that never started: the missing folder is named instead.
+  it('stops with the folder named when the events folder is gone, never reading an empty log', () => {
     const { paths } = makeRun();
     renameSync(paths.eventsDir, `${paths.eventsDir}-moved`);
-    expect(readRunFiles(paths)).toMatchObject({ events: [], problems: [] });
+    expect(() => readRunFiles(paths)).toThrow(new UsageError(`${paths.eventsDir} cannot be read (ENOENT); the run's events cannot be read`));
+  });
+
+  it('stops with the folder named when the approvals folder is a file', () => {
+    const { paths } = makeRun();
+    renameSync(paths.approvalsDir, `${paths.approvalsDir}-moved`);
+    writeFileSync(paths.approvalsDir, '');
+    expect(() => readRunFiles(paths)).toThrow(new UsageError(`${paths.approvalsDir} cannot be read (ENOTDIR); the run's approvals cannot be read`));
   });
 
   it('refuses a task event with a field the seed does not have', () => {
@@ -95,13 +103,13 @@ describe('checkpoint/read', () => {
     expect(files.problems).toHaveLength(1);
   });
 
-  it('reports a folder under an event name as unreadable and reads on', () => {
+  it('reports a folder under an event name as not a regular file and reads on', () => {
     const { runId, paths } = makeRun();
     const name = eventFileName('task_finished', 't1', 1);
     mkdirSync(join(paths.eventsDir, name));
     appendEvent(paths, runId, started('t2') as never, NO_FSYNC);
     const files = readRunFiles(paths);
-    expect(files.problems).toEqual([{ file: `events/${name}`, reason: 'unreadable (EISDIR); ignored' }]);
+    expect(files.problems).toEqual([{ file: `events/${name}`, reason: 'not a regular file (a folder); ignored' }]);
     expect(files.events).toHaveLength(1);
   });
 

@@ -88,7 +88,9 @@ describe('guards of the team command', () => {
       expect(result.stdout).toBe('');
       if (typeof message === 'string') expect(result.stderr).toContain(message);
       else expect(result.stderr).toMatch(message);
-      expect(result.stderr).toMatch(/^team: /);
+      // The program named once: `team: …`, or the command itself (`team state start-task: …`).
+      expect(result.stderr).toMatch(/^team(?: [a-z-]+)*: /);
+      expect(result.stderr).not.toMatch(/^team: team\b/);
       expect(snapshot()).toEqual(before);
     });
   }

@@ -22,7 +22,7 @@ describe('one-word task guard', () => {
     expect(existsSync(join(project.dir, '.team'))).toBe(false);
   });
 
-  it.each(['watch', 'land', 'refactor'])('refuses "%s" with the hint that a task is a sentence and --task runs one word', async (word) => {
+  it.each(['deploy', 'frobnicate', 'refactor'])('refuses "%s" with the hint that a task is a sentence and --task runs one word', async (word) => {
     const project = makeProject();
     const result = await project.team(word);
     expect(result.exitCode).toBe(2);
@@ -36,7 +36,7 @@ describe('one-word task guard', () => {
     expect(team.exitCode).toBe(2);
     expect(team.stderr).toContain('`--task refactor` runs a one-word task');
     const ralph = await project.team('ralph', 'stauts');
-    expect(ralph).toMatchObject({ exitCode: 2, stderr: 'team: team ralph: "stauts" is not a command; did you mean `team status`?\n' });
+    expect(ralph).toMatchObject({ exitCode: 2, stderr: 'team ralph: "stauts" is not a command; did you mean `team status`?\n' });
     expect(existsSync(join(project.dir, '.team'))).toBe(false);
   });
 
@@ -44,7 +44,7 @@ describe('one-word task guard', () => {
     const project = makeProject();
     const result = await project.team('--task', 'refactor', 'add input validation');
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toBe('team: team: --task and a task argument ("add input validation") exclude each other\n');
+    expect(result.stderr).toBe('team: --task and a task argument ("add input validation") exclude each other\n');
     expect(existsSync(join(project.dir, '.team'))).toBe(false);
   });
 

@@ -109,7 +109,7 @@ describe('team state retry', () => {
     const before = project.listEvents(runId);
     const result = await project.team('state', 'retry', '--run', runId, '--task', 't1', '--reason', 'again');
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toBe('team: team state retry: task t1 is completed (attempt 1); a completed task is never retried\n');
+    expect(result.stderr).toBe('team state retry: task t1 is completed (attempt 1); a completed task is never retried\n');
     expect(project.listEvents(runId)).toEqual(before);
   });
 
@@ -119,7 +119,7 @@ describe('team state retry', () => {
     await startTask(project, runId);
     const result = await project.team('state', 'retry', '--run', runId, '--task', 't1', '--reason', 'again');
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toBe('team: team state retry: task t1 attempt 1 is still running; finish it as failed or interrupted first\n');
+    expect(result.stderr).toBe('team state retry: task t1 attempt 1 is still running; finish it as failed or interrupted first\n');
   });
 
   it('refuses a second retry of the same attempt', async () => {
@@ -128,7 +128,7 @@ describe('team state retry', () => {
     await project.team('state', 'retry', '--run', runId, '--task', 't1', '--reason', 'again');
     const result = await project.team('state', 'retry', '--run', runId, '--task', 't1', '--reason', 'again');
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toBe('team: team state retry: a retry of task t1 as attempt 2 is already recorded\n');
+    expect(result.stderr).toBe('team state retry: a retry of task t1 as attempt 2 is already recorded\n');
   });
 
   it('refuses to retry a task that never started', async () => {
@@ -136,7 +136,7 @@ describe('team state retry', () => {
     const runId = await project.startRun();
     const result = await project.team('state', 'retry', '--run', runId, '--task', 't9', '--reason', 'again');
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toBe('team: team state retry: task t9 has no attempt to retry\n');
+    expect(result.stderr).toBe('team state retry: task t9 has no attempt to retry\n');
   });
 });
 
@@ -148,7 +148,7 @@ describe('team state start-task', () => {
     const before = project.listEvents(runId);
     const result = await startTask(project, runId);
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toBe('team: team state start-task: task t1 attempt 1 is still running (one writer per attempt); finish it first\n');
+    expect(result.stderr).toBe('team state start-task: task t1 attempt 1 is still running (one writer per attempt); finish it first\n');
     expect(project.listEvents(runId)).toEqual(before);
   });
 
@@ -157,7 +157,7 @@ describe('team state start-task', () => {
     const runId = await withEndedAttempt(project, 'failed');
     const result = await startTask(project, runId);
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toBe(`team: team state start-task: task t1 attempt 1 ended failed; record \`team state retry --run ${runId} --task t1 --reason ...\` first\n`);
+    expect(result.stderr).toBe(`team state start-task: task t1 attempt 1 ended failed; record \`team state retry --run ${runId} --task t1 --reason ...\` first\n`);
   });
 
   it('refuses to start a completed task again', async () => {
@@ -165,7 +165,7 @@ describe('team state start-task', () => {
     const runId = await withEndedAttempt(project, 'completed');
     const result = await startTask(project, runId);
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toBe('team: team state start-task: task t1 is already completed (attempt 1)\n');
+    expect(result.stderr).toBe('team state start-task: task t1 is already completed (attempt 1)\n');
   });
 });
 
@@ -175,7 +175,7 @@ describe('team state finish-task', () => {
     const runId = await project.startRun();
     const result = await finishTask(project, runId, 'completed', 't9');
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toBe('team: team state finish-task: task t9 has no running attempt; start it with `team state start-task`\n');
+    expect(result.stderr).toBe('team state finish-task: task t9 has no running attempt; start it with `team state start-task`\n');
     expect(project.listEvents(runId)).toEqual([]);
   });
 
@@ -184,7 +184,7 @@ describe('team state finish-task', () => {
     const runId = await withEndedAttempt(project, 'completed');
     const result = await finishTask(project, runId, 'failed');
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toBe('team: team state finish-task: task t1 has no running attempt (attempt 1 is completed); start it with `team state start-task`\n');
+    expect(result.stderr).toBe('team state finish-task: task t1 has no running attempt (attempt 1 is completed); start it with `team state start-task`\n');
   });
 
   it('refuses a status that is not terminal', async () => {
@@ -193,6 +193,6 @@ describe('team state finish-task', () => {
     await startTask(project, runId);
     const result = await finishTask(project, runId, 'running');
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toBe('team: team state finish-task: --status must be one of completed, failed, interrupted, awaiting_approval, not "running"\n');
+    expect(result.stderr).toBe('team state finish-task: --status must be one of completed, failed, interrupted, awaiting_approval, not "running"\n');
   });
 });

@@ -1,4 +1,5 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventFileName, taskEvent, writeRawEvent } from '../helpers/events.js';
@@ -135,8 +136,51 @@ describe('team status with bad files in the log', () => {
     const name = eventFileName('task_finished', 't1', 1);
     mkdirSync(join(project.eventsDir(runId), name));
     const status = await project.statusJson();
-    expect(status.attention.malformed).toEqual([{ file: `events/${name}`, reason: 'unreadable (EISDIR); ignored' }]);
+    expect(status.attention.malformed).toEqual([{ file: `events/${name}`, reason: 'not a regular file (a folder); ignored' }]);
     expect(status.tasks[0]!.status).toBe('running');
+  });
+
+  it('reports a FIFO under an event name instead of waiting on it forever', async () => {
+    const project = makeProject();
+    const runId = await withStartedTask(project);
+    const name = eventFileName('task_finished', 't1', 1);
+    execFileSync('mkfifo', [join(project.eventsDir(runId), name)]);
+    const status = await project.statusJson();
+    expect(status.attention.malformed).toEqual([{ file: `events/${name}`, reason: 'not a regular file (a FIFO); ignored' }]);
+    expect(status.tasks[0]!.status).toBe('running');
+  });
+
+  it('reports a symbolic link under an event name without following it', async () => {
+    const project = makeProject();
+    const runId = await withStartedTask(project);
+    const target = project.write('elsewhere.json', JSON.stringify(taskEvent(runId)));
+    const name = eventFileName('task_finished', 't1', 1);
+    symlinkSync(target, join(project.eventsDir(runId), name));
+    const status = await project.statusJson();
+    expect(status.attention.malformed).toEqual([{ file: `events/${name}`, reason: 'a symbolic link (never followed); ignored' }]);
+    expect(status.tasks[0]!.status).toBe('running');
+  });
+
+  it('stops with exit 2 naming the events folder when it is a file, never showing an empty log', async () => {
+    const project = makeProject();
+    const runId = await withStartedTask(project);
+    const events = project.eventsDir(runId);
+    rmSync(events, { recursive: true });
+    writeFileSync(events, 'not a folder\n');
+    const result = await project.team('status');
+    expect(result.exitCode).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(`team: ${events} cannot be read (ENOTDIR); the run's events cannot be read\n`);
+  });
+
+  it('stops with exit 2 naming the events folder when it is gone', async () => {
+    const project = makeProject();
+    const runId = await withStartedTask(project);
+    rmSync(project.eventsDir(runId), { recursive: true });
+    const result = await project.team('status', '--json');
+    expect(result.exitCode).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(`team: ${project.eventsDir(runId)} cannot be read (ENOENT); the run's events cannot be read\n`);
   });
 
   it('stops with exit 2 naming run.json when it is damaged', async () => {

@@ -1,5 +1,6 @@
-// The built CLI with agent CLIs that report failure (STUB_MODE=error): the attempt fails with the
-// CLI's own error text, and an exit code of 0 alone never makes a success.
+// The built CLI with agent CLIs whose key is refused (STUB_MODE=error): the attempt fails with the
+// CLI's own error text and what to do, the run stops there with no retry, and an exit code of 0
+// alone never makes a success.
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,12 +10,12 @@ import { eventsOf, makeAgentProject, removeAgentProjects, STUB_BIN } from '../he
 const RUN_TIMEOUT_MS = 120_000;
 
 // What each stub prints in error mode, as its adapter reads it.
-const ERRORS: Array<{ cli: string; error: string }> = [
-  { cli: 'claude', error: 'Invalid API key · Please run /login' },
-  { cli: 'codex', error: 'unexpected status 401 Unauthorized: Missing bearer or basic authentication in header' },
-  { cli: 'gemini', error: 'Error: [API Error: Request had invalid authentication credentials.]' },
-  { cli: 'opencode', error: 'ProviderAuthError: Invalid API key.' },
-  { cli: 'aider', error: 'litellm.AuthenticationError: AnthropicException' },
+const ERRORS: Array<{ cli: string; error: string; remedy: string }> = [
+  { cli: 'claude', error: 'Invalid API key · Fix external API key', remedy: 'check ANTHROPIC_API_KEY' },
+  { cli: 'codex', error: 'unexpected status 401 Unauthorized: Missing bearer or basic authentication in header', remedy: 'check OPENAI_API_KEY' },
+  { cli: 'gemini', error: 'Error: [API Error: Request had invalid authentication credentials.]', remedy: 'check GEMINI_API_KEY' },
+  { cli: 'opencode', error: 'ProviderAuthError: Invalid API key.', remedy: 'opencode auth login' },
+  { cli: 'aider', error: 'litellm.AuthenticationError: AnthropicException', remedy: 'check the model\'s API key variable' },
 ];
 
 const folders: string[] = [];
@@ -37,18 +38,18 @@ afterAll(() => {
 });
 
 describe('agent adapters on failure', () => {
-  describe.each(ERRORS)('$cli', ({ cli, error }) => {
-    it('fails the attempt with the CLI\'s error text when the CLI exits non-zero', async () => {
+  describe.each(ERRORS)('$cli', ({ cli, error, remedy }) => {
+    it('stops the run at the first refused key, naming the CLI, the cause and what to do, with no retry', async () => {
       const project = makeAgentProject({ PATH: `${STUB_BIN}:${process.env.PATH}`, STUB_MODE: 'error' });
       const result = await project.team(['1:executor', 'add input validation to the API', '--agent', cli]);
       expect(result.exitCode, result.stderr).toBe(1);
-      const finished = eventsOf(project.readRun(), 'task_finished');
-      expect(finished.map((e) => [e.task_id, e.attempt, e.status])).toEqual([
-        ['plan', 1, 'failed'],
-        ['plan', 2, 'failed'],
-      ]);
-      for (const end of finished) expect(end.evidence, `plan a${end.attempt}`).toContain(error);
-      expect(result.stderr).toContain(error);
+      const run = project.readRun();
+      const finished = eventsOf(run, 'task_finished');
+      expect(finished.map((e) => [e.task_id, e.attempt, e.status, e.retryable])).toEqual([['plan', 1, 'failed', false]]);
+      expect(finished[0]!.evidence).toContain(`${cli}: the API key was refused (${error}`);
+      expect(finished[0]!.evidence).toContain(remedy);
+      expect(eventsOf(run, 'run_failed')[0]!.reason).toContain(`plan a1 failed and no retry can fix it: ${cli}: the API key was refused`);
+      expect(result.stderr).toContain(remedy);
     }, RUN_TIMEOUT_MS);
 
     it('fails the attempt with the CLI\'s error text when the CLI exits 0 anyway', async () => {
@@ -58,11 +59,8 @@ describe('agent adapters on failure', () => {
       const run = project.readRun();
       expect(eventsOf(run, 'run_completed')).toEqual([]);
       const finished = eventsOf(run, 'task_finished');
-      expect(finished.map((e) => [e.task_id, e.attempt, e.status])).toEqual([
-        ['plan', 1, 'failed'],
-        ['plan', 2, 'failed'],
-      ]);
-      for (const end of finished) expect(end.evidence, `plan a${end.attempt}`).toContain(`the agent CLI reported failure: ${error}`);
+      expect(finished.map((e) => [e.task_id, e.attempt, e.status])).toEqual([['plan', 1, 'failed']]);
+      expect(finished[0]!.evidence).toContain(`${cli}: the API key was refused (${error}`);
     }, RUN_TIMEOUT_MS);
   });
 });

@@ -56,6 +56,45 @@ describe('pipeline usage', () => {
     expectRefused(project, await project.team('3:executor', 'refuse empty names', '--agent', 'nosuchagent'), '--agent', '"nosuchagent"');
   });
 
+  it('refuses a command agent with no command, naming agents.<name>.command', async () => {
+    const project = makeSimProject('e2e-one-task', { agents: { mine: { adapter: 'command' } } });
+    expectRefused(project, await project.team('3:executor', 'refuse empty names', '--agent', 'mine'), 'agents.mine.command', join(project.dir, '.team', 'config.json'));
+  });
+
+  it('refuses a prompts override naming a missing file, naming the stage and the path', async () => {
+    const project = makeSimProject('e2e-one-task', { prompts: { 'team-exec': 'prompts/exec.md' } });
+    // Relative to the config file, as the runtime resolves it.
+    expectRefused(project, await project.team('3:executor', 'refuse empty names', '--agent', 'sim'), 'prompts.team-exec', join(project.dir, '.team', 'prompts', 'exec.md'));
+  });
+
+  it('refuses a prompts override naming a folder, naming the stage', async () => {
+    const project = makeSimProject('e2e-one-task', { prompts: { 'team-plan': '.' } });
+    expectRefused(project, await project.team('3:executor', 'refuse empty names', '--agent', 'sim'), 'prompts.team-plan', 'not a file');
+  });
+
+  it('refuses N:agent-type with the task forgotten, saying the task is missing', async () => {
+    const project = makeSimProject('e2e-one-task');
+    expectRefused(project, await project.team('5:executor', '--agent', 'sim'), 'the task is missing', '"5:executor"');
+  });
+
+  // Tests run as root, for whom permissions do not stop a write: /proc refuses every new entry,
+  // even root's (mkdir answers ENOENT there, on which a recursive mkdir used to spin forever).
+  it('refuses a --cwd where nothing can be written, naming --cwd and the reason, with no stack', async () => {
+    const project = makeSimProject('e2e-one-task');
+    const result = await project.team('3:executor', 'refuse empty names', '--agent', 'sim', '--cwd', '/proc');
+    expectRefused(project, result, '--cwd', '/proc', 'ENOENT');
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(existsSync('/proc/.team')).toBe(false);
+  });
+
+  it('refuses a --cwd where the file system forbids writing, naming --cwd and the reason', async () => {
+    const project = makeSimProject('e2e-one-task');
+    // sysfs answers EPERM to a new folder, for root too.
+    const result = await project.team('state', 'start-run', '--profile', 'p', '--stage', 'team-exec', '--cwd', '/sys/kernel');
+    expectRefused(project, result, '--cwd', '/sys/kernel', 'EPERM');
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
   it('refuses a --max-fix-loops that is not a number, naming the flag', async () => {
     const project = makeSimProject('e2e-one-task');
     expectRefused(project, await project.team('3:executor', 'refuse empty names', '--agent', 'sim', '--max-fix-loops', 'three'), '--max-fix-loops', '"three"');

@@ -73,11 +73,11 @@ describe('pipeline machine: task attempts', () => {
     expect(d.records.at(-2)).toEqual({ event: 'task_assigned', task_id: 't1', worker: 'worker-2' });
   });
 
-  it('fails the pending tasks when no worker is left', () => {
+  it('fails the pending tasks when no worker is left, and the run with them, without a verifier', () => {
     const d = toExec(driverWith({ maxTaskAttempts: 1 }, { workers: 1 }), independent(3));
     d.finishTask('t1', 'failed').finishTask('t2', 'failed');
     expect(d.recorded('task_blocked')).toEqual([{ event: 'task_blocked', task_id: 't3', reason: 'no worker left: every worker failed 2 tasks' }]);
-    expect(d.snapshot.value).toEqual({ exec: 'handoff' });
+    expect(d.snapshot.value).toBe('failing');
   });
 });
 

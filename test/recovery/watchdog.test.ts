@@ -21,7 +21,7 @@ describe('runtime/watch (the watchdog)', () => {
     const stopping = names.indexOf('attempt_stopping:t1:1');
     expect(stopping, names.join('\n')).toBeGreaterThan(names.indexOf('attempt_stalled:t1:1'));
     expect(stopping).toBeLessThan(names.indexOf('task_finished:t1:1'));
-    expect(project.events().find((e) => e.event === 'attempt_stopping')).toMatchObject({ by: 'watchdog', reason: expect.stringMatching(/^watchdog: no sign of life for \d+s \(reassign after 2s\); killed$/) });
+    expect(project.events().find((e) => e.event === 'attempt_stopping')).toMatchObject({ by: 'watchdog', reason: expect.stringMatching(/^watchdog: no progress for \d+s \(reassign after 2s\); killed$/) });
     expect(finishes(project, 't1')).toEqual([
       [1, 'failed'],
       [2, 'completed'],

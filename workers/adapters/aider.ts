@@ -2,6 +2,7 @@
 // output is the final text; its "Tokens: ... Cost: ..." lines give tokens and cost.
 import type { AdapterInput, AgentAdapter, AgentCommand, AgentReport } from '../types.js';
 import { makeAgentCommand, makeReport } from './command-line.js';
+import { classifyFailure, type FailureRule } from './failures.js';
 
 // --message-file: one message from the prompt file, then exit (no argv length limit).
 // --yes-always: the real flag behind the spec's `--yes` (argparse only accepts that as a prefix).
@@ -22,10 +23,21 @@ const LITELLM_ERROR = /^litellm\.\w+:/;
 // A line that shows aider went on after an error (a retry, or a later model reply).
 const WENT_ON = /^(Tokens: |Retrying in )/;
 
-// Builds the one-shot call; aider has no turn, budget or permission flags beyond --yes-always.
+// The litellm errors no retry fixes (aider's documented exception names; aider is not installed
+// here, so these follow its docs and aider/exceptions.py).
+const RULES: FailureRule[] = [
+  [/AuthenticationError|PermissionDeniedError/, 'bad-key'],
+  [/NotFoundError/, 'unknown-model'],
+  [/LLM Provider NOT provided|BadRequestError.*provider/i, 'missing-provider'],
+  [/insufficient_quota|exceeded your current quota|credit balance|billing/i, 'quota'],
+];
+
+// Builds the one-shot call; aider has no turn, budget or shell permission flags: the `read`
+// level adds --dry-run (no file is changed), `edit` and `run` let it edit with --yes-always.
 function buildAider(input: AdapterInput): AgentCommand {
   const { agent } = input;
   const args = ['--message-file', input.promptFile, ...FIXED_ARGS];
+  if (input.permission === 'read') args.push('--dry-run');
   if (agent.model !== undefined) args.push('--model', agent.model);
   return makeAgentCommand(agent, 'aider', args);
 }
@@ -48,7 +60,7 @@ function parseAider(output: string): AgentReport {
     if (cost) costUsd = Number(cost[2]);
   }
   const fatal = findFatalError(lines);
-  return makeReport({ ok: fatal === undefined, finalText: output, costUsd, tokens, error: fatal });
+  return makeReport({ ok: fatal === undefined, finalText: output, costUsd, tokens, error: fatal, failure: classifyFailure('aider', fatal, RULES) });
 }
 
 // The last litellm error line when nothing after it shows aider carried on.

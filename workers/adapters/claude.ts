@@ -1,38 +1,105 @@
-// Claude Code in print mode: `claude -p --output-format json`, the prompt fed on stdin.
-// Output: one `{"type":"result", ...}` record at the end (the last line of stream-json too).
-import type { AdapterInput, AgentAdapter, AgentCommand, AgentReport } from '../types.js';
+// Claude Code in print mode: `claude -p --output-format stream-json --verbose`, the prompt on
+// stdin. Output: JSONL records (system/init with the session id, assistant turns with tool use,
+// api_retry notices) ending with one `{"type":"result", ...}` record.
+import type { AdapterInput, AgentAdapter, AgentCommand, AgentFailure, AgentReport, OutputSignals, PermissionLevel } from '../types.js';
 import { makeAgentCommand, makeReport } from './command-line.js';
+import { classifyFailure, makeFailure, type FailureRule } from './failures.js';
+import { parseJsonLines } from './output-end.js';
 import { peekJsonString, readJsonObjects, toCount, toObject, toText, type JsonObject } from './json-objects.js';
 
-// Print mode cannot ask before editing; acceptEdits lets a worker edit the project unattended
-// while shell commands stay under the user's own allow rules. `permissionMode` overrides it.
-const DEFAULT_PERMISSION_MODE = 'acceptEdits';
+// Print mode cannot ask: `dontAsk` denies whatever is not allowed (read tools always are);
+// acceptEdits lets it edit the project; `run` also allows Bash, any command, unattended.
+const LEVEL_ARGS: Record<PermissionLevel, string[]> = {
+  read: ['--permission-mode', 'dontAsk'],
+  edit: ['--permission-mode', 'acceptEdits'],
+  run: ['--permission-mode', 'acceptEdits', '--allowedTools', 'Bash'],
+};
 
-// Builds the print-mode call; model, permission mode, turn and budget caps map to real flags.
+// HTTP statuses of a failed API call that no retry fixes.
+const STATUS_KINDS: Record<number, AgentFailure['kind']> = { 401: 'bad-key', 403: 'bad-key', 402: 'quota', 404: 'unknown-model' };
+
+// The words of claude's final error texts.
+const RULES: FailureRule[] = [
+  [/Not logged in/i, 'not-logged-in'],
+  [/Invalid API key|authentication_failed|OAuth token/i, 'bad-key'],
+  [/credit balance|billing|usage limit|quota/i, 'quota'],
+  [/issue with the selected model|model.*(not found|does not exist)/i, 'unknown-model'],
+];
+
+// Builds the print-mode call; model, permission level, turn and budget caps map to real flags.
 function buildClaude(input: AdapterInput): AgentCommand {
   const { agent } = input;
-  const args = ['-p', '--output-format', 'json'];
+  const args = ['-p', '--output-format', 'stream-json', '--verbose'];
   if (agent.model !== undefined) args.push('--model', agent.model);
-  args.push('--permission-mode', agent.permissionMode ?? DEFAULT_PERMISSION_MODE);
   if (agent.maxTurns !== undefined) args.push('--max-turns', String(agent.maxTurns));
   if (agent.maxBudgetUsd !== undefined) args.push('--max-budget-usd', String(agent.maxBudgetUsd));
+  // Last: --allowedTools takes every following word as a tool name.
+  args.push(...(agent.permissionMode !== undefined ? ['--permission-mode', agent.permissionMode] : LEVEL_ARGS[input.permission]));
   return makeAgentCommand(agent, 'claude', args, input.promptFile);
 }
 
 // Reads the last result record: ok only for subtype "success" with is_error false.
 function parseClaude(output: string): AgentReport {
-  const result = readJsonObjects(output)
-    .filter((record) => record.type === 'result')
-    .at(-1);
-  if (!result) return { ok: false, error: 'claude printed no result record' };
+  const records = readJsonObjects(output);
+  const result = records.filter((record) => record.type === 'result').at(-1);
+  if (!result) {
+    const retried = records.filter(isAuthRetry).at(-1);
+    const failure = retried ? makeFailure('claude', 'bad-key', describeRetry(retried)) : undefined;
+    return makeReport({ ok: false, error: failure?.reason ?? 'claude printed no result record', noRecord: failure ? undefined : true, failure });
+  }
   const ok = result.subtype === 'success' && result.is_error === false;
+  const error = ok ? undefined : describeClaudeError(result);
+  const denials = readDenials(result);
   return makeReport({
     ok,
     finalText: toText(result.result),
     sessionId: toText(result.session_id),
     costUsd: typeof result.total_cost_usd === 'number' ? result.total_cost_usd : undefined,
     tokens: readClaudeTokens(result),
-    error: ok ? undefined : describeClaudeError(result),
+    error,
+    failure: ok ? undefined : classifyResult(result, error),
+    denials: denials.length > 0 ? denials : undefined,
+  });
+}
+
+// A failed result's API status or words, as a not-retryable failure.
+function classifyResult(result: JsonObject, error: string | undefined): AgentFailure | undefined {
+  const kind = typeof result.api_error_status === 'number' ? STATUS_KINDS[result.api_error_status] : undefined;
+  if (kind) return makeFailure('claude', kind, error ?? `API error ${String(result.api_error_status)}`);
+  return classifyFailure('claude', error, RULES);
+}
+
+// Progress is any record but an api_retry notice; a retry of a refused key is fatal at once.
+function scanClaude(lines: string[]): OutputSignals {
+  let progress = false;
+  let failure: AgentFailure | undefined;
+  for (const record of parseJsonLines(lines)) {
+    if (record.type === 'system' && record.subtype === 'api_retry') {
+      if (isAuthRetry(record)) failure ??= makeFailure('claude', 'bad-key', describeRetry(record));
+    } else progress = true;
+  }
+  return failure ? { progress, failure } : { progress };
+}
+
+// claude retries a 401 for minutes; the first notice of one is enough.
+function isAuthRetry(record: JsonObject): boolean {
+  return record.type === 'system' && record.subtype === 'api_retry' && (record.error_status === 401 || record.error_status === 403 || record.error === 'authentication_failed');
+}
+
+function describeRetry(record: JsonObject): string {
+  return `API error ${String(record.error_status ?? '')} ${toText(record.error) ?? ''}, retried by claude`.replace(/\s+/g, ' ');
+}
+
+// "Bash: npm test" for each tool call the permission mode refused.
+function readDenials(result: JsonObject): string[] {
+  if (!Array.isArray(result.permission_denials)) return [];
+  return result.permission_denials.flatMap((entry) => {
+    const denial = toObject(entry);
+    const tool = toText(denial?.tool_name);
+    if (!tool) return [];
+    const input = toObject(denial?.tool_input);
+    const detail = toText(input?.command) ?? toText(input?.file_path) ?? toText(input?.path);
+    return [detail === undefined ? tool : `${tool}: ${detail}`];
   });
 }
 
@@ -54,10 +121,11 @@ function describeClaudeError(result: JsonObject): string {
   return toText(result.result) ?? detail ?? 'is_error';
 }
 
-// The claude adapter: a print-mode command line in, the result record out.
+// The claude adapter: a print-mode command line in, the streamed records out.
 export const claude: AgentAdapter = {
   name: 'claude',
   build: buildClaude,
   parse: parseClaude,
   peekSessionId: (partialOutput) => peekJsonString(partialOutput, 'session_id'),
+  scan: scanClaude,
 };

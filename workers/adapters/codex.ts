@@ -1,13 +1,26 @@
 // OpenAI Codex: `codex exec --json -`, the prompt read from stdin (the `-` argument).
 // Output: JSONL thread events (thread.started, item.completed, turn.completed / turn.failed, error).
-import type { AdapterInput, AgentAdapter, AgentCommand, AgentReport } from '../types.js';
+import type { AdapterInput, AgentAdapter, AgentCommand, AgentFailure, AgentReport, OutputSignals, PermissionLevel } from '../types.js';
 import { makeAgentCommand, makeReport } from './command-line.js';
+import { classifyFailure, type FailureRule } from './failures.js';
+import { parseJsonLines } from './output-end.js';
 import { peekJsonString, readJsonObjects, toCount, toObject, toText, type JsonObject } from './json-objects.js';
 
-// `codex exec` defaults to a read-only sandbox; a worker must edit the project, so the default
-// is workspace-write (edits and commands inside the project, no network). `permissionMode`
-// names another sandbox (read-only, danger-full-access), or `yolo` for no sandbox at all.
-const DEFAULT_SANDBOX = 'workspace-write';
+// `codex exec` never asks; its sandbox bounds what it does. read-only reads and runs read-only
+// commands; workspace-write edits and runs commands inside the project, with no network.
+// `permissionMode` names another sandbox (danger-full-access), or `yolo` for none at all.
+const SANDBOXES: Record<PermissionLevel, string> = { read: 'read-only', edit: 'workspace-write', run: 'workspace-write' };
+
+// The words of codex's error events that no retry fixes.
+const RULES: FailureRule[] = [
+  [/not logged in|not signed in|login required|run `?codex login/i, 'not-logged-in'],
+  [/401 Unauthorized|invalid_api_key|Incorrect API key|Missing bearer|invalid x-api-key/i, 'bad-key'],
+  [/insufficient_quota|exceeded your current quota|usage limit|billing/i, 'quota'],
+  [/model_not_found|model.*(does not exist|not found|not supported)/i, 'unknown-model'],
+];
+
+// An error event that only says codex is retrying its connection.
+const RECONNECTING = /^Reconnecting\.\.\.|stream disconnected|retrying/i;
 
 // The permission mode that means "no sandbox, no approvals" (for already-isolated machines).
 const BYPASS_MODE = 'yolo';
@@ -19,7 +32,7 @@ function buildCodex(input: AdapterInput): AgentCommand {
   const args = ['exec', '--json', '--skip-git-repo-check'];
   if (agent.model !== undefined) args.push('--model', agent.model);
   if (agent.permissionMode === BYPASS_MODE) args.push('--dangerously-bypass-approvals-and-sandbox');
-  else args.push('--sandbox', agent.permissionMode ?? DEFAULT_SANDBOX);
+  else args.push('--sandbox', agent.permissionMode ?? SANDBOXES[input.permission]);
   args.push('-');
   return makeAgentCommand(agent, 'codex', args, input.promptFile);
 }
@@ -31,7 +44,9 @@ function parseCodex(output: string): AgentReport {
   let finalText: string | undefined;
   let terminal: JsonObject | undefined;
   let tokens: AgentReport['tokens'];
-  for (const event of readJsonObjects(output)) {
+  let failure: AgentFailure | undefined;
+  const events = readJsonObjects(output);
+  for (const event of events) {
     if (event.type === 'thread.started') sessionId = toText(event.thread_id) ?? sessionId;
     const item = toObject(event.item);
     if (event.type === 'item.completed' && item?.type === 'agent_message') finalText = toText(item.text);
@@ -43,9 +58,25 @@ function parseCodex(output: string): AgentReport {
       };
     }
     if (event.type === 'turn.completed' || event.type === 'turn.failed' || event.type === 'error') terminal = event;
+    if (event.type === 'error' || event.type === 'turn.failed') failure ??= classifyFailure('codex', describeCodexError(event), RULES);
   }
   const ok = terminal?.type === 'turn.completed';
-  return makeReport({ ok, finalText, sessionId, tokens, error: ok ? undefined : describeCodexError(terminal) });
+  const noRecord = events.every((event) => typeof event.type !== 'string') ? true : undefined;
+  return makeReport({ ok, finalText, sessionId, tokens, error: ok ? undefined : describeCodexError(terminal), noRecord: ok ? undefined : noRecord, failure: ok ? undefined : failure });
+}
+
+// Progress is any event but a reconnect notice (codex retries a lost network forever).
+function scanCodex(lines: string[]): OutputSignals {
+  let progress = false;
+  let failure: AgentFailure | undefined;
+  for (const event of parseJsonLines(lines)) {
+    if (typeof event.type !== 'string') continue;
+    const message = event.type === 'error' ? describeCodexError(event) : undefined;
+    if (message !== undefined && RECONNECTING.test(message)) continue;
+    if (message !== undefined) failure ??= classifyFailure('codex', message, RULES);
+    else progress = true;
+  }
+  return failure ? { progress, failure } : { progress };
 }
 
 // The message of a turn.failed or error event.
@@ -61,4 +92,5 @@ export const codex: AgentAdapter = {
   build: buildCodex,
   parse: parseCodex,
   peekSessionId: (partialOutput) => peekJsonString(partialOutput, 'thread_id'),
+  scan: scanCodex,
 };

@@ -1,24 +1,46 @@
 // Gemini CLI headless: `gemini -p ... --output-format json`, the prompt fed on stdin.
 // Output: one pretty-printed JSON object {session_id, response, stats} or {session_id, error}.
-import type { AdapterInput, AgentAdapter, AgentCommand, AgentReport } from '../types.js';
+import type { AdapterInput, AgentAdapter, AgentCommand, AgentReport, OutputSignals, PermissionLevel } from '../types.js';
 import { makeAgentCommand, makeReport } from './command-line.js';
+import { classifyFailure, type FailureRule } from './failures.js';
 import { peekJsonString, readJsonObjects, toCount, toObject, toText, type JsonObject } from './json-objects.js';
 
 // Gemini prepends piped stdin to the -p text, so the prompt file goes on stdin (no argv length
 // limit) and -p only closes it.
 const PROMPT_TRAILER = 'Follow the instructions above.';
 
-// Headless gemini cannot ask for approval; auto_edit lets a worker edit files unattended.
-// `permissionMode` names another --approval-mode (default, yolo, plan).
-const DEFAULT_APPROVAL_MODE = 'auto_edit';
+// Headless gemini cannot ask for approval: plan is its read-only mode, auto_edit approves edits
+// (and offers no shell tool), yolo approves every tool, shell commands included.
+// `permissionMode` names another --approval-mode for every stage.
+const APPROVAL_MODES: Record<PermissionLevel, string> = { read: 'plan', edit: 'auto_edit', run: 'yolo' };
+
+// gemini >= 0.61 will not start headless in a folder the user never trusted (exit 55); the
+// project is the one the user ran `team` in, so this session trusts it.
+const TRUST_FLAG = '--skip-trust';
+
+// The words of gemini's fatal errors (FatalAuthenticationError exits 41).
+const RULES: FailureRule[] = [
+  [/Please set an Auth method|not logged in|Login required/i, 'not-logged-in'],
+  [/API key not valid|API_KEY_INVALID|invalid authentication credentials|\b401\b|Invalid auth method/i, 'bad-key'],
+  [/quota|RESOURCE_EXHAUSTED|billing/i, 'quota'],
+  [/model.*(not found|is not found|does not exist)|\b404\b.*model/i, 'unknown-model'],
+];
+
+// Notices of a request gemini retries by itself, and the stack frames it prints with them.
+const NOISE = [/^Attempt \d+ failed/, /^\s*at /, /^\s*$/];
 
 // Builds the headless call. Turn limits are a settings.json value (maxSessionTurns), not a flag.
 function buildGemini(input: AdapterInput): AgentCommand {
   const { agent } = input;
-  const args = ['-p', PROMPT_TRAILER, '--output-format', 'json'];
+  const args = ['-p', PROMPT_TRAILER, '--output-format', 'json', TRUST_FLAG];
   if (agent.model !== undefined) args.push('--model', agent.model);
-  args.push('--approval-mode', agent.permissionMode ?? DEFAULT_APPROVAL_MODE);
+  args.push('--approval-mode', agent.permissionMode ?? APPROVAL_MODES[input.permission]);
   return makeAgentCommand(agent, 'gemini', args, input.promptFile);
+}
+
+// Any line but a retry notice or its stack is progress (json mode prints its result at the end).
+function scanGemini(lines: string[]): OutputSignals {
+  return { progress: lines.some((line) => !NOISE.some((noise) => noise.test(line))) };
 }
 
 // ok when the last output object has a `response` and no `error`.
@@ -26,15 +48,17 @@ function parseGemini(output: string): AgentReport {
   const result = readJsonObjects(output)
     .filter((record) => 'response' in record || 'error' in record)
     .at(-1);
-  if (!result) return { ok: false, error: 'gemini printed no JSON result' };
+  if (!result) return { ok: false, error: 'gemini printed no JSON result', noRecord: true };
   const error = toObject(result.error);
   const ok = error === undefined && typeof result.response === 'string';
+  const described = ok ? undefined : describeGeminiError(error);
   return makeReport({
     ok,
     finalText: toText(result.response),
     sessionId: toText(result.session_id),
     tokens: readGeminiTokens(result),
-    error: ok ? undefined : describeGeminiError(error),
+    error: described,
+    failure: classifyFailure('gemini', described, RULES),
   });
 }
 
@@ -65,4 +89,5 @@ export const gemini: AgentAdapter = {
   build: buildGemini,
   parse: parseGemini,
   peekSessionId: (partialOutput) => peekJsonString(partialOutput, 'session_id'),
+  scan: scanGemini,
 };

@@ -1,13 +1,33 @@
 // opencode: `opencode run --format json`, the prompt piped on stdin (it becomes the message).
 // Output: JSONL events {type, timestamp, sessionID, part | error}: step_start, text, tool_use,
 // step_finish (cost, tokens, reason), error; newer versions end with a `done` event.
-import type { AdapterInput, AgentAdapter, AgentCommand, AgentReport } from '../types.js';
+import type { AdapterInput, AgentAdapter, AgentCommand, AgentFailure, AgentReport, OutputSignals, PermissionLevel } from '../types.js';
 import { makeAgentCommand, makeReport } from './command-line.js';
+import { classifyFailure, type FailureRule } from './failures.js';
+import { parseJsonLines } from './output-end.js';
 import { peekJsonString, readJsonObjects, toCount, toObject, toText, type JsonObject } from './json-objects.js';
 
 // `opencode run` rejects permission requests unless told `--auto`; `permissionMode: "auto"`
-// asks for that. Without it the project's own opencode permission config applies.
+// asks for that (and leaves permissions to the project's opencode config).
 const AUTO_MODE = 'auto';
+
+// Otherwise each level sets opencode's own permission config through OPENCODE_PERMISSION,
+// which opencode merges over the project's: edits and shell commands allowed or denied.
+const PERMISSIONS: Record<PermissionLevel, { edit: string; bash: string }> = {
+  read: { edit: 'deny', bash: 'deny' },
+  edit: { edit: 'allow', bash: 'deny' },
+  run: { edit: 'allow', bash: 'allow' },
+};
+
+// opencode's error names and words that no retry fixes.
+// With no provider configured, opencode falls back to its hosted service (opencode.ai/zen).
+const RULES: FailureRule[] = [
+  [/opencode\.ai\/zen/, 'missing-provider'],
+  [/ProviderAuthError|API key|Unauthorized|\b401\b/i, 'bad-key'],
+  [/ModelNotFound|model.*not found/i, 'unknown-model'],
+  [/ProviderInit|no provider|provider.*not found|ProviderNotFound/i, 'missing-provider'],
+  [/quota|insufficient|billing|credit/i, 'quota'],
+];
 
 // A step that ends by calling tools is followed by another step; any other reason is final.
 const TOOL_CALLS_REASON = 'tool-calls';
@@ -17,8 +37,24 @@ function buildOpencode(input: AdapterInput): AgentCommand {
   const { agent } = input;
   const args = ['run', '--format', 'json'];
   if (agent.model !== undefined) args.push('--model', agent.model);
-  if (agent.permissionMode === AUTO_MODE) args.push('--auto');
-  return makeAgentCommand(agent, 'opencode', args, input.promptFile);
+  if (agent.permissionMode === AUTO_MODE) {
+    args.push('--auto');
+    return makeAgentCommand(agent, 'opencode', args, input.promptFile);
+  }
+  const command = makeAgentCommand(agent, 'opencode', args, input.promptFile);
+  return { ...command, env: { OPENCODE_PERMISSION: JSON.stringify(PERMISSIONS[input.permission]), ...command.env } };
+}
+
+// Progress is any event of the run; an error event that names a setup failure is fatal.
+function scanOpencode(lines: string[]): OutputSignals {
+  let progress = false;
+  let failure: AgentFailure | undefined;
+  for (const event of parseJsonLines(lines)) {
+    if (typeof event.type !== 'string' || !('sessionID' in event)) continue;
+    if (event.type === 'error') failure ??= classifyFailure('opencode', describeOpencodeError(toObject(event.error)), RULES);
+    else progress = true;
+  }
+  return failure ? { progress, failure } : { progress };
 }
 
 // ok when no error event came and the run ended (a `done` event, or a final step_finish).
@@ -56,14 +92,20 @@ function parseOpencode(output: string): AgentReport {
     costUsd,
     tokens,
     error: ok ? undefined : error,
+    noRecord: events.length === 0 ? true : undefined,
+    failure: ok ? undefined : classifyFailure('opencode', errors.join('; ') || undefined, RULES),
   });
 }
 
-// "APIError: ..." from opencode's {name, data: {message}} error shape.
+// "APIError: ... (https://host/v1/...)" from opencode's {name, data: {message, url}} error shape:
+// the address it tried is kept, it tells a fallback to the hosted service from the user's own.
 function describeOpencodeError(error: JsonObject | undefined): string {
   const name = toText(error?.name) ?? 'UnknownError';
-  const message = toText(toObject(error?.data)?.message);
-  return message === undefined ? name : `${name}: ${message}`;
+  const data = toObject(error?.data);
+  const message = toText(data?.message);
+  const url = toText(data?.url) ?? toText(toObject(data?.metadata)?.url);
+  const text = message === undefined ? name : `${name}: ${message}`;
+  return url === undefined || text.includes(url) ? text : `${text} (${url})`;
 }
 
 // The opencode adapter: a run command line in, the JSONL events out.
@@ -72,4 +114,5 @@ export const opencode: AgentAdapter = {
   build: buildOpencode,
   parse: parseOpencode,
   peekSessionId: (partialOutput) => peekJsonString(partialOutput, 'sessionID'),
+  scan: scanOpencode,
 };

@@ -4,12 +4,19 @@ import { lastFencedJson } from '../../../workers/adapters/fenced-json.js';
 import { FIXTURE_RESULT, makeInput, readFixture } from './fixtures.js';
 
 describe('claude', () => {
-  it('builds print mode with json output, the default permission mode and the prompt on stdin', () => {
+  it('builds print mode with streamed json output, Bash allowed at the run level and the prompt on stdin', () => {
     expect(claude.build(makeInput({ adapter: 'claude' }))).toEqual({
       file: 'claude',
-      args: ['-p', '--output-format', 'json', '--permission-mode', 'acceptEdits'],
+      args: ['-p', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'acceptEdits', '--allowedTools', 'Bash'],
       stdinFile: '/p/.team/runs/r1/attempts/t1/a1/prompt.md',
     });
+  });
+
+  it('maps the read level to dontAsk and the edit level to acceptEdits without Bash', () => {
+    const read = claude.build({ ...makeInput({ adapter: 'claude' }), stage: 'team-plan', permission: 'read' });
+    expect(read.args.slice(4)).toEqual(['--permission-mode', 'dontAsk']);
+    const edit = claude.build({ ...makeInput({ adapter: 'claude' }), permission: 'edit' });
+    expect(edit.args.slice(4)).toEqual(['--permission-mode', 'acceptEdits']);
   });
 
   it('maps model, permission mode, turn and budget caps, command, args and env to the command line', () => {
@@ -20,18 +27,18 @@ describe('claude', () => {
       permissionMode: 'bypassPermissions',
       maxTurns: 30,
       maxBudgetUsd: 2.5,
-      args: ['--verbose'],
+      args: ['--debug'],
       env: { ANTHROPIC_MODEL: 'x' },
     });
     expect(claude.build(input)).toEqual({
       file: '/opt/bin/claude',
       args: [
-        '-p', '--output-format', 'json',
+        '-p', '--output-format', 'stream-json', '--verbose',
         '--model', 'sonnet',
-        '--permission-mode', 'bypassPermissions',
         '--max-turns', '30',
         '--max-budget-usd', '2.5',
-        '--verbose',
+        '--permission-mode', 'bypassPermissions',
+        '--debug',
       ],
       stdinFile: '/p/.team/runs/r1/attempts/t1/a1/prompt.md',
       env: { ANTHROPIC_MODEL: 'x' },
@@ -79,10 +86,42 @@ describe('claude', () => {
     expect(claude.parse(noisy)).toMatchObject({ ok: true, costUsd: 0.2179 });
   });
 
-  it('fails when there is no result record at all', () => {
+  it('fails when there is no result record at all, saying it has none to show', () => {
     expect(claude.parse('Error: Input must be provided either through stdin or as a prompt argument\n')).toEqual({
       ok: false,
       error: 'claude printed no result record',
+      noRecord: true,
     });
+  });
+
+  it('lists the permission denials of the result record', () => {
+    const result = { type: 'result', subtype: 'success', is_error: false, result: 'done', session_id: 's', permission_denials: [
+      { tool_name: 'Bash', tool_use_id: 't1', tool_input: { command: 'npm test' } },
+      { tool_name: 'Write', tool_use_id: 't2', tool_input: { file_path: '/p/a.txt', content: 'x' } },
+    ] };
+    expect(claude.parse(JSON.stringify(result)).denials).toEqual(['Bash: npm test', 'Write: /p/a.txt']);
+  });
+
+  it('classifies a refused key, a missing login, an unknown model and a spent balance as not retryable', () => {
+    const result = (fields: Record<string, unknown>) => JSON.stringify({ type: 'result', subtype: 'success', is_error: true, session_id: 's', ...fields });
+    const cases: Array<[string, string]> = [
+      [result({ api_error_status: 401, result: 'Invalid API key · Fix external API key' }), 'bad-key'],
+      [result({ result: 'Not logged in · Please run /login' }), 'not-logged-in'],
+      [result({ api_error_status: 404, result: "There's an issue with the selected model (claude-x). It may not exist or you may not have access to it." }), 'unknown-model'],
+      [result({ api_error_status: 402, result: 'API Error: 402 credit balance is too low' }), 'quota'],
+    ];
+    for (const [output, kind] of cases) expect(claude.parse(output).failure, output).toMatchObject({ kind, retryable: false });
+    expect(claude.parse(result({ result: 'Invalid API key · Fix external API key' })).failure?.reason).toBe(
+      'claude: the API key was refused (Invalid API key · Fix external API key); check ANTHROPIC_API_KEY (or unset it and run `claude /login`)',
+    );
+    expect(claude.parse(result({ subtype: 'error_max_turns', errors: ['Reached maximum number of turns (3)'] })).failure).toBeUndefined();
+  });
+
+  it('tells an auth retry notice from progress while the stream runs', () => {
+    const retry = (status: number | null, error: string) => JSON.stringify({ type: 'system', subtype: 'api_retry', attempt: 1, max_retries: 10, retry_delay_ms: 600, error_status: status, error, session_id: 's' });
+    expect(claude.scan?.([retry(null, 'unknown'), retry(503, 'server_error')])).toEqual({ progress: false });
+    expect(claude.scan?.([retry(401, 'authentication_failed')])).toMatchObject({ progress: false, failure: { kind: 'bad-key', retryable: false } });
+    const toolUse = JSON.stringify({ type: 'assistant', message: { content: [{ type: 'tool_use', name: 'Bash', input: { command: 'ls' } }] } });
+    expect(claude.scan?.([retry(null, 'unknown'), toolUse, 'not json'])).toEqual({ progress: true });
   });
 });

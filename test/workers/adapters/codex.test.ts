@@ -58,6 +58,11 @@ describe('codex', () => {
       ok: false,
       sessionId: '0199a5c1-3f7e-7d21-9b04-6e2f8c1a4d57',
       error: 'unexpected status 401 Unauthorized: Incorrect API key provided',
+      failure: {
+        kind: 'bad-key',
+        retryable: false,
+        reason: 'codex: the API key was refused (unexpected status 401 Unauthorized: Incorrect API key provided); check OPENAI_API_KEY, or run `codex login` again',
+      },
     });
   });
 
@@ -74,7 +79,20 @@ describe('codex', () => {
     expect(codex.parse('Reading prompt from stdin...\nNo prompt provided via stdin.\n')).toEqual({
       ok: false,
       error: 'codex printed no turn.completed event',
+      noRecord: true,
     });
+  });
+
+  it('reads the read level as a read-only sandbox', () => {
+    expect(codex.build({ ...makeInput({ adapter: 'codex' }), permission: 'read' }).args).toContain('read-only');
+  });
+
+  it('counts reconnect notices as noise and thread events as progress', () => {
+    const reconnect = JSON.stringify({ type: 'error', message: 'Reconnecting... 2/5 (stream disconnected before completion: waiting for network)' });
+    expect(codex.scan?.([reconnect, 'Reconnecting... waiting for network', reconnect])).toEqual({ progress: false });
+    expect(codex.scan?.([reconnect, JSON.stringify({ type: 'item.completed', item: { type: 'command_execution' } })])).toEqual({ progress: true });
+    const refused = JSON.stringify({ type: 'error', message: 'unexpected status 401 Unauthorized: Incorrect API key provided' });
+    expect(codex.scan?.([refused]).failure).toMatchObject({ kind: 'bad-key' });
   });
 
   it('peeks the thread id from the first event', () => {

@@ -20,6 +20,8 @@ export function makeInput(agent: AgentConfig): AdapterInput {
     resultFile: '/p/.team/runs/r1/attempts/t1/a1/result.json',
     projectDir: '/p',
     agent,
+    stage: 'team-exec',
+    permission: 'run',
   };
 }
 

@@ -4,10 +4,10 @@ import { gemini } from '../../../workers/adapters/gemini.js';
 import { FIXTURE_RESULT, makeInput, readFixture } from './fixtures.js';
 
 describe('gemini', () => {
-  it('builds headless json mode with auto_edit approvals and the prompt on stdin', () => {
+  it('builds headless json mode that trusts the project, with yolo approvals at the run level and the prompt on stdin', () => {
     expect(gemini.build(makeInput({ adapter: 'gemini' }))).toEqual({
       file: 'gemini',
-      args: ['-p', 'Follow the instructions above.', '--output-format', 'json', '--approval-mode', 'auto_edit'],
+      args: ['-p', 'Follow the instructions above.', '--output-format', 'json', '--skip-trust', '--approval-mode', 'yolo'],
       stdinFile: '/p/.team/runs/r1/attempts/t1/a1/prompt.md',
     });
   });
@@ -17,7 +17,7 @@ describe('gemini', () => {
       adapter: 'gemini',
       command: 'npx',
       model: 'gemini-2.5-pro',
-      permissionMode: 'yolo',
+      permissionMode: 'default',
       args: ['--sandbox'],
       env: { GEMINI_API_KEY_FILE: '/k' },
     });
@@ -26,8 +26,9 @@ describe('gemini', () => {
       args: [
         '-p', 'Follow the instructions above.',
         '--output-format', 'json',
+        '--skip-trust',
         '--model', 'gemini-2.5-pro',
-        '--approval-mode', 'yolo',
+        '--approval-mode', 'default',
         '--sandbox',
       ],
       stdinFile: '/p/.team/runs/r1/attempts/t1/a1/prompt.md',
@@ -66,10 +67,30 @@ describe('gemini', () => {
     expect(gemini.parse(noisy)).toMatchObject({ ok: true });
   });
 
-  it('fails when no JSON object was printed', () => {
+  it('fails when no JSON object was printed, saying it has none to show', () => {
     expect(gemini.parse('Loaded cached credentials.\nSegmentation fault\n')).toEqual({
       ok: false,
       error: 'gemini printed no JSON result',
+      noRecord: true,
     });
+  });
+
+  it('maps the read level to plan mode and the edit level to auto_edit', () => {
+    const levels = (['read', 'edit'] as const).map((permission) => gemini.build({ ...makeInput({ adapter: 'gemini' }), permission }).args.at(-1));
+    expect(levels).toEqual(['plan', 'auto_edit']);
+  });
+
+  it('classifies a missing auth method and a refused key as not retryable', () => {
+    const error = (message: string) => JSON.stringify({ session_id: 's', error: { type: 'Error', message, code: 41 } }, null, 2);
+    expect(gemini.parse(error('Please set an Auth method in your /h/.gemini/settings.json or specify one of the following environment variables before running: GEMINI_API_KEY')).failure).toMatchObject({ kind: 'not-logged-in', retryable: false });
+    expect(gemini.parse(error('[API Error: API key not valid. Please pass a valid API key.]')).failure?.reason).toBe(
+      'gemini: the API key was refused (Error: [API Error: API key not valid. Please pass a valid API key.]); check GEMINI_API_KEY (or GOOGLE_API_KEY)',
+    );
+    expect(gemini.parse(readFixture('gemini', 'max-turns.txt')).failure).toBeUndefined();
+  });
+
+  it('counts its own retry notices and their stack frames as noise, not progress', () => {
+    expect(gemini.scan?.(['Attempt 1 failed. Retrying with backoff... Error: fetch failed', '    at async Models.generateContent (chunk.js:1:1)', ''])).toEqual({ progress: false });
+    expect(gemini.scan?.(['YOLO mode is enabled. All tool calls will be automatically approved.'])).toEqual({ progress: true });
   });
 });

@@ -4,12 +4,25 @@ import { opencode } from '../../../workers/adapters/opencode.js';
 import { FIXTURE_RESULT, makeInput, readFixture } from './fixtures.js';
 
 describe('opencode', () => {
-  it('builds run with json events and the prompt piped on stdin', () => {
+  it('builds run with json events, the run level\'s permissions and the prompt piped on stdin', () => {
     expect(opencode.build(makeInput({ adapter: 'opencode' }))).toEqual({
       file: 'opencode',
       args: ['run', '--format', 'json'],
       stdinFile: '/p/.team/runs/r1/attempts/t1/a1/prompt.md',
+      env: { OPENCODE_PERMISSION: '{"edit":"allow","bash":"allow"}' },
     });
+  });
+
+  it('denies edits and shell commands at the read level', () => {
+    expect(opencode.build({ ...makeInput({ adapter: 'opencode' }), permission: 'read' }).env).toEqual({ OPENCODE_PERMISSION: '{"edit":"deny","bash":"deny"}' });
+  });
+
+  it('classifies a fallback to the hosted service as a missing provider, keeping the address it tried', () => {
+    const error = { type: 'error', timestamp: 1, sessionID: 'ses_1', error: { name: 'APIError', data: { message: 'Cannot connect to API: Unable to connect. Is the computer able to access the url?', isRetryable: true, metadata: { url: 'https://opencode.ai/zen/v1/chat/completions' } } } };
+    const report = opencode.parse(JSON.stringify(error));
+    expect(report.error).toBe('APIError: Cannot connect to API: Unable to connect. Is the computer able to access the url? (https://opencode.ai/zen/v1/chat/completions)');
+    expect(report.failure).toMatchObject({ kind: 'missing-provider', retryable: false });
+    expect(opencode.scan?.([JSON.stringify(error)]).failure).toMatchObject({ kind: 'missing-provider' });
   });
 
   it('maps model, auto permissions, command, args and env to the command line', () => {
@@ -46,6 +59,7 @@ describe('opencode', () => {
       ok: false,
       sessionId: 'ses_fd1c15233ffeiwqf92JsdPfahU',
       error: 'APIError: Incorrect API key provided',
+      failure: expect.objectContaining({ kind: 'bad-key', retryable: false }),
     });
   });
 

@@ -5,6 +5,7 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { lastFencedJson } from '../../../workers/adapters/fenced-json.js';
 import { CLI_ADAPTERS } from '../../../workers/adapters/index.js';
+import { DEFAULT_PERMISSIONS } from '../../../workers/adapters/permissions.js';
 import { STAGES, type AgentReport, type Stage } from '../../../workers/types.js';
 import { STUB_BIN } from './fixtures.js';
 
@@ -30,6 +31,8 @@ async function runStub(cli: keyof typeof STUB_USAGE, stage: Stage, extraEnv: Rec
     resultFile,
     projectDir: dir,
     agent: { adapter: adapter.name, command: join(STUB_BIN, cli) },
+    stage,
+    permission: DEFAULT_PERMISSIONS[stage],
   });
   const result = await execa(command.file, command.args, {
     cwd: dir,
@@ -90,6 +93,31 @@ describe('stub CLIs', () => {
     expect(first.report.sessionId).toMatch(/^[0-9a-f-]{36}$/);
     expect(again.report.sessionId).toBe(first.report.sessionId);
     expect(other.report.sessionId).not.toBe(first.report.sessionId);
+  });
+
+  it('refuses an unknown flag with the words and exit code of the real CLI', async () => {
+    const refusals: Array<[string, string[], number, string]> = [
+      ['claude', ['-p', '--x'], 1, "error: unknown option '--x'"],
+      ['codex', ['exec', '--bogus', '-'], 2, "error: unexpected argument '--bogus' found"],
+      ['gemini', ['-p', 'hi', '--bogus'], 1, 'Unknown argument: bogus'],
+      ['opencode', ['run', '--bogus'], 1, 'opencode run [message..]'],
+      ['aider', ['--bogus'], 2, 'usage: aider [-h] [--model MODEL] ...'],
+    ];
+    for (const [cli, args, exitCode, words] of refusals) {
+      const result = await execa(join(STUB_BIN, cli), args, { input: 'hi', reject: false, env: { GEMINI_CLI_TRUST_WORKSPACE: 'true' } });
+      expect([cli, result.exitCode, result.stderr.split('\n')[0]]).toEqual([cli, exitCode, words]);
+    }
+  });
+
+  it('gemini stub will not start in an untrusted folder without --skip-trust, as gemini 0.61 does', async () => {
+    const result = await execa(join(STUB_BIN, 'gemini'), ['-p', 'hi', '--output-format', 'json'], { input: 'x', reject: false, env: { GEMINI_CLI_TRUST_WORKSPACE: '' } });
+    expect(result.exitCode).toBe(55);
+    expect(result.stderr).toContain('Gemini CLI is not running in a trusted directory. To proceed, either use `--skip-trust`');
+  });
+
+  it('claude stub asks for --verbose with stream-json, as claude does', async () => {
+    const result = await execa(join(STUB_BIN, 'claude'), ['-p', '--output-format', 'stream-json'], { input: 'hi', reject: false });
+    expect([result.exitCode, result.stderr]).toEqual([1, 'Error: When using --print, --output-format=stream-json requires --verbose']);
   });
 
   it('also writes the result file when STUB_WRITE_RESULT=1', async () => {

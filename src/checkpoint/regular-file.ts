@@ -1,0 +1,58 @@
+// Reads a file an agent or a person could have replaced: only a regular file, never through a
+// link, never with a read that can block (a FIFO), never more than a bound.
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+
+export type FileReading = { ok: true; text: string } | { ok: false; missing: boolean; reason: string };
+
+// O_NOFOLLOW refuses a link as the last part of the path; O_NONBLOCK makes opening a FIFO return at once.
+const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+// The text of `path` when it is a regular file of at most `maxBytes` bytes; otherwise why not.
+// `singleLink` also refuses a hard link (a second name of a file elsewhere).
+export function readRegularFile(path: string, maxBytes: number, options: { singleLink?: boolean } = {}): FileReading {
+  let fd: number;
+  try {
+    fd = openSync(path, OPEN_FLAGS);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { ok: false, missing: true, reason: 'no such file' };
+    // ELOOP is what O_NOFOLLOW answers for a symbolic link; ENXIO a FIFO with no writer on some systems.
+    if (code === 'ELOOP') return refused('a symbolic link (never followed)');
+    return refused(`unreadable (${code ?? (error as Error).message})`);
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return refused(`not a regular file (${kindOf(stat)})`);
+    if (options.singleLink && stat.nlink > 1) return refused(`a hard link (${stat.nlink} names for one file)`);
+    if (stat.size > maxBytes) return refused(`${stat.size} bytes, over the limit of ${maxBytes}`);
+    return { ok: true, text: readAll(fd, stat.size, maxBytes) };
+  } catch (error) {
+    return refused(`unreadable (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function refused(reason: string): FileReading {
+  return { ok: false, missing: false, reason };
+}
+
+// Reads to the end, or to the bound for a file that grows while it is read.
+function readAll(fd: number, size: number, maxBytes: number): string {
+  const buffer = Buffer.alloc(Math.min(Math.max(size, 4096), maxBytes));
+  let length = 0;
+  while (length < buffer.length) {
+    const read = readSync(fd, buffer, length, buffer.length - length, length);
+    if (read === 0) break;
+    length += read;
+  }
+  return buffer.subarray(0, length).toString('utf8');
+}
+
+function kindOf(stat: Stats): string {
+  if (stat.isDirectory()) return 'a folder';
+  if (stat.isFIFO()) return 'a FIFO';
+  if (stat.isSocket()) return 'a socket';
+  if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device';
+  return 'not a file';
+}

@@ -1,0 +1,74 @@
+// `--detach`: the orchestrator runs in a session of its own, its output in the run folder; this
+// process returns as soon as the child drives the run (holds its lock), with the run id.
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import type { RunPaths } from '../checkpoint/store.js';
+import { EXIT } from '../errors.js';
+import { readLockHolder } from '../runtime/lock.js';
+
+// The child learns the id of the run it creates from this variable (and removes it from its env).
+export const DETACHED_RUN_VAR = 'TEAM_DETACHED_RUN';
+// The detached orchestrator's stdout and stderr, in its run folder.
+export const ORCHESTRATOR_LOG = 'orchestrator.log';
+// How often the starter looks whether the child holds the lock yet.
+const POLL_MS = 25;
+// A child that neither takes the lock nor exits in this time is left to itself: the id is known.
+const START_LIMIT_MS = 60_000;
+
+export interface DetachRequest {
+  /** The child's arguments: the command line without --detach. */
+  argv: string[];
+  paths: RunPaths;
+  runId: string;
+  /** A new run: the child creates it with this id; its folder is removed if the child never does. */
+  creates: boolean;
+  json: boolean;
+}
+
+// Starts the detached orchestrator and reports how to follow it; returns this command's exit code.
+export async function detachRun(request: DetachRequest): Promise<number> {
+  const { paths, runId } = request;
+  mkdirSync(paths.runDir, { recursive: true });
+  const logFile = join(paths.runDir, ORCHESTRATOR_LOG);
+  const fd = openSync(logFile, 'a');
+  const cli = fileURLToPath(new URL('../cli.js', import.meta.url));
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  if (request.creates) env[DETACHED_RUN_VAR] = runId;
+  // node's spawn, not execa: the child's stdio is a file descriptor of ours and nothing is piped
+  // back (execa's types admit only fds 3–9 there), and this process must not wait for it.
+  const child = spawn(process.execPath, [cli, ...request.argv], { detached: true, stdio: ['ignore', fd, fd], env });
+  closeSync(fd);
+  const ended = once(child, 'exit').then(([code]) => (typeof code === 'number' ? code : EXIT.failed));
+  const exited = await Promise.race([ended, untilLocked(paths, child.pid)]);
+  child.unref();
+  if (exited !== undefined && (exited === EXIT.usage || (request.creates && !existsSync(paths.runJson)))) {
+    process.stderr.write(readFileSync(logFile, 'utf8'));
+    if (request.creates && !existsSync(paths.runJson)) rmSync(paths.runDir, { recursive: true, force: true });
+    return exited;
+  }
+  const follow: string[] = [`team wait --run ${runId}`, `team status --run ${runId}`, `team cancel --run ${runId}`];
+  if (request.json) process.stdout.write(`${JSON.stringify({ type: 'run.detached', run: runId, pid: child.pid, log: logFile, follow })}\n`);
+  else {
+    process.stdout.write(
+      [
+        `teamline run ${runId} runs detached (orchestrator pid ${child.pid}); its output goes to ${logFile}`,
+        `  ${follow[0]}    blocks until it ends and exits with its code (see --timeout)`,
+        `  ${follow[1]}  where it stands`,
+        `  ${follow[2]}  stops it`,
+        '',
+      ].join('\n'),
+    );
+  }
+  return EXIT.completed;
+}
+
+// Resolves (undefined) once the lock names `pid`, or after START_LIMIT_MS.
+async function untilLocked(paths: RunPaths, pid: number | undefined): Promise<undefined> {
+  const deadline = Date.now() + START_LIMIT_MS;
+  while (readLockHolder(paths)?.pid !== pid && Date.now() < deadline) await sleep(POLL_MS);
+  return undefined;
+}

@@ -1,0 +1,72 @@
+// `team list [--json]`: the project's runs, oldest first: id, task, mode, status, started, duration, cost, session.
+import { existsSync, readdirSync } from 'node:fs';
+import { readRunFiles } from '../checkpoint/read.js';
+import { runPaths, runsDir } from '../checkpoint/store.js';
+import { foldRun } from '../checkpoint/view.js';
+import { parseFlags } from './args.js';
+import { openProject, PROJECT_FLAGS } from './project.js';
+
+export interface RunRow {
+  id: string;
+  task: string;
+  mode: string;
+  status: string;
+  started: string;
+  seconds: number;
+  costUsd: number;
+  session: string;
+}
+
+// Prints one line per run (a table), or a JSON array with --json; a project with no run says so.
+export function listCommand(argv: string[]): number {
+  const args = parseFlags(argv, { ...PROJECT_FLAGS, json: { type: 'boolean' } }, 'team list');
+  const project = openProject(args);
+  const rows = readRows(project.dir);
+  if (args.values.json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+  else if (rows.length === 0) process.stdout.write(`no run in ${project.dir}\n`);
+  else process.stdout.write(renderRows(rows));
+  return 0;
+}
+
+// Every run folder with a run.json, folded from its log.
+export function readRows(projectDir: string): RunRow[] {
+  const dir = runsDir(projectDir);
+  if (!existsSync(dir)) return [];
+  const ids = readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const rows: RunRow[] = [];
+  for (const id of ids) {
+    const paths = runPaths(projectDir, id);
+    if (!existsSync(paths.runJson)) continue;
+    const files = readRunFiles(paths);
+    const view = foldRun(files, projectDir);
+    const running = view.status === 'running' || view.status === 'cancelling';
+    const end = running ? Date.now() : Date.parse(files.events.at(-1)?.at ?? view.run.created_at);
+    rows.push({
+      id,
+      task: view.run.task,
+      mode: view.run.mode,
+      status: view.status,
+      started: view.run.created_at,
+      seconds: Math.max(0, Math.round((end - Date.parse(view.run.created_at)) / 1000)),
+      costUsd: Number(view.usage.run.costUsd.toFixed(6)),
+      session: view.run.session,
+    });
+  }
+  return rows;
+}
+
+function renderRows(rows: RunRow[]): string {
+  const table = [['RUN', 'MODE', 'STATUS', 'STARTED', 'DURATION', 'COST', 'SESSION', 'TASK']];
+  for (const r of rows) {
+    const task = r.task.replace(/\s+/g, ' ').trim();
+    table.push([r.id, r.mode, r.status, r.started.slice(0, 19).replace('T', ' '), duration(r.seconds), `$${r.costUsd.toFixed(4)}`, r.session || '-', task.length > 60 ? `${task.slice(0, 57)}...` : task]);
+  }
+  const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
+  return table.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')).join('\n') + '\n';
+}
+
+function duration(seconds: number): string {
+  if (seconds < 60) return `${seconds}s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s`;
+  return `${Math.floor(seconds / 3600)}h${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')}m`;
+}

@@ -1,0 +1,126 @@
+// What `team report` shows, from a run's files alone: attempts, stage bands, usage, handoffs, events.
+import { readHandoffs } from '../../handoffs/read.js';
+import type { RunFiles } from '../checkpoint/read.js';
+import type { RunPaths } from '../checkpoint/store.js';
+import type { RunView } from '../checkpoint/view.js';
+import { attentionLines } from '../commands/render-status.js';
+
+export interface ReportAttempt {
+  id: string;
+  task: string;
+  attempt: number;
+  stage: string;
+  agent: string;
+  lane: string;
+  status: string;
+  start: number;
+  end?: number;
+  evidence: string;
+  artifacts: string[];
+  next: string;
+  costUsd: number;
+  tokens: { input: number; output: number };
+  /** A later attempt of a task whose earlier attempt failed, and why it was retried. */
+  retryOf?: string;
+  killed: boolean;
+  adopted: boolean;
+  stalled: boolean;
+}
+
+export interface ReportData {
+  run: RunView['run'];
+  status: string;
+  stage: string;
+  outcome?: string;
+  generatedAt: number;
+  start: number;
+  end: number;
+  attempts: ReportAttempt[];
+  bands: Array<{ stage: string; iteration: number; loop: number; start: number; end: number }>;
+  restarts: number[];
+  usage: { byTask: Record<string, Usage>; byStage: Record<string, Usage>; byAgent: Record<string, Usage>; run: Usage };
+  handoffs: Array<{ name: string; text: string }>;
+  attention: string[];
+  events: Array<{ at: string; event: string; task: string; attempt: string; detail: string }>;
+}
+
+type Usage = { costUsd: number; tokens: { input: number; output: number } };
+
+const RUN_END = new Set(['run_completed', 'run_failed', 'run_cancelled', 'run_stopped']);
+
+// Builds the report's data; `now` closes what is still running (a live or crashed run).
+export function makeReportData(files: RunFiles, view: RunView, paths: RunPaths, now = Date.now()): ReportData {
+  const times = files.events.map((e) => Date.parse(e.at));
+  const start = times[0] ?? Date.parse(view.run.created_at);
+  const ended = files.events.some((e) => RUN_END.has(e.event));
+  const end = ended ? Math.max(...times) : Math.max(now, ...times);
+  const restarts = files.events.filter((e) => e.event === 'run_resumed').map((e) => Date.parse(e.at));
+  const attempts: ReportAttempt[] = [];
+  const byTask: Record<string, Usage> = {};
+  for (const task of view.tasks) {
+    for (const a of task.attempts) {
+      const begun = a.startedAt ? Date.parse(a.startedAt) : start;
+      const finished = a.finishedAt ? Date.parse(a.finishedAt) : undefined;
+      const retry = task.retries.find((r) => r.attempt === a.attempt);
+      attempts.push({
+        id: `${task.id}#${a.attempt}`,
+        task: task.id,
+        attempt: a.attempt,
+        stage: a.stage,
+        agent: a.agent,
+        lane: a.worker ?? a.stage,
+        status: a.status,
+        start: begun,
+        end: finished,
+        evidence: a.evidence,
+        artifacts: a.artifacts,
+        next: a.next,
+        costUsd: a.costUsd,
+        tokens: a.tokens,
+        retryOf: a.attempt > 1 ? (retry?.reason ?? `attempt ${a.attempt - 1} ${task.attempts.find((p) => p.attempt === a.attempt - 1)?.status ?? 'ended'}`) : undefined,
+        killed: /\bkilled\b|watchdog/i.test(a.evidence) || a.status === 'interrupted',
+        adopted: restarts.some((r) => r > begun && (finished === undefined || r < finished)) || /recovered after a restart/.test(a.evidence),
+        stalled: a.stalled,
+      });
+      const usage = (byTask[task.id] ??= { costUsd: 0, tokens: { input: 0, output: 0 } });
+      usage.costUsd += a.costUsd;
+      usage.tokens = { input: usage.tokens.input + a.tokens.input, output: usage.tokens.output + a.tokens.output };
+    }
+  }
+  attempts.sort((x, y) => x.start - y.start || x.id.localeCompare(y.id));
+  return {
+    run: view.run,
+    status: view.status,
+    stage: view.stage,
+    outcome: view.outcome,
+    generatedAt: now,
+    start,
+    end: Math.max(end, start + 1),
+    attempts,
+    bands: stageBands(files, end),
+    restarts,
+    usage: { byTask, byStage: view.usage.byStage, byAgent: view.usage.byAgent, run: view.usage.run },
+    handoffs: readHandoffs(paths.handoffsDir).map((h) => ({ name: `${String(h.index).padStart(2, '0')}-${h.stage}`, text: h.text })),
+    attention: attentionLines(view),
+    events: files.events.map((e) => eventRow(e as unknown as Record<string, unknown>)),
+  };
+}
+
+// One band per stage entered, from its stage_entered to the next stage or the end.
+function stageBands(files: RunFiles, end: number): ReportData['bands'] {
+  const bands: ReportData['bands'] = [];
+  for (const e of files.events) {
+    if (e.event === 'stage_entered') {
+      const at = Date.parse(e.at);
+      if (bands.length) bands.at(-1)!.end = at;
+      bands.push({ stage: e.stage, iteration: e.iteration, loop: e.loop, start: at, end });
+    } else if (RUN_END.has(e.event) && bands.length) bands.at(-1)!.end = Date.parse(e.at);
+  }
+  return bands;
+}
+
+function eventRow(e: Record<string, unknown>): ReportData['events'][number] {
+  const { event, at, run_id: _r, task_id, attempt, file: _f, ...rest } = e;
+  const detail = JSON.stringify(rest);
+  return { at: String(at), event: String(event), task: task_id === undefined ? '' : String(task_id), attempt: attempt === undefined ? '' : String(attempt), detail: detail.length > 600 ? `${detail.slice(0, 597)}...` : detail };
+}

@@ -1,0 +1,60 @@
+// Renders the live view as lines: a full frame for a terminal, or plain lines of what changed.
+import type { Lane, WatchModel } from './model.js';
+
+// Below this many columns the frame does not fit: plain lines instead.
+export const MIN_COLUMNS = 60;
+
+// The whole frame, every line cut to `columns`.
+export function renderFrame(m: WatchModel, columns: number, footer = 'q quits (the run goes on)'): string[] {
+  const lines = [
+    `teamline ${m.runId} · ${m.mode} · ${m.status} · ${seconds(m.elapsedMs)}`,
+    `stage ${m.stage}${loopText(m)}${iterationText(m)} · $${m.costUsd.toFixed(4)} · tokens ${m.tokens.input} in / ${m.tokens.output} out`,
+    `task ${oneLine(m.task)}`,
+    '',
+  ];
+  if (m.lanes.length === 0) lines.push('  (no worker yet)');
+  const width = Math.max(6, ...m.lanes.map((l) => l.worker.length));
+  const label = Math.max(8, ...m.lanes.map((l) => `${l.task} a${l.attempt}`.length));
+  for (const lane of m.lanes) {
+    lines.push(`  ${lane.worker.padEnd(width)}  ${`${lane.task} a${lane.attempt}`.padEnd(label)}  ${lane.status.padEnd(11)} ${seconds(lane.elapsedMs).padStart(7)}  ${lane.lastLine}`);
+  }
+  lines.push('');
+  lines.push(m.attention.length ? 'needs attention:' : 'needs attention: nothing');
+  lines.push(...m.attention.map((a) => `  ${a}`));
+  if (m.ended) lines.push(`run ${m.status}${m.outcome ? `: ${oneLine(m.outcome)}` : ''}`);
+  else if (footer) lines.push(footer);
+  return lines.map((line) => cut(line, columns));
+}
+
+// The facts of the model as plain lines; a caller prints those it has not printed before.
+export function plainFacts(m: WatchModel): string[] {
+  const facts = [`stage ${m.stage}${loopText(m)}${iterationText(m)}`];
+  for (const lane of m.lanes) facts.push(laneFact(lane));
+  for (const a of m.attention) facts.push(`needs attention: ${a}`);
+  if (m.ended) facts.push(`run ${m.status}${m.outcome ? `: ${oneLine(m.outcome)}` : ''} · $${m.costUsd.toFixed(4)} · tokens ${m.tokens.input} in / ${m.tokens.output} out`);
+  return facts;
+}
+
+function laneFact(lane: Lane): string {
+  return `${lane.worker} ${lane.task} a${lane.attempt} ${lane.stage} ${lane.status}`;
+}
+
+function loopText(m: WatchModel): string {
+  return m.maxFixLoops === undefined ? '' : ` · fix loop ${m.loop} of ${m.maxFixLoops}`;
+}
+
+function iterationText(m: WatchModel): string {
+  return m.maxIterations === undefined ? '' : ` · ralph iteration ${m.iteration} of ${m.maxIterations}`;
+}
+
+function seconds(ms: number): string {
+  return ms >= 60_000 ? `${Math.floor(ms / 60_000)}m${String(Math.floor((ms % 60_000) / 1000)).padStart(2, '0')}s` : `${(ms / 1000).toFixed(1)}s`;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+function cut(line: string, columns: number): string {
+  return line.length > columns ? `${line.slice(0, Math.max(0, columns - 1))}…` : line;
+}

@@ -1,0 +1,85 @@
+// `team wait --timeout` (exit 5 with a summary of progress since the last wait) and `team list`.
+import { afterEach, describe, expect, it } from 'vitest';
+import { endDetachedRuns, makeGatedProject, until } from '../helpers/detached.js';
+import { makeProject, removeProjects } from '../helpers/project.js';
+import { makeSimProject } from '../helpers/sim-project.js';
+
+afterEach(async () => {
+  await endDetachedRuns();
+  removeProjects();
+});
+
+describe('team wait', () => {
+  it('exits 5 at the timeout with a summary, then says what changed since that wait', async () => {
+    const project = makeGatedProject();
+    const started = await project.team('1:executor', 'do the slow thing', '--detach');
+    const runId = /teamline run (\S+) runs detached/.exec(started.stdout)![1]!;
+    expect(await until(() => project.listEvents(runId).some((name) => name.includes('-attempt_spawned-slow-a1-')))).toBe(true);
+
+    const first = await project.team('wait', '--timeout', '1');
+    expect(first.exitCode, first.stderr).toBe(5);
+    const lines = first.stdout.split('\n');
+    expect(lines[0]).toMatch(new RegExp(`^run ${runId} is still running after 1s of waiting \\(`));
+    expect(lines).toContain('  stage team-exec · fix loop 0 of 3');
+    expect(lines).toContain('  tasks: 1 done, 1 running, 0 failed, 0 pending (of 2)');
+    expect(lines).toContain('  so far: completed: plan; running: slow');
+    expect(lines).toContain('  needs attention: nothing');
+    expect(lines).toContain(`  next: team wait --run ${runId} --timeout 1 (exit 5 again while it runs)`);
+    expect(lines.length).toBeLessThan(25);
+
+    const second = await project.team('wait', '--timeout', '1', '--json');
+    expect(second.exitCode).toBe(5);
+    const doc = JSON.parse(second.stdout) as { type: string; summary: string[] };
+    expect(doc.type).toBe('wait.timeout');
+    expect(doc.summary.find((l) => l.startsWith('  since the last wait'))).toMatch(/: no change$/);
+
+    project.write('release', 'go\n');
+    const third = await project.team('wait', '--timeout', '600');
+    expect(third.exitCode).toBe(0);
+    expect(third.stdout).toContain(`── run ${runId}: COMPLETED`);
+  });
+
+  it('returns at once with the code of a run that already ended', async () => {
+    const project = makeSimProject('e2e-one-task');
+    expect((await project.team('1:executor', 'refuse empty names', '--agent', 'sim')).exitCode).toBe(0);
+    const waited = await project.team('wait', '--timeout', '1');
+    expect(waited.exitCode).toBe(0);
+    expect(waited.stdout).toContain('COMPLETED');
+  });
+
+  it('refuses a bad --timeout and an unknown run with exit 2, naming them', async () => {
+    const project = makeProject();
+    const bad = await project.team('wait', '--timeout', 'soon');
+    expect(bad).toMatchObject({ exitCode: 2, stderr: 'team wait: --timeout must be a whole number from 1 to 604800, not "soon"\n' });
+    const none = await project.team('wait');
+    expect(none.exitCode).toBe(2);
+    expect(none.stderr).toContain('no run in');
+  });
+});
+
+describe('team list', () => {
+  it('lists each run with its mode, status, cost and the session that started it', async () => {
+    const project = makeSimProject('e2e-one-task');
+    expect((await project.team('1:executor', 'refuse empty names', '--agent', 'sim')).exitCode).toBe(0);
+    const env = { CLAUDE_CODE_SESSION_ID: '8a718ed2-2856-435b-bd9a-63c5b8291b42' };
+    const { runTeam } = await import('../helpers/team.js');
+    const second = await runTeam(['ralph', '1:executor', 'refuse empty names again', '--agent', 'sim', '--max-iterations', '1'], { cwd: project.dir, env });
+    expect(second.exitCode, second.stderr).toBe(0);
+
+    const rows = JSON.parse((await project.team('list', '--json')).stdout) as Array<Record<string, unknown>>;
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatchObject({ task: 'refuse empty names', mode: 'team', status: 'completed', session: '' });
+    expect(rows[1]).toMatchObject({ task: 'refuse empty names again', mode: 'ralph', status: 'completed', session: 'claude-code:8a718ed2-2856-435b-bd9a-63c5b8291b42' });
+    expect(rows.every((r) => typeof r.seconds === 'number' && typeof r.costUsd === 'number' && typeof r.started === 'string')).toBe(true);
+
+    const table = (await project.team('list')).stdout.split('\n');
+    expect(table[0]).toMatch(/^RUN +MODE +STATUS +STARTED +DURATION +COST +SESSION +TASK$/);
+    expect(table[2]).toContain('claude-code:8a718ed2-2856-435b-bd9a-63c5b8291b42');
+    expect((await project.team('status')).stdout).toContain('  session claude-code:8a718ed2-2856-435b-bd9a-63c5b8291b42\n');
+  });
+
+  it('says so when the project has no run', async () => {
+    const project = makeProject();
+    expect(await project.team('list')).toEqual({ exitCode: 0, stdout: `no run in ${project.dir}\n`, stderr: '' });
+  });
+});

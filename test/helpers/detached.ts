@@ -1,0 +1,70 @@
+// Detached runs in a test project: a gated executor that works until the test writes `release`,
+// the detached orchestrator read from the run's lock, and a cleanup that cancels what is left.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { allRoles, makeSimProject, shellAgent, type SimProject } from './sim-project.js';
+
+// Works until `release` exists in the project (gives up after ~2 minutes), then completes.
+export const GATED_EXECUTOR = shellAgent(
+  'i=0; while [ ! -e "$TEAM_PROJECT_DIR/release" ]; do i=$((i+1)); [ $i -gt 2400 ] && exit 9; sleep 0.05; done; ' +
+    `printf '%s' '{"status":"completed","summary":"released","evidence":"the test released it"}' > "$TEAM_RESULT_FILE"`,
+);
+
+const started: SimProject[] = [];
+
+// A project whose executor is gated; every other role is the sim.
+export function makeGatedProject(): SimProject {
+  const project = makeSimProject('e2e-live-status', { agents: { gated: GATED_EXECUTOR }, roles: allRoles('sim', { executor: 'gated' }) });
+  started.push(project);
+  return project;
+}
+
+// The pid in the run's lock.json, if the file is there.
+export function lockPid(project: SimProject, runId: string): number | undefined {
+  const file = join(project.runDir(runId), 'lock.json');
+  if (!existsSync(file)) return undefined;
+  try {
+    return (JSON.parse(readFileSync(file, 'utf8')) as { pid: number }).pid;
+  } catch {
+    return undefined;
+  }
+}
+
+// True while a process with this pid exists.
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// The process group of a live pid, from /proc.
+export function pgidOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+}
+
+// Polls `check` every 25 ms until it is true or `limitMs` passed; returns whether it became true.
+export async function until(check: () => boolean, limitMs = 60_000): Promise<boolean> {
+  const deadline = Date.now() + limitMs;
+  while (Date.now() < deadline) {
+    if (check()) return true;
+    await sleep(25);
+  }
+  return check();
+}
+
+// Releases every gated agent and cancels every run that still has a live orchestrator.
+export async function endDetachedRuns(): Promise<void> {
+  for (const project of started.splice(0)) {
+    project.write('release', 'go\n');
+    const runs = join(project.dir, '.team', 'runs', 'current');
+    if (!existsSync(runs)) continue;
+    const runId = readFileSync(runs, 'utf8').trim();
+    const pid = lockPid(project, runId);
+    if (pid !== undefined && alive(pid)) await project.team('cancel', '--run', runId, '--force');
+  }
+}

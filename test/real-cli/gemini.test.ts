@@ -1,0 +1,4 @@
+// The real gemini CLI (pinned in test/real-cli/package.json) through the built `team`.
+import { describeRealCli } from './suite.js';
+
+describeRealCli('gemini');

@@ -1,0 +1,105 @@
+// The scripted model's answers: it reads the teamline prompt (config/prompts/*.md), and for each
+// stage asks the CLI to use its own tools — write the files, run a command, write the result
+// file — then ends with a short text. Stateless: the next step follows from the prompt and the
+// tool outputs the CLI sent back so far.
+import { existsSync } from 'node:fs';
+
+// One step of the model: a tool call, or the final text.
+export type Step =
+  | { kind: 'write'; path: string; content: string }
+  | { kind: 'run'; command: string }
+  | { kind: 'final'; text: string };
+
+// What the prompt says about the attempt.
+export interface PromptFacts {
+  stage: string;
+  /** From the result file's path: .team/runs/<run>/attempts/<task>/a<n>/result.json. */
+  taskId: string;
+  resultFile: string;
+  projectDir: string;
+}
+
+const STAGE = /# teamline · ([a-z-]+) · /;
+const RESULT_FILE = /\$TEAM_RESULT_FILE \(([^)\n]+)\)/;
+const PROJECT_DIR = /project folder \(([^)\n]+)\)/;
+
+// The facts of a teamline prompt, or undefined for any other text (titles, routers).
+export function readPrompt(text: string): PromptFacts | undefined {
+  const stage = STAGE.exec(text)?.[1];
+  const resultFile = RESULT_FILE.exec(text)?.[1];
+  if (stage === undefined || resultFile === undefined) return undefined;
+  const attempts = resultFile.split('/');
+  const taskId = attempts.at(-3) ?? '';
+  const runDir = resultFile.slice(0, resultFile.indexOf('/.team/'));
+  return { stage, taskId, resultFile, projectDir: PROJECT_DIR.exec(text)?.[1] ?? runDir };
+}
+
+// The file an exec task writes, relative to the project, and what it holds.
+export function taskFile(taskId: string): string {
+  return `src/${taskId}.txt`;
+}
+export function taskContent(cli: string, taskId: string): string {
+  return `${taskId} written by ${cli}'s own write tool\n`;
+}
+// A node program that prints the files named by its arguments.
+const PRINT_FILES = 'for (const f of process.argv.slice(1)) process.stdout.write(require("fs").readFileSync(f, "utf8"))';
+
+// The file the fix of defect d1 writes.
+export const FIX_FILE = 'src/t1-fix.txt';
+export function fixContent(cli: string): string {
+  return `d1 fixed by ${cli}\n`;
+}
+
+// The next step of an attempt after `outputs` (the tool outputs so far, oldest first). When the
+// result file could not be written (a stage that may only read), the final text carries the
+// result as a fenced json block, as the prompt asks.
+export function nextStep(cli: string, facts: PromptFacts, outputs: string[]): Step {
+  const steps = stageSteps(cli, facts, outputs);
+  const next = steps[outputs.length];
+  if (next) return next;
+  const result = steps.find((step) => step.kind === 'write' && step.path === facts.resultFile);
+  const fenced = result?.kind === 'write' && !existsSync(facts.resultFile) ? `\n\n\`\`\`json\n${result.content}\`\`\`\n` : '';
+  return { kind: 'final', text: `Done: ${facts.stage} ${facts.taskId}.${fenced}` };
+}
+
+function stageSteps(cli: string, facts: PromptFacts, outputs: string[]): Step[] {
+  const at = (relative: string) => `${facts.projectDir}/${relative}`;
+  const result = (fields: Record<string, unknown>): Step => ({
+    kind: 'write',
+    path: facts.resultFile,
+    content: `${JSON.stringify({ status: 'completed', evidence: `${cli} tool calls`, next: '', ...fields }, null, 2)}\n`,
+  });
+  switch (facts.stage) {
+    case 'team-plan':
+      return [result({ summary: 'two parallel tasks', artifacts: [], needsPrd: false, tasks: ['t1', 't2'].map((id) => ({ id, title: `write ${taskFile(id)}`, description: `Write ${taskFile(id)}.`, blockedBy: [], acceptance: [`${taskFile(id)} exists`] })) })];
+    case 'team-exec':
+      return [
+        { kind: 'write', path: at(taskFile(facts.taskId)), content: taskContent(cli, facts.taskId) },
+        result({ summary: `wrote ${taskFile(facts.taskId)}`, artifacts: [taskFile(facts.taskId)] }),
+      ];
+    case 'team-fix':
+      return [{ kind: 'write', path: at(FIX_FILE), content: fixContent(cli) }, result({ summary: 'fixed d1', artifacts: [FIX_FILE] })];
+    case 'team-verify':
+      return verifySteps(cli, facts, outputs, at, result);
+    case 'team-prd':
+      return [result({ summary: 'no criteria to add', acceptance: {} })];
+    default:
+      return [result({ summary: 'approved', verdict: 'approve', reasons: [] })];
+  }
+}
+
+// The verifier must run a program (node prints the files: no CLI counts that as a read-only
+// command it may run unasked), and its verdict follows from what the program printed.
+// The first verify finds defect d1 (to drive one fix loop); a later one passes when the fix is there.
+function verifySteps(cli: string, facts: PromptFacts, outputs: string[], at: (p: string) => string, result: (f: Record<string, unknown>) => Step): Step[] {
+  const first = facts.taskId === 'verify-1';
+  const files = first ? ['t1', 't2'].map(taskFile) : [...['t1', 't2'].map(taskFile), FIX_FILE];
+  const expected = first ? ['t1', 't2'].map((id) => taskContent(cli, id)) : [...['t1', 't2'].map((id) => taskContent(cli, id)), fixContent(cli)];
+  const run: Step = { kind: 'run', command: `node -e '${PRINT_FILES}' ${files.map((f) => `"${at(f)}"`).join(' ')}` };
+  const output = outputs[0];
+  if (output === undefined) return [run];
+  const seen = expected.every((line) => output.includes(line.trim()));
+  if (!seen) return [run, result({ summary: 'the check could not run', verdict: 'fail', defects: [{ id: 'd1', description: `the check printed: ${output.slice(0, 300)}`, task: 't1' }] })];
+  if (first) return [run, result({ summary: 't1 lacks its fix note', verdict: 'fail', defects: [{ id: 'd1', description: `write ${FIX_FILE}`, task: 't1' }] })];
+  return [run, result({ summary: 'every file holds what the tools wrote', verdict: 'pass', defects: [] })];
+}

@@ -1,0 +1,103 @@
+// The project's scripted model server: node:http on 127.0.0.1 (a free port), speaking the four
+// wire protocols the real CLIs use. The API key picks the behaviour: OK_KEY answers from the
+// scenario, HANG_KEY never answers, any other key is refused as the real API refuses it.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { anthropic } from './anthropic.js';
+import { chat } from './chat.js';
+import { gemini } from './gemini.js';
+import type { Body, Protocol } from './protocol.js';
+import { responses } from './responses.js';
+import { readSlash, slashStep } from './slash.js';
+import { decide, findPrompt, strings, type ModelCall } from './turn.js';
+
+export const OK_KEY = 'teamline-test-key';
+export const HANG_KEY = 'teamline-hang-key';
+
+export interface ModelServer {
+  /** http://127.0.0.1:<port> */
+  url: string;
+  /** Every model call so far, oldest first. */
+  calls: ModelCall[];
+  /** Resolves at the first call that matches (already made or still to come). */
+  waitForCall(match: (call: ModelCall) => boolean): Promise<ModelCall>;
+  close(): Promise<void>;
+}
+
+function protocolOf(path: string): Protocol | undefined {
+  if (path.endsWith('/messages')) return anthropic;
+  if (path.endsWith('/responses')) return responses;
+  if (path.endsWith('/chat/completions')) return chat;
+  if (/\/models\/[^/]+:\w+$/.test(path)) return gemini;
+  return undefined;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+// Starts a server whose scripted answers name `cli` in the files they write.
+export async function startModelServer(cli: string): Promise<ModelServer> {
+  const calls: ModelCall[] = [];
+  const waiters: Array<{ match: (call: ModelCall) => boolean; resolve: (call: ModelCall) => void }> = [];
+  const sockets = new Set<Socket>();
+  const record = (call: ModelCall) => {
+    calls.push(call);
+    for (const waiter of waiters.filter((w) => w.match(call))) {
+      waiters.splice(waiters.indexOf(waiter), 1);
+      waiter.resolve(call);
+    }
+  };
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const text = await readBody(req);
+    const protocol = protocolOf(url.pathname);
+    if (req.method !== 'POST' || !protocol) {
+      res.writeHead(req.method === 'POST' ? 404 : 200).end();
+      return;
+    }
+    const body = (text ? JSON.parse(text) : {}) as Body;
+    const key = protocol.key(req, url);
+    const facts = findPrompt(body);
+    const { outputs, hasTools } = protocol.read(body);
+    if (key === HANG_KEY) return record({ api: protocol.api, key, facts, outputs });
+    if (key !== OK_KEY) {
+      record({ api: protocol.api, key, facts, outputs });
+      return protocol.rejectKey(res, key);
+    }
+    const slash = facts ? undefined : readSlash(strings(body));
+    const step = slash && hasTools ? slashStep(slash, outputs) : decide(cli, facts, hasTools, outputs);
+    record({ api: protocol.api, key, facts, outputs, step });
+    protocol.answer(res, step, body, url);
+  };
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: Error) => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: `model server: ${error.message}` } }));
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    calls,
+    waitForCall: (match) => {
+      const found = calls.find(match);
+      return found ? Promise.resolve(found) : new Promise((resolve) => waiters.push({ match, resolve }));
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}

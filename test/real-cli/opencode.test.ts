@@ -1,0 +1,4 @@
+// The real opencode CLI (pinned in test/real-cli/package.json) through the built `team`.
+import { describeRealCli } from './suite.js';
+
+describeRealCli('opencode');

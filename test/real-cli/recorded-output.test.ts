@@ -1,0 +1,66 @@
+// The adapters read what the real CLIs printed in the real-CLI runs (test/fixtures/cli/<cli>/real-*.txt,
+// recorded with TEAMLINE_RECORD_FIXTURES=1): no CLI needed to run these.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CLI_ADAPTERS } from '../../workers/adapters/index.js';
+import { ROOT } from '../helpers/team.js';
+import { USAGE } from './model-server/turn.js';
+
+const FIXTURES = join(ROOT, 'test/fixtures/cli');
+const CLIS = ['claude', 'codex', 'gemini', 'opencode'] as const;
+
+// Model calls of each recorded attempt of the scripted run: its tool calls, then the final text.
+const MODEL_CALLS: Record<string, number> = { plan: 2, t1: 3, t2: 3, 'verify-1': 3, 'fix-1-d1': 3, 'verify-2': 3 };
+
+// What each real API answers to a bad key (model-server/*.ts rejectKey), as the CLI passes it on.
+const BAD_KEY_TEXT: Record<(typeof CLIS)[number], RegExp> = {
+  claude: /invalid x-api-key|API key|401/i,
+  codex: /Incorrect API key provided/,
+  gemini: /API key not valid/,
+  opencode: /Incorrect API key provided/,
+};
+
+function recorded(cli: string, prefix: string): string[] {
+  const dir = join(FIXTURES, cli);
+  return existsSync(dir) ? readdirSync(dir).filter((name) => name.startsWith(prefix)).sort() : [];
+}
+
+describe('recorded output of the real CLIs', () => {
+  describe.each(CLIS)('%s', (cli) => {
+    const adapter = CLI_ADAPTERS[cli];
+
+    it('has recorded runs to read', () => {
+      expect(recorded(cli, 'real-run-').length).toBeGreaterThan(0);
+    });
+
+    it.each(recorded(cli, 'real-run-'))('reads %s as a success with its session id and the tokens of every model call', (name) => {
+      const report = adapter.parse(readFileSync(join(FIXTURES, cli, name), 'utf8'));
+      expect(report.error).toBeUndefined();
+      expect(report.ok).toBe(true);
+      expect(report.sessionId).toMatch(/\S{8,}/);
+      expect(report.finalText).toContain('Done:');
+      const calls = MODEL_CALLS[name.replace(/^real-run-|\.txt$/g, '')]!;
+      // gemini also counts the calls of its model router in its stats.
+      if (cli === 'gemini') expect(report.tokens!.output).toBeGreaterThanOrEqual(calls * USAGE.output);
+      else expect(report.tokens).toEqual({ input: calls * USAGE.input, output: calls * USAGE.output });
+    });
+
+    it.each(recorded(cli, 'real-bad-key-'))('reads %s as a failure that is not retried, with the API\'s words', (name) => {
+      const report = adapter.parse(readFileSync(join(FIXTURES, cli, name), 'utf8'));
+      expect(report.ok).toBe(false);
+      expect(`${report.error}`).toMatch(BAD_KEY_TEXT[cli]);
+      expect(report.failure?.kind).toBe('bad-key');
+    });
+  });
+
+  describe('claude', () => {
+    it('reads the Write refused to a planner that may only read as a denial, its result taken from the text', () => {
+      const output = readFileSync(join(FIXTURES, 'claude', 'real-run-plan.txt'), 'utf8');
+      const report = CLI_ADAPTERS.claude.parse(output);
+      expect(report.ok).toBe(true);
+      expect(report.denials).toEqual([expect.stringMatching(/^Write: \/.*\/attempts\/plan\/a1\/result\.json$/)]);
+      expect(report.finalText).toContain('```json');
+    });
+  });
+});

@@ -1,0 +1,139 @@
+// The end-to-end checks every real CLI goes through, driven by the built `team` against the
+// scripted model server: one server and one scratch home per test file.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventsOf, makeAgentProject, removeAgentProjects, type AgentProject } from '../helpers/agent-project.js';
+import type { TeamResult } from '../helpers/team.js';
+import { makeCliHome, type CliHome, type RealCli } from './clis.js';
+import { ensureRealClis } from './install.mjs';
+import { FIX_FILE, fixContent, taskContent, taskFile } from './model-server/scenario.js';
+import { HANG_KEY, OK_KEY, startModelServer, type ModelServer } from './model-server/server.js';
+import { expectNoProcessLeft, markRun } from './leftovers.js';
+import { saveFixtures } from './record.js';
+
+// A whole pipeline (plan, two exec tasks, verify, fix, verify) of a slow-starting CLI on a busy machine.
+const PIPELINE_TIMEOUT_MS = 300_000;
+// The issue's bound for a bad key: well under a minute, including the CLI's start.
+const BAD_KEY_TIMEOUT_MS = 50_000;
+// The attempt cap the never-answering server meets (team.attemptTimeoutMs): beyond each CLI's
+// start-up on a busy machine (opencode and gemini take seconds before their first model call),
+// so that the cap cuts off a CLI that waits for its model, not one still starting.
+const ATTEMPT_CAP_MS: Record<RealCli, number> = { claude: 10_000, codex: 10_000, gemini: 40_000, opencode: 60_000 };
+
+export interface RealCliContext {
+  cli: RealCli;
+  server: ModelServer;
+  home: CliHome;
+  /** A fresh project whose `team` calls reach the CLI with this model key. */
+  project(key: string, config?: Record<string, unknown>): { project: AgentProject; team(args: string[]): Promise<TeamResult>; start(args: string[]): ReturnType<AgentProject['start']>; marker: string };
+}
+
+// Registers the real-CLI suite of `cli`.
+export function describeRealCli(cli: RealCli): void {
+  const ctx = {} as RealCliContext;
+  ctx.cli = cli;
+
+  beforeAll(async () => {
+    ensureRealClis();
+    ctx.server = await startModelServer(cli);
+    ctx.home = makeCliHome(cli, ctx.server.url);
+    ctx.project = (key, config = {}) => {
+      const project = makeAgentProject(ctx.home.env(key));
+      project.writeConfig({ team: { fsync: false }, ...config });
+      const marker = markRun();
+      // PWD as a shell sets it: a CLI that reads its folder from PWD (opencode) sees the project.
+      const extra = { PWD: project.dir, TEAMLINE_TEST_RUN: marker };
+      return { project, marker, team: (args) => project.team(args, extra), start: (args) => project.start(args, extra) };
+    };
+  }, 600_000);
+
+  afterAll(async () => {
+    await removeAgentProjects();
+    await ctx.server?.close();
+    ctx.home?.remove();
+  });
+
+  describe(`${cli} (real CLI)`, () => {
+    describe('a whole run', () => {
+      let run: ReturnType<RealCliContext['project']>;
+      let result: TeamResult;
+
+      beforeAll(async () => {
+        run = ctx.project(OK_KEY);
+        result = await run.team(['2:executor', 'write two files and check them', '--agent', cli]);
+        saveFixtures(cli, run.project);
+      }, PIPELINE_TIMEOUT_MS);
+
+      it('runs two exec tasks in parallel and a fix loop to completion, the files holding what its tools wrote', () => {
+        expect(result.exitCode, `${result.stdout}\n${result.stderr}`).toBe(0);
+        const files = run.project.readRun();
+        expect(eventsOf(files, 'run_completed')).toHaveLength(1);
+        const started = eventsOf(files, 'task_started').map((e) => e.task_id);
+        expect(started.slice(0, 3).sort()).toEqual(['plan', 't1', 't2']);
+        expect(started.filter((id) => id.startsWith('verify-'))).toEqual(['verify-1', 'verify-2']);
+        expect(started.filter((id) => id.startsWith('fix'))).toHaveLength(1);
+        // Parallel: both exec tasks were running before either of them finished.
+        const order = files.events.filter((e) => (e.event === 'task_started' || e.event === 'task_finished') && (e.task_id === 't1' || e.task_id === 't2')).map((e) => e.event);
+        expect(order.slice(0, 2)).toEqual(['task_started', 'task_started']);
+        for (const id of ['t1', 't2']) expect(readFileSync(join(run.project.dir, taskFile(id)), 'utf8')).toBe(taskContent(cli, id));
+        expect(readFileSync(join(run.project.dir, FIX_FILE), 'utf8')).toBe(fixContent(cli));
+      });
+
+      it('passes a verify that must run a command, on what the command printed', () => {
+        expect(result.exitCode, `${result.stdout}\n${result.stderr}`).toBe(0);
+        const verdicts = eventsOf(run.project.readRun(), 'verify_result').map((e) => [e.task_id, e.verdict]);
+        expect(verdicts).toEqual([['verify-1', 'fail'], ['verify-2', 'pass']]);
+        // The verifier's command really ran: its output, sent back by the CLI, holds every file.
+        const checked = ctx.server.calls.filter((c) => c.facts?.taskId === 'verify-2' && c.outputs.length > 0);
+        expect(checked.length).toBeGreaterThan(0);
+        for (const text of [taskContent(cli, 't1'), taskContent(cli, 't2'), fixContent(cli)]) expect(checked[0]!.outputs[0]).toContain(text.trim());
+      });
+    });
+
+    it('fails fast on a bad key, with a message naming the CLI and the cause, and no retry', async () => {
+      const run = ctx.project('bad-key-for-the-test');
+      const result = await run.team(['1:executor', 'never planned: the key is bad', '--agent', cli]);
+      saveFixtures(cli, run.project, 'bad-key');
+      expect(result.exitCode, `${result.stdout}\n${result.stderr}`).toBe(1);
+      const files = run.project.readRun();
+      expect(eventsOf(files, 'task_started').map((e) => e.task_id)).toEqual(['plan']);
+      const reason = eventsOf(files, 'run_failed')[0]?.reason ?? '';
+      expect(reason).toContain(cli);
+      expect(reason).toMatch(/key|auth|log ?in/i);
+      expect(result.stderr).toContain(cli);
+      expect(ctx.server.calls.some((c) => c.key === 'bad-key-for-the-test')).toBe(true);
+      await expectNoProcessLeft(run.marker);
+    }, BAD_KEY_TIMEOUT_MS);
+
+    it('cuts off an attempt whose model never answers at the attempt cap', async () => {
+      const run = ctx.project(HANG_KEY, { team: { fsync: false, maxTaskAttempts: 1, monitorIntervalMs: 1_000, attemptTimeoutMs: ATTEMPT_CAP_MS[cli] } });
+      const result = await run.team(['1:executor', 'never planned: the model never answers', '--agent', cli]);
+      expect(result.exitCode, `${result.stdout}\n${result.stderr}`).toBe(1);
+      const files = run.project.readRun();
+      const ends = eventsOf(files, 'task_finished');
+      expect(ends.map((e) => [e.task_id, e.status])).toEqual([['plan', 'failed']]);
+      expect(ends[0]!.evidence).toMatch(/cap|wall-clock|timed out|time limit/i);
+      // The CLI was waiting for its model when the cap cut it off.
+      expect(ctx.server.calls.some((c) => c.key === HANG_KEY && c.facts?.projectDir === run.project.dir)).toBe(true);
+      await expectNoProcessLeft(run.marker);
+    }, 180_000);
+
+    it('leaves no process behind when cancelled in the middle of an attempt', async () => {
+      const run = ctx.project(HANG_KEY);
+      const started = run.start(['1:executor', 'cancelled while the model thinks', '--agent', cli]);
+      // The model has the plan request (or the run ended without reaching it: then say why).
+      const ended = started.result.then((r) => Promise.reject(new Error(`the run ended before its model call: ${r.stdout}\n${r.stderr}`)));
+      await Promise.race([ctx.server.waitForCall((c) => c.key === HANG_KEY && c.facts?.stage === 'team-plan' && c.facts.projectDir === run.project.dir), ended]);
+      const cancel = await run.project.team(['cancel'], { PWD: run.project.dir });
+      expect(cancel.exitCode, cancel.stderr).toBe(0);
+      const result = await started.result;
+      expect(result.exitCode, `${result.stdout}\n${result.stderr}`).toBe(3);
+      const files = run.project.readRun();
+      expect(eventsOf(files, 'run_cancelled')).toHaveLength(1);
+      const handles = eventsOf(files, 'attempt_spawned').map((e) => e.handle);
+      expect(handles).toHaveLength(1);
+      await expectNoProcessLeft(run.marker, handles.map((h) => h.pgid));
+    }, 120_000);
+  });
+}

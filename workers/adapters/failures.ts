@@ -1,0 +1,58 @@
+// Failures no retry can fix, told from a CLI's own words: which kind, and what the user must do.
+import type { AgentFailure, FailureKind } from '../types.js';
+
+// A pattern of the CLI's error text and the kind of failure it means.
+export type FailureRule = [pattern: RegExp, kind: FailureKind];
+
+// What each kind is, in words.
+const CAUSES: Record<FailureKind, string> = {
+  'not-logged-in': 'not logged in',
+  'bad-key': 'the API key was refused',
+  quota: 'quota or billing limit reached',
+  'unknown-model': 'the model is unknown or not available',
+  'missing-provider': 'no model provider is configured',
+};
+
+// What to do, per CLI and kind; `*` is any CLI.
+const REMEDIES: Record<string, Partial<Record<FailureKind, string>>> = {
+  claude: {
+    'not-logged-in': 'run `claude /login`, or set ANTHROPIC_API_KEY',
+    'bad-key': 'check ANTHROPIC_API_KEY (or unset it and run `claude /login`)',
+  },
+  codex: {
+    'not-logged-in': 'run `codex login`, or set OPENAI_API_KEY (`codex login --with-api-key`)',
+    'bad-key': 'check OPENAI_API_KEY, or run `codex login` again',
+  },
+  gemini: {
+    'not-logged-in': 'set GEMINI_API_KEY, or run `gemini` once to log in',
+    'bad-key': 'check GEMINI_API_KEY (or GOOGLE_API_KEY)',
+  },
+  opencode: {
+    'not-logged-in': 'run `opencode auth login`, or set the provider\'s API key variable',
+    'bad-key': 'check the provider\'s API key (`opencode auth login`, or its env variable)',
+    'missing-provider': 'configure a provider in opencode.json and name it in agents.<name>.model as provider/model',
+  },
+  aider: {
+    'not-logged-in': 'set the model\'s API key variable (ANTHROPIC_API_KEY, OPENAI_API_KEY, ...)',
+    'bad-key': 'check the model\'s API key variable (ANTHROPIC_API_KEY, OPENAI_API_KEY, ...)',
+  },
+  '*': {
+    quota: 'check the account\'s plan and billing, or wait for the limit to reset',
+    'unknown-model': 'fix `model` of this agent in .team/config.json',
+    'missing-provider': 'configure the CLI\'s model provider',
+  },
+};
+
+// The first rule a text matches, as a not-retryable failure of `cli`; undefined when none does.
+export function classifyFailure(cli: string, said: string | undefined, rules: FailureRule[]): AgentFailure | undefined {
+  if (said === undefined) return undefined;
+  const kind = rules.find(([pattern]) => pattern.test(said))?.[1];
+  return kind === undefined ? undefined : makeFailure(cli, kind, said);
+}
+
+// "claude: the API key was refused (Invalid API key); check ANTHROPIC_API_KEY ...".
+export function makeFailure(cli: string, kind: FailureKind, said: string): AgentFailure {
+  const remedy = REMEDIES[cli]?.[kind] ?? REMEDIES['*']![kind] ?? 'fix the CLI\'s setup';
+  const quote = said.replace(/\s+/g, ' ').trim().slice(0, 300);
+  return { kind, retryable: false, reason: `${cli}: ${CAUSES[kind]} (${quote}); ${remedy}` };
+}

@@ -1,0 +1,35 @@
+// The last meaningful lines of a CLI's console output: the evidence when it printed no record.
+
+// Colour and cursor codes a terminal CLI writes.
+const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
+// Stack frames and blank lines say nothing about why.
+const NOISE = /^(at\s|\s*$)/;
+// Evidence stays one readable line.
+const MAX_CHARS = 500;
+
+// Up to `count` last non-blank, non-stack-frame lines, joined by " | ".
+export function lastMeaningfulLines(output: string, count = 3): string {
+  const lines = output
+    .replace(ANSI, '')
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => !NOISE.test(line));
+  const text = lines.slice(-count).join(' | ');
+  return text.length > MAX_CHARS ? `…${text.slice(-(MAX_CHARS - 1))}` : text;
+}
+
+// Each complete JSON object line of `lines` (the records of a JSONL stream), others skipped.
+export function parseJsonLines(lines: string[]): Array<Record<string, unknown>> {
+  const records: Array<Record<string, unknown>> = [];
+  for (const line of lines) {
+    const trimmed = line.trim();
+    if (!trimmed.startsWith('{')) continue;
+    try {
+      const value = JSON.parse(trimmed) as unknown;
+      if (typeof value === 'object' && value !== null && !Array.isArray(value)) records.push(value as Record<string, unknown>);
+    } catch {
+      // A partial or non-JSON line.
+    }
+  }
+  return records;
+}
