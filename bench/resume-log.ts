@@ -26,7 +26,8 @@ export function writeRun(dir: string, events: number, workers: number): { paths:
     return appendEvent(paths, run.run_id, event, { fsync: false }) as TeamEvent;
   };
   write({ event: 'run_started', ...input, workerMode: 'headless', keepPanes: false });
-  let [snapshot, actions] = initialTransition(pipelineMachine, input);
+  // Only the latest snapshot is kept: the steps may change the task map in place, as in a live run.
+  let [snapshot, actions] = initialTransition(pipelineMachine, { ...input, inPlace: true });
   // Each transition's records, then a spawn record for every attempt it started.
   const writeRecords = () => {
     for (const record of recordsOf(actions)) {
@@ -54,7 +55,9 @@ export function writeRun(dir: string, events: number, workers: number): { paths:
   finish('plan', 1, 'team-plan', ['docs/plan.md'], { event: 'plan_accepted', task_id: 'plan', attempt: 1, tasks: makePlan(planned), needsPrd: false });
   commit({ event: 'handoff_written', stage: 'team-plan', path: `.team/runs/${run.run_id}/handoffs/01-team-plan.md`, sha256: 'ab'.repeat(32) });
   for (;;) {
-    const running = snapshot.context.order.map((id) => snapshot.context.tasks[id]!).find((t) => t.status === 'running');
+    // The attempt that started first (the index keeps running ids in the order they started).
+    const first = snapshot.context.taskIndex.running[0];
+    const running = first === undefined ? undefined : snapshot.context.tasks[first];
     if (!running) throw new Error('the generated run ran out of tasks before its events');
     if (count + 4 > events) break;
     finish(running.id, running.attempt, 'team-exec', [`src/${running.id}.ts`, `test/${running.id}.test.ts`]);

@@ -1,4 +1,5 @@
 // The context a run starts with: its input, and nothing done yet.
+import { emptyTaskIndex } from './task-index.js';
 import type { PipelineContext, PipelineInput } from './types.js';
 
 // The initial context of the pipeline machine.
@@ -10,6 +11,7 @@ export function makeInitialContext(input: PipelineInput): PipelineContext {
     loop: 0,
     handoffs: [],
     tasks: {},
+    taskIndex: emptyTaskIndex(),
     order: [],
     stageAttempt: null,
     needsPrd: false,

@@ -1,5 +1,6 @@
 // How a run ends, stops or is cancelled, and the words it ends with. Pure.
 import { WORKER_FAILURE_LIMIT } from './schedule.js';
+import { TaskDraft } from './task-index.js';
 import * as steps from './steps.js';
 import type { Step } from './steps.js';
 import type { PipelineContext, PipelineEvent } from './types.js';
@@ -67,7 +68,7 @@ export function beginCancel(c: PipelineContext, e: PipelineEvent): Step {
 }
 
 export function runningAttemptIds(c: PipelineContext): string[] {
-  const ids = Object.values(c.tasks).filter((t) => t.status === 'running').map((t) => steps.attemptActorId(t.id, t.attempt));
+  const ids = c.taskIndex.running.map((id) => steps.attemptActorId(id, c.tasks[id]!.attempt));
   if (c.stageAttempt?.status === 'running') ids.push(steps.attemptActorId(c.stageAttempt.id, c.stageAttempt.attempt));
   return ids;
 }
@@ -80,7 +81,9 @@ export function noteCancelledFinish(c: PipelineContext, e: FinishEvent): Step {
   }
   const task = c.tasks[e.task_id];
   if (!task || task.attempt !== e.attempt) return {};
-  return { context: { tasks: { ...c.tasks, [task.id]: { ...task, status, evidence: e.evidence, artifacts: e.artifacts } } } };
+  const draft = new TaskDraft(c);
+  draft.put({ ...task, status, evidence: e.evidence, artifacts: e.artifacts });
+  return { context: draft.changes };
 }
 
 // One line for run_completed / run_failed.

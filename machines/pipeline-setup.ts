@@ -1,7 +1,8 @@
 // The pipeline machine's setup: its types, the effects the runtime binds, and every named guard
 // and action. Each action applies one pure step: context changes, then records, then effects.
 import { assertEvent, enqueueActions, fromPromise, setup } from 'xstate';
-import { isPassDone, needsDecision, noWorkerLeft } from './schedule.js';
+import { noWorkerLeft } from './schedule.js';
+import { isPassDone, needsDecision } from './task-index.js';
 import { beginCancel, noteCancelledFinish, noteFixLoopsSpent, noteIterationsSpent, noteNoWorkerLeft, noteNotRetryable, noteStageFailure, runningAttemptIds, stopRun, stopRunning, summarize } from './endings.js';
 import * as steps from './steps.js';
 import type { Step } from './steps.js';
@@ -52,6 +53,7 @@ type StepActions = {
   dispatch: undefined;
   finishTask: undefined;
   retryTask: undefined;
+  noteMergeFailure: undefined;
   resumeRun: undefined;
   acceptGates: undefined;
   acceptVerify: undefined;
@@ -94,15 +96,15 @@ export const pipelineSetup = setup({
     notRetryable: ({ context, event }) => steps.isFatalFinish(context, event as FinishEvent),
     noWorkerLeft: ({ context }) => noWorkerLeft(context),
     needsPrd: ({ context }) => context.needsPrd,
-    passDone: ({ context }) => isPassDone(context.tasks),
-    needsDecision: ({ context }) => needsDecision(context.tasks),
+    passDone: ({ context }) => isPassDone(context.taskIndex),
+    needsDecision: ({ context }) => needsDecision(context.taskIndex),
     noGates: ({ context }) => context.gates.length === 0,
     verifyPassed: ({ context }) => context.verdict === 'pass',
     isRalph: ({ context }) => context.mode === 'ralph',
     fixLoopsLeft: ({ context }) => context.loop < context.limits.maxFixLoops,
     iterationsLeft: ({ context }) => context.mode === 'ralph' && context.iteration < context.limits.maxIterations,
     reviewApproved: ({ context }) => context.reviewReasons.length === 0 && context.verdict === 'pass',
-    nothingRunning: ({ context }) => context.stageAttempt?.status !== 'running' && !Object.values(context.tasks).some((t) => t.status === 'running'),
+    nothingRunning: ({ context }) => context.stageAttempt?.status !== 'running' && context.taskIndex.counts.running === 0,
     retryApplies: ({ context, event }) => steps.canRetryTask(context, event as Extract<PipelineEvent, { type: 'task.retry' }>),
     retryingInterrupted: ({ event }) => (event as Extract<PipelineEvent, { type: 'run.resumed' }>).retry_interrupted,
   },
@@ -139,6 +141,10 @@ export const pipelineSetup = setup({
       retryTask: enqueueActions(({ context, event, enqueue }) => {
         assertEvent(event, 'task.retry');
         applyStep(enqueue, steps.retryTask(context, event));
+      }),
+      noteMergeFailure: enqueueActions(({ context, event, enqueue }) => {
+        assertEvent(event, 'merge.failed');
+        applyStep(enqueue, steps.noteMergeFailure(context, event));
       }),
       resumeRun: enqueueActions(({ context, event, enqueue }) => {
         assertEvent(event, 'run.resumed');

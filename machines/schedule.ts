@@ -1,11 +1,14 @@
-// Pure task-graph scheduling: which pending tasks start now, on which worker.
+// Pure task-graph scheduling: which pending tasks start now, on which worker. It reads the task
+// index (counts, running ids, a cursor past the tasks that are not pending) rather than every task.
+import { TaskDraft, type TaskIndex } from './task-index.js';
 import type { AttemptInput, NewEvent, PipelineContext, TaskState } from './types.js';
 
 // A worker that failed this many attempts gets no more work.
 export const WORKER_FAILURE_LIMIT = 2;
 
 export interface ScheduleResult {
-  tasks: Record<string, TaskState>;
+  /** The new task map and index; empty when nothing changed. */
+  changes: { tasks?: Record<string, TaskState>; taskIndex?: TaskIndex };
   records: NewEvent[];
   starts: AttemptInput[];
 }
@@ -19,33 +22,32 @@ export function agentFor(context: Pick<PipelineContext, 'agents' | 'defaultAgent
   return context.agents[role] ?? context.defaultAgent;
 }
 
-// The task map of one step: copied on the first change only, so a step that changes nothing is cheap.
-class TaskDraft {
-  private copied = false;
-  constructor(public tasks: Record<string, TaskState>) {}
-
-  put(task: TaskState): void {
-    if (!this.copied) {
-      this.tasks = { ...this.tasks };
-      this.copied = true;
-    }
-    this.tasks[task.id] = task;
-  }
-}
-
 // Fails tasks that can never run, then starts ready tasks on idle workers, in plan order.
 export function schedule(context: PipelineContext): ScheduleResult {
-  const draft = new TaskDraft(context.tasks);
+  const draft = new TaskDraft(context);
   const records: NewEvent[] = [];
   const starts: AttemptInput[] = [];
+  if (draft.index.counts.pending === 0) return { changes: {}, records, starts };
   const available = availableWorkers(context);
-  failUnrunnable(context, draft, available.length, records);
-  const busy = new Set<string>();
-  for (const id of context.order) if (draft.tasks[id]!.status === 'running') busy.add(draft.tasks[id]!.worker);
-  for (const id of context.order) {
+  // Only a task that became pending or failed, or the last worker spent, can make a task unrunnable.
+  const recheck = draft.index.recheck || available.length === 0;
+  if (recheck) failUnrunnable(context, draft, available.length, records);
+  const busy = new Set(draft.index.running.map((id) => draft.tasks[id]!.worker));
+  let cursor = draft.index.cursor;
+  let contiguous = true;
+  for (let i = cursor; i < context.order.length; i++) {
     if (available.every((w) => busy.has(w))) break;
+    const id = context.order[i]!;
     const current = draft.tasks[id]!;
-    if (current.status !== 'pending' || !isReady(current, draft.tasks)) continue;
+    if (current.status !== 'pending') {
+      if (contiguous) cursor = i + 1;
+      continue;
+    }
+    if (!isReady(current, draft.tasks)) {
+      contiguous = false;
+      continue;
+    }
+    if (contiguous) cursor = i + 1;
     const idle = available.filter((w) => !busy.has(w));
     const fresh = idle.filter((w) => !current.failedOn.includes(w));
     const choices = fresh.length > 0 ? fresh : idle;
@@ -57,7 +59,8 @@ export function schedule(context: PipelineContext): ScheduleResult {
     records.push(taskStartedRecord(context, id, task.attempt, stageOf(task), task.role));
     starts.push(makeExecAttemptInput(context, draft.tasks, task));
   }
-  return { tasks: draft.tasks, records, starts };
+  draft.scanned(cursor, recheck);
+  return { changes: draft.changes, records, starts };
 }
 
 // Workers that may still take work: each failed fewer than WORKER_FAILURE_LIMIT tasks.
@@ -93,7 +96,8 @@ export function makeExecAttemptInput(context: PipelineContext, tasks: Record<str
     defects: task.kind === 'fix' ? context.defects : [],
     handoffs: context.handoffs,
     runTask: context.task,
-    tasks: context.order.map((t) => tasks[t]!.def),
+    // Exec and fix prompts do not list the graph: a start costs the same with 10 tasks or 10,000.
+    tasks: [],
     iteration: context.iteration,
     loop: context.loop,
   };
@@ -140,25 +144,6 @@ function failUnrunnable(context: PipelineContext, draft: TaskDraft, workersLeft:
       changed = true;
     }
   }
-}
-
-// Every task of the graph has ended (completed or failed).
-export function isPassDone(tasks: Record<string, TaskState>): boolean {
-  for (const id in tasks) if (tasks[id]!.status !== 'completed' && tasks[id]!.status !== 'failed') return false;
-  return true;
-}
-
-// Nothing runs and nothing can start, but interrupted tasks wait for a decision.
-export function needsDecision(tasks: Record<string, TaskState>): boolean {
-  // Every exec event dispatches first: with nothing running, no pending task can start either
-  // (it waits for an interrupted one), so the run needs a decision.
-  let interrupted = false;
-  for (const id in tasks) {
-    const status = tasks[id]!.status;
-    if (status === 'running') return false;
-    if (status === 'interrupted') interrupted = true;
-  }
-  return interrupted;
 }
 
 // Workers assigned round-robin in plan order, before any dispatch.

@@ -2,6 +2,7 @@
 // which records to write and which attempts to start or stop. No I/O.
 import { makeFixTasks, namespacePlan, prefixFor } from './plan.js';
 import { assignWorkers, makeExecAttemptInput, schedule, taskStartedRecord } from './schedule.js';
+import { emptyTaskIndex, indexTasks, TaskDraft } from './task-index.js';
 import type { AttemptInput, Defect, NewEvent, PipelineContext, PipelineEvent, Stage, TaskState } from './types.js';
 
 export interface Step {
@@ -123,7 +124,7 @@ export function acceptPlan(context: PipelineContext, event: EventOf<'plan.accept
   }
   const needsPrd = event.needsPrd || defs.some((d) => !d.acceptance || d.acceptance.length === 0);
   return {
-    context: { tasks, order: defs.map((d) => d.id), needsPrd },
+    context: { tasks, taskIndex: indexTasks(tasks), order: defs.map((d) => d.id), needsPrd },
     records: defs.map((d) => ({ event: 'task_assigned' as const, task_id: d.id, worker: workers[d.id]!, task: d })),
   };
 }
@@ -147,7 +148,7 @@ export function skipPrd(context: PipelineContext): Step {
 // Starts what can start in the task graph.
 export function dispatch(context: PipelineContext): Step {
   const result = schedule(context);
-  return { context: { tasks: result.tasks }, records: result.records, spawn: result.starts };
+  return { context: result.changes, records: result.records, spawn: result.starts };
 }
 
 // An exec or fix attempt ended: the task completes, fails, waits for a retry or a decision.
@@ -162,17 +163,30 @@ export function finishTask(context: PipelineContext, event: EventOf<'task.finish
     // "A worker that failed 2 tasks": a second failed attempt of one task on it counts once.
     if (!task.failedOn.includes(task.worker)) workerFailures[task.worker] = (workerFailures[task.worker] ?? 0) + 1;
     next.failedOn = [...task.failedOn, task.worker];
-    next.status = next.failures < context.limits.maxTaskAttempts && event.retryable !== false ? 'pending' : 'failed';
+    next.status = next.failures < context.limits.maxTaskAttempts && event.retryable !== false && !task.mergeFailed ? 'pending' : 'failed';
   } else next.status = context.retryInterrupted ? 'pending' : 'interrupted';
+  const draft = new TaskDraft(context);
+  draft.put(next);
   // The attempt's effect has reported: its child actor is done (a replay's inert children never end on their own).
-  return { context: { tasks: { ...context.tasks, [task.id]: next }, workerFailures }, stop: [attemptActorId(task.id, task.attempt)] };
+  return { context: { ...draft.changes, workerFailures }, stop: [attemptActorId(task.id, task.attempt)] };
+}
+
+// A running task's branch could not be merged: its attempt's failure will not be retried.
+export function noteMergeFailure(context: PipelineContext, event: EventOf<'merge.failed'>): Step {
+  const task = context.tasks[event.task_id];
+  if (!task || task.status !== 'running' || task.attempt !== event.attempt) return {};
+  const draft = new TaskDraft(context);
+  draft.put({ ...task, mergeFailed: event.reason });
+  return { context: draft.changes };
 }
 
 // An explicit retry of an interrupted or failed task.
 export function retryTask(context: PipelineContext, event: EventOf<'task.retry'>): Step {
   if (!canRetryTask(context, event)) return {};
   const task = context.tasks[event.task_id]!;
-  return { context: { tasks: { ...context.tasks, [task.id]: { ...task, status: 'pending' } } } };
+  const draft = new TaskDraft(context);
+  draft.put({ ...task, status: 'pending' });
+  return { context: draft.changes };
 }
 
 // A retry applies to an interrupted or failed task, as its next attempt.
@@ -185,7 +199,7 @@ export function canRetryTask(context: PipelineContext, event: EventOf<'task.retr
 export function resumeRun(context: PipelineContext, event: EventOf<'run.resumed'>): Step {
   if (!event.retry_interrupted) return { context: { retryInterrupted: false } };
   const tasks = Object.fromEntries(Object.entries(context.tasks).map(([id, t]) => [id, t.status === 'interrupted' ? { ...t, status: 'pending' as const } : t]));
-  return { context: { retryInterrupted: true, tasks } };
+  return { context: { retryInterrupted: true, tasks, taskIndex: indexTasks(tasks) } };
 }
 
 // Verify's verdict: every gate exited 0 and the verifier said pass.
@@ -220,12 +234,12 @@ export function startFixLoop(context: PipelineContext): Step {
   const loop = context.loop + 1;
   const defs = makeFixTasks(context.defects, loop, context.iteration);
   const workers = assignWorkers(defs.map((d) => d.id), context.workers);
-  const tasks = { ...context.tasks };
+  const draft = new TaskDraft(context);
   for (const def of defs) {
-    tasks[def.id] = { id: def.id, def, kind: 'fix', role: context.agentType, worker: workers[def.id]!, status: 'pending', attempt: 0, failures: 0, failedOn: [], evidence: '', artifacts: [], pass: loop };
+    draft.put({ id: def.id, def, kind: 'fix', role: context.agentType, worker: workers[def.id]!, status: 'pending', attempt: 0, failures: 0, failedOn: [], evidence: '', artifacts: [], pass: loop });
   }
   return {
-    context: { loop, tasks, order: [...context.order, ...defs.map((d) => d.id)], verdict: null, gateResults: [] },
+    context: { loop, ...draft.changes, order: [...context.order, ...defs.map((d) => d.id)], verdict: null, gateResults: [] },
     records: [
       { event: 'fix_loop_started', iteration: context.iteration, loop, defects: context.defects },
       ...defs.map((d) => ({ event: 'task_assigned' as const, task_id: d.id, worker: workers[d.id]!, task: d })),
@@ -241,6 +255,7 @@ export function startNextIteration(context: PipelineContext, outcome: string): S
       iteration,
       loop: 0,
       tasks: {},
+      taskIndex: emptyTaskIndex(),
       order: [],
       stageAttempt: null,
       verdict: null,

@@ -1,6 +1,7 @@
 // The pipeline machine's context, input and events. Types only.
 import type { Defect, GateResult, Limits, NewEvent, TaskDef } from './events.js';
 import type { Stage } from '../workers/types.js';
+import type { TaskIndex } from './task-index.js';
 
 export type { Defect, GateResult, Limits, NewEvent, TaskDef, Stage };
 
@@ -24,6 +25,8 @@ export interface TaskState {
   artifacts: string[];
   /** The exec pass (0 = first, k = after fix loop k) the task belongs to. */
   pass: number;
+  /** Its branch could not be merged (a conflict, teamline's files): a retry would meet the same. */
+  mergeFailed?: string;
 }
 
 // The one agent attempt of a single-agent stage (planner, analyst, verifier, architect).
@@ -62,6 +65,14 @@ export interface PipelineInput {
   defaultAgent: string;
   session: string;
   parent_session: string;
+  /** Worktree isolation: the integration branch that holds the merged work. */
+  workBranch?: string;
+  /**
+   * The steps may change the task map in place instead of copying it: for an actor that never goes
+   * back to an earlier snapshot (the live run, the replay), where a copy per event would make a run
+   * cost tasks x events. Not part of the log; pure transition() callers leave it off.
+   */
+  inPlace?: boolean;
 }
 
 export interface PipelineContext extends PipelineInput {
@@ -73,6 +84,8 @@ export interface PipelineContext extends PipelineInput {
   /** Handoffs written so far, in order. */
   handoffs: HandoffRecord[];
   tasks: Record<string, TaskState>;
+  /** Counters and the scan cursor over `tasks`, changed with them (TaskDraft). */
+  taskIndex: TaskIndex;
   /** Task ids in plan order, for deterministic scheduling. */
   order: string[];
   stageAttempt: StageAttempt | null;
@@ -107,7 +120,7 @@ export interface AttemptInput {
   defects: Defect[];
   handoffs: HandoffRecord[];
   runTask: string;
-  /** Task graph so far (for prd and verify prompts). */
+  /** Task graph so far, for the single-agent stages' prompts (prd, verify, review); empty for exec and fix attempts. */
   tasks: TaskDef[];
   iteration: number;
   loop: number;
@@ -132,6 +145,7 @@ export type PipelineEvent =
   | { type: 'gates.result'; gates: GateResult[] }
   | { type: 'handoff.written'; stage: string; path: string }
   | { type: 'task.retry'; task_id: string; attempt: number; reason: string }
+  | { type: 'merge.failed'; task_id: string; attempt: number; reason: string }
   | { type: 'run.resumed'; retry_interrupted: boolean }
   | { type: 'cancel.requested'; force: boolean }
   /**

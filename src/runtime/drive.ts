@@ -10,6 +10,7 @@ import { CANCEL_REQUEST_FILE } from './cancel-request.js';
 import { bindMachine } from './provide.js';
 import { resumeEvent, type Replay } from './replay.js';
 import type { RunSession } from './session.js';
+import { settleBranches } from './isolation-end.js';
 
 export type DriveOutcome = { kind: 'completed' | 'failed' | 'cancelled' | 'stopped'; reason: string };
 
@@ -23,7 +24,8 @@ export async function driveRun(
 ): Promise<DriveOutcome> {
   const machine = bindMachine(session);
   let actor;
-  if ('input' in start) actor = createActor(machine, { input: start.input });
+  // The live actor never looks back at an earlier snapshot: its steps may change the task map in place.
+  if ('input' in start) actor = createActor(machine, { input: { ...start.input, inPlace: true } });
   else {
     // Finish the transition a crash cut short: its records come before anything else.
     for (const record of start.replay.pending) session.events.append(record);
@@ -56,6 +58,7 @@ export async function driveRun(
     const result = await outcome;
     // Effects still finishing (a stop of a stalled worker) settle before the run ends.
     await session.cancel.idle();
+    await settleBranches(session, result.kind);
     return result;
   } finally {
     session.events.flush();

@@ -14,9 +14,10 @@ export async function runGates(session: RunSession, commands: string[], iteratio
   const dir = join(session.paths.runDir, 'gates');
   mkdirSync(dir, { recursive: true });
   const gates: GateResult[] = [];
+  const cwd = await session.isolation.verifyDir(session);
   for (const [index, command] of commands.entries()) {
     const outputFile = join(dir, `i${iteration}-p${pass}-${index + 1}.log`);
-    const run = await runGate(command, { cwd: session.projectDir, outputFile, timeoutMs: session.config.verify.timeoutMs, signal, tailChars: OUTPUT_TAIL });
+    const run = await runGate(command, { cwd, outputFile, timeoutMs: session.config.verify.timeoutMs, signal, tailChars: OUTPUT_TAIL });
     if (signal.aborted) return;
     // The project's own output can print a secret too: the log gets the tail redacted.
     const gate = { command, exitCode: run.exitCode, timedOut: run.timedOut, durationMs: run.durationMs, output: redactSecrets(run.tail).text };
