@@ -50,6 +50,8 @@ export const configSchema = z.strictObject({
       attemptTimeoutMsPerStage: z.partialRecord(z.enum(STAGES), positiveInt).default({}),
       /** Where workers run unless an agent says otherwise. */
       mode: z.enum(['headless', 'tmux']).default('headless'),
+      /** Workers in git worktrees or one shared checkout; unset: worktrees when the project is a git repository and more than one worker runs. */
+      isolation: z.enum(['worktree', 'none']).optional(),
     })
     .prefault({}),
   ralph: z

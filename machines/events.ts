@@ -68,6 +68,25 @@ const limitsSchema = z.object({
 });
 export type Limits = z.infer<typeof limitsSchema>;
 
+// How a run keeps its workers apart (team.isolation), decided once at its start.
+const isolationSchema = z.object({
+  mode: z.enum(['worktree', 'none']),
+  /** Why this mode: the config said so, or what was found about the project. */
+  reason: z.string(),
+  /** worktree: the integration branch `team/<run>`, the commit it starts from, the user's branch. */
+  branch: z.string().optional(),
+  base: z.string().optional(),
+  userBranch: z.string().optional(),
+  /** The project's folder inside its repository ('' at the top). */
+  prefix: z.string().optional(),
+  /** Land the integration branch into the user's branch when the run completes (--land). */
+  land: z.boolean().optional(),
+});
+export type IsolationRecord = z.infer<typeof isolationSchema>;
+
+const gitRef = { branch: z.string().min(1) };
+const mergeRef = { ...base, ...taskRef, ...gitRef, into: z.string().min(1) };
+
 export const EVENT_SCHEMAS = {
   task_started: z.strictObject({ event: z.literal('task_started'), ...taskFields, status: z.literal('running') }),
   task_finished: z.strictObject({
@@ -95,6 +114,7 @@ export const EVENT_SCHEMAS = {
     /** Where new workers run unless their agent says otherwise. */
     workerMode: z.enum(['headless', 'tmux']),
     keepPanes: z.boolean(),
+    isolation: isolationSchema.optional(),
   }),
   run_resumed: z.object({ event: z.literal('run_resumed'), ...base, pid: z.number().int(), retry_interrupted: z.boolean() }),
   gates_result: z.object({ event: z.literal('gates_result'), ...base, iteration: z.number().int(), pass: z.number().int(), gates: z.array(gateSchema) }),
@@ -133,6 +153,36 @@ export const EVENT_SCHEMAS = {
   run_failed: z.object({ event: z.literal('run_failed'), ...base, reason: z.string() }),
   run_cancelled: z.object({ event: z.literal('run_cancelled'), ...base, reason: z.string() }),
   run_stopped: z.object({ event: z.literal('run_stopped'), ...base, reason: z.string(), attempts: z.array(z.string()) }),
+  // Git facts of worktree isolation. The machine reads only merge_failed (the task cannot be retried).
+  branch_created: z.object({ event: z.literal('branch_created'), ...base, ...gitRef, from: z.string(), commit: z.string(), task_id: z.string().optional() }),
+  worktree_ready: z.object({
+    event: z.literal('worktree_ready'),
+    ...base,
+    ...taskRef,
+    ...gitRef,
+    path: z.string(),
+    worker: z.string(),
+    how: z.enum(['created', 'recreated', 'adopted', 'switched']),
+    /** A conflict fix: the branch whose merge waits, conflicted, in the worktree. */
+    merging: z.string().optional(),
+    conflicts: z.array(z.string()).optional(),
+  }),
+  task_committed: z.object({ event: z.literal('task_committed'), ...base, ...taskRef, ...gitRef, commit: z.string(), files: z.array(z.string()), why: z.string() }),
+  merge_started: z.object({ event: z.literal('merge_started'), ...mergeRef, tip: z.string() }),
+  merge_done: z.object({ event: z.literal('merge_done'), ...mergeRef, commit: z.string(), how: z.enum(['merged', 'already merged', 'finished after a restart']) }),
+  merge_failed: z.object({
+    event: z.literal('merge_failed'),
+    ...mergeRef,
+    reason: z.enum(['conflict', 'runtime-files']),
+    files: z.array(z.string()),
+    ours: z.string(),
+    theirs: z.string(),
+  }),
+  worktree_stashed: z.object({ event: z.literal('worktree_stashed'), ...base, path: z.string(), stash: z.string(), why: z.string() }),
+  branches_kept: z.object({ event: z.literal('branches_kept'), ...base, branches: z.array(z.object({ branch: z.string(), commits: z.number().int() })) }),
+  branch_landed: z.object({ event: z.literal('branch_landed'), ...base, ...gitRef, into: z.string(), commit: z.string() }),
+  worktree_removed: z.object({ event: z.literal('worktree_removed'), ...base, path: z.string() }),
+  branch_deleted: z.object({ event: z.literal('branch_deleted'), ...base, ...gitRef, commit: z.string() }),
 } as const;
 
 export type EventName = keyof typeof EVENT_SCHEMAS;

@@ -53,6 +53,7 @@ type StepActions = {
   dispatch: undefined;
   finishTask: undefined;
   retryTask: undefined;
+  noteMergeFailure: undefined;
   resumeRun: undefined;
   acceptGates: undefined;
   acceptVerify: undefined;
@@ -140,6 +141,10 @@ export const pipelineSetup = setup({
       retryTask: enqueueActions(({ context, event, enqueue }) => {
         assertEvent(event, 'task.retry');
         applyStep(enqueue, steps.retryTask(context, event));
+      }),
+      noteMergeFailure: enqueueActions(({ context, event, enqueue }) => {
+        assertEvent(event, 'merge.failed');
+        applyStep(enqueue, steps.noteMergeFailure(context, event));
       }),
       resumeRun: enqueueActions(({ context, event, enqueue }) => {
         assertEvent(event, 'run.resumed');

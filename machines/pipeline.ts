@@ -90,6 +90,7 @@ export const pipelineMachine = pipelineSetup.createMachine({
               { actions: ['finishTask', 'dispatch'] },
             ],
             'task.retry': { actions: ['retryTask', 'dispatch'] },
+            'merge.failed': { actions: 'noteMergeFailure' },
             'run.resumed': { actions: ['resumeRun', 'dispatch'] },
             'runtime.resume': { actions: 'respawnRunning' },
           },

@@ -163,12 +163,21 @@ export function finishTask(context: PipelineContext, event: EventOf<'task.finish
     // "A worker that failed 2 tasks": a second failed attempt of one task on it counts once.
     if (!task.failedOn.includes(task.worker)) workerFailures[task.worker] = (workerFailures[task.worker] ?? 0) + 1;
     next.failedOn = [...task.failedOn, task.worker];
-    next.status = next.failures < context.limits.maxTaskAttempts && event.retryable !== false ? 'pending' : 'failed';
+    next.status = next.failures < context.limits.maxTaskAttempts && event.retryable !== false && !task.mergeFailed ? 'pending' : 'failed';
   } else next.status = context.retryInterrupted ? 'pending' : 'interrupted';
   const draft = new TaskDraft(context);
   draft.put(next);
   // The attempt's effect has reported: its child actor is done (a replay's inert children never end on their own).
   return { context: { ...draft.changes, workerFailures }, stop: [attemptActorId(task.id, task.attempt)] };
+}
+
+// A running task's branch could not be merged: its attempt's failure will not be retried.
+export function noteMergeFailure(context: PipelineContext, event: EventOf<'merge.failed'>): Step {
+  const task = context.tasks[event.task_id];
+  if (!task || task.status !== 'running' || task.attempt !== event.attempt) return {};
+  const draft = new TaskDraft(context);
+  draft.put({ ...task, mergeFailed: event.reason });
+  return { context: draft.changes };
 }
 
 // An explicit retry of an interrupted or failed task.

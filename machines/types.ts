@@ -25,6 +25,8 @@ export interface TaskState {
   artifacts: string[];
   /** The exec pass (0 = first, k = after fix loop k) the task belongs to. */
   pass: number;
+  /** Its branch could not be merged (a conflict, teamline's files): a retry would meet the same. */
+  mergeFailed?: string;
 }
 
 // The one agent attempt of a single-agent stage (planner, analyst, verifier, architect).
@@ -63,6 +65,8 @@ export interface PipelineInput {
   defaultAgent: string;
   session: string;
   parent_session: string;
+  /** Worktree isolation: the integration branch that holds the merged work. */
+  workBranch?: string;
   /**
    * The steps may change the task map in place instead of copying it: for an actor that never goes
    * back to an earlier snapshot (the live run, the replay), where a copy per event would make a run
@@ -141,6 +145,7 @@ export type PipelineEvent =
   | { type: 'gates.result'; gates: GateResult[] }
   | { type: 'handoff.written'; stage: string; path: string }
   | { type: 'task.retry'; task_id: string; attempt: number; reason: string }
+  | { type: 'merge.failed'; task_id: string; attempt: number; reason: string }
   | { type: 'run.resumed'; retry_interrupted: boolean }
   | { type: 'cancel.requested'; force: boolean }
   /**

@@ -3,7 +3,7 @@ import { execa } from 'execa';
 import { validateId } from '../checkpoint/guards.js';
 import { resolveRun } from '../checkpoint/store.js';
 import { UsageError } from '../errors.js';
-import { attachCommand } from '../../workers/tmux/index.js';
+import { attachCommand, buildOverview } from '../../workers/tmux/index.js';
 import { loadRunView } from '../runtime/view.js';
 import { optionalString, parseFlags } from './args.js';
 import { openProject, PROJECT_FLAGS } from './project.js';
@@ -20,6 +20,9 @@ export async function attachCommandLine(argv: string[]): Promise<number> {
   if (!spawned || spawned.event !== 'attempt_spawned') throw new UsageError(`${cmd}: run ${paths.runId} has no tmux workers (start it with --tmux)`);
   const status = loadRunView(paths, project.dir).status;
   const argvTmux = attachCommand(paths.runId, { socketDir: spawned.handle.socketDir });
+  // The whole team at once: attaching lands on a window that tiles every worker's window.
+  const shown = await buildOverview(paths.runId, { socketDir: spawned.handle.socketDir });
+  if (shown.length) process.stderr.write(`overview window: ${shown.join(', ')} (each worker also has its own window: prefix + w lists them)\n`);
   if (args.values.print) {
     process.stdout.write(`${argvTmux.join(' ')}\n`);
     return 0;

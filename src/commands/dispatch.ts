@@ -11,11 +11,14 @@ export const USAGE = `usage:
   team cancel [--run ID] [--force]
   team wait [--run ID] [--timeout S] [--json]      (exit: the run's code; 5 at the timeout; 6 when nobody drives the run)
   team list [--json]
-  team init [--claude] [--opencode] [--gemini] [--codex] [--global] [--print] [--force]   (the /team, /ralph, /cancel, /team-status commands)
+  team init [--claude] [--opencode] [--gemini] [--codex] [--global] [--print] [--force] [--git-drivers]   (the /team, /ralph, /cancel, /team-status commands; the checkpoint merge driver)
   team attach [--run ID]
+  team land [--run ID]       (merge a completed run's branch team/<run> into your branch)
+  team clean [--run ID]      (remove ended runs' worktrees and merged branches)
   team approve --stage S --artifact PATH --by NAME [--note TEXT] [--run ID]
   team state <start-run|start-task|finish-task|retry|approve|status> ...
   team report [--run ID] [--out FILE]          (one self-contained HTML page of the run)
+  team checkpoint validate [FILE...] [--strict]   (the opchain rules; default .checkpoints/team.checkpoint.json)
   team merge-driver BASE OURS THEIRS [PATH]   (git's merge driver for .checkpoints/*.checkpoint.json)
   team --version
 `;
@@ -48,8 +51,14 @@ export async function dispatch(argv: string[]): Promise<number> {
       return (await import('./cancel.js')).cancelCommand(rest);
     case 'attach':
       return (await import('./attach.js')).attachCommandLine(rest);
+    case 'land':
+      return (await import('./land.js')).landCommand(rest);
+    case 'clean':
+      return (await import('./clean.js')).cleanCommand(rest);
     case 'report':
       return (await import('./report.js')).reportCommand(rest);
+    case 'checkpoint':
+      return (await import('./checkpoint.js')).checkpointCommand(rest);
     case 'merge-driver':
       return (await import('./merge-driver.js')).mergeDriverCommand(rest);
     case 'wait':

@@ -1,5 +1,6 @@
-// `team init [--claude] [--opencode] [--gemini] [--codex] [--global] [--print] [--force]`: writes the
-// slash commands (/team, /ralph, /cancel, /team-status) in each agent CLI's own format and place.
+// `team init [--claude] [--opencode] [--gemini] [--codex] [--global] [--print] [--force] [--git-drivers]`: writes the
+// slash commands (/team, /ralph, /cancel, /team-status) in each agent CLI's own format and place,
+// and with --git-drivers registers the opchain checkpoint's merge driver in the clone.
 // It records what it wrote (sha256 per file) and never overwrites a file changed since, unless --force.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { UsageError } from '../errors.js';
 import { isOnPath } from '../runtime/agents.js';
 import { optionalString, parseFlags } from './args.js';
 import { CLIS, filesFor, type Cli, type InitFile } from './init-files.js';
+import { initGitDrivers } from './init-git-drivers.js';
 
 // What init wrote, relative to the root (the project, or the home folder with --global).
 export const MANIFEST = join('.team', 'init-manifest.json');
@@ -16,15 +18,19 @@ export const MANIFEST = join('.team', 'init-manifest.json');
 type Action = 'create' | 'update' | 'unchanged' | 'keep' | 'overwrite';
 
 // Writes (or with --print shows) the command files; returns 0, or 2 when no CLI is named or found.
-export function initCommand(argv: string[]): number {
+export async function initCommand(argv: string[]): Promise<number> {
   const cmd = 'team init';
-  const flags = Object.fromEntries([...CLIS, 'global', 'print', 'force'].map((name) => [name, { type: 'boolean' as const }]));
+  const flags = Object.fromEntries([...CLIS, 'global', 'print', 'force', 'git-drivers'].map((name) => [name, { type: 'boolean' as const }]));
   const args = parseFlags(argv, { ...flags, cwd: { type: 'string' } }, cmd);
   if (args.positionals.length) throw new UsageError(`${cmd}: unexpected argument "${args.positionals[0]}"`);
   const global = args.values.global === true;
   if (global && args.values.cwd !== undefined) throw new UsageError(`${cmd}: --cwd and --global exclude each other`);
   const root = global ? homedir() : resolve(optionalString(args, 'cwd') ?? process.cwd());
   if (!existsSync(root)) throw new UsageError(`--cwd: ${root} is not a folder`);
+  const gitDrivers = args.values['git-drivers'] === true;
+  if (gitDrivers && global) throw new UsageError(`${cmd}: --git-drivers and --global exclude each other (merge drivers live in each clone's .git/config)`);
+  // --git-drivers alone sets up the merge driver only; with CLIs named, both.
+  if (gitDrivers && !CLIS.some((cli) => args.values[cli] === true)) return initGitDrivers(root, args.values.print === true);
   let clis: Cli[] = CLIS.filter((cli) => args.values[cli] === true);
   if (clis.length === 0) {
     clis = CLIS.filter((cli) => isOnPath(cli, process.env));
@@ -47,9 +53,8 @@ export function initCommand(argv: string[]): number {
     if (action !== 'keep') manifest[shown] = sha256(file.text);
     process.stdout.write(`${describe(action).padEnd(9)} ${global ? '~/' : ''}${shown}${action === 'keep' ? ' (changed since team init wrote it, or not written by it; --force overwrites it)' : ''}\n`);
   }
-  // `--git-drivers` (the checkpoint merge driver in .gitattributes and git config) belongs here, as a step of its own.
   if (!print) writeManifest(root, manifest);
-  return 0;
+  return gitDrivers ? initGitDrivers(root, print) : 0;
 }
 
 function decide(file: InitFile, root: string, manifest: Record<string, string>, force: boolean): Action {

@@ -1,4 +1,5 @@
 // `team [N:agent-type] "task"` and `team ralph [N:agent-type] "task"`: start a run and drive it.
+import { basename } from 'node:path';
 import { LIMITS, validateId, validateText } from '../checkpoint/guards.js';
 import { runPaths } from '../checkpoint/store.js';
 import { makeRunId } from '../checkpoint/time.js';
@@ -9,6 +10,8 @@ import { makeRunProgress } from '../watch/run-progress.js';
 import { startRun } from '../runtime/start.js';
 import { loadRunView } from '../runtime/view.js';
 import { summarize } from '../runtime/summary.js';
+import { describeBranches, foldBranches } from '../runtime/isolation-view.js';
+import { readRunFiles } from '../checkpoint/read.js';
 import type { DriveOutcome } from '../runtime/drive.js';
 import { optionalInt, optionalString, parseFlags } from './args.js';
 import { DETACHED_RUN_VAR, detachRun } from './detach.js';
@@ -26,6 +29,7 @@ const RUN_FLAGS = {
   'keep-panes': { type: 'boolean' as const },
   json: { type: 'boolean' as const },
   task: { type: 'string' as const },
+  land: { type: 'boolean' as const },
   detach: { type: 'boolean' as const },
 };
 
@@ -70,15 +74,30 @@ export async function runTeam(argv: string[], mode: 'team' | 'ralph'): Promise<n
     keepPanes: args.values['keep-panes'] === true,
     progress,
     session: readSessionIds(),
+    land: args.values.land === true,
   });
+  if (outcome.kind === 'completed' && args.values.land) await landAfterRun(paths, progress, project.write);
   reportEnd(paths, project.dir, outcome, progress);
   return OUTCOME_EXIT[outcome.kind];
 }
 
+// --land: lands the completed run; a refusal is said, and the summary then names the command.
+async function landAfterRun(paths: Parameters<typeof loadRunView>[0], progress: ReturnType<typeof makeProgress>, write: { fsync: boolean }): Promise<void> {
+  const runId = basename(paths.runDir);
+  try {
+    await (await import('./land.js')).landWork(paths, runId, progress, write);
+  } catch (error) {
+    progress.emit({ type: 'land.refused', run: runId, reason: (error as Error).message }, `--land: ${(error as Error).message}`);
+  }
+}
+
 // Prints the final summary from the log.
 export function reportEnd(paths: Parameters<typeof loadRunView>[0], projectDir: string, outcome: DriveOutcome, progress: ReturnType<typeof makeProgress>): void {
-  const { lines, data } = summarize(loadRunView(paths, projectDir), outcome, paths.runDir);
-  progress.emit(data, lines.join('\n'));
+  const view = loadRunView(paths, projectDir);
+  const { lines, data } = summarize(view, outcome, paths.runDir);
+  const branches = foldBranches(readRunFiles(paths).events);
+  if (branches) lines.splice(-1, 0, ...describeBranches(branches, view.run.run_id, outcome.kind).map((line) => `   ${line}`));
+  progress.emit(branches ? { ...data, branches } : data, lines.join('\n'));
 }
 
 // `[N:type] "task"`: N is 1..20; the type is a role or an agent.

@@ -7,6 +7,8 @@ import { loadRunView } from '../runtime/view.js';
 import { optionalString, parseFlags } from './args.js';
 import { openProject, PROJECT_FLAGS } from './project.js';
 import { renderStatus } from './render-status.js';
+import { readRunFiles } from '../checkpoint/read.js';
+import { describeBranches, foldBranches } from '../runtime/isolation-view.js';
 
 // Prints the status of the latest or named run; a project with no run says so.
 export function runStatus(argv: string[], cmd = 'team status'): number {
@@ -18,8 +20,11 @@ export function runStatus(argv: string[], cmd = 'team status'): number {
     else process.stdout.write(`no run in ${project.dir}: .team/runs has no run, and so no approvals\n`);
     return 0;
   }
-  const view = loadRunView(resolveRun(project.dir, runId === undefined ? undefined : validateId(runId, '--run')), project.dir);
-  process.stdout.write(args.values.json ? `${JSON.stringify(toJson(view), null, 2)}\n` : renderStatus(view));
+  const paths = resolveRun(project.dir, runId === undefined ? undefined : validateId(runId, '--run'));
+  const view = loadRunView(paths, project.dir);
+  const branches = foldBranches(readRunFiles(paths).events);
+  if (args.values.json) process.stdout.write(`${JSON.stringify({ ...toJson(view), ...(branches ? { branches } : {}) }, null, 2)}\n`);
+  else process.stdout.write(renderStatus(view) + (branches ? `${describeBranches(branches, paths.runId, view.status).join('\n')}\n` : ''));
   return 0;
 }
 

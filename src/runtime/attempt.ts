@@ -9,6 +9,7 @@ import { resolveAgent } from './agents.js';
 import { adoptUnrecorded } from './adopt.js';
 import { attemptFiles, finishInterrupted, type AttemptFiles } from './attempt-records.js';
 import { concludeAttempt } from './conclude.js';
+import { prepareAttempt } from './isolation-attempt.js';
 import { readHandoffTexts } from './handoff-texts.js';
 import { buildPrompt } from './prompts.js';
 import type { RunSession } from './session.js';
@@ -21,6 +22,7 @@ export async function runAttempt(session: RunSession, input: AttemptRequest, sig
   const files = attemptFiles(session, input.taskId, input.attempt);
   const { adapter, agent } = resolveAgent(session.config, input.agent);
   const backend = session.registry.backend(agent.tmux ? 'tmux' : session.mode);
+  await prepareAttempt(session, input);
   const spec = makeLaunchSpec(session, input, files, adapter, agent);
   let handle = session.registry.get(input.taskId, input.attempt);
   let recovered = false;
@@ -34,13 +36,13 @@ export async function runAttempt(session: RunSession, input: AttemptRequest, sig
   }
   const exit = await watchWorker(session, handle, spec, input, signal, adapter);
   if (exit.stopped && signal.aborted) return finishInterrupted(session, input, `stopped by cancel (${exit.reason ?? 'worker ended'})`);
-  concludeAttempt(session, input, files, adapter, exit, recovered);
+  await concludeAttempt(session, input, files, adapter, exit, recovered);
 }
 
 async function startWorker(session: RunSession, input: AttemptInput, files: AttemptFiles, spec: LaunchSpec, backend: WorkerBackend, adapter: AgentAdapter, agent: AgentConfig): Promise<WorkerHandle> {
   mkdirSync(files.dir, { recursive: true });
   const handoffTexts = readHandoffTexts(session.paths.handoffsDir, input.handoffs.map((h) => h.path));
-  const prompt = buildPrompt({ input, config: session.config, configFile: session.configFile, projectDir: session.projectDir, resultFile: files.resultFile, handoffTexts, workers: session.workers });
+  const prompt = buildPrompt({ input, config: session.config, configFile: session.configFile, projectDir: session.isolation.workDir(input.stage, input.worker), resultFile: files.resultFile, handoffTexts, workers: session.workers });
   writeFileSync(files.promptFile, prompt);
   spec.command = adapter.build({ prompt, promptFile: files.promptFile, resultFile: files.resultFile, projectDir: session.projectDir, agent, stage: input.stage, permission: permissionFor(agent, input.stage) });
   const handle = await backend.launch(spec, (launched) => {
@@ -61,7 +63,7 @@ function makeLaunchSpec(session: RunSession, input: AttemptInput, files: Attempt
     attempt: input.attempt,
     worker: input.worker,
     attemptDir: files.dir,
-    cwd: session.projectDir,
+    cwd: session.isolation.workDir(input.stage, input.worker),
     command: { file: adapter.name, args: [] },
     env: {
       TEAM_RUN_ID: session.runId,
@@ -72,7 +74,7 @@ function makeLaunchSpec(session: RunSession, input: AttemptInput, files: Attempt
       TEAM_WORKER: input.worker,
       TEAM_PROMPT_FILE: files.promptFile,
       TEAM_RESULT_FILE: files.resultFile,
-      TEAM_PROJECT_DIR: session.projectDir,
+      TEAM_PROJECT_DIR: session.isolation.workDir(input.stage, input.worker),
       TEAM_PERMISSION: permissionFor(agent, input.stage),
       ...(agent.env ?? {}),
     },

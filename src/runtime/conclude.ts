@@ -10,11 +10,12 @@ import { finishInterrupted, taskFinished, type AttemptFiles } from './attempt-re
 import { readBoundedOutput } from './output.js';
 import { readResult, type AgentResult } from './result.js';
 import type { RunSession } from './session.js';
+import { concludeTask } from './isolation-attempt.js';
 
 type Verdict = { status: 'completed'; result: AgentResult } | { status: 'failed'; evidence: string; result?: AgentResult; retryable?: false };
 
 // Records how the attempt ended. Exit codes alone never make a success: a valid result must exist.
-export function concludeAttempt(session: RunSession, input: AttemptInput, files: AttemptFiles, adapter: AgentAdapter, exit: WorkerExit, recovered: boolean): void {
+export async function concludeAttempt(session: RunSession, input: AttemptInput, files: AttemptFiles, adapter: AgentAdapter, exit: WorkerExit, recovered: boolean): Promise<void> {
   const output = readOutput(files.dir);
   const report = adapter.parse(output);
   noteUsage(session, input, report);
@@ -24,7 +25,10 @@ export function concludeAttempt(session: RunSession, input: AttemptInput, files:
     const reading = readResult(input.stage, files.resultFile, report.finalText ?? output, session.projectDir);
     if (!reading.ok) return finishInterrupted(session, input, `recovered after a restart: the worker ended with no valid result (${reading.reason})`);
   }
-  const verdict = judge(session, input, files, exit, report, output);
+  const judged = judge(session, input, files, exit, report, output);
+  // With worktrees, a completed exec or fix task is merged first; a failed merge fails the task.
+  const unmerged = await concludeTask(session, input, judged.status === 'completed');
+  const verdict: Verdict = unmerged ? { status: 'failed', evidence: unmerged, result: 'result' in judged ? judged.result : undefined } : judged;
   const prefix = recovered ? 'recovered after a restart: ' : '';
   const seconds = (exit.durationMs / 1000).toFixed(1);
   if (verdict.status === 'completed') {

@@ -11,6 +11,7 @@ import { bindMachine } from './provide.js';
 import { saveViewSnapshot } from './view.js';
 import { resumeEvent, type Replay } from './replay.js';
 import type { RunSession } from './session.js';
+import { settleBranches } from './isolation-end.js';
 
 export type DriveOutcome = { kind: 'completed' | 'failed' | 'cancelled' | 'stopped'; reason: string };
 
@@ -58,6 +59,7 @@ export async function driveRun(
     const result = await outcome;
     // Effects still finishing (a stop of a stalled worker) settle before the run ends.
     await session.cancel.idle();
+    await settleBranches(session, result.kind);
     return result;
   } finally {
     session.events.flush();

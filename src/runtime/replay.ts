@@ -22,8 +22,9 @@ export interface Replay {
 
 // The machine's input, as run_started recorded it.
 export function inputOf(started: EventOf<'run_started'>): PipelineInput {
-  const { mode, task, workers, agentType, limits, gates, agents, defaultAgent, session, parent_session } = started;
-  return { mode, task, workers, agentType, limits, gates, agents, defaultAgent, session, parent_session };
+  const { mode, task, workers, agentType, limits, gates, agents, defaultAgent, session, parent_session, isolation } = started;
+  const input = { mode, task, workers, agentType, limits, gates, agents, defaultAgent, session, parent_session };
+  return isolation?.branch ? { ...input, workBranch: isolation.branch } : input;
 }
 
 // The machine event an input event of the log stands for; undefined for records and facts the machine ignores.
@@ -43,6 +44,8 @@ export function toMachineEvent(event: TeamEvent): PipelineEvent | undefined {
       return { type: 'gates.result', gates: event.gates };
     case 'handoff_written':
       return { type: 'handoff.written', stage: event.stage, path: event.path };
+    case 'merge_failed':
+      return { type: 'merge.failed', task_id: event.task_id, attempt: event.attempt, reason: event.reason };
     case 'task_retry':
       return { type: 'task.retry', task_id: event.task_id, attempt: event.attempt, reason: event.reason };
     case 'run_resumed':

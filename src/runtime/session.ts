@@ -6,6 +6,7 @@ import type { RunPaths } from '../checkpoint/store.js';
 import type { Logger } from '../logger.js';
 import { CancelScope } from './cancel-scope.js';
 import { EventLog } from './event-log.js';
+import { Isolation } from './isolation.js';
 import type { Progress } from './progress.js';
 import { WorkerRegistry } from './worker-registry.js';
 
@@ -35,6 +36,8 @@ export interface RunSession extends Readonly<Omit<SessionOptions, 'events'>> {
   readonly registry: WorkerRegistry;
   /** Force, effects in flight, and the fatal error that stops the run. */
   readonly cancel: CancelScope;
+  /** Worktree isolation: the run's branches, worktrees and merges. */
+  readonly isolation: Isolation;
 }
 
 // A session over a run whose log held `options.events` when this orchestrator began.
@@ -45,5 +48,6 @@ export function makeSession(options: SessionOptions): RunSession {
     events: new EventLog(options.paths, options.runId, options.log, { fsync: options.config.team.fsync }),
     registry: new WorkerRegistry(events),
     cancel: new CancelScope(),
+    isolation: new Isolation(options.projectDir, options.runId, events),
   };
 }

@@ -9,6 +9,7 @@ import { acquireLock } from './lock.js';
 import type { Progress } from './progress.js';
 import { inputOf } from './replay.js';
 import { makeSession } from './session.js';
+import { chooseIsolation, forRun, openIsolation } from './isolation-start.js';
 
 export interface StartRequest {
   /** The id the run is created with (a detached start chose it); default a new one. */
@@ -24,11 +25,15 @@ export interface StartRequest {
   keepPanes: boolean;
   progress: Progress;
   session: { session: string; parent_session: string };
+  /** --land: bring the integration branch into the user's branch when the run completes. */
+  land?: boolean;
 }
 
 // Creates the run and drives it to its end (or a stop for a human decision).
 export async function startRun(request: StartRequest): Promise<{ outcome: DriveOutcome; paths: RunPaths; runId: string }> {
   const { config, routing } = request;
+  // Decided before anything is written: `worktree` asked for outside git is refused with nothing made.
+  const isolation = await chooseIsolation(request.projectDir, config, request.workers, request.land === true);
   const record = createRun(
     request.projectDir,
     { profile: 'default', stage: 'team-plan', status: 'running', ...request.session, task: request.task, workers: request.workers, agentType: routing.agentType, mode: request.mode },
@@ -76,7 +81,10 @@ export async function startRun(request: StartRequest): Promise<{ outcome: DriveO
       ...request.session,
       workerMode: request.workerMode,
       keepPanes: request.keepPanes,
+      isolation: forRun(isolation, record.run_id),
     }) as EventOf<'run_started'>;
+    session.isolation.note(started);
+    await openIsolation(session);
     const outcome = await driveRun(session, { input: inputOf(started) });
     return { outcome, paths, runId: record.run_id };
   } finally {

@@ -1,11 +1,10 @@
 // `team merge-driver`, registered in a real clone, resolves timestamp-only conflicts of `git merge` and leaves real ones.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ATTRIBUTES_LINE, registerGitDrivers } from '../../src/opchain/git-drivers.js';
+import { ATTRIBUTES_LINE, DRIVER_NAME } from '../../src/opchain/git-drivers.js';
 import { makeProject, removeProjects } from '../helpers/project.js';
-import { CLI } from '../helpers/team.js';
 
 afterAll(removeProjects);
 
@@ -33,7 +32,10 @@ async function repoWith(ours: object, theirs: object, register: boolean) {
   await git('init', '-q', '-b', 'main');
   await git('config', 'user.email', 't@example.com');
   await git('config', 'user.name', 't');
-  if (register) await registerGitDrivers(project.dir, CLI);
+  if (register) {
+    const init = await project.team('init', '--git-drivers');
+    if (init.exitCode !== 0) throw new Error(`team init --git-drivers exited ${init.exitCode}: ${init.stderr}`);
+  }
   const put = (doc: object) => project.write(FILE, `${JSON.stringify(doc, null, 2)}\n`);
   put(BASE);
   await git('add', '-A');
@@ -96,6 +98,26 @@ describe('merge-driver', () => {
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain('a side is not a JSON object');
     expect(readFileSync(a, 'utf8')).toMatch(/^<<<<<<< ours:/m);
+  });
+
+  it('team init --git-drivers refuses a folder outside git, and --global, writing nothing', async () => {
+    const project = makeProject();
+    const outside = await project.team('init', '--git-drivers');
+    expect(outside.exitCode).toBe(2);
+    expect(outside.stderr).toBe(`team: --git-drivers: ${project.dir} is not in a git work tree\n`);
+    const global = await project.team('init', '--git-drivers', '--global');
+    expect(global.exitCode).toBe(2);
+    expect(global.stderr).toContain('--git-drivers and --global exclude each other');
+    expect(readdirSync(project.dir)).toEqual([]);
+  });
+
+  it('team init --git-drivers registers once, however often it runs', async () => {
+    const project = makeProject();
+    await execa('git', ['init', '-q'], { cwd: project.dir });
+    for (let i = 0; i < 2; i += 1) expect((await project.team('init', '--git-drivers')).exitCode).toBe(0);
+    expect(readFileSync(join(project.dir, '.gitattributes'), 'utf8')).toBe(`${ATTRIBUTES_LINE}\n`);
+    const driver = await execa('git', ['config', `merge.${DRIVER_NAME}.driver`], { cwd: project.dir });
+    expect(driver.stdout).toMatch(/dist\/src\/cli\.js" merge-driver %O %A %B %P$/);
   });
 
   it('refuses missing arguments with exit 2', async () => {

@@ -41,10 +41,25 @@ export function ensureRealClis() {
       if (realClisInstalled()) break;
       process.stderr.write('teamline tests: installing the real agent CLIs (test/real-cli, ~1 GB, once)\n');
       execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefix', HERE], { stdio: ['ignore', 'inherit', 'inherit'] });
+      checkVersions();
       writeFileSync(MARKER, `${lockHash()}\n`);
     } finally {
       rmSync(LOCK_DIR, { recursive: true, force: true });
     }
+  }
+}
+
+// The package of each CLI, whose pinned version its `--version` must print.
+const PACKAGES = { claude: '@anthropic-ai/claude-code', codex: '@openai/codex', gemini: '@google/gemini-cli', opencode: 'opencode-ai' };
+
+// Runs `<cli> --version` for each CLI: a platform binary missing from the registry shows here,
+// at install, rather than as a failing run.
+function checkVersions() {
+  const pinned = JSON.parse(readFileSync(join(HERE, 'package.json'), 'utf8')).dependencies;
+  for (const cli of REAL_CLIS) {
+    const printed = execFileSync(join(REAL_CLI_BIN, cli), ['--version'], { encoding: 'utf8', timeout: 120_000 });
+    const version = pinned[PACKAGES[cli]];
+    if (!printed.includes(version)) throw new Error(`test/real-cli: \`${cli} --version\` printed ${printed.trim()}, not the pinned ${PACKAGES[cli]}@${version}`);
   }
 }
 

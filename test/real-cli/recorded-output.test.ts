@@ -53,4 +53,14 @@ describe('recorded output of the real CLIs', () => {
       expect(report.failure?.kind).toBe('bad-key');
     });
   });
+
+  describe('claude', () => {
+    it('reads the Write refused to a planner that may only read as a denial, its result taken from the text', () => {
+      const output = readFileSync(join(FIXTURES, 'claude', 'real-run-plan.txt'), 'utf8');
+      const report = CLI_ADAPTERS.claude.parse(output);
+      expect(report.ok).toBe(true);
+      expect(report.denials).toEqual([expect.stringMatching(/^Write: \/.*\/attempts\/plan\/a1\/result\.json$/)]);
+      expect(report.finalText).toContain('```json');
+    });
+  });
 });

@@ -26,6 +26,10 @@ const DefectSchema = z.strictObject({ id: z.string().min(1), description: z.stri
 
 const FileSchema = z.strictObject({ path: z.string().min(1), content: z.string().optional() });
 
+const EditSchema = z.strictObject({ path: z.string().min(1), line: z.int().min(1), text: z.string() });
+
+const CommitSchema = z.strictObject({ message: z.string().min(1).optional(), force: z.array(z.string().min(1)).optional() });
+
 // What one attempt does; every field is optional (see SCENARIO.md).
 const BehaviourSchema = z.strictObject({
   /** Wait this long before doing the work. */
@@ -52,6 +56,10 @@ const BehaviourSchema = z.strictObject({
   heartbeatFile: z.string().min(1).optional(),
   /** Files to write in the project, replacing exec/fix's default `sim-output/<task>.txt`. */
   files: z.array(FileSchema).optional(),
+  /** Lines of existing files to replace (after `files`). */
+  edits: z.array(EditSchema).optional(),
+  /** Commit the work itself with git, as some agents do (`force`: paths added even when ignored). */
+  commit: CommitSchema.optional(),
   /** Extra artifact paths listed in the result but not written. */
   artifacts: z.array(z.string()).optional(),
   /** The plan this planner attempt returns instead of the scenario's. */

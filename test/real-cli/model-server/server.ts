@@ -8,7 +8,8 @@ import { chat } from './chat.js';
 import { gemini } from './gemini.js';
 import type { Body, Protocol } from './protocol.js';
 import { responses } from './responses.js';
-import { decide, findPrompt, type ModelCall } from './turn.js';
+import { readSlash, slashStep } from './slash.js';
+import { decide, findPrompt, strings, type ModelCall } from './turn.js';
 
 export const OK_KEY = 'teamline-test-key';
 export const HANG_KEY = 'teamline-hang-key';
@@ -69,7 +70,8 @@ export async function startModelServer(cli: string): Promise<ModelServer> {
       record({ api: protocol.api, key, facts, outputs });
       return protocol.rejectKey(res, key);
     }
-    const step = decide(cli, facts, hasTools, outputs);
+    const slash = facts ? undefined : readSlash(strings(body));
+    const step = slash && hasTools ? slashStep(slash, outputs) : decide(cli, facts, hasTools, outputs);
     record({ api: protocol.api, key, facts, outputs, step });
     protocol.answer(res, step, body, url);
   };

@@ -23,7 +23,8 @@ export function findPrompt(body: unknown): PromptFacts | undefined {
   return undefined;
 }
 
-function* strings(value: unknown): Generator<string> {
+// Every string in a request body, depth first.
+export function* strings(value: unknown): Generator<string> {
   if (typeof value === 'string') yield value;
   else if (Array.isArray(value)) for (const item of value) yield* strings(item);
   else if (value && typeof value === 'object') for (const item of Object.values(value)) yield* strings(item);

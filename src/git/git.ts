@@ -1,0 +1,39 @@
+// Runs real git and returns what happened as data: git's refusals are outcomes, not exceptions.
+import { execa } from 'execa';
+
+export interface GitResult {
+  ok: boolean;
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+// Variables that would point git at another repository than the folder it runs in.
+const REPO_VARIABLES = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR', 'GIT_PREFIX'];
+
+// `git <args>` in `cwd`; never throws for a non-zero exit.
+export async function git(cwd: string, args: string[]): Promise<GitResult> {
+  const env: Record<string, string | undefined> = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_EDITOR: 'true', GIT_MERGE_AUTOEDIT: 'no' };
+  for (const name of REPO_VARIABLES) delete env[name];
+  const result = await execa('git', args, { cwd, env, extendEnv: false, reject: false, stdin: 'ignore' });
+  return { ok: result.exitCode === 0, code: result.exitCode ?? -1, stdout: String(result.stdout ?? '').trim(), stderr: String(result.stderr ?? '').trim() };
+}
+
+// `git <args>` that must succeed: a failure here is our bug or a broken repository, so it throws.
+export async function gitOrThrow(cwd: string, args: string[]): Promise<string> {
+  const result = await git(cwd, args);
+  if (!result.ok) throw new Error(`git ${args.join(' ')} (in ${cwd}) exited ${result.code}: ${result.stderr || result.stdout}`);
+  return result.stdout;
+}
+
+// The non-empty lines of git's output.
+export function linesOf(text: string): string[] {
+  return text.split('\n').map((line) => line.trim()).filter((line) => line !== '');
+}
+
+// An author for teamline's own commits when neither the repository nor the environment names one.
+export async function identity(dir: string): Promise<string[]> {
+  const email = await git(dir, ['config', 'user.email']);
+  const fromEnv = process.env.GIT_AUTHOR_EMAIL && process.env.GIT_COMMITTER_EMAIL;
+  return email.ok || fromEnv ? [] : ['-c', 'user.name=teamline', '-c', 'user.email=teamline@localhost'];
+}

@@ -1,0 +1,53 @@
+// Merges a task's branch into the integration branch, in its worktree: merged, or why not.
+import { git, gitOrThrow, identity, linesOf } from './git.js';
+import { commitOf, isTeamPath } from './repo.js';
+
+export type MergeOutcome =
+  | { kind: 'merged'; commit: string }
+  | { kind: 'conflict'; files: string[]; ours: string; theirs: string }
+  | { kind: 'runtime-files'; files: string[]; ours: string; theirs: string };
+
+// True while `path` holds a merge that was started and not concluded.
+export async function mergeInProgress(path: string): Promise<boolean> {
+  return (await commitOf(path, 'MERGE_HEAD')) !== undefined;
+}
+
+// Abandons a merge in progress: the worktree is back at its branch's last commit.
+export async function abortMerge(path: string): Promise<void> {
+  await gitOrThrow(path, ['merge', '--abort']);
+}
+
+// Files of `branch` since it left the worktree's HEAD that are teamline's own (`.team/`).
+export async function runtimeFilesIn(path: string, branch: string): Promise<string[]> {
+  const changed = linesOf(await gitOrThrow(path, ['diff', '--name-only', `HEAD...${branch}`]));
+  return changed.filter(isTeamPath);
+}
+
+// Merges `branch` into the worktree's branch with a merge commit. A conflict is aborted: both
+// sides stay as they were, and the outcome names the files.
+export async function mergeBranch(path: string, branch: string, message: string): Promise<MergeOutcome> {
+  const ours = await gitOrThrow(path, ['rev-parse', 'HEAD']);
+  const theirs = await gitOrThrow(path, ['rev-parse', branch]);
+  const teamFiles = await runtimeFilesIn(path, branch);
+  if (teamFiles.length > 0) return { kind: 'runtime-files', files: teamFiles, ours, theirs };
+  const merged = await git(path, [...(await identity(path)), 'merge', '--no-ff', '--no-verify', '-m', message, branch]);
+  if (merged.ok) return { kind: 'merged', commit: await gitOrThrow(path, ['rev-parse', 'HEAD']) };
+  const files = linesOf((await git(path, ['diff', '--name-only', '--diff-filter=U'])).stdout);
+  if (await mergeInProgress(path)) await abortMerge(path);
+  if (files.length === 0) throw new Error(`git merge ${branch} in ${path} failed without a conflict: ${merged.stderr || merged.stdout}`);
+  return { kind: 'conflict', files, ours, theirs };
+}
+
+// Starts merging `branch` into the worktree and leaves the conflicts in its files for an agent.
+export async function startConflictedMerge(path: string, branch: string): Promise<string[]> {
+  const merged = await git(path, ['merge', '--no-ff', '--no-commit', '--no-verify', branch]);
+  if (merged.ok) return [];
+  return linesOf((await git(path, ['diff', '--name-only', '--diff-filter=U'])).stdout);
+}
+
+// Conflicted files that still hold conflict markers.
+export async function filesWithMarkers(path: string, files: string[]): Promise<string[]> {
+  if (files.length === 0) return [];
+  const found = await git(path, ['grep', '-l', '--no-index', '-e', '^<<<<<<< ', '-e', '^>>>>>>> ', '--', ...files]);
+  return linesOf(found.stdout);
+}

@@ -1,0 +1,56 @@
+// What a project folder is to git: a repository with a commit, or why it is not.
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, isAbsolute, join } from 'node:path';
+import { git, linesOf } from './git.js';
+
+// Where a project sits in its repository.
+export type RepoProbe =
+  | { kind: 'git'; top: string; prefix: string; head: string; branch: string }
+  | { kind: 'none'; reason: string };
+
+// The pattern that keeps teamline's own files out of every worktree's commits.
+export const TEAM_EXCLUDE = '.team/';
+
+// Probes `dir`: inside a git work tree with at least one commit, or not (and why).
+export async function probeRepo(dir: string): Promise<RepoProbe> {
+  const top = await git(dir, ['rev-parse', '--show-toplevel']);
+  if (!top.ok) return { kind: 'none', reason: `${dir} is not in a git repository` };
+  const head = await git(dir, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
+  if (!head.ok) return { kind: 'none', reason: `the git repository at ${top.stdout} has no commit yet` };
+  const prefix = await git(dir, ['rev-parse', '--show-prefix']);
+  const branch = await git(dir, ['symbolic-ref', '--quiet', '--short', 'HEAD']);
+  return { kind: 'git', top: top.stdout, prefix: prefix.stdout.replace(/\/$/, ''), head: head.stdout, branch: branch.ok ? branch.stdout : '' };
+}
+
+// True when commit `a` is contained in `b` (an ancestor of it, or the same).
+export async function isAncestor(dir: string, a: string, b: string): Promise<boolean> {
+  return (await git(dir, ['merge-base', '--is-ancestor', a, b])).ok;
+}
+
+// The commit a ref names, or undefined when it does not exist.
+export async function commitOf(dir: string, ref: string): Promise<string | undefined> {
+  const result = await git(dir, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+  return result.ok ? result.stdout : undefined;
+}
+
+// Paths with uncommitted changes: staged or unstaged, and (unless told otherwise) untracked; ignored files aside.
+export async function dirtyPaths(dir: string, untracked = true): Promise<string[]> {
+  const result = await git(dir, ['status', '--porcelain', `--untracked-files=${untracked ? 'all' : 'no'}`]);
+  return linesOf(result.stdout).map((line) => line.slice(3));
+}
+
+// Makes sure the repository's shared exclude file (read by every worktree) keeps `.team/` out.
+export async function excludeTeamFiles(dir: string): Promise<void> {
+  const path = (await git(dir, ['rev-parse', '--git-common-dir'])).stdout;
+  const common = isAbsolute(path) ? path : join(dir, path);
+  const file = join(common, 'info', 'exclude');
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  if (text.split('\n').some((line) => line.trim() === TEAM_EXCLUDE)) return;
+  mkdirSync(dirname(file), { recursive: true });
+  appendFileSync(file, `${text === '' || text.endsWith('\n') ? '' : '\n'}# teamline's run folder and worktrees\n${TEAM_EXCLUDE}\n`);
+}
+
+// True when a path a branch commits belongs to teamline (`.team/` at any depth).
+export function isTeamPath(path: string): boolean {
+  return path === '.team' || path.startsWith('.team/') || path.includes('/.team/');
+}

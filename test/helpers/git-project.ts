@@ -1,0 +1,42 @@
+// A sim project that is a git repository with one commit, and readers of its branches.
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { makeSimProject, type SimProject } from './sim-project.js';
+import { runTeam, type TeamResult } from './team.js';
+
+// Who commits in the test repositories (and so in teamline's own commits there).
+export const GIT_ENV = {
+  GIT_AUTHOR_NAME: 'Test Author',
+  GIT_AUTHOR_EMAIL: 'author@example.com',
+  GIT_COMMITTER_NAME: 'Test Committer',
+  GIT_COMMITTER_EMAIL: 'committer@example.com',
+};
+
+export interface GitProject extends SimProject {
+  /** `git <args>` in the project; its trimmed stdout. Throws on failure. */
+  git(...args: string[]): string;
+  /** `team <args>` with the git identity and the sim ledger outside the worktrees. */
+  run(...args: string[]): Promise<TeamResult>;
+  /** The sim ledger's file. */
+  ledgerFile: string;
+}
+
+// A sim project (scenario, config, `files`) committed on branch main as the first commit.
+export function makeGitProject(scenario: object, config: Record<string, unknown> = {}, files: Record<string, string> = {}): GitProject {
+  const project = makeSimProject(scenario, config);
+  for (const [path, text] of Object.entries(files)) project.write(path, text);
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: project.dir, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' }).trim();
+  git('init', '--quiet', '--initial-branch', 'main');
+  git('config', 'user.name', 'Test User');
+  git('config', 'user.email', 'user@example.com');
+  git('add', '--all', '--', '.', ':!.team');
+  git('commit', '--quiet', '-m', 'base');
+  const ledgerFile = join(project.dir, '.team', 'sim-ledger.jsonl');
+  const run = (...args: string[]) => runTeam(args, { cwd: project.dir, env: { ...GIT_ENV, TEAM_SIM_LEDGER: ledgerFile } });
+  return { ...project, git, run, ledgerFile };
+}
+
+// The file's text at a commit-ish.
+export function showFile(project: GitProject, ref: string, path: string): string {
+  return project.git('show', `${ref}:${path}`);
+}
