@@ -48,7 +48,10 @@ function parseClaude(output: string): AgentReport {
     return makeReport({ ok: false, error: failure?.reason ?? 'claude printed no result record', noRecord: failure ? undefined : true, failure });
   }
   const ok = result.subtype === 'success' && result.is_error === false;
-  const error = ok ? undefined : describeClaudeError(result);
+  // Stopped while it retried a refused key, claude still ends with a plain interrupted result.
+  const retried = ok ? undefined : records.filter(isAuthRetry).at(-1);
+  const failure = ok ? undefined : (classifyResult(result, describeClaudeError(result)) ?? (retried && makeFailure('claude', 'bad-key', describeRetry(retried))));
+  const error = ok ? undefined : retried && failure?.kind === 'bad-key' ? failure.reason : describeClaudeError(result);
   const denials = readDenials(result);
   return makeReport({
     ok,
@@ -57,7 +60,7 @@ function parseClaude(output: string): AgentReport {
     costUsd: typeof result.total_cost_usd === 'number' ? result.total_cost_usd : undefined,
     tokens: readClaudeTokens(result),
     error,
-    failure: ok ? undefined : classifyResult(result, error),
+    failure,
     denials: denials.length > 0 ? denials : undefined,
   });
 }
