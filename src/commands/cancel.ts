@@ -9,7 +9,7 @@ import { readRunEnd, readStartedGrace } from '../checkpoint/run-marks.js';
 import { resolveRun, type RunPaths } from '../checkpoint/store.js';
 import { isProcessAlive } from '../../workers/proc.js';
 import { CANCEL_REQUEST_FILE } from '../runtime/cancel-request.js';
-import { liveHolder, type LockHolder } from '../runtime/lock.js';
+import { liveHolder, signalHolder, type LockHolder } from '../runtime/lock.js';
 import { makeProgress, type Progress } from '../runtime/progress.js';
 import { optionalString, parseFlags, type ParsedArgs } from './args.js';
 import { openProjectDir, PROJECT_FLAGS } from './project-dir.js';
@@ -40,7 +40,8 @@ export async function cancelCommand(argv: string[]): Promise<number> {
   const holder = liveHolder(paths);
   if (holder) {
     writeFileSync(join(paths.runDir, CANCEL_REQUEST_FILE), JSON.stringify({ by: 'team cancel', force }));
-    process.kill(holder.pid, 'SIGTERM');
+    // Gone in between: the wait below sees it and the sweep takes over.
+    signalHolder(holder, 'SIGTERM');
     progress.emit({ type: 'cancel.sent', run: paths.runId, pid: holder.pid, force }, `asked orchestrator pid ${holder.pid} to cancel run ${paths.runId}${force ? ' (forced)' : ''}; waiting`);
     const deadline = Date.now() + (force ? 0 : (readStartedGrace(paths) ?? DEFAULT_GRACE_MS)) + EXTRA_WAIT_MS;
     const now = await waitForEnd(paths, holder, deadline);

@@ -58,3 +58,14 @@ function releaseLock(paths: RunPaths, me: LockHolder): void {
   const holder = readLockHolder(paths);
   if (holder?.pid === me.pid && holder.pidStart === me.pidStart) unlinkSync(join(paths.runDir, LOCK_FILE));
 }
+
+// Signals the holder of a lock; false when it exited in between (ESRCH is no error).
+export function signalHolder(holder: LockHolder, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(holder.pid, signal);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
+    throw error;
+  }
+}
