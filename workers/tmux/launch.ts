@@ -37,9 +37,12 @@ export async function launchAttempt(spec: LaunchSpec, options: TmuxOptions, reco
     handle = { backend: 'tmux', server, socketDir, paneId: pane.paneId, window: spec.worker, ...identity };
     // The runtime writes the pane into its log here, before the agent may start.
     record?.(handle);
-  } finally {
-    await runTmux(target, ['wait-for', '-S', toChannel(spec, 'go')]);
+  } catch (error) {
+    // An agent whose pane is not in the log is never released: the pane goes, its agent unstarted.
+    await runTmux(target, ['kill-pane', '-t', pane.paneId]);
+    throw error;
   }
+  await runTmux(target, ['wait-for', '-S', toChannel(spec, 'go')]);
   // Until the wrapper runs, a C-c would hit the go client (tmux ignores SIGINT) and be lost.
   const pidFile = join(spec.attemptDir, PID_FILE);
   await waitUntil(() => existsSync(pidFile) || !isProcessAlive(handle.pid, handle.pidStart), WRAPPER_START_MS);
