@@ -18,6 +18,7 @@ export const USAGE = `usage:
   team approve --stage S --artifact PATH --by NAME [--note TEXT] [--run ID]
   team state <start-run|start-task|finish-task|retry|approve|status> ...
   team report [--run ID] [--out FILE]          (one self-contained HTML page of the run)
+  team checkpoint validate [FILE...] [--strict]   (the opchain rules; default .checkpoints/team.checkpoint.json)
   team merge-driver BASE OURS THEIRS [PATH]   (git's merge driver for .checkpoints/*.checkpoint.json)
   team --version
 `;
@@ -56,6 +57,8 @@ export async function dispatch(argv: string[]): Promise<number> {
       return (await import('./clean.js')).cleanCommand(rest);
     case 'report':
       return (await import('./report.js')).reportCommand(rest);
+    case 'checkpoint':
+      return (await import('./checkpoint.js')).checkpointCommand(rest);
     case 'merge-driver':
       return (await import('./merge-driver.js')).mergeDriverCommand(rest);
     case 'wait':

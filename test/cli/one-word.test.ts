@@ -22,7 +22,7 @@ describe('one-word task guard', () => {
     expect(existsSync(join(project.dir, '.team'))).toBe(false);
   });
 
-  it.each(['deploy', 'land', 'refactor'])('refuses "%s" with the hint that a task is a sentence and --task runs one word', async (word) => {
+  it.each(['deploy', 'frobnicate', 'refactor'])('refuses "%s" with the hint that a task is a sentence and --task runs one word', async (word) => {
     const project = makeProject();
     const result = await project.team(word);
     expect(result.exitCode).toBe(2);

@@ -1,4 +1,4 @@
-// /team inside the real claude, gemini and opencode CLIs (after `team init`), and /cancel inside
+// /team inside the real claude, gemini and opencode CLIs and $team in codex (after `team init`), and /cancel inside
 // claude, against the scripted model server: the model gets the expanded command text, its shell
 // calls run `team … --detach` and `team wait`, and the run completes; /cancel from another claude
 // session ends a running team.
@@ -19,11 +19,14 @@ const SESSION_TIMEOUT_MS = 240_000;
 // Works until `release` exists in the project, then completes (the run /cancel stops).
 const GATED = shellAgent('i=0; while [ ! -e "$TEAM_PROJECT_DIR/release" ]; do i=$((i+1)); [ $i -gt 2400 ] && exit 9; sleep 0.05; done; ' + `printf '%s' '{"status":"completed","summary":"released","evidence":"released"}' > "$TEAM_RESULT_FILE"`);
 
-// How each CLI runs one slash command headless, allowed to run shell commands.
-const SLASH: Record<'claude' | 'gemini' | 'opencode', (command: string, args: string) => string[]> = {
+// How each CLI runs one slash command (codex: its skill) headless, allowed to run shell commands.
+const SLASH: Record<'claude' | 'gemini' | 'opencode' | 'codex', (command: string, args: string) => string[]> = {
   claude: (command, args) => ['-p', `/${command}${args ? ` ${args}` : ''}`],
   gemini: (command, args) => ['-p', `/${command}${args ? ` ${args}` : ''}`, '--skip-trust', '--approval-mode', 'yolo'],
   opencode: (command, args) => ['run', '--command', command, ...(args ? [args] : [])],
+  // Codex: the skill named in the message ($team). Its shell is a login shell by default, whose
+  // profile resets PATH here; a plain shell that inherits the environment finds the test's `team`.
+  codex: (command, args) => ['exec', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', '-c', 'shell_environment_policy.inherit="all"', '-c', 'allow_login_shell=false', `$${command} ${args}`],
 };
 // opencode asks for no approval when its permissions allow edits and shell commands.
 const EXTRA_ENV: Partial<Record<RealCli, Record<string, string>>> = { opencode: { OPENCODE_PERMISSION: JSON.stringify({ edit: 'allow', bash: 'allow' }) } };
@@ -32,7 +35,7 @@ const servers: Partial<Record<RealCli, { server: ModelServer; home: CliHome }>> 
 
 beforeAll(async () => {
   ensureRealClis();
-  for (const cli of ['claude', 'gemini', 'opencode'] as const) {
+  for (const cli of ['claude', 'gemini', 'opencode', 'codex'] as const) {
     const server = await startModelServer(cli);
     servers[cli] = { server, home: makeCliHome(cli, server.url) };
   }
@@ -70,12 +73,13 @@ async function initProject(cli: keyof typeof SLASH, roles: Record<string, string
 const commandsOf = (server: ModelServer) => server.calls.flatMap((c) => (c.step?.kind === 'run' ? [c.step.command] : []));
 
 describe('slash commands in the real CLIs', () => {
-  it.each(['claude', 'gemini', 'opencode'] as const)('%s: /team starts the run detached, waits for it with team wait, and the run completes', async (cli) => {
+  it.each(['claude', 'gemini', 'opencode', 'codex'] as const)('%s: /team starts the run detached, waits for it with team wait, and the run completes', async (cli) => {
     const { project, slash, marker, server } = await initProject(cli);
     const commands = () => commandsOf(server);
     const result = await slash('team', '2:executor create hello.txt');
     expect(result.exitCode, `${result.stdout}\n${result.stderr}`).toBe(0);
     expect(commands(), `${result.stdout}\n${result.stderr}`).toContain('team 2:executor "create hello.txt" --detach');
+    expect(project.runIds(), JSON.stringify(server.calls.map((c) => c.outputs.at(-1)?.slice(0, 300)))).toHaveLength(1);
     const runId = project.runId();
     expect(commands()).toContain(`team wait --run ${runId} --timeout 100`);
     if (cli !== 'opencode') expect(result.stdout).toContain(`The team run ${runId} ended`);

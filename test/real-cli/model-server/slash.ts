@@ -8,9 +8,17 @@ export type SlashCommand = { kind: 'team'; args: string } | { kind: 'cancel' };
 
 const TEAM = /Run a teamline team:[\s\S]*?Arguments: ([^\n]*)/;
 const CANCEL = /Cancel a teamline run\. Arguments:/;
+// Codex: the skill's text (injected when the user names it) and the user's `$team <request>`.
+const SKILL = '# teamline from Codex';
+const SKILL_REQUEST = /^\$team (.+)$/m;
 
 // The slash command among the strings of a request, if the session ran one.
-export function readSlash(texts: Iterable<string>): SlashCommand | undefined {
+export function readSlash(strings: Iterable<string>): SlashCommand | undefined {
+  const texts = [...strings];
+  if (texts.some((text) => text.includes(SKILL))) {
+    const request = texts.map((text) => SKILL_REQUEST.exec(text)?.[1]).find((found) => found !== undefined);
+    if (request) return { kind: 'team', args: request.trim() };
+  }
   for (const text of texts) {
     const team = TEAM.exec(text);
     // opencode hands the arguments over quoted ("2:executor create hello.txt").
