@@ -19,19 +19,23 @@ export interface RunFiles {
   events: Array<TeamEvent & { file: string }>;
   approvals: Array<Approval & { file: string }>;
   problems: Problem[];
+  /** Every event file name listed (temporary files aside), in order, read or skipped. */
+  eventNames?: string[];
 }
 
 // Event and approval file names: `<stamp>-<...>-<token>.json`.
 const EVENT_FILE = /^\d{8}T\d{12}Z-[a-z_]+-.+-a\d+-[0-9a-z]{6}\.json$/;
 const APPROVAL_FILE = /^\d{8}T\d{12}Z-.+-[0-9a-z]{6}\.json$/;
 
-// Reads run.json, every event and every approval of a run.
-export function readRunFiles(paths: RunPaths): RunFiles {
+// Reads run.json, every event and every approval of a run; with `after`, only the event files whose
+// names sort after it (a snapshot holds the fold of the others).
+export function readRunFiles(paths: RunPaths, options: { after?: string } = {}): RunFiles {
   const problems: Problem[] = [];
   const run = readRunRecord(paths.runJson);
-  const events = readFolder(paths.eventsDir, 'events', EVENT_FILE, problems, parseEvent);
+  const eventNames: string[] = [];
+  const events = readFolder(paths.eventsDir, 'events', EVENT_FILE, problems, parseEvent, { after: options.after, names: eventNames });
   const approvals = readFolder(paths.approvalsDir, 'approvals', APPROVAL_FILE, problems, parseApproval);
-  return { run, events, approvals, problems };
+  return { run, events, approvals, problems, eventNames };
 }
 
 // run.json is written once; without it the run cannot be read, so a damaged one stops the command with its name.
@@ -49,6 +53,7 @@ function readFolder<T>(
   pattern: RegExp,
   problems: Problem[],
   parse: (value: unknown) => T | string,
+  listing: { after?: string; names?: string[] } = {},
 ): Array<T & { file: string }> {
   let names: string[];
   try {
@@ -60,6 +65,10 @@ function readFolder<T>(
   const out: Array<T & { file: string }> = [];
   for (const name of names) {
     const file = `${label}/${name}`;
+    if (!name.startsWith(TEMP_PREFIX)) {
+      listing.names?.push(name);
+      if (listing.after !== undefined && name <= listing.after) continue;
+    }
     if (name.startsWith(TEMP_PREFIX)) {
       problems.push({ file, reason: 'stray temporary file (an interrupted write); ignored' });
       continue;

@@ -8,6 +8,7 @@ import { killServer } from '../../workers/tmux/index.js';
 import { listGroupMembers } from '../../workers/proc.js';
 import { CANCEL_REQUEST_FILE } from './cancel-request.js';
 import { bindMachine } from './provide.js';
+import { saveViewSnapshot } from './view.js';
 import { resumeEvent, type Replay } from './replay.js';
 import type { RunSession } from './session.js';
 import { settleBranches } from './isolation-end.js';
@@ -65,6 +66,7 @@ export async function driveRun(
     stopSignals();
     actor.stop();
     await cleanUp(session);
+    saveSnapshot(session);
   }
 }
 
@@ -121,5 +123,14 @@ async function cleanUp(session: RunSession): Promise<void> {
   for (const handle of session.registry.all()) {
     if (handle.backend === 'tmux' && session.keepPanes) continue;
     if (listGroupMembers(handle.pgid).length > 0) session.log.warn({ pgid: handle.pgid }, 'process group still has members after the run');
+  }
+}
+
+// The run's fold as it ended or stopped, saved for status: a failure costs only speed, never the run.
+function saveSnapshot(session: RunSession): void {
+  try {
+    saveViewSnapshot(session.paths, session.projectDir);
+  } catch (error) {
+    session.log.warn({ err: error }, 'the view snapshot was not saved');
   }
 }

@@ -1,8 +1,9 @@
 // Runs the verify gate commands in the project, each with a timeout, keeping their output in the run folder.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import type { GateResult } from '../../machines/events.js';
+import { redactSecrets } from '../checkpoint/guards.js';
+import { runGate } from './gate-run.js';
 import type { RunSession } from './session.js';
 
 // The tail of a gate's output kept in the log; the whole output stays in gates/.
@@ -15,20 +16,11 @@ export async function runGates(session: RunSession, commands: string[], iteratio
   const gates: GateResult[] = [];
   const cwd = await session.isolation.verifyDir(session);
   for (const [index, command] of commands.entries()) {
-    const started = Date.now();
-    const result = await execa('sh', ['-c', command], {
-      cwd,
-      all: true,
-      reject: false,
-      timeout: session.config.verify.timeoutMs,
-      cancelSignal: signal,
-      forceKillAfterDelay: 2_000,
-      stdin: 'ignore',
-    });
+    const outputFile = join(dir, `i${iteration}-p${pass}-${index + 1}.log`);
+    const run = await runGate(command, { cwd, outputFile, timeoutMs: session.config.verify.timeoutMs, signal, tailChars: OUTPUT_TAIL });
     if (signal.aborted) return;
-    const output = String(result.all ?? '');
-    writeFileSync(join(dir, `i${iteration}-p${pass}-${index + 1}.log`), output);
-    const gate = { command, exitCode: result.timedOut ? null : (result.exitCode ?? null), timedOut: result.timedOut, durationMs: Date.now() - started, output: output.slice(-OUTPUT_TAIL) };
+    // The project's own output can print a secret too: the log gets the tail redacted.
+    const gate = { command, exitCode: run.exitCode, timedOut: run.timedOut, durationMs: run.durationMs, output: redactSecrets(run.tail).text };
     gates.push(gate);
     session.progress.emit({ type: 'gate', command, exitCode: gate.exitCode, timedOut: gate.timedOut }, `  gate \`${command}\` ${gate.timedOut ? 'timed out' : `exited ${gate.exitCode}`} (${(gate.durationMs / 1000).toFixed(1)}s)`);
   }

@@ -7,12 +7,13 @@ import { TEMP_PREFIX } from '../../workers/atomic.js';
 import type { EventOf } from '../../machines/events.js';
 import { readRunFiles } from '../checkpoint/read.js';
 import type { RunPaths } from '../checkpoint/store.js';
-import { foldRun, type RunView } from '../checkpoint/view.js';
+import { foldEvents, newFold, type RunView } from '../checkpoint/view.js';
 import { UsageError } from '../errors.js';
 import { makeRunLogger } from '../logger.js';
 import { acquireLock } from './lock.js';
 import type { Progress } from './progress.js';
 import { replayRun, type Replay } from './replay.js';
+import { saveFold } from './view.js';
 import { makeSession, type RunSession } from './session.js';
 
 // A temporary file this old in events/ or handoffs/ is a write its dead orchestrator never finished.
@@ -52,10 +53,13 @@ export function takeOver(paths: RunPaths & { runId: string }, project: { dir: st
   try {
     removeTornWrites(paths);
     const files = readRunFiles(paths);
-    const view = foldRun(files, project.dir);
+    const st = newFold(files.run);
+    foldEvents(st, files.events);
     const started = files.events.find((e): e is EventOf<'run_started'> & { file: string } => e.event === 'run_started');
     if (!started) throw new UsageError(`run ${paths.runId} was not started by the pipeline (no run_started event): it is driven with \`team state\` commands`);
     const replay = replayRun(files.events);
+    // The whole log was read for the replay anyway: once it replays, its fold is saved as the run's snapshot.
+    const view = saveFold(paths, st, files, project.dir);
     const session = makeSession({
       runId: paths.runId,
       paths,
