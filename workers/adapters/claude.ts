@@ -42,14 +42,16 @@ function buildClaude(input: AdapterInput): AgentCommand {
 function parseClaude(output: string): AgentReport {
   const records = readJsonObjects(output);
   const result = records.filter((record) => record.type === 'result').at(-1);
-  // A retried 401 means a refused key, whatever result claude printed when it was stopped.
-  const retried = records.filter(isAuthRetry).at(-1);
-  const retryFailure = retried ? makeFailure('claude', 'bad-key', describeRetry(retried)) : undefined;
   if (!result) {
-    return makeReport({ ok: false, error: retryFailure?.reason ?? 'claude printed no result record', noRecord: retryFailure ? undefined : true, failure: retryFailure });
+    const retried = records.filter(isAuthRetry).at(-1);
+    const failure = retried ? makeFailure('claude', 'bad-key', describeRetry(retried)) : undefined;
+    return makeReport({ ok: false, error: failure?.reason ?? 'claude printed no result record', noRecord: failure ? undefined : true, failure });
   }
   const ok = result.subtype === 'success' && result.is_error === false;
-  const error = ok ? undefined : describeClaudeError(result);
+  // Stopped while it retried a refused key, claude still ends with a plain interrupted result.
+  const retried = ok ? undefined : records.filter(isAuthRetry).at(-1);
+  const failure = ok ? undefined : (classifyResult(result, describeClaudeError(result)) ?? (retried && makeFailure('claude', 'bad-key', describeRetry(retried))));
+  const error = ok ? undefined : retried && failure?.kind === 'bad-key' ? failure.reason : describeClaudeError(result);
   const denials = readDenials(result);
   return makeReport({
     ok,
@@ -58,7 +60,7 @@ function parseClaude(output: string): AgentReport {
     costUsd: typeof result.total_cost_usd === 'number' ? result.total_cost_usd : undefined,
     tokens: readClaudeTokens(result),
     error,
-    failure: ok ? undefined : (classifyResult(result, error) ?? retryFailure),
+    failure,
     denials: denials.length > 0 ? denials : undefined,
   });
 }
