@@ -16,7 +16,7 @@ export async function git(cwd: string, args: string[]): Promise<GitResult> {
   const env: Record<string, string | undefined> = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_EDITOR: 'true', GIT_MERGE_AUTOEDIT: 'no' };
   for (const name of REPO_VARIABLES) delete env[name];
   const result = await execa('git', args, { cwd, env, extendEnv: false, reject: false, stdin: 'ignore' });
-  return { ok: result.exitCode === 0, code: result.exitCode ?? -1, stdout: String(result.stdout ?? '').trim(), stderr: String(result.stderr ?? '').trim() };
+  return { ok: result.exitCode === 0, code: result.exitCode ?? -1, stdout: String(result.stdout ?? '').trimEnd(), stderr: String(result.stderr ?? '').trim() };
 }
 
 // `git <args>` that must succeed: a failure here is our bug or a broken repository, so it throws.

@@ -1,7 +1,7 @@
 // What a project folder is to git: a repository with a commit, or why it is not.
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
-import { git, linesOf } from './git.js';
+import { git } from './git.js';
 
 // Where a project sits in its repository.
 export type RepoProbe =
@@ -36,7 +36,8 @@ export async function commitOf(dir: string, ref: string): Promise<string | undef
 // Paths with uncommitted changes: staged or unstaged, and (unless told otherwise) untracked; ignored files aside.
 export async function dirtyPaths(dir: string, untracked = true): Promise<string[]> {
   const result = await git(dir, ['status', '--porcelain', `--untracked-files=${untracked ? 'all' : 'no'}`]);
-  return linesOf(result.stdout).map((line) => line.slice(3));
+  // Porcelain lines are `XY path`: the status columns may be blank, so lines are not trimmed.
+  return result.stdout.split('\n').filter((line) => line.length > 3).map((line) => line.slice(3));
 }
 
 // Makes sure the repository's shared exclude file (read by every worktree) keeps `.team/` out.

@@ -1,6 +1,6 @@
 // Three workers in their own worktrees edit different lines of one file: every branch merges
 // cleanly into team/<run>, the user's branch is untouched until `team land`, and clean tidies up.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeProjects } from '../helpers/project.js';
@@ -66,6 +66,18 @@ describe('worktree isolation: a clean merge', () => {
     expect(result.stderr).toContain(`the work is on ${branch}: \`team land --run ${run.runId}\` merges it into main`);
     const status = await project.run('status');
     expect(status.stdout).toContain(`t2: ${branch}--t2 merged`);
+  });
+
+  it('refuses `team land` while the working tree has uncommitted changes, changing nothing', async () => {
+    const before = project.git('rev-parse', 'main');
+    project.write(FILE, 'my own edit\n');
+    const land = await project.run('land');
+    expect(land.exitCode).toBe(2);
+    expect(land.stderr).toContain(`team land: your working tree has uncommitted changes (${FILE}); nothing was changed`);
+    expect(project.git('rev-parse', 'main')).toBe(before);
+    expect(readFileSync(join(project.dir, FILE), 'utf8')).toBe('my own edit\n');
+    expect(eventsOf(project.readRun().events, 'branch_landed')).toEqual([]);
+    project.git('checkout', '--', FILE);
   });
 
   it('lands into main with `team land`, then clean removes the worktrees and the merged branches', async () => {

@@ -1,5 +1,5 @@
 // Every version of `.checkpoints/team.checkpoint.json` that real runs of the built CLI write passes OPCHAIN.md's rules.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateCheckpointText } from '../../src/opchain/validate.js';
@@ -11,6 +11,10 @@ import type { TeamResult } from '../helpers/team.js';
 afterAll(removeProjects);
 
 type Doc = Record<string, any>;
+
+// Another skill's checkpoint beside teamline's: never read or written by a run.
+const OTHER = '.checkpoints/other.checkpoint.json';
+const OTHER_TEXT = '{"skill": "other", "skill_state": {"secret": 1}}\n';
 
 function checkpointOf(project: SimProject): { text: string; doc: Doc } {
   const text = readFileSync(join(project.dir, '.checkpoints/team.checkpoint.json'), 'utf8');
@@ -36,6 +40,7 @@ describe('opchain checkpoint of a run', () => {
     project = makeSimProject('ralph-rejects-once');
     const config = { agents: { snap: snapshottingSim(project.dir) }, roles: allRoles('snap') };
     project.write('.team/config.json', JSON.stringify(config, null, 2));
+    project.write(OTHER, OTHER_TEXT);
     first = await project.team('ralph', '2:executor', 'refuse empty names');
     afterFirst = checkpointOf(project);
     snapsOfFirst = readSnaps(project.dir);
@@ -86,7 +91,7 @@ describe('opchain checkpoint of a run', () => {
     expect(doc.blockers).toEqual([]);
   });
 
-  it('moves the last run\'s file to history when a new run starts, keeping the fields it does not own', () => {
+  it('moves the last run\'s file to history when a new run starts, keeping the fields it does not own and other skills\' files', () => {
     expect(second.exitCode, second.stderr).toBe(1);
     const history = readdirSync(join(project.dir, '.checkpoints/history'));
     expect(history).toHaveLength(1);
@@ -100,6 +105,6 @@ describe('opchain checkpoint of a run', () => {
     expect(doc.created_at > afterFirst.doc.created_at).toBe(true);
     expect(doc.eval_scores).toEqual([{ rubric: 'review', score: 3, max: 5 }]);
     expect(doc.context_primer.user_preferences).toEqual(['short commits']);
-    expect(existsSync(join(project.dir, '.checkpoints/other.checkpoint.json'))).toBe(false);
+    expect(readFileSync(join(project.dir, OTHER), 'utf8')).toBe(OTHER_TEXT);
   });
 });

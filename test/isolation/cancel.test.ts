@@ -1,0 +1,71 @@
+// `team cancel` with worktrees: every branch holding work not merged is kept and listed, and
+// `team clean` afterwards deletes only the branches whose commits are all merged.
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeProjects } from '../helpers/project.js';
+import { eventsOf, type RunRead } from '../helpers/sim-project.js';
+import { GIT_ENV, makeGitProject, type GitProject } from '../helpers/git-project.js';
+import { CLI, type TeamResult } from '../helpers/team.js';
+
+afterAll(removeProjects);
+
+const SCENARIO = {
+  plan: { tasks: [{ id: 't1', acceptance: ['a'] }, { id: 't2', acceptance: ['b'] }] },
+  rules: [
+    { match: { task: 't2', attempt: 1 }, do: { fail: 't2 gave up halfway' } },
+    { match: { task: 't2', attempt: 2 }, do: { hang: true } },
+  ],
+};
+
+// Waits (polling the log, no time limit of its own: the test's timeout bounds it) for an event file.
+async function waitForEvent(project: GitProject, pattern: RegExp): Promise<void> {
+  const runs = join(project.dir, '.team', 'runs');
+  for (;;) {
+    const current = existsSync(join(runs, 'current')) ? readdirSync(runs).find((n) => n !== 'current') : undefined;
+    if (current && readdirSync(join(runs, current, 'events')).some((name) => pattern.test(name))) return;
+    await sleep(100);
+  }
+}
+
+describe('worktree isolation: cancel', () => {
+  let project: GitProject;
+  let result: TeamResult;
+  let run: RunRead;
+  let integration: string;
+
+  beforeAll(async () => {
+    project = makeGitProject(SCENARIO);
+    const orchestrator = execa('node', [CLI, '2:executor', 'one finishes, one hangs', '--agent', 'sim'], { cwd: project.dir, env: { ...GIT_ENV, TEAM_SIM_LEDGER: project.ledgerFile }, reject: false, stdin: 'ignore' });
+    await waitForEvent(project, /-attempt_spawned-t2-a2-/);
+    const cancel = await project.run('cancel');
+    expect(cancel.exitCode, cancel.stderr).toBe(0);
+    const ended = await orchestrator;
+    result = { exitCode: ended.exitCode ?? -1, stdout: String(ended.stdout), stderr: String(ended.stderr) };
+    run = project.readRun();
+    integration = `team/${run.runId}`;
+  }, 120_000);
+
+  it('ends cancelled and lists the branch with unmerged work', () => {
+    expect(result.exitCode, result.stderr).toBe(3);
+    expect(result.stderr).toContain(`branches kept with work not merged into ${integration}:\n   ${integration}--t2 (1 commit(s) not in ${integration})`);
+  });
+
+  it('keeps the failed attempt\'s work committed on its task branch', () => {
+    const kept = eventsOf(run.events, 'branches_kept').at(-1)!.branches.map((b) => b.branch);
+    expect(kept).toEqual([integration, `${integration}--t2`]);
+    expect(project.git('show', `${integration}--t2:sim-output/t2.txt`)).toContain('task t2 attempt 1');
+    expect(project.git('log', '--format=%s', `${integration}--t2`)).toContain('t2 attempt 1 (failed)');
+  });
+
+  it('cleans only what is merged: worktrees and t1 go, t2 and team/<run> stay', async () => {
+    const clean = await project.run('clean');
+    expect(clean.exitCode, clean.stderr).toBe(0);
+    const branches = project.git('branch', '--list', 'team/*', '--format=%(refname:short)').split('\n');
+    expect(branches.sort()).toEqual([integration, `${integration}--t2`]);
+    expect(clean.stderr).toContain(`${integration}--t2 (1 commit(s) not in ${integration})`);
+    expect(existsSync(join(project.dir, '.team', 'worktrees', run.runId))).toBe(false);
+  });
+});
