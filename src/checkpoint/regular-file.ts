@@ -7,6 +7,15 @@ export type FileReading = { ok: true; text: string } | { ok: false; missing: boo
 // O_NOFOLLOW refuses a link as the last part of the path; O_NONBLOCK makes opening a FIFO return at once.
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
+// Opens `path` for reading only when it is a regular file, without following a link or blocking on
+// a FIFO; throws (ELOOP, or a NOTREG error) otherwise. For readers of files a worker can replace.
+export function openRegularFile(path: string): number {
+  const fd = openSync(path, OPEN_FLAGS);
+  if (fstatSync(fd).isFile()) return fd;
+  closeSync(fd);
+  throw Object.assign(new Error(`${path} is not a regular file`), { code: 'NOTREG' });
+}
+
 // The text of `path` when it is a regular file of at most `maxBytes` bytes; otherwise why not.
 // `singleLink` also refuses a hard link (a second name of a file elsewhere).
 export function readRegularFile(path: string, maxBytes: number, options: { singleLink?: boolean } = {}): FileReading {

@@ -1,5 +1,6 @@
 // Reads a worker's output.log within a bound: a chatty CLI's megabytes never sit in the orchestrator.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, readSync } from 'node:fs';
+import { openRegularFile } from '../checkpoint/regular-file.js';
 
 // Output up to this size is read whole; longer output keeps its head and its tail.
 export const OUTPUT_READ_LIMIT = 4 * 1024 * 1024;
@@ -11,7 +12,7 @@ const HEAD_BYTES = 64 * 1024;
 export function readBoundedOutput(file: string, limit = OUTPUT_READ_LIMIT): string {
   let fd: number;
   try {
-    fd = openSync(file, 'r');
+    fd = openRegularFile(file);
   } catch {
     return '';
   }

@@ -2,7 +2,7 @@
 // result); one that shows none (silent, or only retry notices) is marked stalled, then killed.
 // An attempt past its wall-clock cap is killed, and one whose CLI shows a failure no retry can
 // fix is stopped at once. Aborting (cancel) stops it with the configured grace.
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AttemptInput } from '../../machines/types.js';
 import type { AgentAdapter, LaunchSpec, WorkerExit, WorkerHandle } from '../../workers/types.js';
@@ -10,6 +10,7 @@ import { OUTPUT_FILE } from '../../workers/wrapper.js';
 import { attemptCapMs } from './attempt-cap.js';
 import { OutputLines } from './output-lines.js';
 import type { RunSession } from './session.js';
+import { openRegularFile } from '../checkpoint/regular-file.js';
 
 // Files whose change is a sign of life; the output file is one unless the adapter reads it.
 const LIFE_FILES = ['heartbeat', 'result.json'];
@@ -102,7 +103,7 @@ function readHead(file: string): string {
 }
 
 function readFileSyncHead(file: string, bytes: number): string {
-  const fd = openSync(file, 'r');
+  const fd = openRegularFile(file);
   try {
     const buffer = Buffer.alloc(bytes);
     const read = readSync(fd, buffer, 0, bytes, 0);

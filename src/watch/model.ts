@@ -1,5 +1,5 @@
 // What the live view shows, from a run's log and the tail of each worker's output.log.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { readRunFiles } from '../checkpoint/read.js';
@@ -7,6 +7,7 @@ import type { RunPaths } from '../checkpoint/store.js';
 import { foldRun, type RunView } from '../checkpoint/view.js';
 import { attentionLines } from '../commands/render-status.js';
 import { liveHolder } from '../runtime/lock.js';
+import { openRegularFile } from '../checkpoint/regular-file.js';
 
 export interface Lane {
   worker: string;
@@ -93,7 +94,7 @@ export function toWatchModel(view: RunView, paths: RunPaths, now = Date.now(), l
 export function lastLine(file: string): string {
   let fd: number;
   try {
-    fd = openSync(file, 'r');
+    fd = openRegularFile(file);
   } catch {
     return '';
   }

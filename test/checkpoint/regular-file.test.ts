@@ -3,7 +3,8 @@ import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readRegularFile } from '../../src/checkpoint/regular-file.js';
+import { closeSync } from 'node:fs';
+import { openRegularFile, readRegularFile } from '../../src/checkpoint/regular-file.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'teamline-regular-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -41,6 +42,14 @@ describe('checkpoint/regular-file', () => {
 
   it('refuses a file over the bound, reading none of it', () => {
     expect(readRegularFile(file('big.json', 'x'.repeat(101)), 100)).toEqual({ ok: false, missing: false, reason: '101 bytes, over the limit of 100' });
+  });
+
+  it('opens a regular file for a reader of its own, and throws at once for a FIFO or a link', () => {
+    closeSync(openRegularFile(file('opened.log', 'line\n')));
+    execFileSync('mkfifo', [join(dir, 'opened-pipe.log')]);
+    expect(() => openRegularFile(join(dir, 'opened-pipe.log'))).toThrow(/is not a regular file/);
+    symlinkSync(join(dir, 'opened.log'), join(dir, 'opened-link.log'));
+    expect(() => openRegularFile(join(dir, 'opened-link.log'))).toThrow(/ELOOP/);
   });
 
   it('refuses a hard link only when asked for a single name', () => {

@@ -22,6 +22,7 @@ const SCENARIO = {
       { id: 'link', title: 'Links its result to a valid result outside', role: 'link-role', acceptance: ['a result'] },
       { id: 'shadow', title: 'Links its result to a private file', role: 'shadow-role', acceptance: ['a result'] },
       { id: 'garbled', title: 'Writes private text that is not JSON', role: 'garbled-role', acceptance: ['a result'] },
+      { id: 'pipe-out', title: 'Turns its output.log into a FIFO', role: 'pipe-role', acceptance: ['a result'] },
       { id: 'fine', title: 'Writes a good result', acceptance: ['a result'] },
     ],
   },
@@ -33,8 +34,10 @@ const CONFIG = {
     link: shellAgent(`ln -s '${OUTSIDE_RESULT}' "$TEAM_RESULT_FILE"`),
     shadow: shellAgent(`ln -s '${OUTSIDE_SECRET}' "$TEAM_RESULT_FILE"`),
     garbled: shellAgent(`printf 'PRIVATE {' > "$TEAM_RESULT_FILE"`),
+    // The output file sits beside the result file; the wrapper keeps writing to the one it opened.
+    pipeOut: shellAgent('out="$(dirname "$TEAM_RESULT_FILE")/output.log"; rm -f "$out"; mkfifo "$out"; sleep 1'),
   },
-  roles: allRoles('sim', { 'fifo-role': 'fifo', 'link-role': 'link', 'shadow-role': 'shadow', 'garbled-role': 'garbled' }),
+  roles: allRoles('sim', { 'fifo-role': 'fifo', 'link-role': 'link', 'shadow-role': 'shadow', 'garbled-role': 'garbled', 'pipe-role': 'pipeOut' }),
   team: { maxTaskAttempts: 1 },
 };
 
@@ -60,7 +63,7 @@ describe('pipeline result files', () => {
 
   beforeAll(async () => {
     project = makeSimProject(SCENARIO, CONFIG);
-    result = await project.team('5:executor', 'read only what is safe to read', '--max-fix-loops', '0');
+    result = await project.team('6:executor', 'read only what is safe to read', '--max-fix-loops', '0');
     status = project.statusView();
   });
 
@@ -95,6 +98,11 @@ describe('pipeline result files', () => {
     const run = project.runDir(status.run.run_id);
     const written = allText(run).replace(readFileSync(join(run, 'attempts', 'garbled', 'a1', 'result.json'), 'utf8'), '');
     expect(written).not.toContain('PRIVATE');
+  });
+
+  it('never opens an output.log turned into a FIFO in a way that blocks: the attempt fails with no result', () => {
+    expect(onlyAttempt('pipe-out').status).toBe('failed');
+    expect(onlyAttempt('pipe-out').evidence).toContain('no result');
   });
 
   it('still completes the task whose result is a good regular file', () => {
