@@ -54,8 +54,15 @@ describe('run in a terminal', () => {
 
   it('ends with the run\'s summary lines and exit code', async () => {
     project.write('release', 'go\n');
-    const text = await until((t) => /Pane is dead/.test(t));
+    const text = await until((t) => /^ {3}run folder: /m.test(t));
     expect(text).toMatch(/^run completed/m);
-    expect((await sandbox.tmux(server, 'display-message', '-p', '-t', 'run', '#{pane_dead_status}')).stdout.trim()).toBe('0');
+    expect(text).toMatch(/^── run \S+: COMPLETED/m);
+    const deadline = Date.now() + POLL_LIMIT_MS;
+    let dead = '';
+    while (Date.now() < deadline && !/^1 \d/.test(dead)) {
+      dead = (await sandbox.tmux(server, 'display-message', '-p', '-t', 'run', '#{pane_dead} #{pane_dead_status}')).stdout.trim();
+      await sleep(100);
+    }
+    expect(dead, await screen()).toBe('1 0');
   });
 });
