@@ -45,10 +45,12 @@ export function describeHandoffs(context: PipelineContext): Detail[] {
   return context.handoffs.map((h) => ({ text: `${h.path} (${h.stage})`, key: toFileName(h.path) }));
 }
 
-// The headline of a Files bullet: artifacts counted (and whose), then handoffs counted.
+// The headline of a Files bullet: artifacts counted (and whose), then handoffs counted, then
+// (with worktrees) the branches that hold the work.
 export function summarizeFiles(artifacts: number, context: PipelineContext, whose = ''): string {
   const handoffs = context.handoffs.length === 0 ? 'no handoff before this one' : `${countOf(context.handoffs.length, 'handoff')} so far`;
-  return `${countOf(artifacts, 'artifact')}${whose ? ` ${whose}` : ''}; ${handoffs}`;
+  const branches = context.workBranch ? `; merged work on branch ${context.workBranch}, each task's own on ${context.workBranch}--<task>` : '';
+  return `${countOf(artifacts, 'artifact')}${whose ? ` ${whose}` : ''}; ${handoffs}${branches}`;
 }
 
 // Where the run goes after a verify or review handoff, in words.

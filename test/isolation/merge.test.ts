@@ -1,6 +1,6 @@
 // Three workers in their own worktrees edit different lines of one file: every branch merges
 // cleanly into team/<run>, the user's branch is untouched until `team land`, and clean tidies up.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeProjects } from '../helpers/project.js';
@@ -62,6 +62,12 @@ describe('worktree isolation: a clean merge', () => {
     expect(project.git('ls-tree', '-r', '--name-only', branch)).not.toContain('.team');
   });
 
+  it('says in each handoff which branch holds the merged work', () => {
+    const name = readdirSync(run.paths.handoffsDir).find((n) => n.endsWith('-team-exec.md'))!;
+    const handoff = readFileSync(join(run.paths.handoffsDir, name), 'utf8');
+    expect(handoff).toContain(`merged work on branch ${branch}, each task's own on ${branch}--<task>`);
+  });
+
   it('names the branch and the command that takes it in the summary and in status', async () => {
     expect(result.stderr).toContain(`the work is on ${branch}: \`team land --run ${run.runId}\` merges it into main`);
     const status = await project.run('status');
@@ -89,5 +95,17 @@ describe('worktree isolation: a clean merge', () => {
     expect(clean.exitCode, clean.stderr).toBe(0);
     expect(project.git('branch', '--list', 'team/*')).toBe('');
     expect(existsSync(join(project.dir, '.team', 'worktrees', run.runId))).toBe(false);
+  });
+});
+
+describe('worktree isolation: --land', () => {
+  it('lands the completed run into the user\'s branch at its end', async () => {
+    const project = makeGitProject({ plan: { count: 1 } });
+    const result = await project.run('2:executor', 'land it at once', '--agent', 'sim', '--land');
+    const runId = project.readRun().runId;
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stderr).toContain(`landed team/${runId} into main`);
+    expect(project.git('show', 'main:sim-output/t1.txt')).toContain('task t1 attempt 1');
+    expect(result.stderr).not.toContain('team land --run');
   });
 });
