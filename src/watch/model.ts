@@ -48,8 +48,12 @@ export function loadWatchModel(paths: RunPaths, now = Date.now()): WatchModel {
   const view = foldRun(files, paths.projectDir);
   const last = files.events.at(-1);
   const at = ENDED.has(view.status) && last ? Date.parse(last.at) : now;
+  const ended = ENDED.has(view.status);
   // A live orchestrator watches its own running attempts: they are not uncertain.
-  return toWatchModel(view, paths, at, !ENDED.has(view.status) && liveHolder(paths) !== undefined);
+  const live = !ended && liveHolder(paths) !== undefined;
+  const model = toWatchModel(view, paths, at, live);
+  if (!ended && !live) model.attention.unshift(`no orchestrator drives this run: \`team resume --run ${view.run.run_id}\` continues it`);
+  return model;
 }
 
 // Builds the model from a folded view; each worker's lane holds its latest attempt.
