@@ -145,6 +145,8 @@ export const EVENT_SCHEMAS = {
     tokens: z.object({ input: z.number(), output: z.number() }).optional(),
   }),
   attempt_stalled: z.object({ event: z.literal('attempt_stalled'), ...base, ...taskRef, silent_ms: z.number() }),
+  /** Written before the runtime kills an attempt's worker on its own (the watchdog). */
+  attempt_stopping: z.object({ event: z.literal('attempt_stopping'), ...base, ...taskRef, by: z.string(), reason: z.string() }),
   fix_loop_started: z.object({ event: z.literal('fix_loop_started'), ...base, iteration: z.number().int(), loop: z.number().int(), defects: z.array(defectSchema) }),
   iteration_started: z.object({ event: z.literal('iteration_started'), ...base, iteration: z.number().int() }),
   handoff_written: z.object({ event: z.literal('handoff_written'), ...base, stage: z.string(), path: z.string(), sha256: z.string() }),

@@ -44,3 +44,11 @@ export class LockedError extends TeamError {
     super(message, EXIT.usage);
   }
 }
+
+// The run's event log cannot be written (a full disk, a deleted events folder): the run stops where
+// it is, resumable once the log can be written again.
+export class LogWriteError extends TeamError {
+  constructor(runId: string, cause: Error, done = 'the run stopped here and its workers were stopped') {
+    super(`the event log of run ${runId} cannot be written (${cause.message}); ${done}; \`team resume --run ${runId}\` continues it once the log can be written`, EXIT.failed);
+  }
+}

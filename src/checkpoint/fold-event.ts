@@ -77,6 +77,7 @@ export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): 
       attemptOf(event.task_id, event.attempt, {}).worker = event.worker;
       break;
     case 'attempt_stalled':
+    case 'attempt_stopping':
       attemptOf(event.task_id, event.attempt, {}).stalled = true;
       break;
     case 'attempt_usage': {

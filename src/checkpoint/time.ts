@@ -14,6 +14,16 @@ function nowMicros(): bigint {
   return lastMicros;
 }
 
+// New stamps sort after `stamp` (the newest name in a log), whatever the clock says: a clock set
+// back between a crash and a resume must not write events that sort before the old ones.
+export function keepStampsAfter(stamp: string): void {
+  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(\d{6})Z/.exec(stamp);
+  if (!m) return;
+  const [, y, mo, d, h, mi, sec, micro] = m.map(Number) as number[];
+  const micros = BigInt(Date.UTC(y!, mo! - 1, d!, h!, mi!, sec!)) * 1000n + BigInt(micro!);
+  if (micros > lastMicros) lastMicros = micros;
+}
+
 // A stamp such as 20261028T131016577943Z.
 export function makeStamp(): string {
   const micros = nowMicros();

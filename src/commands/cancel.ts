@@ -9,7 +9,8 @@ import { readRunEnd, readStartedGrace } from '../checkpoint/run-marks.js';
 import { resolveRun, type RunPaths } from '../checkpoint/store.js';
 import { isProcessAlive } from '../../workers/proc.js';
 import { CANCEL_REQUEST_FILE } from '../runtime/cancel-request.js';
-import { liveHolder, type LockHolder } from '../runtime/lock.js';
+import { DeterminismError } from '../errors.js';
+import { liveHolder, signalHolder, type LockHolder } from '../runtime/lock.js';
 import { makeProgress, type Progress } from '../runtime/progress.js';
 import { optionalString, parseFlags, type ParsedArgs } from './args.js';
 import { openProjectDir, PROJECT_FLAGS } from './project-dir.js';
@@ -40,7 +41,8 @@ export async function cancelCommand(argv: string[]): Promise<number> {
   const holder = liveHolder(paths);
   if (holder) {
     writeFileSync(join(paths.runDir, CANCEL_REQUEST_FILE), JSON.stringify({ by: 'team cancel', force }));
-    process.kill(holder.pid, 'SIGTERM');
+    // Gone in between: the wait below sees it and the sweep takes over.
+    signalHolder(holder, 'SIGTERM');
     progress.emit({ type: 'cancel.sent', run: paths.runId, pid: holder.pid, force }, `asked orchestrator pid ${holder.pid} to cancel run ${paths.runId}${force ? ' (forced)' : ''}; waiting`);
     const deadline = Date.now() + (force ? 0 : (readStartedGrace(paths) ?? DEFAULT_GRACE_MS)) + EXTRA_WAIT_MS;
     const now = await waitForEnd(paths, holder, deadline);
@@ -98,7 +100,17 @@ function waitForEnd(paths: RunPaths & { runId: string }, holder: LockHolder, dea
 async function sweep(paths: RunPaths & { runId: string }, args: ParsedArgs, progress: Progress, force: boolean): Promise<number> {
   const [{ openProject }, { takeOver }, { driveRun }] = await Promise.all([import('./project.js'), import('../runtime/takeover.js'), import('../runtime/drive.js')]);
   const project = openProject(args);
-  const { session, replay, release } = takeOver(paths, project, progress, 'team cancel');
+  let taken: ReturnType<typeof takeOver>;
+  try {
+    taken = takeOver(paths, project, progress, 'team cancel');
+  } catch (error) {
+    if (!(error instanceof DeterminismError)) throw error;
+    // The log cannot be replayed, yet it names the run's workers: they are stopped all the same.
+    const { stopRecordedWorkers } = await import('../runtime/stop-recorded.js');
+    const count = await stopRecordedWorkers(paths, project.config, force);
+    throw new DeterminismError(`${error.message.replace(/^determinism violation: /, '')}; the run's log cannot be replayed, so run ${paths.runId} was not marked cancelled, but its ${count} recorded worker(s) were stopped`);
+  }
+  const { session, replay, release } = taken;
   try {
     progress.emit({ type: 'cancel.sweep', run: paths.runId }, `no live orchestrator for run ${paths.runId}: shutting its workers down from the log`);
     if (force) session.cancel.forceStops();

@@ -3,6 +3,7 @@ import { validateId } from '../checkpoint/guards.js';
 import { resolveRun } from '../checkpoint/store.js';
 import { UsageError } from '../errors.js';
 import { driveRun } from '../runtime/drive.js';
+import { probeEventLog } from '../runtime/event-log.js';
 import { makeRunProgress } from '../watch/run-progress.js';
 import { takeOver } from '../runtime/takeover.js';
 import { loadRunView } from '../runtime/view.js';
@@ -24,6 +25,7 @@ export async function resumeCommand(argv: string[]): Promise<number> {
     return detachRun({ argv: childArgv, paths, runId: paths.runId, creates: false, json: args.values.json === true });
   }
   const progress = makeRunProgress({ json: args.values.json === true, projectDir: project.dir });
+  probeEventLog(paths, paths.runId);
   const { session, replay, view, release } = takeOver(paths, project, progress, cmd);
   try {
     refuseEnded(view.status, paths.runId);

@@ -6,6 +6,7 @@ import type { pipelineMachine } from '../../machines/pipeline.js';
 import type { PipelineInput } from '../../machines/types.js';
 import { killServer } from '../../workers/tmux/index.js';
 import { listGroupMembers } from '../../workers/proc.js';
+import { LogWriteError } from '../errors.js';
 import { CANCEL_REQUEST_FILE } from './cancel-request.js';
 import { bindMachine } from './provide.js';
 import { saveViewSnapshot } from './view.js';
@@ -34,7 +35,7 @@ export async function driveRun(
     actor = createActor(machine, { snapshot: machine.resolveState({ value, context }), input: context });
   }
   session.events.attach(actor);
-  const outcome = new Promise<DriveOutcome>((resolve) => {
+  const outcome = new Promise<DriveOutcome>((resolve, reject) => {
     // A restored snapshot is reported during start(): judge it only once the resume events are in.
     let ready = false;
     const check = (snapshot: Snapshot) => {
@@ -43,7 +44,12 @@ export async function driveRun(
       if (ended) resolve(ended);
     };
     actor.subscribe({ next: check, error: (error) => resolve({ kind: 'failed', reason: `internal error: ${(error as Error).message}` }) });
-    session.cancel.whenFatal((error) => resolve({ kind: 'failed', reason: `internal error (the run can be resumed): ${error.message}` }));
+    session.cancel.whenFatal((error) => {
+      if (!(error instanceof LogWriteError)) return resolve({ kind: 'failed', reason: `internal error (the run can be resumed): ${error.message}` });
+      // Nothing can be recorded any more: the workers are stopped at once, and the command fails with the reason.
+      session.cancel.forceStops();
+      reject(error);
+    });
     actor.start();
     if ('replay' in start) {
       actor.send(resumeEvent(start.replay));
@@ -62,10 +68,12 @@ export async function driveRun(
     await settleBranches(session, result.kind);
     return result;
   } finally {
-    session.events.flush();
     stopSignals();
     actor.stop();
+    // Stops begun by stopping the machine (a log that broke) end before the orchestrator does.
+    await session.cancel.idle();
     await cleanUp(session);
+    session.events.flushQuietly();
     saveSnapshot(session);
   }
 }
@@ -87,7 +95,12 @@ function listenForCancel(session: RunSession): () => void {
     const forced = force || requests > 1;
     if (forced) session.cancel.forceStops();
     session.progress.emit({ type: 'cancel.requested', by, force: forced }, `!! cancel requested by ${by}${forced ? ' (forced: no grace period)' : ''}`);
-    session.events.commit({ event: 'cancel_requested', by, force: forced });
+    try {
+      session.events.commit({ event: 'cancel_requested', by, force: forced });
+    } catch (error) {
+      // A log that cannot be written has stopped the run already; anything else is our bug.
+      if (!(error instanceof LogWriteError)) session.cancel.fail(error as Error);
+    }
   };
   const fromFile = (signal: string) => {
     const file = join(session.paths.runDir, CANCEL_REQUEST_FILE);

@@ -1,9 +1,12 @@
 // The run's event log as one orchestrator writes it: every input is appended before the machine sees
 // it, and every event is durable before the effects of the step that follows it start (group commit:
 // the files of a step are written at once, their folder fsynced once by flush()).
+import { rmSync } from 'node:fs';
 import type { AnyActorRef } from 'xstate';
+import { TEMP_PREFIX, writeFileAtomic } from '../../workers/atomic.js';
 import type { NewEvent, TeamEvent } from '../../machines/events.js';
 import { EventGroup, type RunPaths, type WriteOptions } from '../checkpoint/store.js';
+import { LogWriteError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { toMachineEvent } from './replay.js';
 
@@ -11,14 +14,17 @@ export class EventLog {
   readonly write: WriteOptions;
   private actor?: AnyActorRef;
   private readonly group: EventGroup;
+  /** Set by the first write that failed: nothing more is written, so the log never has a hole. */
+  private broken?: LogWriteError;
   /** Attempts whose task_finished this orchestrator wrote, by `task#attempt`. */
   private readonly finished = new Set<string>();
 
   constructor(
     paths: RunPaths,
-    runId: string,
+    private readonly runId: string,
     private readonly log: Logger,
     write: WriteOptions,
+    private readonly onBroken: (error: LogWriteError) => void,
   ) {
     this.write = write;
     this.group = new EventGroup(paths, runId, write);
@@ -42,19 +48,51 @@ export class EventLog {
 
   // Appends a record or a fact the machine does not read; durable at the next flush().
   append(event: NewEvent): TeamEvent {
-    const full = this.group.add(event) as TeamEvent;
+    const full = this.guard(() => this.group.add(event)) as TeamEvent;
     this.log.info(detail(full), full.event);
     return full;
   }
 
   // Makes every event appended so far durable (one folder fsync): every effect calls it before it starts.
   flush(): void {
-    this.group.flush();
+    this.guard(() => this.group.flush());
+  }
+
+  // flush() where nothing can be done about a log that broke (it has stopped the run already).
+  flushQuietly(): void {
+    try {
+      this.flush();
+    } catch (error) {
+      if (!(error instanceof LogWriteError)) throw error;
+    }
+  }
+
+  // A write that fails breaks the log for good: the run must stop, and it says why.
+  private guard<T>(write: () => T): T {
+    if (this.broken) throw this.broken;
+    try {
+      return write();
+    } catch (error) {
+      this.broken = new LogWriteError(this.runId, error as Error);
+      this.log.error({ err: error }, 'the event log cannot be written');
+      this.onBroken(this.broken);
+      throw this.broken;
+    }
   }
 
   // Whether this orchestrator already wrote the attempt's task_finished.
   isFinished(taskId: string, attempt: number): boolean {
     return this.finished.has(`${taskId}#${attempt}`);
+  }
+}
+
+// Before a takeover drives a run: a log that cannot take one more file is said so, changing nothing.
+export function probeEventLog(paths: RunPaths, runId: string): void {
+  try {
+    const probe = writeFileAtomic(paths.eventsDir, `${TEMP_PREFIX}probe-${process.pid}`, `${process.pid}\n`, { fsync: false });
+    rmSync(probe, { force: true });
+  } catch (error) {
+    throw new LogWriteError(runId, error as Error, 'nothing was changed');
   }
 }
 

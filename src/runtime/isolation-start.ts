@@ -3,7 +3,7 @@
 import type { TeamConfig } from '../../config/schema.js';
 import type { IsolationRecord } from '../../machines/events.js';
 import { UsageError } from '../errors.js';
-import { probeRepo } from '../git/repo.js';
+import { dirtyPaths, probeRepo } from '../git/repo.js';
 import type { RunSession } from './session.js';
 
 // The integration branch of a run.
@@ -48,6 +48,10 @@ export async function openIsolation(session: RunSession): Promise<void> {
     return;
   }
   await iso.serial(() => iso.ensureIntegration(session));
+  const dirty = (await dirtyPaths(iso.projectDir, false)).filter((path) => !path.startsWith('.checkpoints/'));
+  if (dirty.length > 0) {
+    session.progress.emit({ type: 'isolation.dirty', files: dirty }, `isolation: your uncommitted changes (${dirty.slice(0, 5).join(', ')}${dirty.length > 5 ? ', …' : ''}) are not in the workers' worktrees: they start from the last commit`);
+  }
   const from = record.userBranch ? `${record.userBranch} at ${record.base!.slice(0, 10)}` : record.base!.slice(0, 10);
   session.progress.emit(
     { type: 'isolation', mode: 'worktree', branch: record.branch, base: record.base },

@@ -7,6 +7,7 @@ import type { AttemptInput, HandoffInput } from '../../machines/types.js';
 import type { NewEvent } from '../../machines/events.js';
 import { runAttempt, type AttemptRequest } from './attempt.js';
 import { taskFinished } from './attempt-records.js';
+import { LogWriteError } from '../errors.js';
 import { runGates } from './gates.js';
 import { announceRecord } from './announce.js';
 import { updateCheckpointAfter } from '../opchain/hook.js';
@@ -18,15 +19,17 @@ export function bindMachine(session: RunSession) {
     actors: {
       runAttempt: fromPromise<void, AttemptInput>(async ({ input, signal }) => {
         // Stopping the worker is an effect too: the step that stops it is durable first.
-        signal.addEventListener('abort', () => session.events.flush(), { once: true });
+        signal.addEventListener('abort', () => session.events.flushQuietly(), { once: true });
         // xstate starts the children of a machine's first state before it runs that state's
         // actions; one microtask later the task_started record is in the log.
         await Promise.resolve();
-        session.events.flush();
         try {
+          session.events.flush();
           await runAttempt(session, input as AttemptRequest, signal);
         } catch (error) {
           // Our bug, not the agent's: the attempt fails with the error as evidence; the team goes on.
+          // A log that cannot be written has already stopped the run: nothing more is recorded.
+          if (error instanceof LogWriteError) return;
           session.log.error({ err: error, task: input.taskId, attempt: input.attempt }, 'attempt effect failed');
           if (!session.events.isFinished(input.taskId, input.attempt)) {
             session.events.commit(taskFinished(session, input, 'failed', `internal error: ${(error as Error).message}`, [], ''));
@@ -34,12 +37,14 @@ export function bindMachine(session: RunSession) {
         }
       }),
       runGates: fromPromise<void, { commands: string[]; iteration: number; pass: number }>(async ({ input, signal }) => {
-        session.events.flush();
-        await guard(session, () => runGates(session, input.commands, input.iteration, input.pass, signal));
+        await guard(session, () => {
+          session.events.flush();
+          return runGates(session, input.commands, input.iteration, input.pass, signal);
+        });
       }),
       writeHandoff: fromPromise<void, HandoffInput>(async ({ input }) => {
-        session.events.flush();
         await guard(session, async () => {
+          session.events.flush();
           const { file, sha256 } = writeHandoff(session.paths.handoffsDir, input, session.events.write);
           const path = relative(session.projectDir, file);
           session.progress.emit({ type: 'handoff', stage: input.stage, path }, `  handoff ${path}`);

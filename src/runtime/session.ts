@@ -43,11 +43,13 @@ export interface RunSession extends Readonly<Omit<SessionOptions, 'events'>> {
 // A session over a run whose log held `options.events` when this orchestrator began.
 export function makeSession(options: SessionOptions): RunSession {
   const { events, ...rest } = options;
+  const cancel = new CancelScope();
   return {
     ...rest,
-    events: new EventLog(options.paths, options.runId, options.log, { fsync: options.config.team.fsync }),
+    // A log that cannot be written stops the run: nothing that happens next could be recorded.
+    events: new EventLog(options.paths, options.runId, options.log, { fsync: options.config.team.fsync }, (error) => cancel.fail(error)),
     registry: new WorkerRegistry(events),
-    cancel: new CancelScope(),
+    cancel,
     isolation: new Isolation(options.projectDir, options.runId, events),
   };
 }

@@ -6,6 +6,7 @@ import type { TeamConfig } from '../../config/schema.js';
 import { TEMP_PREFIX } from '../../workers/atomic.js';
 import type { EventOf } from '../../machines/events.js';
 import { readRunFiles } from '../checkpoint/read.js';
+import { keepStampsAfter } from '../checkpoint/time.js';
 import type { RunPaths } from '../checkpoint/store.js';
 import { foldEvents, newFold, type RunView } from '../checkpoint/view.js';
 import { UsageError } from '../errors.js';
@@ -53,6 +54,7 @@ export function takeOver(paths: RunPaths & { runId: string }, project: { dir: st
   try {
     removeTornWrites(paths);
     const files = readRunFiles(paths);
+    keepStampsAfter(newestEventName(paths));
     const st = newFold(files.run);
     foldEvents(st, files.events);
     const started = files.events.find((e): e is EventOf<'run_started'> & { file: string } => e.event === 'run_started');
@@ -79,5 +81,14 @@ export function takeOver(paths: RunPaths & { runId: string }, project: { dir: st
   } catch (error) {
     release();
     throw error;
+  }
+}
+
+// The name that sorts last in events/ (valid or not): new events must sort after it.
+function newestEventName(paths: RunPaths): string {
+  try {
+    return readdirSync(paths.eventsDir).filter((name) => !name.startsWith('.')).sort().at(-1) ?? '';
+  } catch {
+    return '';
   }
 }

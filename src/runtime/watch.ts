@@ -44,23 +44,48 @@ export async function watchWorker(session: RunSession, handle: WorkerHandle, spe
   const onAbort = () => stop('cancel', session.cancel.force ? 0 : session.config.team.shutdownTimeoutMs);
   if (signal.aborted) onAbort();
   signal.addEventListener('abort', onAbort, { once: true });
-  const timer = setInterval(() => {
-    const life = lastSignOfLife(spec.attemptDir, lifeFiles);
-    if (life !== undefined && life > lastLife) lastLife = life;
-    const signals = adapter.scan?.(output.readNew());
-    if (signals?.progress) lastLife = Date.now();
-    if (signals?.failure) stop(`${signals.failure.reason} (stopped early: no retry can fix it)`, WATCHDOG_GRACE_MS);
-    const ran = Date.now() - started;
-    if (ran >= capMs) stop(`attempt cap: ran ${Math.round(ran / 1000)}s, over the ${Math.round(capMs / 1000)}s allowed for ${input.stage} (team.attemptTimeoutMs); killed`, WATCHDOG_GRACE_MS);
-    const silent = Date.now() - lastLife;
-    if (!sessionNoted && adapter.peekSessionId) sessionNoted = noteSessionId(session, input, adapter, spec.attemptDir);
-    if (silent >= statusCheckMs && !stalledNoted) {
-      stalledNoted = true;
-      session.events.append({ event: 'attempt_stalled', task_id: input.taskId, attempt: input.attempt, silent_ms: silent });
-      session.progress.emit({ type: 'attempt.stalled', task: input.taskId, attempt: input.attempt, silentMs: silent }, `… ${input.taskId} a${input.attempt} stalled: no progress for ${Math.round(silent / 1000)}s`);
+  let looking = false;
+  // One look at the worker; a failure (the log cannot be written) stops the run, never the process.
+  const look = async () => {
+    if (looking || stopping) return;
+    looking = true;
+    try {
+      const life = lastSignOfLife(spec.attemptDir, lifeFiles);
+      if (life !== undefined && life > lastLife) lastLife = life;
+      const signals = adapter.scan?.(output.readNew());
+      if (signals?.progress) lastLife = Date.now();
+      const ran = Date.now() - started;
+      const silent = Date.now() - lastLife;
+      if (!sessionNoted && adapter.peekSessionId) sessionNoted = noteSessionId(session, input, adapter, spec.attemptDir);
+      const stalled = silent >= statusCheckMs && !stalledNoted;
+      const kill = signals?.failure
+        ? `${signals.failure.reason} (stopped early: no retry can fix it)`
+        : ran >= capMs
+          ? `attempt cap: ran ${Math.round(ran / 1000)}s, over the ${Math.round(capMs / 1000)}s allowed for ${input.stage} (team.attemptTimeoutMs); killed`
+          : silent >= reassignMs
+            ? `watchdog: no progress for ${Math.round(silent / 1000)}s (reassign after ${Math.round(reassignMs / 1000)}s); killed`
+            : undefined;
+      if (!stalled && !kill) return;
+      // Silence may be our own pause (SIGSTOP, a laptop lid): an attempt that ended is judged by its result, never killed.
+      if (!(await backend.isAlive(handle))) return;
+      if (stalled) {
+        stalledNoted = true;
+        session.events.append({ event: 'attempt_stalled', task_id: input.taskId, attempt: input.attempt, silent_ms: silent });
+        session.progress.emit({ type: 'attempt.stalled', task: input.taskId, attempt: input.attempt, silentMs: silent }, `… ${input.taskId} a${input.attempt} stalled: no progress for ${Math.round(silent / 1000)}s`);
+      }
+      if (kill) {
+        // The kill is in the log before it is done.
+        session.events.append({ event: 'attempt_stopping', task_id: input.taskId, attempt: input.attempt, by: 'watchdog', reason: kill });
+        stop(kill, WATCHDOG_GRACE_MS);
+      }
+    } catch (error) {
+      clearInterval(timer);
+      session.cancel.fail(error as Error);
+    } finally {
+      looking = false;
     }
-    if (silent >= reassignMs) stop(`watchdog: no progress for ${Math.round(silent / 1000)}s (reassign after ${Math.round(reassignMs / 1000)}s); killed`, WATCHDOG_GRACE_MS);
-  }, tick);
+  };
+  const timer = setInterval(() => void look(), tick);
   try {
     const exit = await backend.wait(handle, spec);
     if (stopping) await stopping;

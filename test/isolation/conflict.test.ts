@@ -30,6 +30,8 @@ describe('worktree isolation: a merge conflict', () => {
 
   beforeAll(async () => {
     project = makeGitProject(SCENARIO, {}, { [FILE]: 'line one\nline two\nline three\n' });
+    project.write('notes.txt', 'mine\n');
+    project.git('add', 'notes.txt');
     result = await project.run('2:executor', 'both change line two', '--agent', 'sim');
     run = project.readRun();
     integration = `team/${run.runId}`;
@@ -60,6 +62,11 @@ describe('worktree isolation: a merge conflict', () => {
     expect(prompt).toContain(`${integration}--${loser} (theirs`);
     expect(prompt).toContain(`${integration} (ours`);
     expect(prompt).toContain(`both change ${FILE}`);
+  });
+
+  it('says at the start that uncommitted changes stay out of the worktrees, and leaves them alone', () => {
+    expect(result.stderr).toContain('isolation: your uncommitted changes (notes.txt) are not in the workers\' worktrees: they start from the last commit');
+    expect(project.git('status', '--porcelain')).toContain('A  notes.txt');
   });
 
   it('merges the resolution, and verify passes on the integration branch', () => {

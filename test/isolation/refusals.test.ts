@@ -26,6 +26,10 @@ describe('worktree isolation: refusals', () => {
     expect(project.git('ls-tree', '-r', '--name-only', integration)).not.toContain('leak.txt');
     expect(project.git('ls-tree', '-r', '--name-only', `${integration}--t1`)).toContain('.team/leak.txt');
     expect(result.stderr).toContain(`${integration}--t1 (1 commit(s) not in ${integration})`);
+    const land = await project.run('land');
+    expect(land.exitCode).toBe(2);
+    expect(land.stderr).toContain(`team land: run ${run.runId} is failed; only a completed run lands`);
+    expect(project.git('log', '--format=%s', 'main')).toBe('base');
   });
 
   it('runs a project that is not a git repository with "none", and says so', async () => {

@@ -22,6 +22,16 @@ describe('pipeline machine: task attempts', () => {
     expect(d.recorded('run_failed')).toEqual([]);
   });
 
+  it('does not retry a task whose branch could not be merged, and makes it a defect at verify', () => {
+    const d = toExec(new Driver());
+    d.send({ type: 'merge.failed', task_id: 't1', attempt: 1, reason: 'conflict' });
+    d.finishTask('t1', 'failed');
+    expect(d.context.tasks.t1).toMatchObject({ status: 'failed', attempt: 1, failures: 1, mergeFailed: 'conflict' });
+    expect(d.recorded('task_started').filter((r) => r.task_id === 't1').map((r) => r.attempt)).toEqual([1]);
+    d.handoff().finishStage('completed', { type: 'verify.result', task_id: 'verify-1', attempt: 1, verdict: 'pass', defects: [] });
+    expect(d.context.defects.map((x) => [x.id, x.task])).toEqual([['task-t1', 't1']]);
+  });
+
   it('fails a task after maxTaskAttempts failed attempts and still reaches verify', () => {
     const d = toExec(driverWith({ maxTaskAttempts: 3 }));
     for (let i = 0; i < 3; i++) d.finishTask('t1', 'failed');

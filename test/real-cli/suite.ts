@@ -13,7 +13,7 @@ import { expectNoProcessLeft, markRun } from './leftovers.js';
 import { saveFixtures } from './record.js';
 
 // A whole pipeline (plan, two exec tasks, verify, fix, verify) of a slow-starting CLI on a busy machine.
-const PIPELINE_TIMEOUT_MS = 300_000;
+const PIPELINE_TIMEOUT_MS = 600_000;
 // The issue's bound for a bad key: well under a minute, including the CLI's start.
 const BAD_KEY_TIMEOUT_MS = 50_000;
 // The attempt cap the never-answering server meets (team.attemptTimeoutMs): beyond each CLI's
@@ -42,8 +42,8 @@ export function describeRealCli(cli: RealCli): void {
       const project = makeAgentProject(ctx.home.env(key));
       project.writeConfig({ team: { fsync: false }, ...config });
       const marker = markRun();
-      // PWD as a shell sets it: a CLI that reads its folder from PWD (opencode) sees the project.
-      const extra = { PWD: project.dir, TEAMLINE_TEST_RUN: marker };
+      // PWD stays the test's own folder (not the project), as for `team --cwd <project>`.
+      const extra = { TEAMLINE_TEST_RUN: marker };
       return { project, marker, team: (args) => project.team(args, extra), start: (args) => project.start(args, extra) };
     };
   }, 600_000);
@@ -125,7 +125,7 @@ export function describeRealCli(cli: RealCli): void {
       // The model has the plan request (or the run ended without reaching it: then say why).
       const ended = started.result.then((r) => Promise.reject(new Error(`the run ended before its model call: ${r.stdout}\n${r.stderr}`)));
       await Promise.race([ctx.server.waitForCall((c) => c.key === HANG_KEY && c.facts?.stage === 'team-plan' && c.facts.projectDir === run.project.dir), ended]);
-      const cancel = await run.project.team(['cancel'], { PWD: run.project.dir });
+      const cancel = await run.project.team(['cancel']);
       expect(cancel.exitCode, cancel.stderr).toBe(0);
       const result = await started.result;
       expect(result.exitCode, `${result.stdout}\n${result.stderr}`).toBe(3);

@@ -1,5 +1,5 @@
 // The run lock: one orchestrator drives a run; a lock left by a dead (or recycled, or torn) holder is taken over.
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -58,7 +58,7 @@ describe('runtime/lock', () => {
     await expectCompletedOnce(project);
   });
 
-  it('takes over a stale lock: one naming a dead pid, one naming a live pid with another start time, and a torn one', { timeout: 240_000 }, async () => {
+  it('takes over a stale lock (one naming a dead pid, one naming a live pid with another start time) and refuses a torn one until it is removed', { timeout: 240_000 }, async () => {
     const project = await killedRun();
     const since = new Date().toISOString();
     const takers: number[] = [];
@@ -78,6 +78,10 @@ describe('runtime/lock', () => {
       await killOrchestrator(resume);
     }
     writeLock(project, '{"pid": 4');
+    const refused = await project.team('resume');
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toMatch(/^team: the lock file \S+lock\.json cannot be read \(not a lock record\); if no orchestrator drives run \S+, remove that file and try again$/);
+    rmSync(join(project.runDir(), 'lock.json'));
 
     const last = project.spawn('resume');
     const result = await last.result;
