@@ -19,8 +19,6 @@ const RULES: FailureRule[] = [
   [/model_not_found|model.*(does not exist|not found|not supported)/i, 'unknown-model'],
 ];
 
-// An error event that only says codex is retrying its connection.
-const RECONNECTING = /^Reconnecting\.\.\.|stream disconnected|retrying/i;
 
 // The permission mode that means "no sandbox, no approvals" (for already-isolated machines).
 const BYPASS_MODE = 'yolo';
@@ -58,21 +56,22 @@ function parseCodex(output: string): AgentReport {
       };
     }
     if (event.type === 'turn.completed' || event.type === 'turn.failed' || event.type === 'error') terminal = event;
-    if (event.type === 'error' || event.type === 'turn.failed') failure ??= classifyFailure('codex', describeCodexError(event), RULES);
+    // The last classified error: codex's own words, after its reconnect notices.
+    if (event.type === 'error' || event.type === 'turn.failed') failure = classifyFailure('codex', describeCodexError(event), RULES) ?? failure;
   }
   const ok = terminal?.type === 'turn.completed';
   const noRecord = events.every((event) => typeof event.type !== 'string') ? true : undefined;
   return makeReport({ ok, finalText, sessionId, tokens, error: ok ? undefined : describeCodexError(terminal), noRecord: ok ? undefined : noRecord, failure: ok ? undefined : failure });
 }
 
-// Progress is any event but a reconnect notice (codex retries a lost network forever).
+// Progress is any event but an error (codex's reconnect notices: it retries a lost network forever).
 function scanCodex(lines: string[]): OutputSignals {
   let progress = false;
   let failure: AgentFailure | undefined;
   for (const event of parseJsonLines(lines)) {
     if (typeof event.type !== 'string') continue;
     const message = event.type === 'error' ? describeCodexError(event) : undefined;
-    if (message !== undefined && RECONNECTING.test(message)) continue;
+    // A reconnect is noise, but one after a refused key will never succeed.
     if (message !== undefined) failure ??= classifyFailure('codex', message, RULES);
     else progress = true;
   }
