@@ -51,6 +51,7 @@ const handleSchema = z.object({
   pid: z.number().int(),
   pidStart: z.number().int(),
   pgid: z.number().int(),
+  bootId: z.string().optional(),
   server: z.string().optional(),
   socketDir: z.string().optional(),
   paneId: z.string().optional(),

@@ -29,8 +29,25 @@ export function readPidStart(pid: number): number | undefined {
   return readProcStat(pid)?.startTime;
 }
 
+// This boot's id: a pid recorded on another boot is never ours, whatever its start time.
+export const BOOT_ID = readBootId();
+
+function readBootId(): string | undefined {
+  try {
+    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// True when a recorded boot id (absent in older logs) is not this boot's.
+function otherBoot(bootId: string | undefined): boolean {
+  return bootId !== undefined && BOOT_ID !== undefined && bootId !== BOOT_ID;
+}
+
 // True when the very process we recorded still runs (a recycled pid has another start time).
-export function isProcessAlive(pid: number, pidStart: number): boolean {
+export function isProcessAlive(pid: number, pidStart: number, bootId?: string): boolean {
+  if (otherBoot(bootId)) return false;
   const stat = readProcStat(pid);
   return stat !== undefined && stat.startTime === pidStart && stat.state !== 'Z' && stat.state !== 'X';
 }
@@ -77,7 +94,8 @@ function groupExists(pgid: number): boolean {
 
 // The group we recorded is still ours: its leader is the very process we started, or gone
 // (Linux never hands out a pid that is still a live process group id, so members left are ours).
-export function ownsGroup(pid: number, pidStart: number): boolean {
+export function ownsGroup(pid: number, pidStart: number, bootId?: string): boolean {
+  if (otherBoot(bootId)) return false;
   const stat = readProcStat(pid);
   return stat === undefined || stat.startTime === pidStart;
 }

@@ -3,7 +3,7 @@
 import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { isProcessAlive, listGroupMembers, ownsGroup, readPidStart, signalGroup, waitUntil } from './proc.js';
+import { BOOT_ID, isProcessAlive, listGroupMembers, ownsGroup, readPidStart, signalGroup, waitUntil } from './proc.js';
 import type { LaunchSpec, StopOptions, WorkerBackend, WorkerExit, WorkerHandle } from './types.js';
 import { OUTPUT_FILE, readExitRecord, SHUTDOWN_FILE, wrapperArgv, wrapperEnv } from './wrapper.js';
 
@@ -42,7 +42,7 @@ export function createProcessBackend(): WorkerBackend {
         throw new Error(`could not start ${spec.command.file}: ${'message' in result ? String(result.message) : 'no pid'}`);
       }
       children.set(pid, { subprocess, startedAt: Date.now() });
-      const handle: WorkerHandle = { backend: 'process', pid, pidStart: readPidStart(pid) ?? 0, pgid: pid };
+      const handle: WorkerHandle = { backend: 'process', pid, pidStart: readPidStart(pid) ?? 0, pgid: pid, ...(BOOT_ID ? { bootId: BOOT_ID } : {}) };
       // A process runs from its spawn; a crash before this record is covered by its pid file.
       record?.(handle);
       return handle;
@@ -62,9 +62,9 @@ export function createProcessBackend(): WorkerBackend {
       exitCode = result.exitCode ?? null;
       signal = result.signal ?? null;
     } else {
-      while (isProcessAlive(handle.pid, handle.pidStart)) await new Promise((r) => setTimeout(r, ADOPTED_POLL_MS));
+      while (isProcessAlive(handle.pid, handle.pidStart, handle.bootId)) await new Promise((r) => setTimeout(r, ADOPTED_POLL_MS));
     }
-    if (ownsGroup(handle.pid, handle.pidStart)) reapGroup(handle.pgid);
+    if (ownsGroup(handle.pid, handle.pidStart, handle.bootId)) reapGroup(handle.pgid);
     // The wrapper's record holds the agent's own status; the wrapper's is only a fallback.
     const record = await readExitRecord(spec.attemptDir);
     if (record) return { exitCode: record.exitCode, signal: record.signal, durationMs: Date.now() - startedAt, stopped: false };
@@ -72,7 +72,7 @@ export function createProcessBackend(): WorkerBackend {
   }
 
   async function isAlive(handle: WorkerHandle): Promise<boolean> {
-    return isProcessAlive(handle.pid, handle.pidStart);
+    return isProcessAlive(handle.pid, handle.pidStart, handle.bootId);
   }
 
   async function stop(handle: WorkerHandle, options: StopOptions): Promise<void> {
@@ -88,15 +88,15 @@ export function createProcessBackend(): WorkerBackend {
 // Polite request, grace, SIGTERM to the group, SIGKILL; resolves when the group is gone.
 export async function stopGroup(handle: WorkerHandle, options: StopOptions, askPolitely: (h: WorkerHandle) => void): Promise<void> {
   // A recycled pid leads someone else's group: never signal it, never write into its folder.
-  if (!ownsGroup(handle.pid, handle.pidStart)) return;
-  if (!isProcessAlive(handle.pid, handle.pidStart) && listGroupMembers(handle.pgid).length === 0) return;
+  if (!ownsGroup(handle.pid, handle.pidStart, handle.bootId)) return;
+  if (!isProcessAlive(handle.pid, handle.pidStart, handle.bootId) && listGroupMembers(handle.pgid).length === 0) return;
   const gone = () => listGroupMembers(handle.pgid).length === 0;
   try {
     askPolitely(handle);
   } catch {
     // The request file is a courtesy; the signals below do the work.
   }
-  if (isProcessAlive(handle.pid, handle.pidStart)) signalGroup(handle.pgid, 'SIGINT');
+  if (isProcessAlive(handle.pid, handle.pidStart, handle.bootId)) signalGroup(handle.pgid, 'SIGINT');
   if (options.graceMs > 0 && (await waitUntil(gone, options.graceMs))) return;
   signalGroup(handle.pgid, 'SIGTERM');
   if (await waitUntil(gone, options.graceMs > 0 ? TERM_TO_KILL_MS : FORCED_TERM_TO_KILL_MS)) return;

@@ -119,7 +119,7 @@ export interface LaunchSpec {
 
 // What identifies a started worker, recorded in the log before work starts.
 export type WorkerHandle =
-  | { backend: 'process'; pid: number; pidStart: number; pgid: number }
+  | { backend: 'process'; pid: number; pidStart: number; pgid: number; bootId?: string }
   | {
       backend: 'tmux';
       server: string;
@@ -129,6 +129,8 @@ export type WorkerHandle =
       pid: number;
       pidStart: number;
       pgid: number;
+      /** The boot the pid was recorded on (/proc/sys/kernel/random/boot_id); absent in older logs. */
+      bootId?: string;
     };
 
 // How a worker ended, as data. Only our own bugs throw.

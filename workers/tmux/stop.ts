@@ -15,18 +15,21 @@ const KILLED_TIMEOUT_MS = 5_000;
 
 // Resolves once no process of the attempt's group is left; signals only the recorded pgid.
 export async function stopWorker(target: TmuxTarget, handle: TmuxHandle, options: StopOptions): Promise<void> {
-  const isGone = (): boolean => !isProcessAlive(handle.pid, handle.pidStart) && listGroupMembers(handle.pgid).length === 0;
+  const isGone = (): boolean => !isProcessAlive(handle.pid, handle.pidStart, handle.bootId) && listGroupMembers(handle.pgid).length === 0;
   // A recycled pid leads someone else's group: leave it alone.
-  if (!ownsGroup(handle.pid, handle.pidStart) || isGone()) return;
+  if (!ownsGroup(handle.pid, handle.pidStart, handle.bootId) || isGone()) return;
   await askToStop(target, handle);
   if (await waitUntil(isGone, options.graceMs)) return;
-  await endGroup(handle.pgid, isGone);
+  await endGroup(handle.pgid, isGone, () => ownsGroup(handle.pid, handle.pidStart, handle.bootId));
 }
 
 // SIGTERM to a process group, then SIGKILL after a short delay; resolves once the check says gone.
-export async function endGroup(pgid: number, isGone = (): boolean => listGroupMembers(pgid).length === 0): Promise<void> {
+// `stillOurs` is asked again before each signal: the group must still be the one recorded.
+export async function endGroup(pgid: number, isGone = (): boolean => listGroupMembers(pgid).length === 0, stillOurs = (): boolean => true): Promise<void> {
+  if (!stillOurs()) return;
   signalGroup(pgid, 'SIGTERM');
   if (await waitUntil(isGone, KILL_DELAY_MS)) return;
+  if (!stillOurs()) return;
   signalGroup(pgid, 'SIGKILL');
   await waitUntil(isGone, KILLED_TIMEOUT_MS);
 }
