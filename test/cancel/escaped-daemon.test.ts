@@ -1,0 +1,72 @@
+// A worker that double-forks a daemon with setsid: the daemon left the worker's process group, yet
+// it carries the attempt's marker (TEAM_RUN_ID, TEAM_TASK_ID, TEAM_ATTEMPT) and ends with it.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CLI } from '../helpers/team.js';
+import { waitFor } from '../helpers/recovery-wait.js';
+
+const dirs: string[] = [];
+// Starts `setsid sleep` in the background (its pid in daemon.pid), then writes its result.
+const SCRIPT = [
+  'setsid sh -c \'echo $$ > "$TEAM_PROJECT_DIR/daemon.pid"; exec sleep 300\' </dev/null >/dev/null 2>&1 &',
+  'while [ ! -s "$TEAM_PROJECT_DIR/daemon.pid" ]; do sleep 0.05; done',
+  'if [ -n "$HOLD" ]; then while [ ! -e "$TEAM_PROJECT_DIR/release" ]; do sleep 0.05; done; fi',
+  'printf \'%s\\n\' \'{"status":"completed","summary":"daemon started","artifacts":[],"evidence":"ok","next":""}\' > "$TEAM_RESULT_FILE"',
+].join('\n');
+
+function project(hold: boolean): string {
+  const dir = mkdtempSync(join(tmpdir(), 'teamline-escape-'));
+  dirs.push(dir);
+  mkdirSync(join(dir, '.team'));
+  const daemon = { adapter: 'command', command: 'sh', args: ['-c', SCRIPT], env: hold ? { HOLD: '1' } : {} };
+  writeFileSync(join(dir, '.team', 'config.json'), JSON.stringify({ agents: { daemon }, roles: { planner: 'sim', analyst: 'sim', verifier: 'sim', architect: 'sim', executor: 'daemon', debugger: 'daemon' } }));
+  return dir;
+}
+
+const alive = (pid: number) => {
+  try {
+    return !/^\S+ \S+ Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/\(.*\)/, 'x'));
+  } catch {
+    return false;
+  }
+};
+const daemonPid = (dir: string) => Number(readFileSync(join(dir, 'daemon.pid'), 'utf8'));
+
+describe('escaped descendants (setsid)', () => {
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) {
+      try {
+        process.kill(daemonPid(dir), 'SIGKILL');
+      } catch {
+        // Stopped by the run, as it should be.
+      }
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('stops a daemon a worker started with setsid when the attempt ends', { timeout: 240_000 }, async () => {
+    const dir = project(false);
+    const run = await execa('node', [CLI, '1:executor', 'start a daemon', '--cwd', dir], { reject: false, env: { TMUX: undefined } });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(alive(daemonPid(dir))).toBe(false);
+  });
+
+  it('stops a daemon a worker started with setsid when the run is cancelled', { timeout: 240_000 }, async () => {
+    const dir = project(true);
+    const running = execa('node', [CLI, '1:executor', 'start a daemon', '--cwd', dir], { reject: false, env: { TMUX: undefined } });
+    await waitFor('the daemon', () => {
+      try {
+        return daemonPid(dir) > 0;
+      } catch {
+        return false;
+      }
+    });
+    const cancel = await execa('node', [CLI, 'cancel', '--force', '--cwd', dir], { reject: false });
+    expect(cancel.exitCode, cancel.stderr).toBe(0);
+    await running;
+    expect(alive(daemonPid(dir))).toBe(false);
+  });
+});
