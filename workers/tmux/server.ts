@@ -1,7 +1,7 @@
 // The lifecycle of a run's private tmux server: start on demand, kill with everything in it.
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isProcessAlive, listGroupMembers, readPidStart, signalGroup, waitUntil } from '../proc.js';
+import { isProcessAlive, listGroupMembers, ownsGroup, readPidStart, signalGroup, waitUntil } from '../proc.js';
 import { listTargetPanes } from './panes.js';
 import {
   resolveTarget,
@@ -56,7 +56,7 @@ export async function killServer(runId: string, options: TmuxOptions = {}): Prom
   const target = resolveTarget(toServerName(runId), options);
   const panes = (await listTargetPanes(target)) ?? [];
   // A pane's command leads its own session and group (pgid = pane pid); a dead one may leave members behind.
-  const groups = panes.filter((pane) => listGroupMembers(pane.pid).length > 0).map((pane) => pane.pid);
+  const groups = panes.filter((pane) => listGroupMembers(pane.pid).length > 0).map((pane) => ({ pgid: pane.pid, start: readPidStart(pane.pid) }));
   const serverPid = await readServerPid(target);
   const serverStart = serverPid === undefined ? undefined : readPidStart(serverPid);
   await runTmux(target, ['kill-server']);
@@ -64,8 +64,9 @@ export async function killServer(runId: string, options: TmuxOptions = {}): Prom
     await waitUntil(() => !isProcessAlive(serverPid, serverStart), GONE_TIMEOUT_MS);
   }
   // SIGHUP from the closing panes may not have ended everything.
-  for (const pgid of groups) if (listGroupMembers(pgid).length > 0) signalGroup(pgid, 'SIGKILL');
-  await waitUntil(() => groups.every((pgid) => listGroupMembers(pgid).length === 0), GONE_TIMEOUT_MS);
+  // Each group is looked at again: still led by the pane's process, or by none (never by a recycled pid).
+  for (const { pgid, start } of groups) if (listGroupMembers(pgid).length > 0 && (start === undefined || ownsGroup(pgid, start))) signalGroup(pgid, 'SIGKILL');
+  await waitUntil(() => groups.every(({ pgid }) => listGroupMembers(pgid).length === 0), GONE_TIMEOUT_MS);
   await rm(toSocketPath(target), { force: true });
   await rm(toConfigPath(target), { force: true });
 }
