@@ -103,7 +103,8 @@ function readFolder<T>(
   return out;
 }
 
-function parseEvent(value: unknown): TeamEvent | string {
+// An event as the log trusts it, or why it is not trusted.
+export function parseEvent(value: unknown): TeamEvent | string {
   const name = (value as { event?: unknown } | null)?.event;
   if (!isEventName(name)) return `unknown event ${JSON.stringify(name ?? null)}`;
   const result = EVENT_SCHEMAS[name].safeParse(value);
@@ -111,7 +112,8 @@ function parseEvent(value: unknown): TeamEvent | string {
   return result.data as TeamEvent;
 }
 
-function parseApproval(value: unknown): Approval | string {
+// An approval as the log trusts it, or why it is not trusted.
+export function parseApproval(value: unknown): Approval | string {
   const result = approvalSchema.safeParse(value);
   return result.success ? result.data : `invalid approval: ${describeIssues(result.error.issues)}`;
 }

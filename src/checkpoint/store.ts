@@ -85,12 +85,16 @@ function makeRunFolders(projectDir: string, paths: RunPaths): void {
 // fsync to the caller (see EventGroup).
 export function appendEvent<E extends NewEvent>(paths: RunPaths, runId: string, event: E, options: WriteOptions & { syncDir?: boolean }): E & { at: string; run_id: string } {
   const full = { ...event, at: nowIso(), run_id: runId } as E & { at: string; run_id: string };
-  const record = full as unknown as Record<string, unknown>;
+  writeFileAtomic(paths.eventsDir, eventFileName(full), `${JSON.stringify(full)}\n`, options);
+  return full;
+}
+
+// An event's name, `<stamp>-<event>-<task>-a<attempt>-<token>.json`: it sorts in the order written.
+export function eventFileName(event: NewEvent): string {
+  const record = event as unknown as Record<string, unknown>;
   const task = typeof record.task_id === 'string' ? record.task_id : 'run';
   const attempt = typeof record.attempt === 'number' ? record.attempt : 0;
-  const name = `${makeStamp()}-${event.event}-${task}-a${attempt}-${makeToken()}.json`;
-  writeFileAtomic(paths.eventsDir, name, `${JSON.stringify(full)}\n`, options);
-  return full;
+  return `${makeStamp()}-${event.event}-${task}-a${attempt}-${makeToken()}.json`;
 }
 
 // Group commit for one run's log: the events of one machine step are each written (fsynced) and
@@ -135,8 +139,12 @@ export class EventGroup {
 
 // Appends one approval record.
 export function appendApproval(paths: RunPaths, approval: Approval, options: WriteOptions): void {
-  const name = `${makeStamp()}-${approval.stage}-${makeToken()}.json`;
-  writeFileAtomic(paths.approvalsDir, name, `${JSON.stringify(approval)}\n`, options);
+  writeFileAtomic(paths.approvalsDir, approvalFileName(approval), `${JSON.stringify(approval)}\n`, options);
+}
+
+// An approval's name, `<stamp>-<stage>-<token>.json`.
+export function approvalFileName(approval: Approval): string {
+  return `${makeStamp()}-${approval.stage}-${makeToken()}.json`;
 }
 
 // The latest run id, or undefined when the project has none.

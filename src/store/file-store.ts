@@ -1,0 +1,78 @@
+// The file store: the existing event files under .team/runs (src/checkpoint) behind RunStore. The
+// format on disk is unchanged; one writer per run is the runtime's lock (src/runtime/lock.ts).
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Approval, NewEvent, TeamEvent } from '../../machines/events.js';
+import { checkApproval, type ApprovalView } from '../checkpoint/approvals.js';
+import { LIMITS, validateId } from '../checkpoint/guards.js';
+import { readRunFiles } from '../checkpoint/read.js';
+import { readRegularFile } from '../checkpoint/regular-file.js';
+import { appendApproval, createRun, EventGroup, readCurrentRunId, resolveRun, runPaths, type RunRecord, type WriteOptions } from '../checkpoint/store.js';
+import { UsageError } from '../errors.js';
+import { parseEventBody } from './parse-body.js';
+import { findConflicts, refuseSecondTerminal, type AttemptKey } from './terminal.js';
+import type { NewRun, RunRead, RunStore } from './types.js';
+
+// A project's runs as files; `write.fsync` as the project's config says.
+export class FileStore implements RunStore {
+  readonly kind = 'files' as const;
+
+  constructor(
+    readonly projectDir: string,
+    private readonly write: WriteOptions = { fsync: true },
+  ) {}
+
+  async createRun(fields: NewRun, runId?: string): Promise<RunRecord> {
+    if (runId !== undefined) {
+      validateId(runId, 'run id');
+      if (existsSync(runPaths(this.projectDir, runId).runJson)) throw new UsageError(`run id ${runId} is in use: a run is created once`);
+    }
+    return createRun(this.projectDir, fields, this.write, runId);
+  }
+
+  // The step's files are written, then made durable together by one folder fsync.
+  async append(runId: string, records: NewEvent[]): Promise<TeamEvent[]> {
+    const paths = resolveRun(this.projectDir, runId);
+    if (records.some((r) => r.event === 'task_finished')) {
+      const names = readdirSync(paths.eventsDir);
+      refuseSecondTerminal(runId, records, (key) => hasTerminalFile(paths.eventsDir, names, key));
+    }
+    const group = new EventGroup(paths, runId, this.write);
+    const written = records.map((record) => group.add(record) as TeamEvent);
+    group.flush();
+    return written;
+  }
+
+  async read(runId: string): Promise<RunRead> {
+    const files = readRunFiles(resolveRun(this.projectDir, runId));
+    return { run: files.run, events: files.events, approvals: files.approvals, malformed: files.problems, conflicts: findConflicts(files.events) };
+  }
+
+  async approve(runId: string, approval: Approval): Promise<void> {
+    appendApproval(resolveRun(this.projectDir, runId), approval, this.write);
+  }
+
+  async approvals(runId: string, projectDir: string): Promise<ApprovalView[]> {
+    return (await this.read(runId)).approvals.map((approval) => checkApproval(approval, projectDir));
+  }
+
+  async current(): Promise<string | undefined> {
+    return readCurrentRunId(this.projectDir);
+  }
+
+  async close(): Promise<void> {}
+}
+
+// `20261028T131016577943Z`, the stamp every event file name begins with.
+const STAMP_LENGTH = 22;
+
+// Whether the folder holds a trusted task_finished of the attempt (its name says which; its body must agree).
+function hasTerminalFile(eventsDir: string, names: string[], key: AttemptKey): boolean {
+  const infix = `-task_finished-${key.task}-a${key.attempt}-`;
+  return names.some((name) => {
+    if (!/^\d{8}T\d{12}Z-/.test(name) || !name.startsWith(infix, STAMP_LENGTH)) return false;
+    const read = readRegularFile(join(eventsDir, name), LIMITS.eventBytes);
+    const event = read.ok ? parseEventBody(read.text) : undefined;
+    return typeof event === 'object' && event.event === 'task_finished' && event.task_id === key.task && event.attempt === key.attempt;
+  });
+}

@@ -1,0 +1,59 @@
+// The PostgreSQL store's tables (schema `teamline`, docs/scale-out.md), created idempotently. Bodies
+// are `json`, which keeps each record's text as the file store writes it (key order included).
+import type pg from 'pg';
+
+// Refuses UPDATE, DELETE and TRUNCATE: runs, events and approvals are written once.
+const APPEND_ONLY = `
+CREATE OR REPLACE FUNCTION teamline.refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE EXCEPTION 'teamline.%: % refused, the log is append-only', TG_TABLE_NAME, TG_OP USING ERRCODE = 'restrict_violation';
+END $$;`;
+
+const TABLES = `
+CREATE TABLE IF NOT EXISTS teamline.runs (
+  run_id text PRIMARY KEY,
+  inserted_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+  record json NOT NULL
+);
+CREATE TABLE IF NOT EXISTS teamline.events (
+  run_id text NOT NULL REFERENCES teamline.runs (run_id),
+  seq bigint NOT NULL CHECK (seq > 0),
+  name text NOT NULL,
+  body json NOT NULL,
+  written_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+  PRIMARY KEY (run_id, seq),
+  UNIQUE (run_id, name)
+);
+CREATE UNIQUE INDEX IF NOT EXISTS events_one_terminal ON teamline.events (run_id, (body->>'task_id'), ((body->>'attempt')::int))
+  WHERE body->>'event' = 'task_finished';
+CREATE TABLE IF NOT EXISTS teamline.approvals (
+  run_id text NOT NULL REFERENCES teamline.runs (run_id),
+  name text NOT NULL,
+  body json NOT NULL,
+  written_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+  PRIMARY KEY (run_id, name)
+);`;
+
+// One statement trigger per table (a statement that touches no row is refused too), made only when missing.
+const TRIGGERS = ['runs', 'events', 'approvals'].map((table) => `
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = '${table}_append_only' AND tgrelid = 'teamline.${table}'::regclass) THEN
+    CREATE TRIGGER ${table}_append_only BEFORE UPDATE OR DELETE OR TRUNCATE ON teamline.${table} FOR EACH STATEMENT EXECUTE FUNCTION teamline.refuse_change();
+  END IF;
+END $$;`).join('\n');
+
+// Creates the schema when missing, in one transaction; concurrent callers wait for each other.
+export async function ensureSchema(client: pg.ClientBase): Promise<void> {
+  await client.query('BEGIN');
+  try {
+    await client.query("SELECT pg_advisory_xact_lock(hashtextextended('teamline:schema', 0))");
+    await client.query('CREATE SCHEMA IF NOT EXISTS teamline');
+    await client.query(APPEND_ONLY);
+    await client.query(TABLES);
+    await client.query(TRIGGERS);
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK');
+    throw error;
+  }
+}

@@ -1,0 +1,151 @@
+// The PostgreSQL store: runs, events and approvals in schema `teamline` (docs/scale-out.md). Each
+// step is one transaction; seq is per run and gapless, given out under the run row's lock.
+import type pg from 'pg';
+import type { Approval, NewEvent, TeamEvent } from '../../machines/events.js';
+import { checkApproval, type ApprovalView } from '../checkpoint/approvals.js';
+import { validateId } from '../checkpoint/guards.js';
+import type { Problem } from '../checkpoint/read.js';
+import { approvalFileName, eventFileName, type RunRecord } from '../checkpoint/store.js';
+import { makeRunId, nowIso } from '../checkpoint/time.js';
+import { UsageError } from '../errors.js';
+import { describeUrl, makePool, StoreUnreachableError } from './pg-connect.js';
+import { ensureSchema } from './pg-schema.js';
+import { parseApprovalBody, parseEventBody } from './parse-body.js';
+import { endedBy, findConflicts, refuseSecondTerminal, TerminalConflictError } from './terminal.js';
+import type { NewRun, RunRead, RunStore } from './types.js';
+
+type Row = { name: string; body: string };
+
+// A store on one database; open() makes the schema when it is missing.
+export class PgStore implements RunStore {
+  readonly kind = 'postgres' as const;
+
+  private constructor(
+    private readonly pool: pg.Pool,
+    private readonly url: string,
+  ) {}
+
+  // Connects and makes the schema; a database that cannot be reached is StoreUnreachableError.
+  static async open(url: string, applicationName = `teamline ${process.pid}`): Promise<PgStore> {
+    const pool = makePool(url, applicationName);
+    try {
+      const client = await pool.connect();
+      try {
+        await ensureSchema(client);
+      } finally {
+        client.release();
+      }
+    } catch (error) {
+      await pool.end();
+      throw new StoreUnreachableError(url, error as Error);
+    }
+    return new PgStore(pool, url);
+  }
+
+  async createRun(fields: NewRun, runId: string = makeRunId()): Promise<RunRecord> {
+    validateId(runId, 'run id');
+    const record: RunRecord = { run_id: runId, created_at: nowIso(), ...fields };
+    const made = await this.pool.query('INSERT INTO teamline.runs (run_id, record) VALUES ($1, $2::json) ON CONFLICT DO NOTHING', [runId, JSON.stringify(record)]);
+    if (made.rowCount !== 1) throw new UsageError(`run id ${runId} is in use: a run is created once`);
+    return record;
+  }
+
+  // One transaction: the run row is locked, so seq has no gap and steps never interleave.
+  async append(runId: string, records: NewEvent[]): Promise<TeamEvent[]> {
+    return this.transaction(async (client) => {
+      const run = await client.query('SELECT 1 FROM teamline.runs WHERE run_id = $1 FOR UPDATE', [runId]);
+      if (run.rowCount !== 1) throw this.noRun(runId);
+      const ended = endedBy(records);
+      if (ended.length > 0) {
+        const found = await client.query<{ task: string; attempt: number }>(
+          "SELECT body->>'task_id' AS task, (body->>'attempt')::int AS attempt FROM teamline.events WHERE run_id = $1 AND body->>'event' = 'task_finished' AND body->>'task_id' = ANY($2::text[])",
+          [runId, ended.map((k) => k.task)],
+        );
+        const has = new Set(found.rows.map((r) => `${r.task}#${r.attempt}`));
+        refuseSecondTerminal(runId, records, (k) => has.has(`${k.task}#${k.attempt}`));
+      }
+      const full = records.map((r) => ({ ...r, at: nowIso(), run_id: runId }) as TeamEvent);
+      const last = await client.query<{ last: string }>('SELECT coalesce(max(seq), 0) AS last FROM teamline.events WHERE run_id = $1', [runId]);
+      await client
+        .query(
+          'INSERT INTO teamline.events (run_id, seq, name, body) SELECT $1, $2::bigint + t.ord, t.name, t.body::json FROM unnest($3::text[], $4::text[]) WITH ORDINALITY AS t(name, body, ord)',
+          [runId, last.rows[0]!.last, full.map((e) => eventFileName(e)), full.map((e) => JSON.stringify(e))],
+        )
+        .catch((error: { constraint?: string }) => {
+          // The index is the last word: a second terminal record never commits.
+          if (error.constraint === 'events_one_terminal' && ended[0]) throw new TerminalConflictError(runId, ended[0].task, ended[0].attempt);
+          throw error;
+        });
+      return full;
+    });
+  }
+
+  // One snapshot of the run: its record, events in seq order, approvals.
+  async read(runId: string): Promise<RunRead> {
+    return this.transaction(async (client) => {
+      await client.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const run = await client.query<{ record: string }>('SELECT record::text AS record FROM teamline.runs WHERE run_id = $1', [runId]);
+      if (run.rowCount !== 1) throw this.noRun(runId);
+      const malformed: Problem[] = [];
+      const events = parseRows((await client.query<Row>('SELECT name, body::text AS body FROM teamline.events WHERE run_id = $1 ORDER BY seq', [runId])).rows, 'events', parseEventBody, malformed);
+      const approvals = parseRows((await this.approvalRows(client, runId)).rows, 'approvals', parseApprovalBody, malformed);
+      return { run: JSON.parse(run.rows[0]!.record) as RunRecord, events, approvals, malformed, conflicts: findConflicts(events) };
+    });
+  }
+
+  async approve(runId: string, approval: Approval): Promise<void> {
+    await this.pool.query('INSERT INTO teamline.approvals (run_id, name, body) VALUES ($1, $2, $3::json)', [runId, approvalFileName(approval), JSON.stringify(approval)]).catch((error: { code?: string }) => {
+      throw error.code === '23503' ? this.noRun(runId) : error;
+    });
+  }
+
+  async approvals(runId: string, projectDir: string): Promise<ApprovalView[]> {
+    const run = await this.pool.query('SELECT 1 FROM teamline.runs WHERE run_id = $1', [runId]);
+    if (run.rowCount !== 1) throw this.noRun(runId);
+    const approvals = parseRows((await this.approvalRows(this.pool, runId)).rows, 'approvals', parseApprovalBody, []);
+    return approvals.map((approval) => checkApproval(approval, projectDir));
+  }
+
+  async current(): Promise<string | undefined> {
+    const latest = await this.pool.query<{ run_id: string }>('SELECT run_id FROM teamline.runs ORDER BY inserted_at DESC, run_id DESC LIMIT 1');
+    return latest.rows[0]?.run_id;
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+
+  private approvalRows(db: pg.ClientBase | pg.Pool, runId: string) {
+    return db.query<Row>('SELECT name, body::text AS body FROM teamline.approvals WHERE run_id = $1 ORDER BY name', [runId]);
+  }
+
+  private noRun(runId: string): UsageError {
+    return new UsageError(`--run: no run ${runId} in ${describeUrl(this.url)}`);
+  }
+
+  private async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+}
+
+// Rows read as files are: a body that does not parse is reported under its name, never trusted.
+function parseRows<T extends object>(rows: Row[], label: string, parse: (text: string) => T | string, problems: Problem[]): Array<T & { file: string }> {
+  const out: Array<T & { file: string }> = [];
+  for (const row of rows) {
+    const parsed = parse(row.body);
+    if (typeof parsed === 'string') problems.push({ file: `${label}/${row.name}`, reason: parsed });
+    else out.push(Object.assign(parsed, { file: row.name }));
+  }
+  return out;
+}

@@ -1,0 +1,20 @@
+// The file store (.team/runs) against the store conformance suite.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe } from 'vitest';
+import { runPaths } from '../../src/checkpoint/store.js';
+import { FileStore } from '../../src/store/file-store.js';
+import { storeConformance } from './conformance.js';
+
+describe('src/store/file-store', () => {
+  storeConformance(async () => {
+    const projectDir = mkdtempSync(join(tmpdir(), 'teamline-file-store-'));
+    return {
+      store: new FileStore(projectDir, { fsync: false }),
+      secondTerminal: 'reported',
+      writeRaw: async (runId, kind, name, body) => writeFileSync(join(kind === 'events' ? runPaths(projectDir, runId).eventsDir : runPaths(projectDir, runId).approvalsDir, name), body),
+      cleanup: async () => rmSync(projectDir, { recursive: true, force: true }),
+    };
+  });
+});

@@ -1,0 +1,43 @@
+// A PostgreSQL store per test: a fresh database in the file's private cluster.
+import pg from 'pg';
+import { PgStore } from '../../src/store/pg-store.js';
+import type { StoreFixture } from './conformance.js';
+
+let databases = 0;
+
+// The URL of a new, empty database of the cluster at `url`.
+export async function makeDatabase(url: string): Promise<string> {
+  const name = `t${++databases}_${process.pid}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const next = new URL(url);
+  next.pathname = `/${name}`;
+  return next.toString();
+}
+
+// A fresh store, and a connection of its own that writes around it.
+export async function openPgFixture(clusterUrl: string): Promise<StoreFixture & { url: string; raw: pg.Client }> {
+  const url = await makeDatabase(clusterUrl);
+  const store = await PgStore.open(url, 'teamline test');
+  const raw = new pg.Client({ connectionString: url });
+  await raw.connect();
+  return {
+    url,
+    raw,
+    store,
+    secondTerminal: 'refused',
+    writeRaw: async (runId, kind, name, body) => {
+      if (kind === 'approvals') await raw.query('INSERT INTO teamline.approvals (run_id, name, body) VALUES ($1, $2, $3::json)', [runId, name, body]);
+      else await raw.query('INSERT INTO teamline.events (run_id, seq, name, body) SELECT $1, coalesce(max(seq), 0) + 1, $2, $3::json FROM teamline.events WHERE run_id = $1', [runId, name, body]);
+    },
+    cleanup: async () => {
+      await raw.end();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,68 @@
+// The PostgreSQL store against the store conformance suite, on a private cluster.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StoreUnreachableError } from '../../src/store/pg-connect.js';
+import { PgStore } from '../../src/store/pg-store.js';
+import { TerminalConflictError } from '../../src/store/terminal.js';
+import { startCluster, type PgCluster } from '../helpers/postgres.js';
+import { storeConformance } from './conformance.js';
+import { makeDatabase, openPgFixture } from './pg-fixture.js';
+import { entered, finished, RUN_FIELDS } from './records.js';
+
+let cluster: PgCluster;
+beforeAll(async () => {
+  cluster = await startCluster();
+});
+afterAll(async () => {
+  await cluster?.stop();
+});
+
+describe('src/store/pg-store', () => {
+  storeConformance(() => openPgFixture(cluster.url));
+});
+
+describe('src/store/pg-store tables', () => {
+  it('refuse UPDATE, DELETE and TRUNCATE of runs, events and approvals', async () => {
+    const fx = await openPgFixture(cluster.url);
+    try {
+      const run = await fx.store.createRun(RUN_FIELDS, 'run-1');
+      await fx.store.append(run.run_id, [entered('team-plan')]);
+      for (const sql of ["UPDATE teamline.events SET body = '{}'", 'DELETE FROM teamline.events', 'TRUNCATE teamline.events CASCADE', "UPDATE teamline.runs SET record = '{}'", 'DELETE FROM teamline.approvals', 'TRUNCATE teamline.approvals']) {
+        await expect(fx.raw.query(sql), sql).rejects.toThrow(/^teamline\.(events|runs|approvals): (UPDATE|DELETE|TRUNCATE) refused, the log is append-only$/);
+      }
+      expect((await fx.store.read(run.run_id)).events.map((e) => e.event)).toEqual(['stage_entered']);
+    } finally {
+      await fx.cleanup();
+    }
+  });
+
+  it('number each run’s events 1, 2, 3… with no gap, even after a refused step', async () => {
+    const fx = await openPgFixture(cluster.url);
+    try {
+      await fx.store.createRun(RUN_FIELDS, 'run-a');
+      await fx.store.createRun(RUN_FIELDS, 'run-b');
+      await fx.store.append('run-a', [entered('a1'), finished('t1', 1)]);
+      await fx.store.append('run-b', [entered('b1')]);
+      await expect(fx.store.append('run-a', [entered('a2'), finished('t1', 1)])).rejects.toThrow(TerminalConflictError);
+      await Promise.all([fx.store.append('run-a', [entered('a3')]), fx.store.append('run-a', [entered('a4')]), fx.store.append('run-b', [entered('b2')])]);
+      const { rows } = await fx.raw.query<{ run_id: string; seq: string }>('SELECT run_id, seq FROM teamline.events ORDER BY run_id, seq');
+      expect(rows.map((r) => `${r.run_id}:${r.seq}`)).toEqual(['run-a:1', 'run-a:2', 'run-a:3', 'run-a:4', 'run-b:1', 'run-b:2']);
+    } finally {
+      await fx.cleanup();
+    }
+  });
+
+  it('creates its schema once when stores open side by side on a new database', async () => {
+    const url = await makeDatabase(cluster.url);
+    const stores = await Promise.all([PgStore.open(url), PgStore.open(url), PgStore.open(url)]);
+    await Promise.all(stores.map((s) => s.close()));
+    const again = await PgStore.open(url);
+    expect(await again.current()).toBeUndefined();
+    await again.close();
+  });
+
+  it('says which store cannot be reached, without its password', async () => {
+    const url = cluster.url.replace(/:\d+\//, ':1/');
+    await expect(PgStore.open(url)).rejects.toThrow(StoreUnreachableError);
+    await expect(PgStore.open(url)).rejects.toThrow(/^the store postgres:\/\/teamline:\*\*\*@127\.0\.0\.1:1\/postgres cannot be reached \(connect ECONNREFUSED 127\.0\.0\.1:1\)$/);
+  });
+});
