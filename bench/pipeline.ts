@@ -37,9 +37,10 @@ export async function benchPipeline(): Promise<Comparison[]> {
     exec.push({ size: tasks, ms: measured.team.execMs });
     const { baselineMs, team } = measured;
     const perTask = (ms: number) => `${((ms - baselineMs) / tasks).toFixed(1)} ms/task over`;
-    const mark = tasks === TARGET_SIZE ? '' : '*';
-    rows.push({ name: `pipeline exec${mark}`, detail: `${tasks} tasks, ${WORKERS} workers, fsync; ${perTask(team.execMs)}`, ms: team.execMs, baselineMs, target: TARGET });
-    rows.push({ name: `pipeline run${mark}`, detail: `${tasks} tasks: whole run (start, plan, verify); ${perTask(team.wallMs)}`, ms: team.wallMs, baselineMs, target: RUN_TARGET });
+    // The issue's targets are for 200 tasks; the other sizes show growth.
+    const targeted = tasks === TARGET_SIZE;
+    rows.push({ name: 'pipeline exec', detail: `${tasks} tasks, ${WORKERS} workers, fsync; ${perTask(team.execMs)}`, ms: team.execMs, baselineMs, ...(targeted && { target: TARGET }) });
+    rows.push({ name: 'pipeline run', detail: `${tasks} tasks: whole run (start, plan, verify); ${perTask(team.wallMs)}`, ms: team.wallMs, baselineMs, ...(targeted && { target: RUN_TARGET }) });
   }
   if (exec.length > 1) rows.push(growthRow('pipeline growth', 'task', exec, GROWTH_TARGET));
   return rows;

@@ -6,11 +6,12 @@ import { pipelineMachine } from '../machines/pipeline.js';
 import type { PipelineInput, TaskDef } from '../machines/types.js';
 import type { NewEvent, TeamEvent } from '../machines/events.js';
 import { appendEvent, createRun, runPaths, type RunPaths } from '../src/checkpoint/store.js';
+import { MACHINE_SNAPSHOT_EVERY, saveMachineSnapshot } from '../src/runtime/machine-snapshot.js';
 import { recordsOf, toMachineEvent } from '../src/runtime/replay.js';
 import type { WorkerHandle } from '../workers/types.js';
 
-// A run's log as a live run writes it: the pure machine's records, the inputs that drove it and the
-// runtime's facts (spawns, usage), stopped mid-exec after about `events` events with `workers` attempts running.
+// A run's log as a live run writes it: the pure machine's records, the inputs that drove it, the
+// runtime's facts (spawns, usage) and the periodic machine snapshots, stopped mid-exec after about `events` events with `workers` attempts running.
 export function writeRun(dir: string, events: number, workers: number): { paths: RunPaths; runId: string; events: number } {
   mkdirSync(dir, { recursive: true });
   // About five events per exec task (assigned, started, spawned, usage, finished): more tasks than fit.
@@ -38,12 +39,17 @@ export function writeRun(dir: string, events: number, workers: number): { paths:
       write({ event: 'attempt_spawned', task_id: record.task_id, attempt: record.attempt, worker, handle });
     }
   };
-  // An input: logged first, then handed to the machine.
+  // An input: logged first, then handed to the machine. Like a live run, the machine's state is
+  // saved every MACHINE_SNAPSHOT_EVERY events or tenth of the log (drive.ts).
+  let saved = 0;
   const commit = (event: NewEvent) => {
     const machineEvent = toMachineEvent(write(event));
     if (!machineEvent) throw new Error(`${event.event} is not an input of the machine`);
     [snapshot, actions] = transition(pipelineMachine, snapshot, machineEvent);
     writeRecords();
+    if (count - saved < Math.max(MACHINE_SNAPSHOT_EVERY, count / 10)) return;
+    saved = count;
+    saveMachineSnapshot(paths, { value: snapshot.value, context: snapshot.context });
   };
   const finish = (taskId: string, attempt: number, stage: string, artifacts: string[], payload?: NewEvent) => {
     write({ event: 'attempt_usage', task_id: taskId, attempt, stage, agent: 'claude', session_id: `sess-${taskId}`, cost_usd: 0.02, tokens: { input: 1500, output: 400 } });

@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { readRunFiles } from '../src/checkpoint/read.js';
 import type { RunPaths } from '../src/checkpoint/store.js';
 import { foldRun } from '../src/checkpoint/view.js';
+import { readMachineSnapshot } from '../src/runtime/machine-snapshot.js';
 import { replayRun } from '../src/runtime/replay.js';
 import { isProcessAlive } from '../workers/proc.js';
 import type { WorkerHandle } from '../workers/types.js';
@@ -23,7 +24,8 @@ const WORKERS = 4;
 const ROUNDS = Number(process.env.BENCH_RESUME_ROUNDS ?? 7);
 const MIN_ROUNDS = 1;
 const BUDGET_MS = 30_000;
-// Resume may cost at most this much over merely reading the files.
+// Resume of a log of this many events may cost at most TARGET times merely reading its files.
+const TARGET_SIZE = 10_000;
 const TARGET = 2;
 // Time per event at the largest size over that at the smallest.
 const GROWTH_TARGET = 1.5;
@@ -36,6 +38,8 @@ export interface ResumeParts {
 }
 
 export interface ResumeSize {
+  /** The log size asked for; `events` is what the generated log holds (a few fewer). */
+  size: number;
   events: number;
   rounds: number;
   prepMs: number;
@@ -52,7 +56,8 @@ export async function measureResume(): Promise<{ rows: Comparison[]; sizes: Resu
     detail: `${s.events} events, median of ${s.rounds}; read+fold+replay+reconcile`,
     ms: s.prepMs,
     baselineMs: s.plainMs,
-    target: TARGET,
+    // The issue's target is for 10,000 events; the other sizes show growth.
+    ...(s.size === TARGET_SIZE && { target: TARGET }),
   }));
   if (sizes.length > 1) rows.push(growthRow('resume growth', 'event', sizes.map((s) => ({ size: s.events, ms: s.prepMs })), GROWTH_TARGET));
   return { rows, sizes };
@@ -84,6 +89,7 @@ function measureSize(size: number): ResumeSize {
     }
     const mid = (pick: (p: ResumeParts) => number) => median(parts.map(pick));
     return {
+      size,
       events,
       rounds: prep.length,
       prepMs: median(prep),
@@ -96,7 +102,7 @@ function measureSize(size: number): ResumeSize {
 }
 
 // What a new orchestrator does before driving again (takeOver, without the lock): one read and
-// fold, the replay through the machine, and whether each uncertain attempt's recorded worker still runs.
+// fold, the replay through the machine (from its last periodic snapshot, as takeOver does), and whether each uncertain attempt's recorded worker still runs.
 function prepareResume(paths: RunPaths): { ms: number; events: number; uncertain: number; parts: ResumeParts } {
   const begin = performance.now();
   let t = begin;
@@ -106,7 +112,7 @@ function prepareResume(paths: RunPaths): { ms: number; events: number; uncertain
   const view = foldRun(files, paths.projectDir);
   const foldMs = performance.now() - t;
   t = performance.now();
-  const replay = replayRun(files.events);
+  const replay = replayRun(files.events, readMachineSnapshot(paths, files));
   const replayMs = performance.now() - t;
   if (replay.pending.length > 0 || !replay.snapshot.matches({ exec: 'working' })) throw new Error('the replay did not stop in team-exec with nothing pending');
   t = performance.now();

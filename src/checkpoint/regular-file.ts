@@ -46,16 +46,17 @@ function refused(reason: string): FileReading {
   return { ok: false, missing: false, reason };
 }
 
-// Reads to the end, or to the bound for a file that grows while it is read.
+// Reads the `size` bytes fstat gave (a file that grows meanwhile is read as it was), or what there
+// is of a file that shrank; a file that claims no size is read to the end, up to the bound.
 function readAll(fd: number, size: number, maxBytes: number): string {
-  const buffer = Buffer.alloc(Math.min(Math.max(size, 4096), maxBytes));
+  const buffer = Buffer.allocUnsafe(size > 0 ? size : Math.min(4096, maxBytes));
   let length = 0;
   while (length < buffer.length) {
     const read = readSync(fd, buffer, length, buffer.length - length, length);
     if (read === 0) break;
     length += read;
   }
-  return buffer.subarray(0, length).toString('utf8');
+  return buffer.toString('utf8', 0, length);
 }
 
 function kindOf(stat: Stats): string {

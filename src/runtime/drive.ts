@@ -9,6 +9,7 @@ import { listGroupMembers } from '../../workers/proc.js';
 import { LogWriteError } from '../errors.js';
 import { CANCEL_REQUEST_FILE } from './cancel-request.js';
 import { bindMachine } from './provide.js';
+import { MACHINE_SNAPSHOT_EVERY, saveMachineSnapshot } from './machine-snapshot.js';
 import { saveViewSnapshot } from './view.js';
 import { resumeEvent, type Replay } from './replay.js';
 import type { RunSession } from './session.js';
@@ -43,7 +44,8 @@ export async function driveRun(
       const ended = outcomeOf(snapshot);
       if (ended) resolve(ended);
     };
-    actor.subscribe({ next: check, error: (error) => resolve({ kind: 'failed', reason: `internal error: ${(error as Error).message}` }) });
+    const snapshots = periodicSnapshots(session);
+    actor.subscribe({ next: (snapshot) => (snapshots(snapshot), check(snapshot)), error: (error) => resolve({ kind: 'failed', reason: `internal error: ${(error as Error).message}` }) });
     session.cancel.whenFatal((error) => {
       if (!(error instanceof LogWriteError)) return resolve({ kind: 'failed', reason: `internal error (the run can be resumed): ${error.message}` });
       // Nothing can be recorded any more: the workers are stopped at once, and the command fails with the reason.
@@ -74,7 +76,30 @@ export async function driveRun(
     await session.cancel.idle();
     await cleanUp(session);
     session.events.flushQuietly();
-    saveSnapshot(session);
+    saveSnapshot(session, actor.getSnapshot());
+  }
+}
+
+// The machine's state after a step (whose records are all in the log by then) is saved every
+// MACHINE_SNAPSHOT_EVERY events, or every tenth of the log when it is longer, so that a resume after a
+// crash replays at most about that much, and the saves (each as big as the run) cost O(1) per event.
+function periodicSnapshots(session: RunSession): (snapshot: Snapshot) => void {
+  let savedAt = session.events.count;
+  return (snapshot) => {
+    const count = session.events.count;
+    if (count - savedAt < Math.max(MACHINE_SNAPSHOT_EVERY, count / 10)) return;
+    savedAt = session.events.count;
+    saveMachine(session, snapshot);
+  };
+}
+
+function saveMachine(session: RunSession, snapshot: Snapshot): void {
+  // A log that broke lacks records the machine made: a snapshot of it would skip them on resume.
+  if (!session.events.intact) return;
+  try {
+    saveMachineSnapshot(session.paths, { value: snapshot.value, context: snapshot.context });
+  } catch (error) {
+    session.log.warn({ err: error }, 'the machine snapshot was not saved');
   }
 }
 
@@ -139,11 +164,13 @@ async function cleanUp(session: RunSession): Promise<void> {
   }
 }
 
-// The run's fold as it ended or stopped, saved for status: a failure costs only speed, never the run.
-function saveSnapshot(session: RunSession): void {
+// The run's fold and machine as it ended or stopped, saved for status and resume: a failure costs
+// only speed, never the run.
+function saveSnapshot(session: RunSession, snapshot: Snapshot): void {
   try {
     saveViewSnapshot(session.paths, session.projectDir);
   } catch (error) {
     session.log.warn({ err: error }, 'the view snapshot was not saved');
   }
+  saveMachine(session, snapshot);
 }

@@ -25,6 +25,7 @@ export class EventLog {
     private readonly log: Logger,
     write: WriteOptions,
     private readonly onBroken: (error: LogWriteError) => void,
+    private appended = 0,
   ) {
     this.write = write;
     this.group = new EventGroup(paths, runId, write);
@@ -46,9 +47,20 @@ export class EventLog {
     return full;
   }
 
+  /** Whether every write so far succeeded: only then does the log hold every record the machine made. */
+  get intact(): boolean {
+    return this.broken === undefined;
+  }
+
+  /** Events in the log: those it held when this orchestrator began, and those it appended since. */
+  get count(): number {
+    return this.appended;
+  }
+
   // Appends a record or a fact the machine does not read; durable at the next flush().
   append(event: NewEvent): TeamEvent {
     const full = this.guard(() => this.group.add(event)) as TeamEvent;
+    this.appended += 1;
     this.log.info(detail(full), full.event);
     return full;
   }

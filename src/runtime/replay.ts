@@ -1,10 +1,12 @@
 // Rebuilds a run's machine state from its log alone: inputs are fed through the pure machine,
 // and every record the machine makes must match the record in the log, in order.
-import { createActor, fromPromise, type SnapshotFrom } from 'xstate';
+import { isDeepStrictEqual } from 'node:util';
+import { createActor, fromTransition, type SnapshotFrom } from 'xstate';
 import { pipelineMachine } from '../../machines/pipeline.js';
 import type { PipelineEvent, PipelineInput } from '../../machines/types.js';
 import type { EventOf, NewEvent, TeamEvent } from '../../machines/events.js';
 import { DeterminismError } from '../errors.js';
+import type { MachineState } from './machine-snapshot.js';
 
 export type PipelineSnapshot = SnapshotFrom<typeof pipelineMachine>;
 
@@ -65,9 +67,10 @@ export function recordsOf(actions: ReadonlyArray<{ type: string; params?: unknow
 // The machine with inert effects: its records are collected, its actors never run or end.
 function makeFold() {
   const made: NewEvent[] = [];
-  const never = () => new Promise<void>(() => {});
+  // An actor that never ends and holds nothing (a promise actor would make an AbortController per attempt).
+  const never = fromTransition((state: undefined) => state, undefined);
   const machine = pipelineMachine.provide({
-    actors: { runAttempt: fromPromise(never), runGates: fromPromise(never), writeHandoff: fromPromise(never) },
+    actors: { runAttempt: never, runGates: never, writeHandoff: never } as never,
     actions: { record: (_: unknown, params: NewEvent) => void made.push(params) },
   });
   return { machine, take: () => made.splice(0) };
@@ -75,16 +78,19 @@ function makeFold() {
 
 // Folds the log through the machine; a record that differs from the replay is a determinism violation.
 // The fold runs the machine as an actor whose effects are inert: the same transitions as the pure
-// transition(), without building a new actor for every event.
-export function replayRun(events: TeamEvent[]): Replay {
+// transition(), without building a new actor for every event. With `from`, a machine snapshot that has
+// seen the first `from.seen` events (machine-snapshot.ts), only the events after them are replayed.
+export function replayRun(events: TeamEvent[], from?: { state: MachineState; seen: number }): Replay {
   const started = events.find((e): e is EventOf<'run_started'> & { file: string } => e.event === 'run_started');
   if (!started) throw new DeterminismError('the log has no run_started event: this run was not started by the pipeline');
   const fold = makeFold();
   // The fold never looks back at an earlier snapshot: its steps may change the task map in place.
-  const actor = createActor(fold.machine, { input: { ...inputOf(started), inPlace: true } });
+  const actor = from
+    ? createActor(fold.machine, { snapshot: fold.machine.resolveState({ value: from.state.value as never, context: { ...from.state.context, inPlace: true } }), input: from.state.context })
+    : createActor(fold.machine, { input: { ...inputOf(started), inPlace: true } });
   actor.start();
   try {
-    const pending = foldEvents(events, fold.take(), (event) => {
+    const pending = foldEvents(from ? events.slice(from.seen) : events, fold.take(), (event) => {
       actor.send(event);
       return fold.take();
     });
@@ -100,7 +106,7 @@ function foldEvents(events: TeamEvent[], initial: NewEvent[], step: (event: Pipe
   for (const event of events) {
     if (RECORDS.has(event.event)) {
       const expected = pending.shift();
-      if (!expected || canonical(expected) !== canonical(strip(event))) {
+      if (!expected || !sameRecord(expected, strip(event))) {
         throw new DeterminismError(`${fileOf(event)} records ${describe(strip(event))}, but replaying the log gives ${expected ? describe(expected) : 'no record here'}`);
       }
       continue;
@@ -120,11 +126,10 @@ function strip(event: TeamEvent): Record<string, unknown> {
   return rest;
 }
 
-// JSON with sorted keys, so that key order never decides equality.
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b))) : v,
-  );
+// Whether a replayed record equals the logged one, as JSON: key order never counts, nor a key
+// whose value is undefined (JSON leaves it out).
+function sameRecord(expected: NewEvent, logged: Record<string, unknown>): boolean {
+  return isDeepStrictEqual(JSON.parse(JSON.stringify(expected)), logged);
 }
 
 function describe(record: Record<string, unknown> | NewEvent): string {

@@ -47,7 +47,7 @@ export function makeSession(options: SessionOptions): RunSession {
   return {
     ...rest,
     // A log that cannot be written stops the run: nothing that happens next could be recorded.
-    events: new EventLog(options.paths, options.runId, options.log, { fsync: options.config.team.fsync }, (error) => cancel.fail(error)),
+    events: new EventLog(options.paths, options.runId, options.log, { fsync: options.config.team.fsync }, (error) => cancel.fail(error), events.length),
     registry: new WorkerRegistry(events),
     cancel,
     isolation: new Isolation(options.projectDir, options.runId, events),

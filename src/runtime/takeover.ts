@@ -13,6 +13,7 @@ import { UsageError } from '../errors.js';
 import { makeRunLogger } from '../logger.js';
 import { acquireLock } from './lock.js';
 import type { Progress } from './progress.js';
+import { readMachineSnapshot, writeMachineSnapshot } from './machine-snapshot.js';
 import { replayRun, type Replay } from './replay.js';
 import { saveFold } from './view.js';
 import { makeSession, type RunSession } from './session.js';
@@ -59,9 +60,11 @@ export function takeOver(paths: RunPaths & { runId: string }, project: { dir: st
     foldEvents(st, files.events);
     const started = files.events.find((e): e is EventOf<'run_started'> & { file: string } => e.event === 'run_started');
     if (!started) throw new UsageError(`run ${paths.runId} was not started by the pipeline (no run_started event): it is driven with \`team state\` commands`);
-    const replay = replayRun(files.events);
-    // The whole log was read for the replay anyway: once it replays, its fold is saved as the run's snapshot.
+    const snapshot = readMachineSnapshot(paths, files);
+    const replay = replayRun(files.events, snapshot);
+    // The whole log was read for the replay anyway: once it replays, its folds are saved as the run's snapshots.
     const view = saveFold(paths, st, files, project.dir);
+    if (replay.pending.length === 0) saveReplaySnapshot(paths, replay, files);
     const session = makeSession({
       runId: paths.runId,
       paths,
@@ -77,10 +80,20 @@ export function takeOver(paths: RunPaths & { runId: string }, project: { dir: st
       sessionIds: { session: started.session, parent_session: started.parent_session },
       limits: started.limits,
     });
+    session.log.info({ events: files.events.length, replayed: files.events.length - (snapshot?.seen ?? 0), fromSnapshot: snapshot !== undefined }, 'the log replayed');
     return { session, replay, view, release };
   } catch (error) {
     release();
     throw error;
+  }
+}
+
+// The replayed machine, which has seen every event read: a failure costs only speed.
+function saveReplaySnapshot(paths: RunPaths, replay: Replay, files: { eventNames?: string[] }): void {
+  try {
+    writeMachineSnapshot(paths, { value: replay.snapshot.value, context: replay.snapshot.context }, files.eventNames ?? []);
+  } catch {
+    // The next resume replays the whole log.
   }
 }
 
