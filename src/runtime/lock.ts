@@ -15,8 +15,14 @@ export interface LockHolder {
   command: string;
 }
 
-// A takeover marker older than this was left by a taker that died inside the takeover.
+// A takeover marker this old (wall clock), or seen unchanged this long (this process's own clock,
+// which a clock set back cannot fool), was left by a taker that died inside its takeover.
 const MARKER_STALE_MS = 5_000;
+// How long a taker keeps trying: longer than a dead taker's marker can hold it up.
+const ACQUIRE_LIMIT_MS = 3 * MARKER_STALE_MS;
+// Test only: a pause inside a takeover (marker made, stale lock not yet removed), which makes
+// simultaneous takeovers overlap and lets a test kill a taker there. Unset in real use.
+const TEST_TAKEOVER_DELAY_MS = Number(process.env.TEAMLINE_TEST_TAKEOVER_DELAY_MS ?? 0);
 
 // Takes the lock or throws LockedError naming the live holder. A lock left by a dead holder is
 // taken over through a marker named after that holder, created exclusively (link): of many
@@ -24,7 +30,9 @@ const MARKER_STALE_MS = 5_000;
 export function acquireLock(paths: RunPaths, command: string): () => void {
   const me: LockHolder = { pid: process.pid, pidStart: readPidStart(process.pid) ?? 0, since: new Date().toISOString(), command };
   const file = join(paths.runDir, LOCK_FILE);
-  for (let tries = 0; tries < 50; tries++) {
+  const markerIsDead = makeMarkerWatch();
+  const deadline = performance.now() + ACQUIRE_LIMIT_MS;
+  while (performance.now() < deadline) {
     try {
       writeFileAtomic(paths.runDir, LOCK_FILE, `${JSON.stringify(me)}\n`, { fsync: true, exclusive: true });
       return () => releaseLock(paths, me);
@@ -39,43 +47,66 @@ export function acquireLock(paths: RunPaths, command: string): () => void {
     if (isProcessAlive(reading.pid, reading.pidStart)) {
       throw new LockedError(`run ${paths.runDir.split('/').at(-1)} is driven by another orchestrator: pid ${reading.pid} (${reading.command}, since ${reading.since})`);
     }
-    removeStale(file, reading);
+    removeStale(file, reading, markerIsDead);
   }
   throw new LockedError(`could not take the lock of ${paths.runDir}: another process keeps taking it`);
 }
 
 // Removes the lock file if it is still the stale one read; another taker of it makes this a no-op.
-function removeStale(file: string, stale: LockHolder): void {
+function removeStale(file: string, stale: LockHolder, markerIsDead: (marker: string) => boolean): void {
   const marker = `${file}.takeover-${stale.pid}-${stale.pidStart}`;
   try {
     linkSync(file, marker);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') {
-      dropDeadMarker(marker);
+      if (markerIsDead(marker)) removeIfThere(marker);
       // Another taker is inside: give it a moment to finish.
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+      else pause(5);
     }
     else if (code !== 'ENOENT') throw error;
     return;
   }
   try {
+    if (TEST_TAKEOVER_DELAY_MS > 0) pause(TEST_TAKEOVER_DELAY_MS);
     // The marker is the lock file as it was when linked: if it is still the stale holder's, no one
     // else may change the lock file now (that takes this marker, or the stale holder, who is dead).
     const linked = readLock(marker);
-    if (typeof linked === 'object' && linked.pid === stale.pid && linked.pidStart === stale.pidStart && linked.since === stale.since) unlinkSync(file);
+    if (typeof linked === 'object' && linked.pid === stale.pid && linked.pidStart === stale.pidStart && linked.since === stale.since) removeIfThere(file);
   } finally {
-    unlinkSync(marker);
+    removeIfThere(marker);
   }
 }
 
-// A marker whose taker died inside its takeover would block the lock for good: it is removed after a while.
-function dropDeadMarker(marker: string): void {
+// Judges takeover markers; a marker is known by its inode and change time, so a new one starts afresh.
+function makeMarkerWatch(): (marker: string) => boolean {
+  const firstSeen = new Map<string, number>();
+  return (marker) => {
+    let stat;
+    try {
+      stat = statSync(marker);
+    } catch {
+      return false;
+    }
+    const key = `${stat.ino}:${stat.ctimeMs}`;
+    const seen = firstSeen.get(key) ?? performance.now();
+    firstSeen.set(key, seen);
+    return Date.now() - stat.ctimeMs > MARKER_STALE_MS || performance.now() - seen > MARKER_STALE_MS;
+  };
+}
+
+// Removes a file another taker may have removed first.
+function removeIfThere(file: string): void {
   try {
-    if (Date.now() - statSync(marker).ctimeMs > MARKER_STALE_MS) unlinkSync(marker);
-  } catch {
-    // Gone already: its taker finished.
+    unlinkSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
+}
+
+// Blocks this process for `ms` (the lock is taken synchronously).
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 // The lock file's holder; 'gone' when there is none; a string saying why it cannot be read.

@@ -36,6 +36,8 @@ export interface RecoveryProject {
   env: Record<string, string | undefined>;
   team(...args: string[]): Promise<CliResult>;
   spawn(...args: string[]): Orchestrator;
+  /** `spawn` with more environment variables for this one process. */
+  spawnWith(env: Record<string, string | undefined>, ...args: string[]): Orchestrator;
   runId(): string;
   runDir(): string;
   eventsDir(): string;
@@ -77,12 +79,13 @@ function openProject(dir: string, tmuxDir: string | undefined, extraEnv: Record<
   made.push(entry);
   // A private tmux, and nothing of an outer tmux or an outer run leaks into the CLI.
   const env: Record<string, string | undefined> = { TMUX: undefined, TMUX_PANE: undefined, TEAM_SIM_LEDGER: undefined, TEAM_SIM_SCENARIO: undefined, TMUX_TMPDIR: tmuxDir, ...extraEnv };
-  const spawn = (...args: string[]): Orchestrator => {
-    const child = execa('node', [CLI, ...args], { cwd: dir, env, reject: false, stdin: 'ignore', detached: true });
+  const spawnWith = (more: Record<string, string | undefined>, ...args: string[]): Orchestrator => {
+    const child = execa('node', [CLI, ...args], { cwd: dir, env: { ...env, ...more }, reject: false, stdin: 'ignore', detached: true });
     const orchestrator = toOrchestrator(child);
     entry.orchestrators.push(orchestrator);
     return orchestrator;
   };
+  const spawn = (...args: string[]): Orchestrator => spawnWith({}, ...args);
   const runId = () => readFileSync(join(dir, '.team', 'runs', 'current'), 'utf8').trim();
   const runDir = () => join(dir, '.team', 'runs', runId());
   const eventsDir = () => join(runDir(), 'events');
@@ -94,6 +97,7 @@ function openProject(dir: string, tmuxDir: string | undefined, extraEnv: Record<
     env,
     team: (...args) => spawn(...args).result,
     spawn,
+    spawnWith,
     runId,
     runDir,
     eventsDir,
