@@ -15,7 +15,7 @@ import { storeUrlOf } from '../store/store-url.js';
 // or `team.store`, the run is read from that PostgreSQL database (status-store.ts, loaded only then).
 export function runStatus(argv: string[], cmd = 'team status'): number | Promise<number> {
   const args = parseFlags(argv, { ...PROJECT_FLAGS, run: { type: 'string' }, json: { type: 'boolean' }, store: { type: 'string' } }, cmd);
-  const project = openProject(args);
+  const project = openProject(args, { readsStore: true });
   const runId = optionalString(args, 'run');
   const store = storeUrlOf(optionalString(args, 'store'), project.config);
   if (runId !== undefined) validateId(runId, '--run');

@@ -78,6 +78,18 @@ describe('team status --store', () => {
     expect(existsSync(join(project, '.team', 'runs'))).toBe(false);
   });
 
+  it('leaves the commands that write runs refusing a team.store, exit 2, writing nothing', async () => {
+    mkdirSync(join(project, '.team'));
+    writeFileSync(join(project, '.team', 'config.json'), JSON.stringify({ team: { store: 'postgres://teamline:secret@127.0.0.1:1/postgres' } }));
+    for (const args of [['add a greeting', '--agent', 'sim'], ['resume'], ['approve', '--stage', 'team-plan', '--artifact', 'x', '--by', 'ann']]) {
+      const refused = await runTeam(args, { cwd: project });
+      expect(refused.exitCode, args[0]).toBe(2);
+      expect(refused.stderr).toContain(`config ${join(project, '.team', 'config.json')}: team.store names a PostgreSQL store, which only \`team status\` reads so far; this command works on the files under .team/runs: remove team.store to use it`);
+      expect(refused.stderr).not.toContain('secret');
+    }
+    expect(existsSync(join(project, '.team', 'runs'))).toBe(false);
+  });
+
   it('refuses a --store or team.store that is not a PostgreSQL URL, exit 2, writing nothing', async () => {
     const bad = await runTeam(['status', '--store', 'mysql://db/x', '--run', 'run-1'], { cwd: project });
     expect(bad.exitCode).toBe(2);
