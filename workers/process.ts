@@ -64,7 +64,7 @@ export function createProcessBackend(): WorkerBackend {
     } else {
       while (isProcessAlive(handle.pid, handle.pidStart, handle.bootId)) await new Promise((r) => setTimeout(r, ADOPTED_POLL_MS));
     }
-    if (ownsGroup(handle.pid, handle.pidStart, handle.bootId)) reapGroup(handle.pgid);
+    if (ownsGroup(handle.pid, handle.pidStart, handle.bootId)) reapGroup(handle.pgid, () => ownsGroup(handle.pid, handle.pidStart, handle.bootId));
     // The wrapper's record holds the agent's own status; the wrapper's is only a fallback.
     const record = await readExitRecord(spec.attemptDir);
     if (record) return { exitCode: record.exitCode, signal: record.signal, durationMs: Date.now() - startedAt, stopped: false };
@@ -87,8 +87,10 @@ export function createProcessBackend(): WorkerBackend {
 
 // Polite request, grace, SIGTERM to the group, SIGKILL; resolves when the group is gone.
 export async function stopGroup(handle: WorkerHandle, options: StopOptions, askPolitely: (h: WorkerHandle) => void): Promise<void> {
-  // A recycled pid leads someone else's group: never signal it, never write into its folder.
-  if (!ownsGroup(handle.pid, handle.pidStart, handle.bootId)) return;
+  // A recycled pid leads someone else's group: never signal it, never write into its folder. Asked
+  // again before each signal: the worker may end meanwhile and its pid go to another process.
+  const ours = () => ownsGroup(handle.pid, handle.pidStart, handle.bootId);
+  if (!ours()) return;
   if (!isProcessAlive(handle.pid, handle.pidStart, handle.bootId) && listGroupMembers(handle.pgid).length === 0) return;
   const gone = () => listGroupMembers(handle.pgid).length === 0;
   try {
@@ -98,8 +100,10 @@ export async function stopGroup(handle: WorkerHandle, options: StopOptions, askP
   }
   if (isProcessAlive(handle.pid, handle.pidStart, handle.bootId)) signalGroup(handle.pgid, 'SIGINT');
   if (options.graceMs > 0 && (await waitUntil(gone, options.graceMs))) return;
+  if (!ours()) return;
   signalGroup(handle.pgid, 'SIGTERM');
   if (await waitUntil(gone, options.graceMs > 0 ? TERM_TO_KILL_MS : FORCED_TERM_TO_KILL_MS)) return;
+  if (!ours()) return;
   signalGroup(handle.pgid, 'SIGKILL');
   await waitUntil(gone, TERM_TO_KILL_MS);
 }
@@ -113,11 +117,12 @@ function readAttemptDir(pid: number): string | undefined {
   }
 }
 
-// Members of a finished worker's group that linger (the agent's own children) are ended.
-function reapGroup(pgid: number): void {
+// Members of a finished worker's group that linger (the agent's own children) are ended; the group
+// is looked at again before the delayed SIGKILL.
+function reapGroup(pgid: number, stillOurs: () => boolean): void {
   if (listGroupMembers(pgid).length === 0) return;
   signalGroup(pgid, 'SIGTERM');
   setTimeout(() => {
-    if (listGroupMembers(pgid).length > 0) signalGroup(pgid, 'SIGKILL');
+    if (listGroupMembers(pgid).length > 0 && stillOurs()) signalGroup(pgid, 'SIGKILL');
   }, TERM_TO_KILL_MS).unref();
 }

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 
+// A running private cluster.
 export interface PgCluster {
   /** postgres://teamline:<password>@127.0.0.1:<port>/postgres */
   url: string;
