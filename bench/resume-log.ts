@@ -6,7 +6,8 @@ import { pipelineMachine } from '../machines/pipeline.js';
 import type { PipelineInput, TaskDef } from '../machines/types.js';
 import type { NewEvent, TeamEvent } from '../machines/events.js';
 import { appendEvent, createRun, runPaths, type RunPaths } from '../src/checkpoint/store.js';
-import { MACHINE_SNAPSHOT_EVERY, saveMachineSnapshot } from '../src/runtime/machine-snapshot.js';
+import { LogDigest } from '../src/checkpoint/log-digest.js';
+import { snapshotDue, writeMachineSnapshot } from '../src/runtime/machine-snapshot.js';
 import { recordsOf, toMachineEvent } from '../src/runtime/replay.js';
 import type { WorkerHandle } from '../workers/types.js';
 
@@ -21,10 +22,11 @@ export function writeRun(dir: string, events: number, workers: number): { paths:
   const run = createRun(dir, { profile: 'bench', stage: 'team-plan', status: 'running', session: 's1', parent_session: '', task: input.task, workers, agentType: 'executor', mode: 'team' }, { fsync: false });
   const paths = runPaths(dir, run.run_id);
   let count = 0;
+  const digest = new LogDigest();
   let pid = 40_000;
   const write = (event: NewEvent): TeamEvent => {
     count++;
-    return appendEvent(paths, run.run_id, event, { fsync: false }) as TeamEvent;
+    return appendEvent(paths, run.run_id, event, { fsync: false, digest }) as TeamEvent;
   };
   write({ event: 'run_started', ...input, workerMode: 'headless', keepPanes: false });
   // Only the latest snapshot is kept: the steps may change the task map in place, as in a live run.
@@ -40,16 +42,16 @@ export function writeRun(dir: string, events: number, workers: number): { paths:
     }
   };
   // An input: logged first, then handed to the machine. Like a live run, the machine's state is
-  // saved every MACHINE_SNAPSHOT_EVERY events or tenth of the log (drive.ts).
+  // saved whenever one is due (snapshotDue, as drive.ts does).
   let saved = 0;
   const commit = (event: NewEvent) => {
     const machineEvent = toMachineEvent(write(event));
     if (!machineEvent) throw new Error(`${event.event} is not an input of the machine`);
     [snapshot, actions] = transition(pipelineMachine, snapshot, machineEvent);
     writeRecords();
-    if (count - saved < Math.max(MACHINE_SNAPSHOT_EVERY, count / 10)) return;
+    if (!snapshotDue(count, saved)) return;
     saved = count;
-    saveMachineSnapshot(paths, { value: snapshot.value, context: snapshot.context });
+    writeMachineSnapshot(paths, { value: snapshot.value, context: snapshot.context }, digest.position());
   };
   const finish = (taskId: string, attempt: number, stage: string, artifacts: string[], payload?: NewEvent) => {
     write({ event: 'attempt_usage', task_id: taskId, attempt, stage, agent: 'claude', session_id: `sess-${taskId}`, cost_usd: 0.02, tokens: { input: 1500, output: 400 } });

@@ -8,7 +8,8 @@ import { performance } from 'node:perf_hooks';
 import { readRunFiles } from '../src/checkpoint/read.js';
 import type { RunPaths } from '../src/checkpoint/store.js';
 import { foldRun } from '../src/checkpoint/view.js';
-import { readMachineSnapshot } from '../src/runtime/machine-snapshot.js';
+import { LogDigest } from '../src/checkpoint/log-digest.js';
+import { peekMachineSnapshot, trustSnapshot } from '../src/runtime/machine-snapshot.js';
 import { replayRun } from '../src/runtime/replay.js';
 import { isProcessAlive } from '../workers/proc.js';
 import type { WorkerHandle } from '../workers/types.js';
@@ -106,13 +107,14 @@ function measureSize(size: number): ResumeSize {
 function prepareResume(paths: RunPaths): { ms: number; events: number; uncertain: number; parts: ResumeParts } {
   const begin = performance.now();
   let t = begin;
-  const files = readRunFiles(paths);
+  const peeked = peekMachineSnapshot(paths);
+  const files = readRunFiles(paths, { digest: new LogDigest(), digestAt: peeked?.through });
   const readMs = performance.now() - t;
   t = performance.now();
   const view = foldRun(files, paths.projectDir);
   const foldMs = performance.now() - t;
   t = performance.now();
-  const replay = replayRun(files.events, readMachineSnapshot(paths, files));
+  const replay = replayRun(files.events, trustSnapshot(peeked, files));
   const replayMs = performance.now() - t;
   if (replay.pending.length > 0 || !replay.snapshot.matches({ exec: 'working' })) throw new Error('the replay did not stop in team-exec with nothing pending');
   t = performance.now();

@@ -6,6 +6,7 @@ import { TEMP_PREFIX } from '../../workers/atomic.js';
 import { approvalSchema, EVENT_SCHEMAS, isEventName, type Approval, type TeamEvent } from '../../machines/events.js';
 import { LIMITS } from './guards.js';
 import { readRegularFile } from './regular-file.js';
+import type { LogDigest, LogPosition } from './log-digest.js';
 import type { RunPaths, RunRecord } from './store.js';
 
 export interface Problem {
@@ -21,6 +22,8 @@ export interface RunFiles {
   problems: Problem[];
   /** Every event file name listed (temporary files aside), in order, read or skipped. */
   eventNames?: string[];
+  /** The digest's position after the event file `digestAt` named, when it was read. */
+  digestAt?: LogPosition;
 }
 
 // Event and approval file names: `<stamp>-<...>-<token>.json`.
@@ -28,14 +31,23 @@ const EVENT_FILE = /^\d{8}T\d{12}Z-[a-z_]+-.+-a\d+-[0-9a-z]{6}\.json$/;
 const APPROVAL_FILE = /^\d{8}T\d{12}Z-.+-[0-9a-z]{6}\.json$/;
 
 // Reads run.json, every event and every approval of a run; with `after`, only the event files whose
-// names sort after it (a snapshot holds the fold of the others).
-export function readRunFiles(paths: RunPaths, options: { after?: string } = {}): RunFiles {
+// names sort after it (a snapshot holds the fold of the others). With `digest`, every event file read
+// (valid or not) is added to it, in order, and its position is taken after `digestAt`.
+export function readRunFiles(paths: RunPaths, options: { after?: string; digest?: LogDigest; digestAt?: string } = {}): RunFiles {
   const problems: Problem[] = [];
   const run = readRunRecord(paths.runJson);
   const eventNames: string[] = [];
-  const events = readFolder(paths.eventsDir, 'events', EVENT_FILE, problems, parseEvent, { after: options.after, names: eventNames });
+  const digest = options.digest;
+  let digestAt: LogPosition | undefined;
+  const onText = digest
+    ? (name: string, text: string | undefined) => {
+        digest.add(name, text);
+        if (name === options.digestAt) digestAt = digest.position();
+      }
+    : undefined;
+  const events = readFolder(paths.eventsDir, 'events', EVENT_FILE, problems, parseEvent, { after: options.after, names: eventNames, onText });
   const approvals = readFolder(paths.approvalsDir, 'approvals', APPROVAL_FILE, problems, parseApproval);
-  return { run, events, approvals, problems, eventNames };
+  return { run, events, approvals, problems, eventNames, ...(digestAt && { digestAt }) };
 }
 
 // run.json is written once; without it the run cannot be read, so a damaged one stops the command with its name.
@@ -53,7 +65,7 @@ function readFolder<T>(
   pattern: RegExp,
   problems: Problem[],
   parse: (value: unknown) => T | string,
-  listing: { after?: string; names?: string[] } = {},
+  listing: { after?: string; names?: string[]; onText?: (name: string, text: string | undefined) => void } = {},
 ): Array<T & { file: string }> {
   let names: string[];
   try {
@@ -74,11 +86,13 @@ function readFolder<T>(
       continue;
     }
     if (!pattern.test(name)) {
+      listing.onText?.(name, undefined);
       problems.push({ file, reason: 'unexpected file name; ignored' });
       continue;
     }
     // A folder, a FIFO, a link or an unreadable file under an event's name: reported, never opened in a way that blocks.
     const read = readRegularFile(join(dir, name), LIMITS.eventBytes);
+    listing.onText?.(name, read.ok ? read.text : undefined);
     if (!read.ok) {
       problems.push({ file, reason: `${read.reason}; ignored` });
       continue;

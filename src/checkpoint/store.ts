@@ -5,6 +5,7 @@ import { UsageError } from '../errors.js';
 import { syncDir, writeFileAtomic } from '../../workers/atomic.js';
 import type { Approval, NewEvent, TeamEvent } from '../../machines/events.js';
 import { ID_PATTERN } from './guards.js';
+import type { LogDigest } from './log-digest.js';
 import { makeRunId, makeStamp, makeToken, nowIso } from './time.js';
 
 export interface RunPaths {
@@ -83,9 +84,13 @@ function makeRunFolders(projectDir: string, paths: RunPaths): void {
 
 // Appends one event; the file name sorts in the order written. `syncDir: false` leaves the folder
 // fsync to the caller (see EventGroup).
-export function appendEvent<E extends NewEvent>(paths: RunPaths, runId: string, event: E, options: WriteOptions & { syncDir?: boolean }): E & { at: string; run_id: string } {
+// `digest`, when given, has the file added once it is written.
+export function appendEvent<E extends NewEvent>(paths: RunPaths, runId: string, event: E, options: WriteOptions & { syncDir?: boolean; digest?: LogDigest }): E & { at: string; run_id: string } {
   const full = { ...event, at: nowIso(), run_id: runId } as E & { at: string; run_id: string };
-  writeFileAtomic(paths.eventsDir, eventFileName(full), `${JSON.stringify(full)}\n`, options);
+  const name = eventFileName(full);
+  const text = `${JSON.stringify(full)}\n`;
+  writeFileAtomic(paths.eventsDir, name, text, options);
+  options.digest?.add(name, text);
   return full;
 }
 
@@ -107,7 +112,7 @@ export class EventGroup {
   constructor(
     private readonly paths: RunPaths,
     private readonly runId: string,
-    private readonly options: WriteOptions,
+    private readonly options: WriteOptions & { digest?: LogDigest },
   ) {}
 
   // Appends an event of the open step; durable at the next flush().

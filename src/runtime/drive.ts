@@ -9,7 +9,7 @@ import { listGroupMembers } from '../../workers/proc.js';
 import { LogWriteError } from '../errors.js';
 import { CANCEL_REQUEST_FILE } from './cancel-request.js';
 import { bindMachine } from './provide.js';
-import { MACHINE_SNAPSHOT_EVERY, saveMachineSnapshot } from './machine-snapshot.js';
+import { snapshotDue, writeMachineSnapshot } from './machine-snapshot.js';
 import { saveViewSnapshot } from './view.js';
 import { resumeEvent, type Replay } from './replay.js';
 import type { RunSession } from './session.js';
@@ -80,15 +80,14 @@ export async function driveRun(
   }
 }
 
-// The machine's state after a step (whose records are all in the log by then) is saved every
-// MACHINE_SNAPSHOT_EVERY events, or every tenth of the log when it is longer, so that a resume after a
-// crash replays at most about that much, and the saves (each as big as the run) cost O(1) per event.
+// The machine's state after a step (whose records are all in the log by then) is saved whenever one
+// is due (snapshotDue), so that a resume after a crash replays only the events after it.
 function periodicSnapshots(session: RunSession): (snapshot: Snapshot) => void {
   let savedAt = session.events.count;
   return (snapshot) => {
     const count = session.events.count;
-    if (count - savedAt < Math.max(MACHINE_SNAPSHOT_EVERY, count / 10)) return;
-    savedAt = session.events.count;
+    if (!snapshotDue(count, savedAt)) return;
+    savedAt = count;
     saveMachine(session, snapshot);
   };
 }
@@ -97,7 +96,7 @@ function saveMachine(session: RunSession, snapshot: Snapshot): void {
   // A log that broke lacks records the machine made: a snapshot of it would skip them on resume.
   if (!session.events.intact) return;
   try {
-    saveMachineSnapshot(session.paths, { value: snapshot.value, context: snapshot.context });
+    writeMachineSnapshot(session.paths, { value: snapshot.value, context: snapshot.context }, session.events.position());
   } catch (error) {
     session.log.warn({ err: error }, 'the machine snapshot was not saved');
   }

@@ -5,6 +5,7 @@ import { rmSync } from 'node:fs';
 import type { AnyActorRef } from 'xstate';
 import { TEMP_PREFIX, writeFileAtomic } from '../../workers/atomic.js';
 import type { NewEvent, TeamEvent } from '../../machines/events.js';
+import { LogDigest, type LogPosition } from '../checkpoint/log-digest.js';
 import { EventGroup, type RunPaths, type WriteOptions } from '../checkpoint/store.js';
 import { LogWriteError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -25,10 +26,11 @@ export class EventLog {
     private readonly log: Logger,
     write: WriteOptions,
     private readonly onBroken: (error: LogWriteError) => void,
-    private appended = 0,
+    /** The digest of every event file in the log so far; each append adds its file. */
+    private readonly digest: LogDigest = new LogDigest(),
   ) {
     this.write = write;
-    this.group = new EventGroup(paths, runId, write);
+    this.group = new EventGroup(paths, runId, { ...write, digest });
   }
 
   // The live machine that committed input events are handed to.
@@ -52,15 +54,19 @@ export class EventLog {
     return this.broken === undefined;
   }
 
-  /** Events in the log: those it held when this orchestrator began, and those it appended since. */
+  /** Event files in the log: those it held when this orchestrator began, and those it appended since. */
   get count(): number {
-    return this.appended;
+    return this.digest.size;
+  }
+
+  // Where the log stands now: its last event file, their count and digest (for a machine snapshot).
+  position(): LogPosition | undefined {
+    return this.digest.position();
   }
 
   // Appends a record or a fact the machine does not read; durable at the next flush().
   append(event: NewEvent): TeamEvent {
     const full = this.guard(() => this.group.add(event)) as TeamEvent;
-    this.appended += 1;
     this.log.info(detail(full), full.event);
     return full;
   }

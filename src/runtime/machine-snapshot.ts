@@ -1,71 +1,71 @@
 // A snapshot of the pipeline machine (its state and context) after a known prefix of the log, so that
 // a resume replays only the events written after it. The events stay the truth: a snapshot that is
 // torn, made by other machine code, or whose prefix no longer matches the event files (one added,
-// removed or unreadable among them) is ignored, and the whole log is replayed.
+// removed, changed or unreadable among them: the digest of their names and contents) is ignored,
+// and the whole log is replayed.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { TEMP_PREFIX, writeFileAtomic } from '../../workers/atomic.js';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../../workers/atomic.js';
 import type { PipelineContext } from '../../machines/types.js';
+import type { LogPosition } from '../checkpoint/log-digest.js';
 import type { RunFiles } from '../checkpoint/read.js';
 import type { RunPaths } from '../checkpoint/store.js';
 
 export const MACHINE_SNAPSHOT_FILE = 'machine-snapshot.json';
-// A live run saves one after this many new events, or a tenth of its log when longer (and at its end).
-export const MACHINE_SNAPSHOT_EVERY = 500;
+// A live run saves one after this many new events, or a twentieth of its log when longer (and at its end).
+const EVERY = 500;
+
+// Whether a log of `count` event files, last saved at `savedAt`, is due a snapshot: a resume then
+// replays at most about a twentieth of the log, and the saves (each as big as the run) cost O(1) per event.
+export function snapshotDue(count: number, savedAt: number): boolean {
+  return count - savedAt >= Math.max(EVERY, count / 20);
+}
 
 export interface MachineState {
   value: unknown;
   context: PipelineContext;
 }
 
-interface Body extends MachineState {
+interface Body extends MachineState, LogPosition {
   /** sha256 of the compiled machine code that made the state: other code means another version. */
   machine: string;
-  /** The last event file name the state has seen; `count` names sort up to it, hashed in `names`. */
-  through: string;
-  count: number;
-  names: string;
 }
 
-// Saves the machine's state after the events named (in order, all of them seen by the machine).
-export function writeMachineSnapshot(paths: RunPaths, state: MachineState, names: string[]): void {
-  if (names.length === 0) return;
+// Saves the machine's state after the events up to `position` (every one of them seen by the machine).
+export function writeMachineSnapshot(paths: RunPaths, state: MachineState, position: LogPosition | undefined): void {
+  if (!position) return;
   const { inPlace: _inPlace, ...context } = state.context;
-  const body: Body = { machine: machineCodeHash(), through: names.at(-1)!, count: names.length, names: hashNames(names), value: state.value, context: context as PipelineContext };
+  const body: Body = { machine: machineCodeHash(), ...position, value: state.value, context: context as PipelineContext };
   // The body's sha256 on the first line, then the body: a torn or altered file shows, parsed once.
   const text = JSON.stringify(body);
   writeFileAtomic(paths.runDir, MACHINE_SNAPSHOT_FILE, `${sha256(text)}\n${text}`, { fsync: false });
 }
 
-// Saves the state after every event file in the folder now: for the one writer of the log, after a step.
-export function saveMachineSnapshot(paths: RunPaths, state: MachineState): void {
-  writeMachineSnapshot(paths, state, readdirSync(paths.eventsDir).filter((name) => !name.startsWith(TEMP_PREFIX)).sort());
-}
-
-// The saved state and how many of `files.events` it has seen, when the snapshot is whole, made by
-// this machine code and its prefix is exactly the event files read now, every one of them valid.
-export function readMachineSnapshot(paths: RunPaths, files: RunFiles): { state: MachineState; seen: number } | undefined {
-  let body: Body;
+// The saved snapshot when it is whole and made by this machine code, before its prefix is checked:
+// its `through` tells the read of the events where to take the digest (readRunFiles' digestAt).
+export function peekMachineSnapshot(paths: RunPaths): Body | undefined {
   try {
-    const file = readFileSync(`${paths.runDir}/${MACHINE_SNAPSHOT_FILE}`, 'utf8');
+    const file = readFileSync(join(paths.runDir, MACHINE_SNAPSHOT_FILE), 'utf8');
     const newline = file.indexOf('\n');
     const text = file.slice(newline + 1);
     if (newline !== 64 || file.slice(0, newline) !== sha256(text)) return undefined;
-    body = JSON.parse(text) as Body;
+    const body = JSON.parse(text) as Body;
+    return body.machine === machineCodeHash() && typeof body.through === 'string' && Number.isInteger(body.count) ? body : undefined;
   } catch {
     return undefined;
   }
-  const names = files.eventNames ?? [];
-  if (body.machine !== machineCodeHash() || !Number.isInteger(body.count) || body.count < 1 || body.count > names.length) return undefined;
-  if (names[body.count - 1] !== body.through || hashNames(names.slice(0, body.count)) !== body.names) return undefined;
-  // A file of the prefix that no longer reads as a valid event: the replay of the whole log says what it means.
+}
+
+// The state of a peeked snapshot and how many of `files.events` it has seen, when the event files
+// read now up to its `through` are exactly those it saw (same digest), every one of them valid.
+export function trustSnapshot(body: Body | undefined, files: RunFiles): { state: MachineState; seen: number } | undefined {
+  const at = files.digestAt;
+  if (!body || !at || at.through !== body.through || at.count !== body.count || at.digest !== body.digest) return undefined;
+  // A file of the prefix that does not read as a valid event: the replay of the whole log says what it means.
   if (files.problems.some((p) => p.file.startsWith('events/') && p.file.slice('events/'.length) <= body.through)) return undefined;
   const seen = files.events.findIndex((e) => e.file > body.through);
   return { state: { value: body.value, context: body.context }, seen: seen === -1 ? files.events.length : seen };
-}
-
-function hashNames(names: string[]): string {
-  return sha256(names.join('\n'));
 }
 
 function sha256(text: string): string {
@@ -74,7 +74,7 @@ function sha256(text: string): string {
 
 let codeHash: string | undefined;
 
-// The hash of the compiled machines/ folder, read once per process.
+// The hash of the machines/ folder this code runs from (compiled or source), read once per process.
 function machineCodeHash(): string {
   if (codeHash) return codeHash;
   const dir = new URL('../../machines/', import.meta.url);

@@ -2,6 +2,7 @@
 // parts — the event log, the worker registry and the cancel scope.
 import type { TeamConfig } from '../../config/schema.js';
 import type { Limits, TeamEvent } from '../../machines/events.js';
+import type { LogDigest } from '../checkpoint/log-digest.js';
 import type { RunPaths } from '../checkpoint/store.js';
 import type { Logger } from '../logger.js';
 import { CancelScope } from './cancel-scope.js';
@@ -24,12 +25,14 @@ export interface SessionOptions {
   workers: number;
   /** Everything the log held when this orchestrator began. */
   events: TeamEvent[];
+  /** The digest of every event file the log held then (a takeover's read); a new run starts empty. */
+  digest?: LogDigest;
   sessionIds: { session: string; parent_session: string };
   /** The limits the run started with (run_started), not today's config. */
   limits: Limits;
 }
 
-export interface RunSession extends Readonly<Omit<SessionOptions, 'events'>> {
+export interface RunSession extends Readonly<Omit<SessionOptions, 'events' | 'digest'>> {
   /** Appends events and hands inputs to the live machine. */
   readonly events: EventLog;
   /** The run's workers and the backends that reach them. */
@@ -42,12 +45,12 @@ export interface RunSession extends Readonly<Omit<SessionOptions, 'events'>> {
 
 // A session over a run whose log held `options.events` when this orchestrator began.
 export function makeSession(options: SessionOptions): RunSession {
-  const { events, ...rest } = options;
+  const { events, digest: _digest, ...rest } = options;
   const cancel = new CancelScope();
   return {
     ...rest,
     // A log that cannot be written stops the run: nothing that happens next could be recorded.
-    events: new EventLog(options.paths, options.runId, options.log, { fsync: options.config.team.fsync }, (error) => cancel.fail(error), events.length),
+    events: new EventLog(options.paths, options.runId, options.log, { fsync: options.config.team.fsync }, (error) => cancel.fail(error), options.digest),
     registry: new WorkerRegistry(events),
     cancel,
     isolation: new Isolation(options.projectDir, options.runId, events),

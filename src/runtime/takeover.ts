@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { TeamConfig } from '../../config/schema.js';
 import { TEMP_PREFIX } from '../../workers/atomic.js';
 import type { EventOf } from '../../machines/events.js';
+import { LogDigest } from '../checkpoint/log-digest.js';
 import { readRunFiles } from '../checkpoint/read.js';
 import { keepStampsAfter } from '../checkpoint/time.js';
 import type { RunPaths } from '../checkpoint/store.js';
@@ -13,7 +14,7 @@ import { UsageError } from '../errors.js';
 import { makeRunLogger } from '../logger.js';
 import { acquireLock } from './lock.js';
 import type { Progress } from './progress.js';
-import { readMachineSnapshot, writeMachineSnapshot } from './machine-snapshot.js';
+import { peekMachineSnapshot, trustSnapshot, writeMachineSnapshot } from './machine-snapshot.js';
 import { replayRun, type Replay } from './replay.js';
 import { saveFold } from './view.js';
 import { makeSession, type RunSession } from './session.js';
@@ -54,17 +55,19 @@ export function takeOver(paths: RunPaths & { runId: string }, project: { dir: st
   const release = acquireLock(paths, command);
   try {
     removeTornWrites(paths);
-    const files = readRunFiles(paths);
+    const peeked = peekMachineSnapshot(paths);
+    const digest = new LogDigest();
+    const files = readRunFiles(paths, { digest, digestAt: peeked?.through });
     keepStampsAfter(newestEventName(paths));
     const st = newFold(files.run);
     foldEvents(st, files.events);
     const started = files.events.find((e): e is EventOf<'run_started'> & { file: string } => e.event === 'run_started');
     if (!started) throw new UsageError(`run ${paths.runId} was not started by the pipeline (no run_started event): it is driven with \`team state\` commands`);
-    const snapshot = readMachineSnapshot(paths, files);
+    const snapshot = trustSnapshot(peeked, files);
     const replay = replayRun(files.events, snapshot);
     // The whole log was read for the replay anyway: once it replays, its folds are saved as the run's snapshots.
     const view = saveFold(paths, st, files, project.dir);
-    if (replay.pending.length === 0) saveReplaySnapshot(paths, replay, files);
+    if (replay.pending.length === 0) saveReplaySnapshot(paths, replay, digest);
     const session = makeSession({
       runId: paths.runId,
       paths,
@@ -77,6 +80,7 @@ export function takeOver(paths: RunPaths & { runId: string }, project: { dir: st
       keepPanes: started.keepPanes,
       workers: started.workers,
       events: files.events,
+      digest,
       sessionIds: { session: started.session, parent_session: started.parent_session },
       limits: started.limits,
     });
@@ -89,9 +93,9 @@ export function takeOver(paths: RunPaths & { runId: string }, project: { dir: st
 }
 
 // The replayed machine, which has seen every event read: a failure costs only speed.
-function saveReplaySnapshot(paths: RunPaths, replay: Replay, files: { eventNames?: string[] }): void {
+function saveReplaySnapshot(paths: RunPaths, replay: Replay, digest: LogDigest): void {
   try {
-    writeMachineSnapshot(paths, { value: replay.snapshot.value, context: replay.snapshot.context }, files.eventNames ?? []);
+    writeMachineSnapshot(paths, { value: replay.snapshot.value, context: replay.snapshot.context }, digest.position());
   } catch {
     // The next resume replays the whole log.
   }
