@@ -24,6 +24,16 @@ const agentSchema = z.strictObject({
   // The command adapter has nothing to run without it: refused here, not at the first attempt.
   .refine((agent) => agent.adapter !== 'command' || agent.command !== undefined, { message: 'the command adapter needs a command', path: ['command'] });
 
+// A PostgreSQL connection URL: postgres:// or postgresql://, with a host (or ?host= for a socket folder).
+export function isPostgresUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'postgres:' || url.protocol === 'postgresql:') && (url.hostname !== '' || url.searchParams.has('host'));
+  } catch {
+    return false;
+  }
+}
+
 export const configSchema = z.strictObject({
   team: z
     .strictObject({
@@ -52,6 +62,8 @@ export const configSchema = z.strictObject({
       mode: z.enum(['headless', 'tmux']).default('headless'),
       /** Workers in git worktrees or one shared checkout; unset: worktrees when the project is a git repository and more than one worker runs. */
       isolation: z.enum(['worktree', 'none']).optional(),
+      /** Where runs are kept: unset, the files under .team/runs; a postgres:// URL, that database (docs/scale-out.md). */
+      store: z.string().refine(isPostgresUrl, { message: 'not a PostgreSQL URL: postgres://user:password@host:port/database' }).optional(),
     })
     .prefault({}),
   ralph: z

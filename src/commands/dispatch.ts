@@ -5,7 +5,7 @@ export const USAGE = `usage:
   team [N:agent-type] "task" [--config FILE] [--cwd DIR] [--tmux|--headless] [--agent NAME] [--max-fix-loops K] [--json] [--detach]
   team [N:agent-type] --task WORD [run options]     (a bare one-word task is refused: it is more often a mistyped command)
   team ralph [N:agent-type] "task" [--max-iterations K] [run options]
-  team status [--run ID] [--json]
+  team status [--run ID] [--json] [--store postgres://…]   (--store or team.store: read the run from PostgreSQL)
   team watch [--run ID] [--interval MS]        (also: team status --watch; q quits, the run goes on)
   team resume [--run ID] [--retry-interrupted] [--detach]
   team cancel [--run ID] [--force]

@@ -16,10 +16,14 @@ export interface Project {
   write: WriteOptions;
 }
 
-// Opens the project named by --cwd (default: the current folder) with its config.
-export function openProject(args: ParsedArgs): Project {
+// Opens the project named by --cwd (default: the current folder) with its config. A config naming a
+// PostgreSQL store (team.store) is refused by the commands that do not read one yet (docs/scale-out.md).
+export function openProject(args: ParsedArgs, options: { readsStore?: boolean } = {}): Project {
   const dir = openProjectDir(args);
   const { config, file } = readConfig(dir, optionalString(args, 'config'));
+  if (config.team.store !== undefined && !options.readsStore) {
+    throw new UsageError(`config ${file ?? '(defaults)'}: team.store names a PostgreSQL store, which only \`team status\` reads so far; this command works on the files under .team/runs: remove team.store to use it`);
+  }
   return { dir, config, configFile: file, write: { fsync: config.team.fsync } };
 }
 

@@ -15,7 +15,7 @@ import { runStatus } from './status.js';
 const SESSION_FLAGS: Record<string, FlagSpec> = { session: { type: 'string' }, 'parent-session': { type: 'string' } };
 
 // Runs one `team state` subcommand; returns the exit code.
-export function runState(argv: string[]): number {
+export function runState(argv: string[]): number | Promise<number> {
   const [sub, ...rest] = argv;
   switch (sub) {
     case 'start-run':

@@ -9,23 +9,32 @@ import { openProject, PROJECT_FLAGS } from './project.js';
 import { renderStatus } from './render-status.js';
 import { readRunFiles } from '../checkpoint/read.js';
 import { describeBranches, foldBranches } from '../runtime/isolation-view.js';
+import { storeUrlOf } from '../store/store-url.js';
 
-// Prints the status of the latest or named run; a project with no run says so.
-export function runStatus(argv: string[], cmd = 'team status'): number {
-  const args = parseFlags(argv, { ...PROJECT_FLAGS, run: { type: 'string' }, json: { type: 'boolean' } }, cmd);
-  const project = openProject(args);
+// Prints the status of the latest or named run; a project with no run says so. With `--store URL`
+// or `team.store`, the run is read from that PostgreSQL database (status-store.ts, loaded only then).
+export function runStatus(argv: string[], cmd = 'team status'): number | Promise<number> {
+  const args = parseFlags(argv, { ...PROJECT_FLAGS, run: { type: 'string' }, json: { type: 'boolean' }, store: { type: 'string' } }, cmd);
+  const project = openProject(args, { readsStore: true });
   const runId = optionalString(args, 'run');
+  const store = storeUrlOf(optionalString(args, 'store'), project.config);
+  if (runId !== undefined) validateId(runId, '--run');
+  if (store) return import('./status-store.js').then((m) => m.storeStatus(store, runId, project.dir, Boolean(args.values.json)));
   if (runId === undefined && (!existsSync(runsDir(project.dir)) || !readCurrentRunId(project.dir))) {
     if (args.values.json) process.stdout.write(`${JSON.stringify({ run: null, approvals: [], message: 'no run' })}\n`);
     else process.stdout.write(`no run in ${project.dir}: .team/runs has no run, and so no approvals\n`);
     return 0;
   }
-  const paths = resolveRun(project.dir, runId === undefined ? undefined : validateId(runId, '--run'));
+  const paths = resolveRun(project.dir, runId);
   const view = loadRunView(paths, project.dir);
-  const branches = foldBranches(readRunFiles(paths).events);
-  if (args.values.json) process.stdout.write(`${JSON.stringify({ ...toJson(view), ...(branches ? { branches } : {}) }, null, 2)}\n`);
-  else process.stdout.write(renderStatus(view) + (branches ? `${describeBranches(branches, paths.runId, view.status).join('\n')}\n` : ''));
+  printStatus(view, foldBranches(readRunFiles(paths).events), paths.runId, Boolean(args.values.json));
   return 0;
+}
+
+// Prints a run's view (and its branches, when it has worktrees) as text or as the --json document.
+export function printStatus(view: RunView, branches: ReturnType<typeof foldBranches>, runId: string, json: boolean): void {
+  if (json) process.stdout.write(`${JSON.stringify({ ...toJson(view), ...(branches ? { branches } : {}) }, null, 2)}\n`);
+  else process.stdout.write(renderStatus(view) + (branches ? `${describeBranches(branches, runId, view.status).join('\n')}\n` : ''));
 }
 
 // The JSON document of `team status --json`.

@@ -10,6 +10,9 @@ export class StoreUnreachableError extends TeamError {
   }
 }
 
+// A database that answers nothing (a dropped packet, a host gone) is unreachable after this long.
+const CONNECT_TIMEOUT_MS = 10_000;
+
 // The URL with its password hidden, for messages.
 export function describeUrl(url: string): string {
   try {
@@ -24,14 +27,14 @@ export function describeUrl(url: string): string {
 // A pool of connections named `applicationName` in pg_stat_activity; an idle connection that
 // breaks is dropped by the pool, and the next query says why.
 export function makePool(url: string, applicationName: string): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, application_name: applicationName, max: 4 });
+  const pool = new pg.Pool({ connectionString: url, application_name: applicationName, max: 4, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   pool.on('error', () => undefined);
   return pool;
 }
 
 // One dedicated connection (the writer lock's); a connection that cannot be made is StoreUnreachableError.
 export async function connectClient(url: string, applicationName: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: url, application_name: applicationName });
+  const client = new pg.Client({ connectionString: url, application_name: applicationName, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   client.on('error', () => undefined);
   try {
     await client.connect();

@@ -16,6 +16,7 @@ WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
   AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
   AND l.classid::bigint = ((${KEY}) >> 32) & 4294967295 AND l.objid::bigint = (${KEY}) & 4294967295`;
 
+// A run's writer lock, held until release() or until its connection ends.
 export interface WriterLock {
   runId: string;
   /** The backend pid of the lock's connection. */

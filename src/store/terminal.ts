@@ -10,6 +10,7 @@ export class TerminalConflictError extends TeamError {
   }
 }
 
+// One attempt of one task.
 export interface AttemptKey {
   task: string;
   attempt: number;
