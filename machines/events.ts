@@ -119,6 +119,8 @@ export const EVENT_SCHEMAS = {
   }),
   run_resumed: z.object({ event: z.literal('run_resumed'), ...base, pid: z.number().int(), retry_interrupted: z.boolean() }),
   gates_result: z.object({ event: z.literal('gates_result'), ...base, iteration: z.number().int(), pass: z.number().int(), gates: z.array(gateSchema) }),
+  /** A verify gate's process group, recorded before the gate runs: a takeover stops what is left of it. */
+  gate_spawned: z.object({ event: z.literal('gate_spawned'), ...base, iteration: z.number().int(), pass: z.number().int(), gate: z.number().int().positive(), command: z.string(), handle: handleSchema }),
   task_blocked: z.object({ event: z.literal('task_blocked'), ...base, task_id: z.string(), reason: z.string() }),
   stage_entered: z.object({ event: z.literal('stage_entered'), ...base, stage: z.string(), iteration: z.number().int(), loop: z.number().int() }),
   stage_completed: z.object({ event: z.literal('stage_completed'), ...base, stage: z.string(), iteration: z.number().int(), loop: z.number().int() }),

@@ -9,6 +9,7 @@ import type { NewEvent } from '../../machines/events.js';
 import { finishInterrupted, taskFinished, type AttemptFiles } from './attempt-records.js';
 import { readBoundedOutput } from './output.js';
 import { readResult, type AgentResult } from './result.js';
+import { guardCliText } from './result-guard.js';
 import type { RunSession } from './session.js';
 import { concludeTask } from './isolation-attempt.js';
 
@@ -46,23 +47,25 @@ export async function concludeAttempt(session: RunSession, input: AttemptInput, 
 
 // "; permission denied: Bash: npm test, Write: a.txt" when the CLI refused tool calls.
 function describeDenials(report: AgentReport): string {
-  return report.denials && report.denials.length > 0 ? `; permission denied: ${report.denials.join(', ')}` : '';
+  return report.denials && report.denials.length > 0 ? `; permission denied: ${guardCliText(report.denials.join(', '))}` : '';
 }
 
 function judge(session: RunSession, input: AttemptInput, files: AttemptFiles, exit: WorkerExit, report: AgentReport, output: string): Verdict {
   // Credentials, quota, model, provider: no retry can fix it, however the attempt ended.
-  if (report.failure) return { status: 'failed', evidence: report.failure.reason, retryable: false };
-  if (exit.stopped) return { status: 'failed', evidence: exit.reason ?? 'stopped' };
+  if (report.failure) return { status: 'failed', evidence: guardCliText(report.failure.reason), retryable: false };
+  if (exit.stopped) return { status: 'failed', evidence: guardCliText(exit.reason ?? 'stopped') };
   const reading = readResult(input.stage, files.resultFile, report.finalText ?? output, session.projectDir);
-  const ended = exit.signal ? `killed by ${exit.signal}` : exit.exitCode !== 0 ? `exited ${exit.exitCode ?? '(unknown)'}${exit.reason ? ` (${exit.reason})` : ''}` : undefined;
+  // What the CLI printed is quoted with its secrets redacted.
+  const ended = exit.signal ? `killed by ${exit.signal}` : exit.exitCode !== 0 ? `exited ${exit.exitCode ?? '(unknown)'}${exit.reason ? ` (${guardCliText(exit.reason)})` : ''}` : undefined;
   // No machine record at all: what the CLI last said is the evidence.
-  const silent = `no machine result; its last output: ${lastMeaningfulLines(output) || '(none)'}`;
+  const silent = `no machine result; its last output: ${guardCliText(lastMeaningfulLines(output)) || '(none)'}`;
+  const error = report.error === undefined ? undefined : guardCliText(report.error);
   if (ended) {
-    const why = !report.ok && report.noRecord ? silent : !report.ok && report.error ? `the agent CLI reported failure: ${report.error}` : reading.ok ? `its result said ${reading.result.status}` : reading.reason;
+    const why = !report.ok && report.noRecord ? silent : !report.ok && error ? `the agent CLI reported failure: ${error}` : reading.ok ? `its result said ${reading.result.status}` : reading.reason;
     return { status: 'failed', evidence: `${ended}; ${why}` };
   }
   if (!report.ok && report.noRecord) return { status: 'failed', evidence: `exited 0 with ${silent}` };
-  if (!report.ok) return { status: 'failed', evidence: `the agent CLI reported failure: ${report.error ?? 'no success record'}` };
+  if (!report.ok) return { status: 'failed', evidence: `the agent CLI reported failure: ${error ?? 'no success record'}` };
   if (!reading.ok) return { status: 'failed', evidence: reading.reason };
   if (reading.result.status === 'failed') {
     const { summary, evidence } = reading.result;

@@ -14,6 +14,7 @@ import { saveViewSnapshot } from './view.js';
 import { resumeEvent, type Replay } from './replay.js';
 import type { RunSession } from './session.js';
 import { settleBranches } from './isolation-end.js';
+import { stopLeftoverGates } from './gate-groups.js';
 
 export type DriveOutcome = { kind: 'completed' | 'failed' | 'cancelled' | 'stopped'; reason: string };
 
@@ -25,6 +26,8 @@ export async function driveRun(
   session: RunSession,
   start: { input: PipelineInput } | { replay: Replay; retryInterrupted: boolean; cancel?: { by: string; force: boolean } },
 ): Promise<DriveOutcome> {
+  // A takeover runs the gates again: what the dead orchestrator's gates left running goes first.
+  if ('replay' in start) await stopLeftoverGates(session.registry);
   const machine = bindMachine(session);
   let actor;
   // The live actor never looks back at an earlier snapshot: its steps may change the task map in place.

@@ -2,10 +2,15 @@
 // whole group when the gate ends, times out or is cancelled: `npm test`'s children never outlive it.
 import { closeSync, fstatSync, openSync, readSync, rmSync } from 'node:fs';
 import { execa } from 'execa';
-import { listGroupMembers, signalGroup, waitUntil } from '../../workers/proc.js';
+import { BOOT_ID, listGroupMembers, readPidStart, signalGroup, waitUntil } from '../../workers/proc.js';
+import type { WorkerHandle } from '../../workers/types.js';
 
 // How long the group has between SIGTERM and SIGKILL.
 const GROUP_GRACE_MS = 2_000;
+// The gate's shell waits for this line, written once its group is recorded: nothing of a gate runs
+// before the log knows its group, and a gate whose orchestrator died before that never runs.
+const GO = 'go';
+const HELD_GATE = `IFS= read -r go && [ "$go" = ${GO} ] && exec sh -c "$1"`;
 // Bytes read back from the end of the output file for the log's tail (a character is at most 4).
 const TAIL_BYTES = 16 * 1024;
 
@@ -18,8 +23,9 @@ export interface GateRun {
   tail: string;
 }
 
-// Runs `sh -c command` in `cwd`, writing stdout and stderr, interleaved, to `outputFile`.
-export async function runGate(command: string, options: { cwd: string; outputFile: string; timeoutMs: number; signal: AbortSignal; tailChars: number }): Promise<GateRun> {
+// Runs `sh -c command` in `cwd`, writing stdout and stderr, interleaved, to `outputFile`; `record`
+// gets the gate's process group before the command starts.
+export async function runGate(command: string, options: { cwd: string; outputFile: string; timeoutMs: number; signal: AbortSignal; tailChars: number; record: (group: WorkerHandle) => void }): Promise<GateRun> {
   const started = Date.now();
   // A fresh file: whatever an earlier pass or anyone else left under this name is replaced, never followed.
   rmSync(options.outputFile, { force: true });
@@ -30,10 +36,11 @@ export async function runGate(command: string, options: { cwd: string; outputFil
   let pgid: number | undefined;
   const done = new AbortController();
   try {
-    const subprocess = execa('sh', ['-c', command], {
+    const subprocess = execa('sh', ['-c', HELD_GATE, 'sh', command], {
       cwd: options.cwd,
       detached: true,
-      stdin: 'ignore',
+      // Only the go line; the command then reads an empty stdin, as it would /dev/null.
+      stdin: 'pipe',
       stdout: toFile,
       stderr: toFile,
       reject: false,
@@ -44,7 +51,11 @@ export async function runGate(command: string, options: { cwd: string; outputFil
     pgid = subprocess.pid;
     // A cancel reaches the whole group at once, even if the orchestrator ends before the shell's exit is seen.
     const group = pgid;
-    if (group !== undefined) options.signal.addEventListener('abort', () => signalGroup(group, 'SIGTERM'), { once: true, signal: done.signal });
+    if (group !== undefined) {
+      options.record({ backend: 'process', pid: group, pidStart: readPidStart(group) ?? 0, pgid: group, ...(BOOT_ID ? { bootId: BOOT_ID } : {}) });
+      options.signal.addEventListener('abort', () => signalGroup(group, 'SIGTERM'), { once: true, signal: done.signal });
+    }
+    subprocess.stdin?.end(`${GO}\n`);
     const result = await subprocess;
     return {
       exitCode: result.timedOut ? null : (result.exitCode ?? null),

@@ -2,6 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GateResult } from '../../machines/events.js';
+import type { WorkerHandle } from '../../workers/types.js';
 import { redactSecrets } from '../checkpoint/guards.js';
 import { runGate } from './gate-run.js';
 import type { RunSession } from './session.js';
@@ -17,7 +18,12 @@ export async function runGates(session: RunSession, commands: string[], iteratio
   const cwd = await session.isolation.verifyDir(session);
   for (const [index, command] of commands.entries()) {
     const outputFile = join(dir, `i${iteration}-p${pass}-${index + 1}.log`);
-    const run = await runGate(command, { cwd, outputFile, timeoutMs: session.config.verify.timeoutMs, signal, tailChars: OUTPUT_TAIL });
+    // The gate's group is durable in the log before the gate runs: a cancel after a crash stops it.
+    const record = (handle: WorkerHandle) => {
+      session.events.append({ event: 'gate_spawned', iteration, pass, gate: index + 1, command, handle });
+      session.events.flush();
+    };
+    const run = await runGate(command, { cwd, outputFile, timeoutMs: session.config.verify.timeoutMs, signal, tailChars: OUTPUT_TAIL, record });
     if (signal.aborted) return;
     // The project's own output can print a secret too: the log gets the tail redacted.
     const gate = { command, exitCode: run.exitCode, timedOut: run.timedOut, durationMs: run.durationMs, output: redactSecrets(run.tail).text };

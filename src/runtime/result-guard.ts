@@ -8,6 +8,23 @@ type Path = Array<string | number>;
 const BOUNDED_LISTS = new Set(['acceptance', 'defects', 'reasons']);
 const ID_FIELDS = new Set(['id', 'task', 'role', 'blockedBy']);
 
+// Redacts the secrets in text teamline quotes from what an agent CLI printed (its error text, its
+// last output lines, its refused tool calls), as agent text is, with a note at its end saying so.
+export function guardCliText(value: string): string {
+  const { text, found } = redactSecrets(value);
+  if (found.length === 0) return value;
+  // Kinds without their examples: a second look at the note finds nothing to redact in it.
+  const kinds = [...new Set(found.map((what) => what.replace(/ \(.*\)$/, '')))];
+  return withNote(text, `[teamline redacted what looked like secrets in what the agent CLI printed: ${kinds.join(', ')}]`);
+}
+
+// The evidence with the guard's note at its end, within the evidence's bound.
+export function withNote(evidence: string, note: string): string {
+  if (!note) return evidence;
+  const room = LIMITS.text - note.length - 1;
+  return `${evidence.length > room ? `${evidence.slice(0, room - 1)}…` : evidence} ${note}`.trim();
+}
+
 // Redacts and bounds every string of a parsed result in place; returns the note for its evidence
 // ('' when nothing was changed).
 export function guardAgentText(result: Record<string, unknown>): string {

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { defectSchema, taskDefSchema } from '../../machines/events.js';
 import { LIMITS, redactSecrets, validateProjectPaths } from '../checkpoint/guards.js';
 import { readRegularFile } from '../checkpoint/regular-file.js';
-import { guardAgentText } from './result-guard.js';
+import { guardAgentText, withNote } from './result-guard.js';
 import { lastFencedJson } from '../../workers/adapters/fenced-json.js';
 import type { Stage } from '../../workers/types.js';
 
@@ -83,11 +83,4 @@ function isRealFolder(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-// The evidence with the guard's note at its end, within the evidence's bound.
-function withNote(evidence: string, note: string): string {
-  if (!note) return evidence;
-  const room = LIMITS.text - note.length - 1;
-  return `${evidence.length > room ? `${evidence.slice(0, room - 1)}…` : evidence} ${note}`.trim();
 }

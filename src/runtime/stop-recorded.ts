@@ -4,17 +4,19 @@ import type { TeamConfig } from '../../config/schema.js';
 import { killServer } from '../../workers/tmux/index.js';
 import { readRunFiles } from '../checkpoint/read.js';
 import type { RunPaths } from '../checkpoint/store.js';
+import { stopLeftoverGates } from './gate-groups.js';
 import { acquireLock } from './lock.js';
 import { WorkerRegistry } from './worker-registry.js';
 
-// Stops every worker the log recorded (and the run's tmux servers); returns how many were recorded.
+// Stops every worker and verify gate the log recorded (and the run's tmux servers); returns how many
+// workers were recorded.
 export async function stopRecordedWorkers(paths: RunPaths & { runId: string }, config: TeamConfig, force: boolean): Promise<number> {
   const release = acquireLock(paths, 'team cancel');
   try {
     const registry = new WorkerRegistry(readRunFiles(paths).events);
     const handles = registry.all();
     const graceMs = force ? 0 : config.team.shutdownTimeoutMs;
-    await Promise.all(handles.map((handle) => registry.backendOf(handle).stop(handle, { graceMs })));
+    await Promise.all([...handles.map((handle) => registry.backendOf(handle).stop(handle, { graceMs })), stopLeftoverGates(registry)]);
     for (const socketDir of registry.tmuxSocketDirs()) await killServer(paths.runId, { socketDir }).catch(() => {});
     return handles.length;
   } finally {

@@ -9,6 +9,7 @@ import type { AgentAdapter, LaunchSpec, WorkerExit, WorkerHandle } from '../../w
 import { OUTPUT_FILE } from '../../workers/wrapper.js';
 import { attemptCapMs } from './attempt-cap.js';
 import { OutputLines } from './output-lines.js';
+import { guardCliText } from './result-guard.js';
 import type { RunSession } from './session.js';
 import { openRegularFile } from '../checkpoint/regular-file.js';
 
@@ -59,7 +60,7 @@ export async function watchWorker(session: RunSession, handle: WorkerHandle, spe
       if (!sessionNoted && adapter.peekSessionId) sessionNoted = noteSessionId(session, input, adapter, spec.attemptDir);
       const stalled = silent >= statusCheckMs && !stalledNoted;
       const kill = signals?.failure
-        ? `${signals.failure.reason} (stopped early: no retry can fix it)`
+        ? `${guardCliText(signals.failure.reason)} (stopped early: no retry can fix it)`
         : ran >= capMs
           ? `attempt cap: ran ${Math.round(ran / 1000)}s, over the ${Math.round(capMs / 1000)}s allowed for ${input.stage} (team.attemptTimeoutMs); killed`
           : silent >= reassignMs

@@ -8,6 +8,8 @@ import type { TeamEvent } from '../../machines/events.js';
 export class WorkerRegistry {
   /** Handles of started workers by `task#attempt`. */
   private readonly handles = new Map<string, WorkerHandle>();
+  /** Process groups of the verify gates the log recorded (gate_spawned). */
+  private readonly gateGroups: WorkerHandle[] = [];
   private processBackend?: WorkerBackend;
   private tmuxBackend?: WorkerBackend;
 
@@ -15,6 +17,7 @@ export class WorkerRegistry {
   constructor(events: readonly TeamEvent[]) {
     for (const event of events) {
       if (event.event === 'attempt_spawned') this.record(event.task_id, event.attempt, event.handle as WorkerHandle);
+      if (event.event === 'gate_spawned') this.gateGroups.push(event.handle as WorkerHandle);
     }
   }
 
@@ -31,6 +34,11 @@ export class WorkerRegistry {
   // Every handle known, in the order recorded.
   all(): WorkerHandle[] {
     return [...this.handles.values()];
+  }
+
+  // The verify gates' process groups the log recorded, in the order recorded.
+  gates(): WorkerHandle[] {
+    return [...this.gateGroups];
   }
 
   // The backend for new workers of one kind.

@@ -32,8 +32,9 @@ export function findPgBin(): string {
   return join(PG_ROOT, newest, 'bin');
 }
 
-// Starts a new cluster; it listens on 127.0.0.1 only.
-export async function startCluster(): Promise<PgCluster> {
+// Starts a new cluster; it listens on 127.0.0.1 only. Its watchdog stops it once `owner` (by
+// default this process) is gone.
+export async function startCluster(options: { owner?: number } = {}): Promise<PgCluster> {
   const bin = findPgBin();
   const dir = mkdtempSync(join(tmpdir(), 'teamline-pg-'));
   const as = await runAs();
@@ -48,11 +49,15 @@ export async function startCluster(): Promise<PgCluster> {
   try {
     await run('initdb', ['-D', data, '-U', SUPERUSER, '--pwfile', join(dir, 'pwfile'), '--auth=scram-sha-256', '--no-sync', '-E', 'UTF8', '--locale=C']);
     const port = await startServer(run, dir, data);
-    const watchdog = startWatchdog(as.prefix, bin, dir, data);
+    const watchdog = startWatchdog(options.owner ?? process.pid, as.prefix, bin, dir, data);
     const url = `postgres://${SUPERUSER}:${password}@127.0.0.1:${port}/postgres`;
     const stop = async () => {
       await run('pg_ctl', ['stop', '-D', data, '-m', 'immediate', '-w']).catch(() => undefined);
-      if (watchdog.pid) process.kill(-watchdog.pid, 'SIGKILL');
+      try {
+        if (watchdog.pid) process.kill(-watchdog.pid, 'SIGKILL');
+      } catch {
+        // The watchdog is gone already: it stopped the cluster itself.
+      }
       rmSync(dir, { recursive: true, force: true });
     };
     return { url, port, dir, stop };
@@ -98,11 +103,11 @@ async function runAs(): Promise<{ prefix: string[]; owner?: { uid: number; gid: 
   return { prefix: ['runuser', '-u', 'postgres', '--'], owner: { uid: await id('-u'), gid: await id('-g') } };
 }
 
-// A detached shell that stops the server and removes the folder once this process is gone, so a
-// test process killed before its afterAll leaves no server behind.
-function startWatchdog(prefix: string[], bin: string, dir: string, data: string) {
+// A detached shell that stops the server and removes the folder once `owner` is gone, so a test
+// process killed before its afterAll leaves no server behind.
+function startWatchdog(owner: number, prefix: string[], bin: string, dir: string, data: string) {
   const stop = [...prefix, join(bin, 'pg_ctl'), 'stop', '-D', data, '-m', 'immediate'].map((word) => `'${word}'`).join(' ');
-  const script = `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; ${stop} >/dev/null 2>&1; rm -rf '${dir}'`;
+  const script = `while kill -0 ${owner} 2>/dev/null; do sleep 1; done; ${stop} >/dev/null 2>&1; rm -rf '${dir}'`;
   const child = execa('sh', ['-c', script], { detached: true, stdio: 'ignore', cleanup: false, reject: false });
   child.unref();
   return child;

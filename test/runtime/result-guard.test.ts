@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../src/checkpoint/guards.js';
-import { guardAgentText } from '../../src/runtime/result-guard.js';
+import { guardAgentText, guardCliText } from '../../src/runtime/result-guard.js';
 
 describe('runtime/result-guard', () => {
   it('changes nothing and notes nothing in a plain result', () => {
@@ -50,5 +50,12 @@ describe('runtime/result-guard', () => {
     const result = { artifacts: ['ghp_abcdefghijklmnopqrstuvwxyz.txt'] };
     expect(guardAgentText(result)).toBe('');
     expect(result.artifacts).toEqual(['ghp_abcdefghijklmnopqrstuvwxyz.txt']);
+  });
+
+  it('redacts what a CLI printed, notes it once, and finds nothing to redact in its own result', () => {
+    const guarded = guardCliText('login failed: password=hunter22 for sk-TESTONLYabcdefghijklmnop');
+    expect(guarded).toBe('login failed: [redacted] for [redacted] [teamline redacted what looked like secrets in what the agent CLI printed: an API key, a password or secret assignment]');
+    expect(guardCliText(guarded)).toBe(guarded);
+    expect(guardCliText('exited 1: no such file')).toBe('exited 1: no such file');
   });
 });

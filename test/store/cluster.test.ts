@@ -26,4 +26,20 @@ describe('test/helpers/postgres', () => {
       if (!stopped) await cluster.stop();
     }
   });
+
+  it('is stopped and removed by its watchdog when the process that started it dies first', async () => {
+    const owner = execa('sleep', ['600'], { reject: false });
+    const cluster = await startCluster({ owner: owner.pid });
+    try {
+      expect((await execa('ps', ['-eo', 'args'])).stdout).toContain(`-D ${cluster.dir}/data`);
+      owner.kill('SIGKILL');
+      await owner;
+      for (let look = 0; existsSync(cluster.dir) && look < 600; look++) await new Promise((r) => setTimeout(r, 50));
+      expect(existsSync(cluster.dir)).toBe(false);
+      expect((await execa('ps', ['-eo', 'args'])).stdout).not.toContain(cluster.dir);
+    } finally {
+      owner.kill('SIGKILL');
+      await cluster.stop();
+    }
+  });
 });
