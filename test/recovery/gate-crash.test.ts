@@ -1,6 +1,6 @@
 // A verify gate whose orchestrator is killed -9 while it runs: its process group is in the log
 // (gate_spawned, before the gate runs), so `team cancel` and `team resume` stop what it left running.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isRunning, readStat } from '../helpers/proc-groups.js';
@@ -58,5 +58,17 @@ describe('runtime/gates (a gate whose orchestrator was killed)', () => {
     expect(isRunning(child)).toBe(false);
     expect(project.events().filter((e) => e.event === 'gate_spawned')).toHaveLength(2);
     expect((await project.statusJson()).status).toBe('completed');
+  });
+
+  it('is stopped by team cancel when the log cannot be replayed (a torn event)', { timeout: 240_000 }, async () => {
+    const { project, child } = await killedDuringGate();
+    const torn = join(project.eventsDir(), project.eventNames().find((n) => /-task_assigned-t1-/.test(n))!);
+    writeFileSync(torn, readFileSync(torn, 'utf8').slice(0, 20));
+
+    const cancelled = await project.team('cancel');
+
+    expect(cancelled.exitCode).toBe(1);
+    expect(cancelled.stderr).toMatch(/^team: determinism violation: .*, but its \d+ recorded worker\(s\) were stopped$/m);
+    expect(isRunning(child)).toBe(false);
   });
 });
