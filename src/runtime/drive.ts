@@ -33,6 +33,7 @@ export async function driveRun(
   // The live actor never looks back at an earlier snapshot: its steps may change the task map in place.
   if ('input' in start) actor = createActor(machine, { input: { ...start.input, inPlace: true } });
   else {
+    session.log.info({ events: start.replay.events, replayed: start.replay.replayed, fromSnapshot: start.replay.replayed < start.replay.events }, 'the log replayed');
     // Finish the transition a crash cut short: its records come before anything else.
     for (const record of start.replay.pending) session.events.append(record);
     const { value, context } = start.replay.snapshot;

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../../workers/atomic.js';
+import { TEMP_PREFIX, writeFileAtomic } from '../../workers/atomic.js';
 import type { PipelineContext } from '../../machines/types.js';
 import type { LogPosition } from '../checkpoint/log-digest.js';
 import type { RunFiles } from '../checkpoint/read.js';
@@ -62,8 +62,10 @@ export function peekMachineSnapshot(paths: RunPaths): Body | undefined {
 export function trustSnapshot(body: Body | undefined, files: RunFiles): { state: MachineState; seen: number } | undefined {
   const at = files.digestAt;
   if (!body || !at || at.through !== body.through || at.count !== body.count || at.digest !== body.digest) return undefined;
-  // A file of the prefix that does not read as a valid event: the replay of the whole log says what it means.
-  if (files.problems.some((p) => p.file.startsWith('events/') && p.file.slice('events/'.length) <= body.through)) return undefined;
+  // A file of the prefix that does not read as a valid event: the replay of the whole log says what it
+  // means. (A temporary file is a write never finished: not an event, never in the digest.)
+  const inPrefix = (name: string) => !name.startsWith(TEMP_PREFIX) && name <= body.through;
+  if (files.problems.some((p) => p.file.startsWith('events/') && inPrefix(p.file.slice('events/'.length)))) return undefined;
   const seen = files.events.findIndex((e) => e.file > body.through);
   return { state: { value: body.value, context: body.context }, seen: seen === -1 ? files.events.length : seen };
 }

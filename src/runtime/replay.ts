@@ -20,6 +20,9 @@ export interface Replay {
   snapshot: PipelineSnapshot;
   /** Records the last transition made that the log does not hold yet (a crash in between). */
   pending: NewEvent[];
+  /** Events in the log, and how many of them were replayed (the rest came from a machine snapshot). */
+  events: number;
+  replayed: number;
 }
 
 // The machine's input, as run_started recorded it.
@@ -94,7 +97,7 @@ export function replayRun(events: TeamEvent[], from?: { state: MachineState; see
       actor.send(event);
       return fold.take();
     });
-    return { snapshot: actor.getSnapshot(), pending };
+    return { snapshot: actor.getSnapshot(), pending, events: events.length, replayed: events.length - (from?.seen ?? 0) };
   } finally {
     actor.stop();
   }

@@ -84,7 +84,6 @@ export function takeOver(paths: RunPaths & { runId: string }, project: { dir: st
       sessionIds: { session: started.session, parent_session: started.parent_session },
       limits: started.limits,
     });
-    session.log.info({ events: files.events.length, replayed: files.events.length - (snapshot?.seen ?? 0), fromSnapshot: snapshot !== undefined }, 'the log replayed');
     return { session, replay, view, release };
   } catch (error) {
     release();

@@ -81,6 +81,13 @@ describe('machine snapshot', () => {
     expect(prepare().trusted).toBeUndefined();
   });
 
+  it('is still trusted when a write the killed orchestrator never finished left a temporary file', () => {
+    writeFileSync(join(paths.eventsDir, '.tmp-12345-half-written.json'), '{"event":"task_fin');
+    const { files, trusted } = prepare();
+    expect(files.problems.map((p) => p.file)).toContain('events/.tmp-12345-half-written.json');
+    expect(trusted).toBeDefined();
+  });
+
   it('is still trusted when events were added after it, and they are replayed and checked', () => {
     const later = laterNames().find((n) => n.includes('-task_started-'))!;
     const file = join(paths.eventsDir, later);
