@@ -6,7 +6,7 @@ export const USAGE = `usage:
   team [N:agent-type] --task WORD [run options]     (a bare one-word task is refused: it is more often a mistyped command)
   team ralph [N:agent-type] "task" [--max-iterations K] [run options]
   team status [--run ID] [--json] [--store postgres://…]   (--store or team.store: read the run from PostgreSQL)
-  team watch [--run ID] [--interval MS]        (also: team status --watch; q quits, the run goes on)
+  team watch [--run ID] [--interval MS] [--store postgres://…]   (also: team status --watch; q quits, the run goes on)
   team resume [--run ID] [--retry-interrupted] [--detach]
   team cancel [--run ID] [--force]
   team wait [--run ID] [--timeout S] [--json]      (exit: the run's code; 5 at the timeout; 6 when nobody drives the run)
@@ -17,7 +17,7 @@ export const USAGE = `usage:
   team clean [--run ID]      (remove ended runs' worktrees and merged branches)
   team approve --stage S --artifact PATH --by NAME [--note TEXT] [--run ID]
   team state <start-run|start-task|finish-task|retry|approve|status> ...
-  team report [--run ID] [--out FILE]          (one self-contained HTML page of the run)
+  team report [--run ID] [--out FILE] [--store postgres://…]   (one self-contained HTML page of the run)
   team checkpoint validate [FILE...] [--strict]   (the opchain rules; default .checkpoints/team.checkpoint.json)
   team merge-driver BASE OURS THEIRS [PATH]   (git's merge driver for .checkpoints/*.checkpoint.json)
   team --version

@@ -1,4 +1,4 @@
-// `team report [--run ID] [--out FILE]`: one self-contained HTML page of a run, from its log alone.
+// `team report [--run ID] [--out FILE] [--store URL]`: one self-contained HTML page of a run, from its log alone.
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { writeFileAtomic } from '../../workers/atomic.js';
@@ -7,24 +7,42 @@ import { resolveRun } from '../checkpoint/store.js';
 import { foldRun } from '../checkpoint/view.js';
 import { validateId } from '../checkpoint/guards.js';
 import { UsageError } from '../errors.js';
-import { makeReportData } from '../report/data.js';
+import { folderHandoffs, makeReportData, type ReportData } from '../report/data.js';
 import { renderReport } from '../report/html.js';
+import { storeUrlOf } from '../store/store-url.js';
 import { optionalString, parseFlags } from './args.js';
 import { openProject, PROJECT_FLAGS } from './project.js';
 
-// Writes the report (default: report.html in the run's folder) and prints its path.
-export function reportCommand(argv: string[]): number {
-  const args = parseFlags(argv, { ...PROJECT_FLAGS, run: { type: 'string' }, out: { type: 'string' } }, 'team report');
-  const project = openProject(args);
+// Writes the report (default: report.html in the run's folder; for a run of PostgreSQL,
+// report-<run>.html in the project) and prints its path.
+export function reportCommand(argv: string[]): number | Promise<number> {
+  const args = parseFlags(argv, { ...PROJECT_FLAGS, run: { type: 'string' }, out: { type: 'string' }, store: { type: 'string' } }, 'team report');
+  const project = openProject(args, { readsStore: true });
   const runId = optionalString(args, 'run');
-  const paths = resolveRun(project.dir, runId === undefined ? undefined : validateId(runId, '--run'));
+  if (runId !== undefined) validateId(runId, '--run');
+  const store = storeUrlOf(optionalString(args, 'store'), project.config);
   const outArg = optionalString(args, 'out');
-  const out = outArg === undefined ? join(paths.runDir, 'report.html') : resolve(outArg);
-  if (outArg !== undefined && (outArg === '' || (existsSync(out) && statSync(out).isDirectory()))) throw new UsageError(`--out: ${out} is a folder, not a file`);
-  if (!existsSync(dirname(out))) throw new UsageError(`--out: the folder ${dirname(out)} does not exist`);
+  const out = outArg === undefined ? undefined : checkOut(outArg);
+  if (store) {
+    return import('./report-store.js')
+      .then((m) => m.storeReportData(store, runId, project.dir))
+      .then((data) => writeReport(out ?? join(project.dir, `report-${data.run.run_id}.html`), data));
+  }
+  const paths = resolveRun(project.dir, runId);
   const files = readRunFiles(paths);
-  const html = renderReport(makeReportData(files, foldRun(files, project.dir), paths));
-  writeFileAtomic(dirname(out), out.slice(dirname(out).length + 1), html, { fsync: false });
+  return writeReport(out ?? join(paths.runDir, 'report.html'), makeReportData(files, foldRun(files, project.dir), folderHandoffs(paths)));
+}
+
+// The --out file, refused (exit 2, nothing written) when it is a folder or its folder is missing.
+function checkOut(outArg: string): string {
+  const out = resolve(outArg);
+  if (outArg === '' || (existsSync(out) && statSync(out).isDirectory())) throw new UsageError(`--out: ${out} is a folder, not a file`);
+  if (!existsSync(dirname(out))) throw new UsageError(`--out: the folder ${dirname(out)} does not exist`);
+  return out;
+}
+
+function writeReport(out: string, data: ReportData): number {
+  writeFileAtomic(dirname(out), out.slice(dirname(out).length + 1), renderReport(data), { fsync: false });
   process.stdout.write(`${out}\n`);
   return 0;
 }

@@ -1,14 +1,13 @@
 // `team status --store URL`: a run read from the PostgreSQL store, folded and shown as a run of the
 // files is (the same text, the same --json document).
-import { foldRun } from '../checkpoint/view.js';
 import { foldBranches } from '../runtime/isolation-view.js';
 import { describeUrl } from '../store/pg-connect.js';
-import { PgStore } from '../store/pg-store.js';
 import { printStatus } from './status.js';
+import { foldStoreRun, openStore } from './store-run.js';
 
 // Prints the named run, else the store's latest; a store with no run says so.
 export async function storeStatus(url: string, runId: string | undefined, projectDir: string, json: boolean): Promise<number> {
-  const store = await PgStore.open(url, `teamline status pid ${process.pid}`);
+  const store = await openStore(url, 'status');
   try {
     const id = runId ?? (await store.current());
     if (id === undefined) {
@@ -17,7 +16,7 @@ export async function storeStatus(url: string, runId: string | undefined, projec
       return 0;
     }
     const read = await store.read(id);
-    const view = foldRun({ run: read.run, events: read.events, approvals: read.approvals, problems: read.malformed }, projectDir);
+    const view = foldStoreRun(read, projectDir);
     printStatus(view, foldBranches(read.events), id, json);
     return 0;
   } finally {

@@ -1,4 +1,5 @@
-// What `team report` shows, from a run's files alone: attempts, stage bands, usage, handoffs, events.
+// What `team report` shows, from a run's log (files or PostgreSQL): attempts, stage bands, usage, handoffs, events.
+import { basename } from 'node:path';
 import { readHandoffs } from '../../handoffs/read.js';
 import type { RunFiles } from '../checkpoint/read.js';
 import type { RunPaths } from '../checkpoint/store.js';
@@ -48,8 +49,9 @@ type Usage = { costUsd: number; tokens: { input: number; output: number } };
 
 const RUN_END = new Set(['run_completed', 'run_failed', 'run_cancelled', 'run_stopped']);
 
-// Builds the report's data; `now` closes what is still running (a live or crashed run).
-export function makeReportData(files: RunFiles, view: RunView, paths: RunPaths, now = Date.now()): ReportData {
+// Builds the report's data from a run's events (files or PostgreSQL), its fold and its handoffs;
+// `now` closes what is still running (a live or crashed run).
+export function makeReportData(files: Pick<RunFiles, 'events'>, view: RunView, handoffs: ReportData['handoffs'], now = Date.now()): ReportData {
   const times = files.events.map((e) => Date.parse(e.at));
   const start = times[0] ?? Date.parse(view.run.created_at);
   const ended = files.events.some((e) => RUN_END.has(e.event));
@@ -100,14 +102,26 @@ export function makeReportData(files: RunFiles, view: RunView, paths: RunPaths, 
     bands: stageBands(files, end),
     restarts,
     usage: { byTask, byStage: view.usage.byStage, byAgent: view.usage.byAgent, run: view.usage.run },
-    handoffs: readHandoffs(paths.handoffsDir).map((h) => ({ name: `${String(h.index).padStart(2, '0')}-${h.stage}`, text: h.text })),
+    handoffs,
     attention: attentionLines(view),
     events: files.events.map((e) => eventRow(e as unknown as Record<string, unknown>)),
   };
 }
 
+// The handoffs of a run's folder, in the order written.
+export function folderHandoffs(paths: RunPaths): ReportData['handoffs'] {
+  return readHandoffs(paths.handoffsDir).map((h) => ({ name: `${String(h.index).padStart(2, '0')}-${h.stage}`, text: h.text }));
+}
+
+// The handoffs the log of a PostgreSQL run names: their texts are files of the writer's machine, not stored yet.
+export function loggedHandoffs(files: Pick<RunFiles, 'events'>): ReportData['handoffs'] {
+  return files.events.flatMap((e) =>
+    e.event === 'handoff_written' ? [{ name: basename(e.path).replace(/\.md$/, ''), text: `(not stored in PostgreSQL yet: the log records ${e.path}, sha256 ${e.sha256})` }] : [],
+  );
+}
+
 // One band per stage entered, from its stage_entered to the next stage or the end.
-function stageBands(files: RunFiles, end: number): ReportData['bands'] {
+function stageBands(files: Pick<RunFiles, 'events'>, end: number): ReportData['bands'] {
   const bands: ReportData['bands'] = [];
   for (const e of files.events) {
     if (e.event === 'stage_entered') {

@@ -66,3 +66,9 @@ function holding(client: pg.Client, runId: string, backendPid: number): WriterLo
   };
   return { runId, backendPid, lost, release };
 }
+
+// Whether a writer holds the run's lock now: the live view's "does an orchestrator drive this run".
+export async function hasWriter(db: pg.Pool | pg.ClientBase, runId: string): Promise<boolean> {
+  const holder = await db.query(HOLDER, [runId]);
+  return (holder.rowCount ?? 0) > 0;
+}

@@ -1,9 +1,8 @@
 // Keeps the live view current until the run ends or the person presses q: in place on a terminal,
 // plain lines of what changed otherwise.
 import { createLogUpdate } from 'log-update';
-import type { RunPaths } from '../checkpoint/store.js';
 import { MIN_COLUMNS, plainFacts, renderFrame } from './frame.js';
-import { loadWatchModel, type WatchModel } from './model.js';
+import type { WatchModel } from './model.js';
 
 export interface LiveOptions {
   out: NodeJS.WriteStream;
@@ -15,8 +14,8 @@ export interface LiveOptions {
   footer?: string;
 }
 
-// Shows the run at `paths`; resolves with why it stopped showing it.
-export async function watchRun(paths: RunPaths, options: LiveOptions): Promise<'ended' | 'quit'> {
+// Shows the run `load` reads (from its files or from PostgreSQL) each tick; resolves with why it stopped showing it.
+export async function watchRun(load: () => WatchModel | Promise<WatchModel>, options: LiveOptions): Promise<'ended' | 'quit'> {
   const view = makeLiveView(options);
   let wake: (() => void) | undefined;
   let quit = false;
@@ -26,7 +25,7 @@ export async function watchRun(paths: RunPaths, options: LiveOptions): Promise<'
   });
   try {
     for (;;) {
-      const model = loadWatchModel(paths);
+      const model = await load();
       view.show(model);
       if (model.ended) return 'ended';
       await new Promise<void>((resolve) => {

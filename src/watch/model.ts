@@ -1,8 +1,8 @@
-// What the live view shows, from a run's log and the tail of each worker's output.log.
+// What the live view shows, from a run's log (files or PostgreSQL) and the tail of each worker's output.log.
 import { closeSync, fstatSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
-import { readRunFiles } from '../checkpoint/read.js';
+import { readRunFiles, type RunFiles } from '../checkpoint/read.js';
 import type { RunPaths } from '../checkpoint/store.js';
 import { foldRun, type RunView } from '../checkpoint/view.js';
 import { attentionLines } from '../commands/render-status.js';
@@ -42,22 +42,47 @@ const ENDED = new Set(['completed', 'failed', 'cancelled', 'stopped']);
 // Only the end of output.log is read: a chatty worker's megabytes are never loaded.
 const TAIL_BYTES = 4096;
 
-// The model of the run at `paths`, now; an ended run's clock stops at its last event.
+// What the live view reads of a run, from either store: the fold's input, whether a writer drives
+// the run, what to say when none does, and the last line of an attempt's output (empty when not kept).
+export interface WatchRead {
+  read: Pick<RunFiles, 'run' | 'events' | 'approvals' | 'problems'>;
+  projectDir: string;
+  /** Whether a writer drives the run; asked only while it has not ended. */
+  live(): boolean;
+  undriven: string;
+  tail(task: string, attempt: number): string;
+}
+
+// The model of the run at `paths`, now, from its files.
 export function loadWatchModel(paths: RunPaths, now = Date.now()): WatchModel {
-  const files = readRunFiles(paths);
-  const view = foldRun(files, paths.projectDir);
-  const last = files.events.at(-1);
-  const at = ENDED.has(view.status) && last ? Date.parse(last.at) : now;
+  const read = readRunFiles(paths);
+  return modelOf(
+    {
+      read,
+      projectDir: paths.projectDir,
+      live: () => liveHolder(paths) !== undefined,
+      undriven: `\`team resume --run ${read.run.run_id}\` continues it`,
+      tail: (task, attempt) => lastLine(join(paths.attemptsDir, task, `a${attempt}`, 'output.log')),
+    },
+    now,
+  );
+}
+
+// The model of a run read from either store; an ended run's clock stops at its last event.
+export function modelOf(source: WatchRead, now = Date.now()): WatchModel {
+  const view = foldRun(source.read, source.projectDir);
+  const last = source.read.events.at(-1);
   const ended = ENDED.has(view.status);
+  const at = ended && last ? Date.parse(last.at) : now;
   // A live orchestrator watches its own running attempts: they are not uncertain.
-  const live = !ended && liveHolder(paths) !== undefined;
-  const model = toWatchModel(view, paths, at, live);
-  if (!ended && !live) model.attention.unshift(`no orchestrator drives this run: \`team resume --run ${view.run.run_id}\` continues it`);
+  const live = !ended && source.live();
+  const model = toWatchModel(view, source.tail, at, live);
+  if (!ended && !live) model.attention.unshift(`no orchestrator drives this run: ${source.undriven}`);
   return model;
 }
 
-// Builds the model from a folded view; each worker's lane holds its latest attempt.
-export function toWatchModel(view: RunView, paths: RunPaths, now = Date.now(), live = false): WatchModel {
+// Builds the model from a folded view; each worker's lane holds its latest attempt, `tail` its last output line.
+export function toWatchModel(view: RunView, tail: WatchRead['tail'], now = Date.now(), live = false): WatchModel {
   const latest = new Map<string, Lane & { start: number }>();
   for (const task of view.tasks) {
     for (const a of task.attempts) {
@@ -70,7 +95,7 @@ export function toWatchModel(view: RunView, paths: RunPaths, now = Date.now(), l
     }
   }
   const lanes = [...latest.values()].sort((x, y) => x.worker.localeCompare(y.worker, undefined, { numeric: true }));
-  for (const lane of lanes) lane.lastLine = lastLine(join(paths.attemptsDir, lane.task, `a${lane.attempt}`, 'output.log'));
+  for (const lane of lanes) lane.lastLine = tail(lane.task, lane.attempt);
   const ended = ENDED.has(view.status);
   const started = Date.parse(view.run.created_at);
   return {

@@ -2,14 +2,14 @@
 import { describe, expect, it } from 'vitest';
 import { runPaths } from '../../src/checkpoint/store.js';
 import { foldRun } from '../../src/checkpoint/view.js';
-import { makeReportData } from '../../src/report/data.js';
+import { folderHandoffs, makeReportData } from '../../src/report/data.js';
 import { finished, makeRunFiles, RUN_ID, started } from '../helpers/runs.js';
 
 const PATHS = runPaths('/nonexistent/project', RUN_ID);
 
 function dataOf(events: Array<Record<string, unknown>>) {
   const files = makeRunFiles(events);
-  return makeReportData(files, foldRun(files, PATHS.projectDir), PATHS, Date.parse('2026-10-28T13:12:00Z'));
+  return makeReportData(files, foldRun(files, PATHS.projectDir), folderHandoffs(PATHS), Date.parse('2026-10-28T13:12:00Z'));
 }
 
 describe('report data', () => {

@@ -84,7 +84,7 @@ describe('team status --store', () => {
     for (const args of [['add a greeting', '--agent', 'sim'], ['resume'], ['approve', '--stage', 'team-plan', '--artifact', 'x', '--by', 'ann']]) {
       const refused = await runTeam(args, { cwd: project });
       expect(refused.exitCode, args[0]).toBe(2);
-      expect(refused.stderr).toContain(`config ${join(project, '.team', 'config.json')}: team.store names a PostgreSQL store, which only \`team status\` reads so far; this command works on the files under .team/runs: remove team.store to use it`);
+      expect(refused.stderr).toContain(`config ${join(project, '.team', 'config.json')}: team.store names a PostgreSQL store, which only \`team status\`, \`team watch\` and \`team report\` read so far; this command works on the files under .team/runs: remove team.store to use it`);
       expect(refused.stderr).not.toContain('secret');
     }
     expect(existsSync(join(project, '.team', 'runs'))).toBe(false);
