@@ -2,26 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TeamEvent } from '../../machines/events.js';
 import type { MachineState } from '../../src/runtime/machine-snapshot.js';
 import { replayRun } from '../../src/runtime/replay.js';
-import { DIAMOND, Driver, makeInput } from './drive.js';
-import { driverWith, fixOnce, independent, toExec, toVerify, verifyOnce } from './routes.js';
-
-const ROUTES: Record<string, () => Driver> = {
-  'a diamond graph on 2 workers with a retried task and 2 fix loops': () => {
-    const d = toVerify(toExec(new Driver(makeInput({ workers: 2 })), DIAMOND), { c: 1 });
-    verifyOnce(d, 'fail');
-    verifyOnce(fixOnce(d), 'fail', [{ id: 'd2', description: 'still broken' }]);
-    return verifyOnce(fixOnce(d), 'pass');
-  },
-  'a cancel while tasks run': () => {
-    const d = toExec(new Driver(), independent(3)).send({ type: 'cancel.requested', force: false });
-    return d.finishTask('t1', 'interrupted').finishTask('t2').finishTask('t3', 'failed').handoff();
-  },
-  'a ralph run rejected once': () => {
-    const d = driverWith({ maxFixLoops: 1, maxIterations: 3 }, { mode: 'ralph' });
-    verifyOnce(toVerify(toExec(d)), 'pass').review('reject').handoff();
-    return verifyOnce(fixOnce(d), 'pass').review('approve').handoff();
-  },
-};
+import { RECORDED_ROUTES as ROUTES } from './recorded-routes.js';
 
 // The machine state after the first `seen` events, as a snapshot file holds it (JSON, no inPlace).
 function savedAfter(log: TeamEvent[], seen: number): { state: MachineState; seen: number } | undefined {
@@ -63,7 +44,7 @@ describe('replayRun from a machine snapshot', () => {
 
   it('still finds a record after the snapshot that the machine would not make', () => {
     const { log } = ROUTES['a diamond graph on 2 workers with a retried task and 2 fix loops']!();
-    const last = log.findLastIndex((e) => e.event === 'task_started');
+    const last = log.map((e) => e.event).lastIndexOf('task_started');
     const from = savedAfter(log, last - 3) ?? savedAfter(log, last - 2) ?? savedAfter(log, last - 1);
     expect(from).toBeDefined();
     const altered = log.map((e, i) => (i === last ? ({ ...e, attempt: 7 } as TeamEvent) : e));

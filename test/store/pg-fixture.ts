@@ -1,9 +1,30 @@
 // A PostgreSQL store per test: a fresh database in the file's private cluster.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { startCluster, type PgCluster } from '../helpers/postgres.js';
 import { PgStore } from '../../src/store/pg-store.js';
 import type { StoreFixture } from './conformance.js';
 
 let databases = 0;
+
+// The test file's private cluster, started once, and a fresh project folder for each test (vitest hooks).
+export function clusterAndProject(prefix: string): { cluster: PgCluster; project: string } {
+  const env = { cluster: undefined as unknown as PgCluster, project: '' };
+  beforeAll(async () => {
+    env.cluster = await startCluster();
+  });
+  afterAll(async () => {
+    await env.cluster?.stop();
+  });
+  beforeEach(() => {
+    env.project = mkdtempSync(join(tmpdir(), prefix));
+  });
+  afterEach(() => rmSync(env.project, { recursive: true, force: true }));
+  return env;
+}
 
 // The URL of a new, empty database of the cluster at `url`.
 export async function makeDatabase(url: string): Promise<string> {

@@ -1,31 +1,18 @@
 // `team status --store URL` (and team.store) reads a run from PostgreSQL through the built CLI,
 // and shows what the files would show for the same log.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FileStore } from '../../src/store/file-store.js';
 import { PgStore } from '../../src/store/pg-store.js';
 import type { RunStore } from '../../src/store/types.js';
 import { Driver } from '../machines/drive.js';
 import { toExec, toVerify, verifyOnce } from '../machines/routes.js';
-import { startCluster, type PgCluster } from '../helpers/postgres.js';
 import { runTeam } from '../helpers/team.js';
-import { makeDatabase } from './pg-fixture.js';
+import { clusterAndProject, makeDatabase } from './pg-fixture.js';
 import { appendSteps, RUN_FIELDS, toSteps } from './records.js';
 
-let cluster: PgCluster;
-let project: string;
-beforeAll(async () => {
-  cluster = await startCluster();
-});
-afterAll(async () => {
-  await cluster?.stop();
-});
-beforeEach(() => {
-  project = mkdtempSync(join(tmpdir(), 'teamline-status-store-'));
-});
-afterEach(() => rmSync(project, { recursive: true, force: true }));
+const env = clusterAndProject('teamline-status-store-');
 
 // A run that passed verify, written to `store` as `runId`.
 async function writeRun(store: RunStore, runId: string): Promise<void> {
@@ -42,69 +29,69 @@ const hidden = (url: string) => url.replace(/:[0-9a-f]{32}@/, ':***@');
 
 describe('team status --store', () => {
   it('shows a run read from PostgreSQL as the files show the same log', async () => {
-    const url = await makeDatabase(cluster.url);
+    const url = await makeDatabase(env.cluster.url);
     const pg = await PgStore.open(url);
     await writeRun(pg, 'run-1');
     await pg.close();
-    await writeRun(new FileStore(project, { fsync: false }), 'run-1');
-    const fromPg = await runTeam(['status', '--store', url, '--run', 'run-1', '--json'], { cwd: project });
-    const fromFiles = await runTeam(['status', '--run', 'run-1', '--json'], { cwd: project });
+    await writeRun(new FileStore(env.project, { fsync: false }), 'run-1');
+    const fromPg = await runTeam(['status', '--store', url, '--run', 'run-1', '--json'], { cwd: env.project });
+    const fromFiles = await runTeam(['status', '--run', 'run-1', '--json'], { cwd: env.project });
     expect(fromPg.stderr).toBe('');
     expect(fromPg.exitCode).toBe(0);
     expect(comparable(fromPg.stdout)).toEqual(comparable(fromFiles.stdout));
     expect(JSON.parse(fromPg.stdout)).toMatchObject({ status: 'completed', run: { run_id: 'run-1' } });
-    const text = await runTeam(['status', '--store', url], { cwd: project });
+    const text = await runTeam(['status', '--store', url], { cwd: env.project });
     expect(text.exitCode).toBe(0);
     expect(text.stdout).toContain('run-1');
   });
 
   it('reads the store team.store names, and says when it holds no run', async () => {
-    const url = await makeDatabase(cluster.url);
-    mkdirSync(join(project, '.team'));
-    writeFileSync(join(project, '.team', 'config.json'), JSON.stringify({ team: { store: url } }));
-    const empty = await runTeam(['status'], { cwd: project });
+    const url = await makeDatabase(env.cluster.url);
+    mkdirSync(join(env.project, '.team'));
+    writeFileSync(join(env.project, '.team', 'config.json'), JSON.stringify({ team: { store: url } }));
+    const empty = await runTeam(['status'], { cwd: env.project });
     expect(empty).toMatchObject({ exitCode: 0, stdout: `no run in ${hidden(url)}: the store has no run, and so no approvals\n` });
     const pg = await PgStore.open(url);
     await writeRun(pg, 'run-a');
     await pg.createRun(RUN_FIELDS, 'run-b');
     await pg.close();
-    const latest = await runTeam(['status', '--json'], { cwd: project });
+    const latest = await runTeam(['status', '--json'], { cwd: env.project });
     expect(JSON.parse(latest.stdout).run.run_id).toBe('run-b');
-    const named = await runTeam(['status', '--run', 'run-a', '--json'], { cwd: project });
+    const named = await runTeam(['status', '--run', 'run-a', '--json'], { cwd: env.project });
     expect(JSON.parse(named.stdout).status).toBe('completed');
-    const unknown = await runTeam(['status', '--run', 'nope'], { cwd: project });
+    const unknown = await runTeam(['status', '--run', 'nope'], { cwd: env.project });
     expect(unknown.exitCode).toBe(2);
     expect(unknown.stderr).toContain(`--run: no run nope in ${hidden(url)}`);
-    expect(existsSync(join(project, '.team', 'runs'))).toBe(false);
+    expect(existsSync(join(env.project, '.team', 'runs'))).toBe(false);
   });
 
   it('leaves the commands that write runs refusing a team.store, exit 2, writing nothing', async () => {
-    mkdirSync(join(project, '.team'));
-    writeFileSync(join(project, '.team', 'config.json'), JSON.stringify({ team: { store: 'postgres://teamline:secret@127.0.0.1:1/postgres' } }));
+    mkdirSync(join(env.project, '.team'));
+    writeFileSync(join(env.project, '.team', 'config.json'), JSON.stringify({ team: { store: 'postgres://teamline:secret@127.0.0.1:1/postgres' } }));
     for (const args of [['add a greeting', '--agent', 'sim'], ['resume'], ['approve', '--stage', 'team-plan', '--artifact', 'x', '--by', 'ann']]) {
-      const refused = await runTeam(args, { cwd: project });
+      const refused = await runTeam(args, { cwd: env.project });
       expect(refused.exitCode, args[0]).toBe(2);
-      expect(refused.stderr).toContain(`config ${join(project, '.team', 'config.json')}: team.store names a PostgreSQL store, which only \`team status\`, \`team watch\` and \`team report\` read so far; this command works on the files under .team/runs: remove team.store to use it`);
+      expect(refused.stderr).toContain(`config ${join(env.project, '.team', 'config.json')}: team.store names a PostgreSQL store, which only \`team status\`, \`team watch\` and \`team report\` read so far; this command works on the files under .team/runs: remove team.store to use it`);
       expect(refused.stderr).not.toContain('secret');
     }
-    expect(existsSync(join(project, '.team', 'runs'))).toBe(false);
+    expect(existsSync(join(env.project, '.team', 'runs'))).toBe(false);
   });
 
   it('refuses a --store or team.store that is not a PostgreSQL URL, exit 2, writing nothing', async () => {
-    const bad = await runTeam(['status', '--store', 'mysql://db/x', '--run', 'run-1'], { cwd: project });
+    const bad = await runTeam(['status', '--store', 'mysql://db/x', '--run', 'run-1'], { cwd: env.project });
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toContain('--store: "mysql://db/x" is not a PostgreSQL URL (postgres://user:password@host:port/database)');
-    expect(existsSync(join(project, '.team'))).toBe(false);
-    mkdirSync(join(project, '.team'));
-    writeFileSync(join(project, '.team', 'config.json'), JSON.stringify({ team: { store: 'localhost:5432' } }));
-    const config = await runTeam(['status'], { cwd: project });
+    expect(existsSync(join(env.project, '.team'))).toBe(false);
+    mkdirSync(join(env.project, '.team'));
+    writeFileSync(join(env.project, '.team', 'config.json'), JSON.stringify({ team: { store: 'localhost:5432' } }));
+    const config = await runTeam(['status'], { cwd: env.project });
     expect(config.exitCode).toBe(2);
     expect(config.stderr).toMatch(/✖ not a PostgreSQL URL: postgres:\/\/user:password@host:port\/database\n\s+→ at team\.store/);
   });
 
   it('says which store cannot be reached, exit 1', async () => {
     const url = 'postgres://teamline:secret@127.0.0.1:1/postgres';
-    const down = await runTeam(['status', '--store', url], { cwd: project });
+    const down = await runTeam(['status', '--store', url], { cwd: env.project });
     expect(down.exitCode).toBe(1);
     expect(down.stderr).toContain('the store postgres://teamline:***@127.0.0.1:1/postgres cannot be reached (connect ECONNREFUSED 127.0.0.1:1)');
     expect(down.stderr).not.toContain('secret');
