@@ -82,7 +82,8 @@ function makeFold() {
 // Folds the log through the machine; a record that differs from the replay is a determinism violation.
 // The fold runs the machine as an actor whose effects are inert: the same transitions as the pure
 // transition(), without building a new actor for every event. With `from`, a machine snapshot that has
-// seen the first `from.seen` events (machine-snapshot.ts), only the events after them are replayed.
+// seen the first `from.seen` events (machine-snapshot.ts), only the events after them are replayed;
+// `from` is used up (the replay changes its context in place).
 export function replayRun(events: TeamEvent[], from?: { state: MachineState; seen: number }): Replay {
   const started = events.find((e): e is EventOf<'run_started'> & { file: string } => e.event === 'run_started');
   if (!started) throw new DeterminismError('the log has no run_started event: this run was not started by the pipeline');
