@@ -5,11 +5,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { readRunFiles } from '../src/checkpoint/read.js';
 import type { RunPaths } from '../src/checkpoint/store.js';
 import { foldRun } from '../src/checkpoint/view.js';
-import { LogDigest } from '../src/checkpoint/log-digest.js';
-import { peekMachineSnapshot, trustSnapshot } from '../src/runtime/machine-snapshot.js';
+import { readForReplay } from '../src/runtime/machine-snapshot.js';
 import { replayRun } from '../src/runtime/replay.js';
 import { isProcessAlive } from '../workers/proc.js';
 import type { WorkerHandle } from '../workers/types.js';
@@ -102,19 +100,19 @@ function measureSize(size: number): ResumeSize {
   }
 }
 
-// What a new orchestrator does before driving again (takeOver, without the lock): one read and
-// fold, the replay through the machine (from its last periodic snapshot, as takeOver does), and whether each uncertain attempt's recorded worker still runs.
+// What a new orchestrator does before driving again (takeOver, without the lock): one read (with the
+// machine snapshot's check) and fold, the replay through the machine from that snapshot when it
+// holds, and whether each uncertain attempt's recorded worker still runs.
 function prepareResume(paths: RunPaths): { ms: number; events: number; uncertain: number; parts: ResumeParts } {
   const begin = performance.now();
   let t = begin;
-  const peeked = peekMachineSnapshot(paths);
-  const files = readRunFiles(paths, { digest: new LogDigest(), digestAt: peeked?.through });
+  const { files, snapshot } = readForReplay(paths);
   const readMs = performance.now() - t;
   t = performance.now();
   const view = foldRun(files, paths.projectDir);
   const foldMs = performance.now() - t;
   t = performance.now();
-  const replay = replayRun(files.events, trustSnapshot(peeked, files));
+  const replay = replayRun(files.events, snapshot);
   const replayMs = performance.now() - t;
   if (replay.pending.length > 0 || !replay.snapshot.matches({ exec: 'working' })) throw new Error('the replay did not stop in team-exec with nothing pending');
   t = performance.now();

@@ -97,20 +97,8 @@ function readFolder<T>(
       problems.push({ file, reason: `${read.reason}; ignored` });
       continue;
     }
-    const text = read.text;
-    if (text.trim() === '') {
-      problems.push({ file, reason: 'empty file; ignored' });
-      continue;
-    }
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      problems.push({ file, reason: `malformed JSON (${(error as Error).message}); ignored` });
-      continue;
-    }
-    const parsed = parse(value);
-    if (typeof parsed === 'string') problems.push({ file, reason: `${parsed}; ignored` });
+    const parsed = parseRecordText(read.text, parse, 'file');
+    if (typeof parsed === 'string') problems.push({ file, reason: parsed });
     // The parsed value is a fresh object of our own: naming its file in place spares a copy per event.
     else out.push(Object.assign(parsed as T & object, { file: name }));
   }
@@ -118,6 +106,20 @@ function readFolder<T>(
 }
 
 // An event as the log trusts it, or why it is not trusted.
+// A record's text (an event or approval file, or a stored row) parsed and checked; otherwise why it is
+// not trusted: empty, malformed JSON, or refused by its schema, ending in "; ignored".
+export function parseRecordText<T>(text: string, parse: (value: unknown) => T | string, what: 'file' | 'record'): T | string {
+  if (text.trim() === '') return `empty ${what}; ignored`;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return `malformed JSON (${(error as Error).message}); ignored`;
+  }
+  const parsed = parse(value);
+  return typeof parsed === 'string' ? `${parsed}; ignored` : parsed;
+}
+
 export function parseEvent(value: unknown): TeamEvent | string {
   const name = (value as { event?: unknown } | null)?.event;
   if (!isEventName(name)) return `unknown event ${JSON.stringify(name ?? null)}`;

@@ -8,8 +8,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TEMP_PREFIX, writeFileAtomic } from '../../workers/atomic.js';
 import type { PipelineContext } from '../../machines/types.js';
-import type { LogPosition } from '../checkpoint/log-digest.js';
-import type { RunFiles } from '../checkpoint/read.js';
+import { LogDigest, type LogPosition } from '../checkpoint/log-digest.js';
+import { readRunFiles, type RunFiles } from '../checkpoint/read.js';
 import type { RunPaths } from '../checkpoint/store.js';
 
 export const MACHINE_SNAPSHOT_FILE = 'machine-snapshot.json';
@@ -59,7 +59,7 @@ export function peekMachineSnapshot(paths: RunPaths): Body | undefined {
 
 // The state of a peeked snapshot and how many of `files.events` it has seen, when the event files
 // read now up to its `through` are exactly those it saw (same digest), every one of them valid.
-export function trustSnapshot(body: Body | undefined, files: RunFiles): { state: MachineState; seen: number } | undefined {
+function trustSnapshot(body: Body | undefined, files: RunFiles): { state: MachineState; seen: number } | undefined {
   const at = files.digestAt;
   if (!body || !at || at.through !== body.through || at.count !== body.count || at.digest !== body.digest) return undefined;
   // A file of the prefix that does not read as a valid event: the replay of the whole log says what it
@@ -68,6 +68,15 @@ export function trustSnapshot(body: Body | undefined, files: RunFiles): { state:
   if (files.problems.some((p) => p.file.startsWith('events/') && inPrefix(p.file.slice('events/'.length)))) return undefined;
   const seen = files.events.findIndex((e) => e.file > body.through);
   return { state: { value: body.value, context: body.context }, seen: seen === -1 ? files.events.length : seen };
+}
+
+// What a takeover reads to replay a run: every file of the run, their digest as they are read, and
+// the machine snapshot when it still agrees with them (otherwise undefined: replay the whole log).
+export function readForReplay(paths: RunPaths): { files: RunFiles; digest: LogDigest; snapshot: { state: MachineState; seen: number } | undefined } {
+  const peeked = peekMachineSnapshot(paths);
+  const digest = new LogDigest();
+  const files = readRunFiles(paths, { digest, digestAt: peeked?.through });
+  return { files, digest, snapshot: trustSnapshot(peeked, files) };
 }
 
 function sha256(text: string): string {

@@ -5,8 +5,7 @@ import { join } from 'node:path';
 import type { TeamConfig } from '../../config/schema.js';
 import { TEMP_PREFIX } from '../../workers/atomic.js';
 import type { EventOf } from '../../machines/events.js';
-import { LogDigest } from '../checkpoint/log-digest.js';
-import { readRunFiles } from '../checkpoint/read.js';
+import type { LogDigest } from '../checkpoint/log-digest.js';
 import { keepStampsAfter } from '../checkpoint/time.js';
 import type { RunPaths } from '../checkpoint/store.js';
 import { foldEvents, newFold, type RunView } from '../checkpoint/view.js';
@@ -14,7 +13,7 @@ import { UsageError } from '../errors.js';
 import { makeRunLogger } from '../logger.js';
 import { acquireLock } from './lock.js';
 import type { Progress } from './progress.js';
-import { peekMachineSnapshot, trustSnapshot, writeMachineSnapshot } from './machine-snapshot.js';
+import { readForReplay, writeMachineSnapshot } from './machine-snapshot.js';
 import { replayRun, type Replay } from './replay.js';
 import { saveFold } from './view.js';
 import { makeSession, type RunSession } from './session.js';
@@ -55,15 +54,12 @@ export function takeOver(paths: RunPaths & { runId: string }, project: { dir: st
   const release = acquireLock(paths, command);
   try {
     removeTornWrites(paths);
-    const peeked = peekMachineSnapshot(paths);
-    const digest = new LogDigest();
-    const files = readRunFiles(paths, { digest, digestAt: peeked?.through });
+    const { files, digest, snapshot } = readForReplay(paths);
     keepStampsAfter(newestEventName(paths));
     const st = newFold(files.run);
     foldEvents(st, files.events);
     const started = files.events.find((e): e is EventOf<'run_started'> & { file: string } => e.event === 'run_started');
     if (!started) throw new UsageError(`run ${paths.runId} was not started by the pipeline (no run_started event): it is driven with \`team state\` commands`);
-    const snapshot = trustSnapshot(peeked, files);
     const replay = replayRun(files.events, snapshot);
     // The whole log was read for the replay anyway: once it replays, its folds are saved as the run's snapshots.
     const view = saveFold(paths, st, files, project.dir);

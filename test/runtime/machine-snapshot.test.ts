@@ -6,10 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { writeRun } from '../../bench/resume-log.js';
-import { LogDigest } from '../../src/checkpoint/log-digest.js';
-import { readRunFiles } from '../../src/checkpoint/read.js';
 import type { RunPaths } from '../../src/checkpoint/store.js';
-import { MACHINE_SNAPSHOT_FILE, peekMachineSnapshot, trustSnapshot } from '../../src/runtime/machine-snapshot.js';
+import { MACHINE_SNAPSHOT_FILE, peekMachineSnapshot, readForReplay } from '../../src/runtime/machine-snapshot.js';
 import { replayRun } from '../../src/runtime/replay.js';
 
 const root = mkdtempSync(join(tmpdir(), 'teamline-machine-snapshot-'));
@@ -18,11 +16,10 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 let paths: RunPaths;
 let round = 0;
 
-// What a takeover does: peek at the snapshot, read every event file with their digest, trust or not.
+// What a takeover reads: every event file with their digest, and the snapshot when it is trusted.
 function prepare() {
-  const peeked = peekMachineSnapshot(paths);
-  const files = readRunFiles(paths, { digest: new LogDigest(), digestAt: peeked?.through });
-  return { peeked, files, trusted: trustSnapshot(peeked, files) };
+  const { files, snapshot } = readForReplay(paths);
+  return { peeked: peekMachineSnapshot(paths), files, trusted: snapshot };
 }
 
 const snapshotFile = () => join(paths.runDir, MACHINE_SNAPSHOT_FILE);
