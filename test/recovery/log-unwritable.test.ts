@@ -1,8 +1,10 @@
 // A log that cannot be written (its events folder replaced by a file while the run goes on): the
 // orchestrator stops with the reason and exit 1, stops its workers, and the run resumes once the
 // folder is back; `team resume` on such a run says so and changes nothing.
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MACHINE_SNAPSHOT_FILE } from '../../src/runtime/machine-snapshot.js';
 import { leftoverProcesses } from '../helpers/recovery-procs.js';
 import { makeRecoveryProject, removeRecoveryProjects, type RecoveryProject } from '../helpers/recovery-project.js';
 import { waitForEvent } from '../helpers/recovery-wait.js';
@@ -34,6 +36,8 @@ describe('runtime/event-log (a log that cannot be written)', () => {
     expect(run.exitCode).toBe(1);
     expect(run.stderr.split('\n').filter((line) => line.startsWith('team: ')).join('\n') + '\n').toMatch(CANNOT_WRITE);
     expect(run.stderr).not.toMatch(/\n\s+at /);
+    // The machine made records the log could not take: a snapshot of it would skip them on resume.
+    expect(existsSync(join(project.runDir(), MACHINE_SNAPSHOT_FILE))).toBe(false);
 
     const refused = await project.team('resume');
     expect(refused.exitCode).toBe(1);
