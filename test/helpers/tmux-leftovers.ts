@@ -67,10 +67,14 @@ export function findRunProcesses(runId: string): Array<{ pid: number; cmdline: s
   return found;
 }
 
-// Kills a server the test kept on purpose (--keep-panes) and removes its socket file.
+// Kills a server the test kept on purpose (--keep-panes) and removes its socket file. kill-server
+// returns before the server has hung up its panes' clients and exited: wait (bounded) for that.
 export async function killKeptServer(socketDir: string, runId: string): Promise<void> {
   await tmuxOf(socketDir, runId, ['kill-server']);
   rmSync(socketPathOf(socketDir, runId), { force: true });
+  for (const deadline = Date.now() + 10_000; findRunProcesses(runId).length > 0 && Date.now() < deadline; ) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 // Kills every tmux server whose socket is in a TMUX_TMPDIR made here (only tests' own), then removes the folders.

@@ -10,6 +10,7 @@ import { resolveRun } from '../../src/checkpoint/store.js';
 import { MACHINE_SNAPSHOT_FILE } from '../../src/runtime/machine-snapshot.js';
 import { replayRun } from '../../src/runtime/replay.js';
 import { CLI, ROOT } from '../helpers/team.js';
+import { isStray } from '../helpers/recovery-checks.js';
 import { waitFor } from '../helpers/recovery-wait.js';
 
 const TASKS = 130;
@@ -45,7 +46,8 @@ describe('team resume from a machine snapshot', () => {
     expect(replayed[0]!.replayed).toBeLessThan(replayed[0]!.events / 2);
 
     const { events, problems } = readRunFiles(resolveRun(dir, undefined));
-    expect(problems.filter((p) => p.file.startsWith('events/'))).toEqual([]);
+    // The kill may cut a write short: its temporary file is reported and ignored, never a fact.
+    expect(problems.filter((p) => p.file.startsWith('events/') && !isStray(p))).toEqual([]);
     expect(replayRun(events).snapshot.status).toBe('done');
     const completed = events.filter((e) => e.event === 'task_finished' && e.stage === 'team-exec' && e.status === 'completed').map((e) => (e as { task_id: string }).task_id);
     expect(completed.sort()).toEqual(Array.from({ length: TASKS }, (_, i) => `t${i + 1}`).sort());
