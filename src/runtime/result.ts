@@ -70,7 +70,7 @@ export function readResult(stage: Stage, resultFile: string, finalText: string, 
 
 // The result file's text (none when there is no file), or why it is refused. Only a regular file
 // directly in the attempt folder is read: no link, no FIFO, no hard link to a file elsewhere.
-function readResultFile(resultFile: string): { text?: string } | { refused: string } {
+export function readResultFile(resultFile: string): { text?: string } | { refused: string } {
   if (!isRealFolder(dirname(resultFile))) return { refused: 'the attempt folder is no longer a folder (a symbolic link?)' };
   const file = readRegularFile(resultFile, LIMITS.resultBytes, { singleLink: true });
   if (file.ok) return { text: file.text };
