@@ -1,7 +1,7 @@
 // Attempts as pg-boss jobs: a step's events and its attempts' jobs commit together; the worker's
 // leases and reports, and the writer's read of them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attemptJobId, ATTEMPT_QUEUE } from '../../src/store/attempt-job.js';
+import { attemptJobId, attemptQueue, ATTEMPT_QUEUE } from '../../src/store/attempt-job.js';
 import { renewLease, takeAttempts, type LeaseHolder } from '../../src/store/pg-leases.js';
 import { closeQueue, openQueue } from '../../src/store/pg-queue.js';
 import { readWorkerNews, writeReport } from '../../src/store/pg-reports.js';
@@ -133,6 +133,19 @@ describe('src/store/pg-leases and pg-reports', () => {
       expect((await readWorkerNews(fx.store, 'run-1', 0)).expired).toEqual([]);
       expect(await renewLease(fx.store, taken!.job, holder('w1'))).toBe(false);
       expect(await writeReport(fx.store, { runId: 'run-1', taskId: 't1', attempt: 1 }, 'w1', 'finished', {})).toBe(false);
+    } finally {
+      await fx.cleanup();
+    }
+  });
+
+  it('gives an attempt that names a label only to a worker that serves it', async () => {
+    const fx = await open();
+    try {
+      await appendStep(fx.store, fx.boss, 'run-1', [started('t1', 1), started('t2', 1)], [shJob('run-1', 't1', 1, 'true', { label: 'gpu' }), shJob('run-1', 't2', 1)]);
+      const plain = await takeAttempts(fx.store, fx.boss, [ATTEMPT_QUEUE], 4, holder('w1'));
+      expect(plain.map((t) => t.job.taskId)).toEqual(['t2']);
+      const gpu = await takeAttempts(fx.store, fx.boss, [ATTEMPT_QUEUE, attemptQueue('gpu')], 4, holder('w2'));
+      expect(gpu.map((t) => [t.queue, t.job.taskId])).toEqual([['team-attempts.gpu', 't1']]);
     } finally {
       await fx.cleanup();
     }

@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
+import { judgeResult, readResult, type ResultFileText } from '../../src/runtime/result.js';
 import { attemptJobId } from '../../src/store/attempt-job.js';
 import { isRunning } from '../helpers/proc-groups.js';
 import { clusterAndProject } from '../store/pg-fixture.js';
@@ -26,6 +27,10 @@ describe('team worker', () => {
     expect(readFileSync(join(attemptDir, 'prompt.md'), 'utf8')).toBe('do t1\n');
     expect(finished.body).toMatchObject({ result: { text: '{"status":"completed","summary":"do t1"}' }, exit: { exitCode: 0, signal: null, stopped: false }, exitRecord: { exitCode: 0, signal: null } });
     expect(finished.workerId).toBe(spawned.workerId);
+    // The writer judges the reported text as the orchestrator judges the file.
+    const judged = judgeResult('team-exec', finished.body.result as ResultFileText, '', a.dir);
+    expect(judged).toEqual(readResult('team-exec', join(attemptDir, 'result.json'), '', a.dir));
+    expect(judged).toMatchObject({ ok: true, source: 'file', result: { status: 'completed', summary: 'do t1' } });
     expect(readLedger(env.project)).toEqual([`t1 a1 start ${a.dir}`, `t1 a1 done ${a.dir}`]);
     await until(async () => (await world.jobStates()).every((j) => j.state === 'completed'), 'the job completed');
     expect((await world.raw.query('SELECT id FROM pgboss.job')).rows).toEqual([{ id: attemptJobId('run-1', 't1', 1) }]);
