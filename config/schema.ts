@@ -4,7 +4,8 @@ import { ADAPTER_NAMES, PERMISSION_LEVELS, STAGES } from '../workers/types.js';
 
 const positiveInt = z.number().int().positive();
 
-const agentSchema = z.strictObject({
+// One named agent backend (`agents.<name>`); also what an attempt job carries to its worker.
+export const agentSchema = z.strictObject({
   adapter: z.enum(ADAPTER_NAMES),
   command: z.string().min(1).optional(),
   args: z.array(z.string()).optional(),

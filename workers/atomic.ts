@@ -1,7 +1,8 @@
 // Writes a file once and atomically: a temporary file in the same folder, then rename. Shared by
 // the run store, the lock and the handoffs, so it lives below all of them.
-import { closeSync, fsyncSync, openSync, renameSync, writeSync, linkSync, unlinkSync } from 'node:fs';
+import { close, closeSync, fsync, fsyncSync, open, openSync, rename, renameSync, write, writeSync, linkSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { customAlphabet } from 'nanoid';
 
 // Temporary files start with a dot and end in .tmp; readers report them as stray.
@@ -42,5 +43,46 @@ export function syncDir(dir: string): void {
     fsyncSync(fd);
   } finally {
     closeSync(fd);
+  }
+}
+
+// The names of a file written under its temporary name, to be renamed into place.
+export interface StagedFile {
+  temp: string;
+  target: string;
+}
+
+const openInPool = promisify(open);
+const writeInPool = promisify(write);
+const closeInPool = promisify(close);
+const renameInPool = promisify(rename);
+const fsyncInPool: (fd: number) => Promise<void> = promisify(fsync);
+
+// Writes `text` for `dir/name` under a temporary name (synced when asked), all on libuv's thread
+// pool: the event loop goes on meanwhile. Readers do not see the file until renameInPool.
+export async function stageFile(dir: string, name: string, text: string, options: { fsync: boolean }): Promise<StagedFile> {
+  const temp = join(dir, `${TEMP_PREFIX}${makeToken()}-${name}.tmp`);
+  const fd = await openInPool(temp, 'wx', 0o644);
+  try {
+    await writeInPool(fd, text);
+    if (options.fsync) await fsyncInPool(fd);
+  } finally {
+    await closeInPool(fd);
+  }
+  return { temp, target: join(dir, name) };
+}
+
+// Puts a staged file in place.
+export function placeStaged(file: StagedFile): Promise<void> {
+  return renameInPool(file.temp, file.target);
+}
+
+// syncDir on libuv's thread pool.
+export async function syncDirInPool(dir: string): Promise<void> {
+  const fd = await openInPool(dir, 'r');
+  try {
+    await fsyncInPool(fd);
+  } finally {
+    await closeInPool(fd);
   }
 }

@@ -1,6 +1,7 @@
 // The headless backend: each attempt is a detached process group started with execa, its output
 // written straight to output.log, so that it outlives an orchestrator crash and can be re-adopted.
-import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { BOOT_ID, isProcessAlive, listGroupMembers, ownsGroup, readPidStart, signalGroup, waitUntil } from './proc.js';
@@ -19,9 +20,9 @@ const ADOPTED_POLL_MS = 50;
 export function createProcessBackend(): WorkerBackend {
   const children = new Map<number, { subprocess: Promise<{ exitCode?: number; signal?: string }>; startedAt: number }>();
 
-  async function launch(spec: LaunchSpec, record?: (handle: WorkerHandle) => void): Promise<WorkerHandle> {
+  async function launch(spec: LaunchSpec, record?: (handle: WorkerHandle) => void | Promise<void>): Promise<WorkerHandle> {
     const [file, ...args] = wrapperArgv(spec, { output: 'inherit' });
-    const out = openSync(join(spec.attemptDir, OUTPUT_FILE), 'a');
+    const out = await open(join(spec.attemptDir, OUTPUT_FILE), 'a');
     try {
       const subprocess = execa(file!, args, {
         cwd: spec.cwd,
@@ -29,8 +30,8 @@ export function createProcessBackend(): WorkerBackend {
         stdin: 'ignore',
         // A file descriptor handed to the child: its output never passes through us.
         // (execa's types accept only literal descriptor numbers here.)
-        stdout: out as 3,
-        stderr: out as 3,
+        stdout: out.fd as 3,
+        stderr: out.fd as 3,
         detached: true,
         // The worker must survive an orchestrator crash: never kill it on our exit.
         cleanup: false,
@@ -44,10 +45,10 @@ export function createProcessBackend(): WorkerBackend {
       children.set(pid, { subprocess, startedAt: Date.now() });
       const handle: WorkerHandle = { backend: 'process', pid, pidStart: readPidStart(pid) ?? 0, pgid: pid, ...(BOOT_ID ? { bootId: BOOT_ID } : {}) };
       // A process runs from its spawn; a crash before this record is covered by its pid file.
-      record?.(handle);
+      await record?.(handle);
       return handle;
     } finally {
-      closeSync(out);
+      await out.close();
     }
   }
 

@@ -152,10 +152,11 @@ export interface StopOptions {
 export interface WorkerBackend {
   kind: 'process' | 'tmux';
   /**
-   * Starts the agent; resolves once its pid is known. `record` is called with the handle as soon
-   * as it is known: for tmux before the agent is released to run, so the log names the pane first.
+   * Starts the agent; resolves once its pid is known and `record` (awaited) is done. `record` is
+   * called with the handle as soon as it is known: for tmux before the agent is released to run,
+   * so the log names the pane first.
    */
-  launch(spec: LaunchSpec, record?: (handle: WorkerHandle) => void): Promise<WorkerHandle>;
+  launch(spec: LaunchSpec, record?: (handle: WorkerHandle) => void | Promise<void>): Promise<WorkerHandle>;
   /** Resolves when the worker has ended; works for a handle from an earlier orchestrator too. */
   wait(handle: WorkerHandle, spec: LaunchSpec): Promise<WorkerExit>;
   isAlive(handle: WorkerHandle): Promise<boolean>;

@@ -19,28 +19,28 @@ export interface WrapperOptions {
   onExit?: string[];
 }
 
-// What the wrapper writes to exit.json when the agent has ended.
+// What the wrapper writes to exit.json when the agent has ended (when: the file's mtime).
 export interface ExitRecord {
   exitCode: number | null;
   signal: string | null;
-  endedAt: string;
   /** Set when the agent never ran (e.g. its working folder is missing). */
   reason?: string;
 }
 
-// Shared head: argument names, the ISO clock, the atomic write (temporary file, then mv) and run.
+// Shared head: argument names, the record writer and run.
 // The wrapper outlives SIGINT and SIGTERM (a trap, which its children do not inherit) to record the end;
 // pid.json comes after the trap, so a signal sent once it exists cannot kill the wrapper unrecorded.
 // A stop requested before the agent started skips it, with the status of an interrupted command (130).
+// A record is one short printf (a builtin: one write, no process started): a reader sees the file
+// empty or whole, and takes an empty one as not written yet. Times are the files' mtimes.
 const SCRIPT_HEAD = `trap : INT TERM
 dir=$1; stdin_file=$2; shift 2
-now() { d=$(date -u +%Y-%m-%dT%H:%M:%S.%3NZ 2>/dev/null); case $d in *N*|'') d=$(date -u +%Y-%m-%dT%H:%M:%SZ);; esac; printf %s "$d"; }
-put() { printf '%s\\n' "$2" > "$dir/.$1.tmp" && mv -f "$dir/.$1.tmp" "$dir/$1"; }
+put() { printf '%s\\n' "$2" > "$dir/$1"; }
 run() {
   if [ -e "$dir/${SHUTDOWN_FILE}" ]; then echo "teamline: stop requested before the agent started" >&2; return 130; fi
   if [ -n "$stdin_file" ]; then "$@" < "$stdin_file"; else "$@"; fi
 }
-put ${PID_FILE} "{\\"pid\\":$$,\\"startedAt\\":\\"$(now)\\"}"`;
+put ${PID_FILE} "{\\"pid\\":$$}"`;
 
 // The agent writes into a fifo read by tee, so $? is the agent's own status (dash has no pipefail).
 // tee ignores SIGINT (-i) and SIGTERM so it keeps the agent's last words when we ask it to stop.
@@ -59,7 +59,7 @@ status=$?`;
 // A shell reports death by signal N as 128+N: recorded as the signal with no exit code.
 const SCRIPT_TAIL = `code=$status; sig=null
 if [ "$status" -gt 128 ] && [ "$status" -le 192 ] && name=$(kill -l "$status" 2>/dev/null); then code=null; sig="\\"SIG$name\\""; fi
-put ${EXIT_FILE} "{\\"exitCode\\":$code,\\"signal\\":$sig,\\"endedAt\\":\\"$(now)\\"}"`;
+put ${EXIT_FILE} "{\\"exitCode\\":$code,\\"signal\\":$sig}"`;
 
 // Quotes one word for sh so that any text (spaces, quotes, newlines) survives intact.
 export function quoteShellWord(word: string): string {
@@ -93,11 +93,11 @@ export function wrapperEnv(spec: LaunchSpec): Record<string, string> {
 export async function readExitRecord(attemptDir: string): Promise<ExitRecord | undefined> {
   const data = await readJson(join(attemptDir, EXIT_FILE));
   if (typeof data !== 'object' || data === null) return undefined;
-  const { exitCode, signal, endedAt, reason } = data as Record<string, unknown>;
+  const { exitCode, signal, reason } = data as Record<string, unknown>;
   const codeOk = exitCode === null || Number.isInteger(exitCode);
   const signalOk = signal === null || typeof signal === 'string';
-  if (!codeOk || !signalOk || typeof endedAt !== 'string') return undefined;
-  return { exitCode: exitCode as number | null, signal: signal as string | null, endedAt, ...(typeof reason === 'string' ? { reason } : {}) };
+  if (!codeOk || !signalOk) return undefined;
+  return { exitCode: exitCode as number | null, signal: signal as string | null, ...(typeof reason === 'string' ? { reason } : {}) };
 }
 
 async function readJson(path: string): Promise<unknown> {

@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { syncDir, writeFileAtomic } from '../../workers/atomic.js';
+import { writeFileAtomic } from '../../workers/atomic.js';
 import type { Approval, NewEvent, TeamEvent } from '../../machines/events.js';
 import { ID_PATTERN } from './guards.js';
 import type { LogDigest } from './log-digest.js';
@@ -83,15 +83,19 @@ function makeRunFolders(projectDir: string, paths: RunPaths): void {
 }
 
 // Appends one event; the file name sorts in the order written. `syncDir: false` leaves the folder
-// fsync to the caller (see EventGroup).
+// fsync to the caller.
 // `digest`, when given, has the file added once it is written.
 export function appendEvent<E extends NewEvent>(paths: RunPaths, runId: string, event: E, options: WriteOptions & { syncDir?: boolean; digest?: LogDigest }): E & { at: string; run_id: string } {
-  const full = { ...event, at: nowIso(), run_id: runId } as E & { at: string; run_id: string };
-  const name = eventFileName(full);
-  const text = `${JSON.stringify(full)}\n`;
+  const { full, name, text } = makeEventFile(runId, event);
   writeFileAtomic(paths.eventsDir, name, text, options);
   options.digest?.add(name, text);
   return full;
+}
+
+// An event as the log holds it (its time and run stamped), its file name and its text.
+export function makeEventFile<E extends NewEvent>(runId: string, event: E): { full: E & { at: string; run_id: string }; name: string; text: string } {
+  const full = { ...event, at: nowIso(), run_id: runId } as E & { at: string; run_id: string };
+  return { full, name: eventFileName(full), text: `${JSON.stringify(full)}\n` };
 }
 
 // An event's name, `<stamp>-<event>-<task>-a<attempt>-<token>.json`: it sorts in the order written.
@@ -100,46 +104,6 @@ export function eventFileName(event: NewEvent): string {
   const task = typeof record.task_id === 'string' ? record.task_id : 'run';
   const attempt = typeof record.attempt === 'number' ? record.attempt : 0;
   return `${makeStamp()}-${event.event}-${task}-a${attempt}-${makeToken()}.json`;
-}
-
-// Group commit for one run's log: the events of one machine step are each written (fsynced) and
-// renamed at once, and made durable together by one folder fsync in flush(), which the runtime calls
-// before the step's effects start. A kill -9 loses nothing written; a power loss before flush() may
-// lose the unflushed tail of the log, in order (the journal keeps the renames of one folder in order).
-export class EventGroup {
-  private unsynced = false;
-
-  constructor(
-    private readonly paths: RunPaths,
-    private readonly runId: string,
-    private readonly options: WriteOptions & { digest?: LogDigest },
-  ) {}
-
-  // Appends an event of the open step; durable at the next flush().
-  add<E extends NewEvent>(event: E): E & { at: string; run_id: string } {
-    const full = appendEvent(this.paths, this.runId, event, { ...this.options, syncDir: false });
-    if (this.options.fsync) this.unsynced = true;
-    return full;
-  }
-
-  // Appends an event durable at once (its folder fsync also covers the open step's events).
-  append<E extends NewEvent>(event: E): E & { at: string; run_id: string } {
-    const full = appendEvent(this.paths, this.runId, event, this.options);
-    this.unsynced = false;
-    return full;
-  }
-
-  // Makes every event added so far durable: one folder fsync, none when nothing is pending.
-  flush(): void {
-    if (!this.unsynced) return;
-    syncDir(this.paths.eventsDir);
-    this.unsynced = false;
-  }
-
-  // Whether events added since the last flush still wait for their folder fsync.
-  get pending(): boolean {
-    return this.unsynced;
-  }
 }
 
 // Appends one approval record.

@@ -18,6 +18,7 @@ export const USAGE = `usage:
   team approve --stage S --artifact PATH --by NAME [--note TEXT] [--run ID]
   team state <start-run|start-task|finish-task|retry|approve|status> ...
   team report [--run ID] [--out FILE] [--store postgres://…]   (one self-contained HTML page of the run)
+  team worker --store postgres://… [--labels a,b] [--max N] [--lease-ttl S] [--cwd DIR]   (pull and run attempts on this machine)
   team checkpoint validate [FILE...] [--strict]   (the opchain rules; default .checkpoints/team.checkpoint.json)
   team merge-driver BASE OURS THEIRS [PATH]   (git's merge driver for .checkpoints/*.checkpoint.json)
   team --version
@@ -67,6 +68,8 @@ export async function dispatch(argv: string[]): Promise<number> {
       return (await import('./list.js')).listCommand(rest);
     case 'init':
       return (await import('./init.js')).initCommand(rest);
+    case 'worker':
+      return (await import('./worker.js')).workerCommand(rest);
     case 'ralph':
       return (await import('./run.js')).runTeam(rest, 'ralph');
     default:

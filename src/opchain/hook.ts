@@ -6,6 +6,11 @@ import { writeTeamCheckpoint } from './write.js';
 // The records after which `.checkpoints/team.checkpoint.json` is rewritten.
 const TRIGGERS = new Set(['stage_entered', 'stage_skipped', 'fix_loop_started', 'iteration_started', 'run_completed', 'run_failed', 'run_cancelled', 'run_stopped']);
 
+// Whether the record is one after which the checkpoint is rewritten.
+export function triggersCheckpoint(event: string): boolean {
+  return TRIGGERS.has(event);
+}
+
 // Rewrites the checkpoint after a stage change or the end; a failure is logged, never stops the run.
 export function updateCheckpointAfter(event: string, target: { paths: RunPaths; write: WriteOptions; log: Logger }): void {
   if (!TRIGGERS.has(event)) return;

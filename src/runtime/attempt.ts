@@ -1,7 +1,7 @@
 // Runs one attempt, "reconcile or start", keyed by run + task + attempt: a fresh dispatch starts a
 // worker; after a restart the recorded worker is re-adopted, its result adopted, or the attempt
 // is recorded interrupted. Never starts the same attempt twice.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import type { AttemptInput } from '../../machines/types.js';
 import type { AgentAdapter, AgentConfig, LaunchSpec, WorkerBackend, WorkerHandle } from '../../workers/types.js';
 import { permissionFor } from '../../workers/adapters/permissions.js';
@@ -43,14 +43,16 @@ export async function runAttempt(session: RunSession, input: AttemptRequest, sig
 }
 
 async function startWorker(session: RunSession, input: AttemptInput, files: AttemptFiles, spec: LaunchSpec, backend: WorkerBackend, adapter: AgentAdapter, agent: AgentConfig): Promise<WorkerHandle> {
-  mkdirSync(files.dir, { recursive: true });
+  // On the thread pool: many attempts start at once, and the file system's journal may make each wait.
+  await mkdir(files.dir, { recursive: true });
   const handoffTexts = readHandoffTexts(session.paths.handoffsDir, input.handoffs.map((h) => h.path));
   const prompt = buildPrompt({ input, config: session.config, configFile: session.configFile, projectDir: session.isolation.workDir(input.stage, input.worker), resultFile: files.resultFile, handoffTexts, workers: session.workers });
-  writeFileSync(files.promptFile, prompt);
+  await writeFile(files.promptFile, prompt);
   spec.command = adapter.build({ prompt, promptFile: files.promptFile, resultFile: files.resultFile, projectDir: session.projectDir, agent, stage: input.stage, permission: permissionFor(agent, input.stage) });
   const handle = await backend.launch(spec, (launched) => {
     session.registry.record(input.taskId, input.attempt, launched);
     session.events.append({ event: 'attempt_spawned', task_id: input.taskId, attempt: input.attempt, worker: input.worker, handle: launched });
+    return session.events.flush();
   });
   session.progress.emit(
     { type: 'attempt.started', task: input.taskId, attempt: input.attempt, worker: input.worker, stage: input.stage, agent: input.agent },

@@ -9,7 +9,7 @@ import { listGroupMembers } from '../../workers/proc.js';
 import { LogWriteError } from '../errors.js';
 import { CANCEL_REQUEST_FILE } from './cancel-request.js';
 import { bindMachine } from './provide.js';
-import { snapshotDue, writeMachineSnapshot } from './machine-snapshot.js';
+import { makeMachineSnapshot, saveMachineSnapshot, snapshotDue } from './machine-snapshot.js';
 import { saveViewSnapshot } from './view.js';
 import { resumeEvent, type Replay } from './replay.js';
 import type { RunSession } from './session.js';
@@ -62,7 +62,7 @@ export async function driveRun(
       if (start.cancel) session.events.commit({ event: 'cancel_requested', by: start.cancel.by, force: start.cancel.force });
       else session.events.commit({ event: 'run_resumed', pid: process.pid, retry_interrupted: start.retryInterrupted });
     }
-    session.events.flush();
+    void session.events.settled();
     ready = true;
     check(actor.getSnapshot());
   });
@@ -79,7 +79,7 @@ export async function driveRun(
     // Stops begun by stopping the machine (a log that broke) end before the orchestrator does.
     await session.cancel.idle();
     await cleanUp(session);
-    session.events.flushQuietly();
+    await session.events.settled();
     saveSnapshot(session, actor.getSnapshot());
   }
 }
@@ -92,15 +92,26 @@ function periodicSnapshots(session: RunSession): (snapshot: Snapshot) => void {
     const count = session.events.count;
     if (!snapshotDue(count, savedAt)) return;
     savedAt = count;
-    saveMachine(session, snapshot);
+    // Taken now (the live context changes in place), saved once the events it names are in the log.
+    const text = takeMachine(session, snapshot);
+    if (text !== undefined) session.events.afterFlush(() => saveMachine(session, text));
   };
 }
 
-function saveMachine(session: RunSession, snapshot: Snapshot): void {
+function takeMachine(session: RunSession, snapshot: Snapshot): string | undefined {
+  try {
+    return makeMachineSnapshot({ value: snapshot.value, context: snapshot.context }, session.events.position());
+  } catch (error) {
+    session.log.warn({ err: error }, 'the machine snapshot was not taken');
+    return undefined;
+  }
+}
+
+function saveMachine(session: RunSession, text: string): void {
   // A log that broke lacks records the machine made: a snapshot of it would skip them on resume.
   if (!session.events.intact) return;
   try {
-    writeMachineSnapshot(session.paths, { value: snapshot.value, context: snapshot.context }, session.events.position());
+    saveMachineSnapshot(session.paths, text);
   } catch (error) {
     session.log.warn({ err: error }, 'the machine snapshot was not saved');
   }
@@ -175,5 +186,6 @@ function saveSnapshot(session: RunSession, snapshot: Snapshot): void {
   } catch (error) {
     session.log.warn({ err: error }, 'the view snapshot was not saved');
   }
-  saveMachine(session, snapshot);
+  const text = takeMachine(session, snapshot);
+  if (text !== undefined) saveMachine(session, text);
 }

@@ -1,12 +1,13 @@
 // The run's event log as one orchestrator writes it: every input is appended before the machine sees
-// it, and every event is durable before the effects of the step that follows it start (group commit:
-// the files of a step are written at once, their folder fsynced once by flush()).
+// it, and every event is durable before the effects of the step that follows it start: each effect
+// awaits flush() first (group commit, off the event loop: see EventGroup).
 import { rmSync } from 'node:fs';
 import type { AnyActorRef } from 'xstate';
 import { TEMP_PREFIX, writeFileAtomic } from '../../workers/atomic.js';
 import type { NewEvent, TeamEvent } from '../../machines/events.js';
 import { LogDigest, type LogPosition } from '../checkpoint/log-digest.js';
-import { EventGroup, type RunPaths, type WriteOptions } from '../checkpoint/store.js';
+import { EventGroup } from '../checkpoint/event-group.js';
+import type { RunPaths, WriteOptions } from '../checkpoint/store.js';
 import { LogWriteError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { toMachineEvent } from './replay.js';
@@ -39,13 +40,14 @@ export class EventLog {
   }
 
   // Appends an input event to the log, then hands it to the machine: the log is written first. The
-  // input and the records of the step it causes are made durable together when the step is over.
+  // input and the records of the step it causes are made durable together once the step is over
+  // (the effects the step starts await that).
   commit(event: NewEvent): TeamEvent {
     if (event.event === 'task_finished') this.finished.add(`${event.task_id}#${event.attempt}`);
     const full = this.append(event);
     const machineEvent = toMachineEvent(full);
     if (machineEvent && this.actor) this.actor.send(machineEvent);
-    this.flush();
+    void this.settled();
     return full;
   }
 
@@ -64,25 +66,32 @@ export class EventLog {
     return this.digest.position();
   }
 
-  // Appends a record or a fact the machine does not read; durable at the next flush().
+  // Appends a record or a fact the machine does not read; in the log at the next flush().
   append(event: NewEvent): TeamEvent {
     const full = this.guard(() => this.group.add(event)) as TeamEvent;
     this.log.info(detail(full), full.event);
     return full;
   }
 
-  // Makes every event appended so far durable (one folder fsync): every effect calls it before it starts.
-  flush(): void {
-    this.guard(() => this.group.flush());
+  // Resolves once every event appended so far is in the log and durable: every effect awaits it
+  // before it starts. Rejects with the LogWriteError when the log broke.
+  flush(): Promise<void> {
+    if (this.broken) return Promise.reject(this.broken);
+    return this.group.flush().catch((error: unknown) => {
+      throw this.breakWith(error as Error);
+    });
   }
 
   // flush() where nothing can be done about a log that broke (it has stopped the run already).
-  flushQuietly(): void {
-    try {
-      this.flush();
-    } catch (error) {
+  settled(): Promise<void> {
+    return this.flush().catch((error: unknown) => {
       if (!(error instanceof LogWriteError)) throw error;
-    }
+    });
+  }
+
+  // Runs `then` once what was appended so far is durable (never when the log broke).
+  afterFlush(then: () => void): void {
+    this.flush().then(then, () => undefined);
   }
 
   // A write that fails breaks the log for good: the run must stop, and it says why.
@@ -91,11 +100,16 @@ export class EventLog {
     try {
       return write();
     } catch (error) {
-      this.broken = new LogWriteError(this.runId, error as Error);
-      this.log.error({ err: error }, 'the event log cannot be written');
-      this.onBroken(this.broken);
-      throw this.broken;
+      throw this.breakWith(error as Error);
     }
+  }
+
+  private breakWith(error: Error): LogWriteError {
+    if (this.broken) return this.broken;
+    this.broken = new LogWriteError(this.runId, error);
+    this.log.error({ err: error }, 'the event log cannot be written');
+    this.onBroken(this.broken);
+    return this.broken;
   }
 
   // Whether this orchestrator already wrote the attempt's task_finished.

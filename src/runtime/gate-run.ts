@@ -25,7 +25,7 @@ export interface GateRun {
 
 // Runs `sh -c command` in `cwd`, writing stdout and stderr, interleaved, to `outputFile`; `record`
 // gets the gate's process group before the command starts.
-export async function runGate(command: string, options: { cwd: string; outputFile: string; timeoutMs: number; signal: AbortSignal; tailChars: number; record: (group: WorkerHandle) => void }): Promise<GateRun> {
+export async function runGate(command: string, options: { cwd: string; outputFile: string; timeoutMs: number; signal: AbortSignal; tailChars: number; record: (group: WorkerHandle) => Promise<void> }): Promise<GateRun> {
   const started = Date.now();
   // A fresh file: whatever an earlier pass or anyone else left under this name is replaced, never followed.
   rmSync(options.outputFile, { force: true });
@@ -52,7 +52,7 @@ export async function runGate(command: string, options: { cwd: string; outputFil
     // A cancel reaches the whole group at once, even if the orchestrator ends before the shell's exit is seen.
     const group = pgid;
     if (group !== undefined) {
-      options.record({ backend: 'process', pid: group, pidStart: readPidStart(group) ?? 0, pgid: group, ...(BOOT_ID ? { bootId: BOOT_ID } : {}) });
+      await options.record({ backend: 'process', pid: group, pidStart: readPidStart(group) ?? 0, pgid: group, ...(BOOT_ID ? { bootId: BOOT_ID } : {}) });
       options.signal.addEventListener('abort', () => signalGroup(group, 'SIGTERM'), { once: true, signal: done.signal });
     }
     subprocess.stdin?.end(`${GO}\n`);

@@ -21,7 +21,7 @@ export async function runGates(session: RunSession, commands: string[], iteratio
     // The gate's group is durable in the log before the gate runs: a cancel after a crash stops it.
     const record = (handle: WorkerHandle) => {
       session.events.append({ event: 'gate_spawned', iteration, pass, gate: index + 1, command, handle });
-      session.events.flush();
+      return session.events.flush();
     };
     const run = await runGate(command, { cwd, outputFile, timeoutMs: session.config.verify.timeoutMs, signal, tailChars: OUTPUT_TAIL, record });
     if (signal.aborted) return;

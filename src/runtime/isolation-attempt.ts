@@ -35,7 +35,7 @@ export async function prepareAttempt(session: RunSession, input: AttemptInput): 
     const conflict = input.resumed ? undefined : await pendingConflict(session, input, path, branch);
     const conflicts = conflict ? await startConflictedMerge(path, conflict.branch) : undefined;
     append(session, { event: 'worktree_ready', task_id: input.taskId, attempt: input.attempt, branch, path, worker: input.worker, how, ...(conflict ? { merging: conflict.branch, conflicts } : {}) });
-    session.events.flush();
+    await session.events.flush();
   });
 }
 
@@ -74,7 +74,7 @@ async function mergeTask(session: RunSession, input: AttemptInput, branch: strin
     return undefined;
   }
   append(session, { event: 'merge_started', ...ref, tip });
-  session.events.flush();
+  await session.events.flush();
   const outcome = await mergeBranch(path, branch, `team ${iso.runId}: merge ${input.taskId} (attempt ${input.attempt})`);
   if (outcome.kind === 'merged') {
     append(session, { event: 'merge_done', ...ref, commit: outcome.commit, how: 'merged' });

@@ -42,7 +42,7 @@ export async function settleBranches(session: RunSession, outcome: string): Prom
       }
       const kept = await unmergedBranches(iso.projectDir, iso.branch, iso.record!.userBranch ?? '');
       if (kept.length > 0) append(session, { event: 'branches_kept', branches: kept });
-      session.events.flush();
+      await session.events.flush();
       const tasks = kept.filter((k) => k.branch !== iso.branch);
       if (outcome !== 'completed' && tasks.length > 0) {
         const lines = tasks.map((k) => `   ${k.branch} (${k.commits} commit(s) not in ${iso.branch})`);

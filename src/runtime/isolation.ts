@@ -120,7 +120,7 @@ export class Isolation {
     const how = await ensureWorktree(top, path, this.branch, this.worktrees.has(path));
     if (how !== 'adopted') append(session, { event: 'worktree_ready', task_id: 'integration', attempt: 1, branch: this.branch, path, worker: INTEGRATION_WORKTREE, how });
     if (await mergeInProgress(path)) await abortMerge(path);
-    session.events.flush();
+    await session.events.flush();
     return path;
   }
 }

@@ -34,12 +34,23 @@ interface Body extends MachineState, LogPosition {
 
 // Saves the machine's state after the events up to `position` (every one of them seen by the machine).
 export function writeMachineSnapshot(paths: RunPaths, state: MachineState, position: LogPosition | undefined): void {
-  if (!position) return;
+  const text = makeMachineSnapshot(state, position);
+  if (text !== undefined) saveMachineSnapshot(paths, text);
+}
+
+// The snapshot file's text, taken now (a live machine changes its context in place afterwards).
+export function makeMachineSnapshot(state: MachineState, position: LogPosition | undefined): string | undefined {
+  if (!position) return undefined;
   const { inPlace: _inPlace, ...context } = state.context;
   const body: Body = { machine: machineCodeHash(), ...position, value: state.value, context: context as PipelineContext };
   // The body's sha256 on the first line, then the body: a torn or altered file shows, parsed once.
   const text = JSON.stringify(body);
-  writeFileAtomic(paths.runDir, MACHINE_SNAPSHOT_FILE, `${sha256(text)}\n${text}`, { fsync: false });
+  return `${sha256(text)}\n${text}`;
+}
+
+// Writes a snapshot made by makeMachineSnapshot (once every event it names is in the log).
+export function saveMachineSnapshot(paths: RunPaths, text: string): void {
+  writeFileAtomic(paths.runDir, MACHINE_SNAPSHOT_FILE, text, { fsync: false });
 }
 
 // The saved snapshot when it is whole and made by this machine code, before its prefix is checked:

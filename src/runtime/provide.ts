@@ -10,7 +10,7 @@ import { taskFinished } from './attempt-records.js';
 import { LogWriteError } from '../errors.js';
 import { runGates } from './gates.js';
 import { announceRecord } from './announce.js';
-import { updateCheckpointAfter } from '../opchain/hook.js';
+import { triggersCheckpoint, updateCheckpointAfter } from '../opchain/hook.js';
 import type { RunSession } from './session.js';
 
 // The pipeline machine with real workers, gates, handoffs and log writes.
@@ -18,13 +18,12 @@ export function bindMachine(session: RunSession) {
   return pipelineMachine.provide({
     actors: {
       runAttempt: fromPromise<void, AttemptInput>(async ({ input, signal }) => {
-        // Stopping the worker is an effect too: the step that stops it is durable first.
-        signal.addEventListener('abort', () => session.events.flushQuietly(), { once: true });
         // xstate starts the children of a machine's first state before it runs that state's
-        // actions; one microtask later the task_started record is in the log.
+        // actions; one microtask later the task_started record is appended. (Stopping the worker is
+        // an effect too: watchWorker awaits the log before it stops one.)
         await Promise.resolve();
         try {
-          session.events.flush();
+          await session.events.flush();
           await runAttempt(session, input as AttemptRequest, signal);
         } catch (error) {
           // Our bug, not the agent's: the attempt fails with the error as evidence; the team goes on.
@@ -37,14 +36,14 @@ export function bindMachine(session: RunSession) {
         }
       }),
       runGates: fromPromise<void, { commands: string[]; iteration: number; pass: number }>(async ({ input, signal }) => {
-        await guard(session, () => {
-          session.events.flush();
+        await guard(session, async () => {
+          await session.events.flush();
           return runGates(session, input.commands, input.iteration, input.pass, signal);
         });
       }),
       writeHandoff: fromPromise<void, HandoffInput>(async ({ input }) => {
         await guard(session, async () => {
-          session.events.flush();
+          await session.events.flush();
           const { file, sha256 } = writeHandoff(session.paths.handoffsDir, input, session.events.write);
           const path = relative(session.projectDir, file);
           session.progress.emit({ type: 'handoff', stage: input.stage, path }, `  handoff ${path}`);
@@ -56,7 +55,8 @@ export function bindMachine(session: RunSession) {
       record: (_: unknown, params: NewEvent) => {
         session.events.append(params);
         announceRecord(session, params);
-        updateCheckpointAfter(params.event, { paths: session.paths, write: session.events.write, log: session.log });
+        // The checkpoint is made from the log, so it is written once the record is in it.
+        if (triggersCheckpoint(params.event)) session.events.afterFlush(() => updateCheckpointAfter(params.event, { paths: session.paths, write: session.events.write, log: session.log }));
       },
     },
   });

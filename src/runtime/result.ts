@@ -33,7 +33,11 @@ export type ResultReading = { ok: true; result: AgentResult; source: 'file' | 'o
 
 // The validated result, or why there is none. A completed status still needs its stage fields.
 export function readResult(stage: Stage, resultFile: string, finalText: string, projectDir: string): ResultReading {
-  const file = readResultFile(resultFile);
+  return judgeResult(stage, readResultFile(resultFile), finalText, projectDir);
+}
+
+// The same judgement of a result file already read (by readResultFile, here or on a worker's machine).
+export function judgeResult(stage: Stage, file: ResultFileText, finalText: string, projectDir: string): ResultReading {
   if ('refused' in file) return { ok: false, reason: `result file refused: ${file.refused}` };
   let raw: unknown;
   let source: 'file' | 'output' = 'file';
@@ -68,9 +72,12 @@ export function readResult(stage: Stage, resultFile: string, finalText: string, 
   return { ok: true, result, source };
 }
 
+// The result file as read: its text, nothing (there is no file), or why it was refused.
+export type ResultFileText = { text?: string } | { refused: string };
+
 // The result file's text (none when there is no file), or why it is refused. Only a regular file
 // directly in the attempt folder is read: no link, no FIFO, no hard link to a file elsewhere.
-function readResultFile(resultFile: string): { text?: string } | { refused: string } {
+export function readResultFile(resultFile: string): ResultFileText {
   if (!isRealFolder(dirname(resultFile))) return { refused: 'the attempt folder is no longer a folder (a symbolic link?)' };
   const file = readRegularFile(resultFile, LIMITS.resultBytes, { singleLink: true });
   if (file.ok) return { text: file.text };

@@ -34,9 +34,10 @@ export async function watchWorker(session: RunSession, handle: WorkerHandle, spe
   let sessionNoted = false;
   let stopping: Promise<void> | undefined;
   let stopReason: string | undefined;
+  // Stopping is an effect: the step that asked for it (and its records) is in the log first.
   const stop = (reason: string, graceMs: number) => {
     stopReason ??= reason;
-    stopping ??= session.cancel.track(backend.stop(handle, { graceMs }));
+    stopping ??= session.cancel.track(session.events.settled().then(() => backend.stop(handle, { graceMs })));
   };
   // A forced cancel while stopping: stop again with no grace (SIGTERM now, then SIGKILL).
   const offForce = session.cancel.onForce(() => {

@@ -7,7 +7,8 @@ import { checkApproval, type ApprovalView } from '../checkpoint/approvals.js';
 import { LIMITS, validateId } from '../checkpoint/guards.js';
 import { readRunFiles } from '../checkpoint/read.js';
 import { readRegularFile } from '../checkpoint/regular-file.js';
-import { appendApproval, createRun, EventGroup, readCurrentRunId, resolveRun, runPaths, type RunRecord, type WriteOptions } from '../checkpoint/store.js';
+import { syncDir } from '../../workers/atomic.js';
+import { appendApproval, appendEvent, createRun, readCurrentRunId, resolveRun, runPaths, type RunRecord, type WriteOptions } from '../checkpoint/store.js';
 import { UsageError } from '../errors.js';
 import { parseEventBody } from './parse-body.js';
 import { findConflicts, refuseSecondTerminal, type AttemptKey } from './terminal.js';
@@ -37,9 +38,8 @@ export class FileStore implements RunStore {
       const names = readdirSync(paths.eventsDir);
       refuseSecondTerminal(runId, records, (key) => hasTerminalFile(paths.eventsDir, names, key));
     }
-    const group = new EventGroup(paths, runId, this.write);
-    const written = records.map((record) => group.add(record) as TeamEvent);
-    group.flush();
+    const written = records.map((record) => appendEvent(paths, runId, record, { ...this.write, syncDir: false }) as TeamEvent);
+    if (this.write.fsync && written.length > 0) syncDir(paths.eventsDir);
     return written;
   }
 

@@ -1,8 +1,9 @@
 // The PostgreSQL store's tables (schema `teamline`, docs/scale-out.md), created idempotently. Bodies
 // are `json`, which keeps each record's text as the file store writes it (key order included).
 import type pg from 'pg';
+import { APPEND_ONLY_TABLES, WORKER_TABLES } from './pg-schema-workers.js';
 
-// Refuses UPDATE, DELETE and TRUNCATE: runs, events and approvals are written once.
+// Refuses UPDATE, DELETE and TRUNCATE: runs, events, approvals, reports and requests are written once.
 const APPEND_ONLY = `
 CREATE OR REPLACE FUNCTION teamline.refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -35,7 +36,7 @@ CREATE TABLE IF NOT EXISTS teamline.approvals (
 );`;
 
 // One statement trigger per table (a statement that touches no row is refused too), made only when missing.
-const TRIGGERS = ['runs', 'events', 'approvals'].map((table) => `
+const TRIGGERS = APPEND_ONLY_TABLES.map((table) => `
 DO $$ BEGIN
   IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = '${table}_append_only' AND tgrelid = 'teamline.${table}'::regclass) THEN
     CREATE TRIGGER ${table}_append_only BEFORE UPDATE OR DELETE OR TRUNCATE ON teamline.${table} FOR EACH STATEMENT EXECUTE FUNCTION teamline.refuse_change();
@@ -50,6 +51,7 @@ export async function ensureSchema(client: pg.ClientBase): Promise<void> {
     await client.query('CREATE SCHEMA IF NOT EXISTS teamline');
     await client.query(APPEND_ONLY);
     await client.query(TABLES);
+    await client.query(WORKER_TABLES);
     await client.query(TRIGGERS);
     await client.query('COMMIT');
   } catch (error) {

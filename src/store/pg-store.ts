@@ -50,8 +50,10 @@ export class PgStore implements RunStore {
     return record;
   }
 
-  // One transaction: the run row is locked, so seq has no gap and steps never interleave.
-  async append(runId: string, records: NewEvent[]): Promise<TeamEvent[]> {
+  // One transaction: the run row is locked, so seq has no gap and steps never interleave. `within`
+  // runs in that transaction after the rows are in (pg-step.ts sends the step's attempt jobs there):
+  // when it throws, nothing of the step is written.
+  async append(runId: string, records: NewEvent[], within?: (client: pg.ClientBase, written: TeamEvent[]) => Promise<void>): Promise<TeamEvent[]> {
     return this.transaction(async (client) => {
       const run = await client.query('SELECT 1 FROM teamline.runs WHERE run_id = $1 FOR UPDATE', [runId]);
       if (run.rowCount !== 1) throw this.noRun(runId);
@@ -76,6 +78,7 @@ export class PgStore implements RunStore {
           if (error.constraint === 'events_one_terminal' && ended[0]) throw new TerminalConflictError(runId, ended[0].task, ended[0].attempt);
           throw error;
         });
+      await within?.(client, full);
       return full;
     });
   }
@@ -123,7 +126,8 @@ export class PgStore implements RunStore {
     return new UsageError(`--run: no run ${runId} in ${describeUrl(this.url)}`);
   }
 
-  private async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  // Runs `work` in one transaction on one of the store's connections (the workers' calls use it too).
+  async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');

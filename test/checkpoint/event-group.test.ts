@@ -3,24 +3,37 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-// Every fsync, by what it synced: a file or a folder.
+// Every fsync, by what it synced (a file or a folder), from either the thread pool or the event loop;
+// the fsync of a file whose name holds `failFor` fails as a full disk would.
 const synced: Array<'file' | 'dir'> = [];
+let failFor: string | undefined;
 vi.mock('node:fs', async (importOriginal) => {
   const fs = await importOriginal<typeof import('node:fs')>();
+  const kind = (fd: number) => (fs.fstatSync(fd).isDirectory() ? 'dir' : 'file');
   const fsyncSync = (fd: number) => {
-    synced.push(fs.fstatSync(fd).isDirectory() ? 'dir' : 'file');
+    synced.push(kind(fd));
     fs.fsyncSync(fd);
   };
-  return { ...fs, default: { ...fs, fsyncSync }, fsyncSync };
+  const fsync = (fd: number, done: (error: NodeJS.ErrnoException | null) => void) => {
+    synced.push(kind(fd));
+    if (failFor !== undefined && fs.readlinkSync(`/proc/self/fd/${fd}`).includes(failFor)) {
+      const error: NodeJS.ErrnoException = Object.assign(new Error('ENOSPC: no space left on device, fsync'), { code: 'ENOSPC' });
+      return setImmediate(() => done(error));
+    }
+    fs.fsync(fd, done);
+  };
+  return { ...fs, default: { ...fs, fsyncSync, fsync }, fsyncSync, fsync };
 });
 
-const { appendEvent, createRun, EventGroup, runPaths } = await import('../../src/checkpoint/store.js');
+const { createRun, appendEvent, runPaths } = await import('../../src/checkpoint/store.js');
+const { EventGroup } = await import('../../src/checkpoint/event-group.js');
 const { RUN_FIELDS } = await import('../helpers/runs.js');
 
 let dir: string;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'teamline-group-'));
   synced.length = 0;
+  failFor = undefined;
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -30,45 +43,75 @@ function makeRun() {
 }
 
 const retry = (task: string) => ({ event: 'task_retry' as const, task_id: task, attempt: 2, reason: 'flaky' });
+const inLog = (eventsDir: string) => readdirSync(eventsDir).filter((n) => !n.startsWith('.')).sort();
+const staged = (eventsDir: string) => readdirSync(eventsDir).filter((n) => n.startsWith('.tmp-'));
+const tasksIn = (eventsDir: string) => inLog(eventsDir).map((n) => JSON.parse(readFileSync(join(eventsDir, n), 'utf8')).task_id);
 
-describe('checkpoint/store EventGroup', () => {
-  it('writes the events of one step as files at once, in order, and syncs their folder once on flush', () => {
+describe('checkpoint/event-group', () => {
+  it('keeps the events of a step out of the log until flush, then puts them in, in order, with one folder fsync', async () => {
     const { runId, paths } = makeRun();
     const group = new EventGroup(paths, runId, { fsync: true });
     for (const task of ['a', 'b', 'c']) group.add(retry(task));
-    const names = readdirSync(paths.eventsDir).sort();
-    expect(names.map((n) => JSON.parse(readFileSync(join(paths.eventsDir, n), 'utf8')).task_id)).toEqual(['a', 'b', 'c']);
-    expect(synced).toEqual(['file', 'file', 'file']);
+    expect(inLog(paths.eventsDir)).toEqual([]);
     expect(group.pending).toBe(true);
-    group.flush();
-    expect(synced).toEqual(['file', 'file', 'file', 'dir']);
+    const flushed = group.flush();
     expect(group.pending).toBe(false);
+    await flushed;
+    expect(tasksIn(paths.eventsDir)).toEqual(['a', 'b', 'c']);
+    expect(staged(paths.eventsDir)).toEqual([]);
+    expect(synced).toEqual(['file', 'file', 'file', 'dir']);
   });
 
-  it('syncs nothing on a flush with nothing added since the last one', () => {
+  it('syncs nothing on a flush with nothing added since the last one, and that flush waits for the last', async () => {
     const { runId, paths } = makeRun();
     const group = new EventGroup(paths, runId, { fsync: true });
     group.add(retry('a'));
-    group.flush();
-    group.flush();
+    const first = group.flush();
+    const second = group.flush();
+    await second;
+    expect(tasksIn(paths.eventsDir)).toEqual(['a']);
+    await first;
     expect(synced).toEqual(['file', 'dir']);
   });
 
-  it('makes an event appended outside a step durable at once, with the step events before it', () => {
+  it('puts a later flush\'s events in the log only after an earlier one\'s, and none of either when the earlier fails', async () => {
     const { runId, paths } = makeRun();
     const group = new EventGroup(paths, runId, { fsync: true });
+    failFor = '-task_retry-a-';
     group.add(retry('a'));
-    group.append(retry('b'));
-    expect(synced).toEqual(['file', 'file', 'dir']);
-    expect(group.pending).toBe(false);
+    const first = group.flush();
+    group.add(retry('b'));
+    const second = group.flush();
+    await expect(first).rejects.toThrow(/ENOSPC/);
+    await expect(second).rejects.toThrow(/ENOSPC/);
+    // A prefix of the log, never a hole: b is not in without a.
+    expect(inLog(paths.eventsDir)).toEqual([]);
+    expect(staged(paths.eventsDir)).toHaveLength(2);
   });
 
-  it('syncs nothing with fsync off', () => {
+  it('renames with fsync off too, syncing nothing', async () => {
     const { runId, paths } = makeRun();
     const group = new EventGroup(paths, runId, { fsync: false });
     group.add(retry('a'));
-    group.flush();
+    await group.flush();
+    expect(tasksIn(paths.eventsDir)).toEqual(['a']);
     expect(synced).toEqual([]);
+  });
+
+  it('lets the flushes asked for during a commit share the next one, which takes every event written by then', async () => {
+    const { runId, paths } = makeRun();
+    const group = new EventGroup(paths, runId, { fsync: true });
+    group.add(retry('a'));
+    const first = group.flush();
+    group.add(retry('b'));
+    const second = group.flush();
+    group.add(retry('c'));
+    const third = group.flush();
+    expect(third).toBe(second);
+    await third;
+    expect(tasksIn(paths.eventsDir)).toEqual(['a', 'b', 'c']);
+    await first;
+    expect(synced.filter((s) => s === 'dir')).toHaveLength(2);
   });
 
   it('keeps a plain append at two fsyncs, its file and its folder', () => {

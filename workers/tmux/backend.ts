@@ -15,7 +15,7 @@ export function createTmuxBackend(options: TmuxBackendOptions = {}): WorkerBacke
     resolveTarget(handle.server, { ...options, socketDir: handle.socketDir });
   return {
     kind: 'tmux',
-    launch: (spec: LaunchSpec, record?: (handle: WorkerHandle) => void) => launchAttempt(spec, options, record),
+    launch: (spec: LaunchSpec, record?: (handle: WorkerHandle) => void | Promise<void>) => launchAttempt(spec, options, record),
     wait: (handle: WorkerHandle, spec: LaunchSpec) => waitForExit(toTarget(toTmux(handle)), toTmux(handle), spec),
     isAlive: (handle: WorkerHandle) => isWorkerAlive(toTarget(toTmux(handle)), toTmux(handle)),
     stop: (handle: WorkerHandle, stopOptions: StopOptions) =>

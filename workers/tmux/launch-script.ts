@@ -16,7 +16,7 @@ export function toChannel(spec: LaunchSpec, kind: 'go' | 'done'): string {
 }
 
 function noCwdRecord(spec: LaunchSpec): string {
-  return JSON.stringify({ exitCode: NO_CWD_STATUS, signal: null, endedAt: '', reason: `the working folder ${resolve(spec.cwd)} does not exist` });
+  return JSON.stringify({ exitCode: NO_CWD_STATUS, signal: null, reason: `the working folder ${resolve(spec.cwd)} does not exist` });
 }
 
 // The launch file's text; the pane runs `sh <file>`, so its pid becomes the wrapper's (exec).

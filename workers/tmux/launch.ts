@@ -21,7 +21,7 @@ interface StartedPane {
 }
 
 // Opens (or respawns) the worker's window on the launch file; the agent starts once the pid is recorded.
-export async function launchAttempt(spec: LaunchSpec, options: TmuxOptions, record?: (handle: TmuxHandle) => void): Promise<TmuxHandle> {
+export async function launchAttempt(spec: LaunchSpec, options: TmuxOptions, record?: (handle: TmuxHandle) => void | Promise<void>): Promise<TmuxHandle> {
   const target = await ensureServer(spec.runId, options);
   await mkdir(spec.attemptDir, { recursive: true });
   const launchFile = join(spec.attemptDir, LAUNCH_FILE);
@@ -36,7 +36,7 @@ export async function launchAttempt(spec: LaunchSpec, options: TmuxOptions, reco
     const identity = { pid: pane.pid, pidStart: stat?.startTime ?? 0, pgid: stat?.pgid ?? pane.pid, ...(BOOT_ID ? { bootId: BOOT_ID } : {}) };
     handle = { backend: 'tmux', server, socketDir, paneId: pane.paneId, window: spec.worker, ...identity };
     // The runtime writes the pane into its log here, before the agent may start.
-    record?.(handle);
+    await record?.(handle);
   } catch (error) {
     // An agent whose pane is not in the log is never released: the pane goes, its agent unstarted.
     await runTmux(target, ['kill-pane', '-t', pane.paneId]);

@@ -70,9 +70,9 @@ async function toEndedExit(handle: TmuxHandle, spec: LaunchSpec, state: PaneStat
     const { deadStatus, deadSignal } = state.pane;
     const signal = deadSignal === null ? null : toSignalName(deadSignal);
     const exitCode = signal === null ? deadStatus : null;
-    return { ...toExit(spec, { exitCode, signal, endedAt: '' }), reason: 'no exit record; status from the dead pane' };
+    return { ...toExit(spec, { exitCode, signal }), reason: 'no exit record; status from the dead pane' };
   }
-  return { ...toExit(spec, { exitCode: null, signal: null, endedAt: '' }), reason: toGoneReason(spec, state) };
+  return { ...toExit(spec, { exitCode: null, signal: null }), reason: toGoneReason(spec, state) };
 }
 
 function toGoneReason(spec: LaunchSpec, state: PaneState): string {

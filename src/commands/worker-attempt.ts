@@ -1,0 +1,117 @@
+// One attempt on a worker: run as the orchestrator runs it (the attempt folder, the prompt, the
+// adapter's command, the process backend's own process group), under a lease, with its reports.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type PgBoss from 'pg-boss';
+import { getAdapter } from '../../workers/adapters/index.js';
+import { stopEscapees } from '../../workers/escapees.js';
+import { sim } from '../../workers/sim/adapter.js';
+import type { LaunchSpec, WorkerBackend, WorkerExit, WorkerHandle } from '../../workers/types.js';
+import { OUTPUT_FILE, readExitRecord } from '../../workers/wrapper.js';
+import { readBoundedOutput } from '../runtime/output.js';
+import { readResultFile } from '../runtime/result.js';
+import { completeJob, failJob, renewLease, type LeaseHolder, type TakenAttempt } from '../store/pg-leases.js';
+import { writeReport } from '../store/pg-reports.js';
+import type { PgStore } from '../store/pg-store.js';
+import { keepLease } from './worker-lease.js';
+
+// The output a finished report carries (its head and tail): where a fenced result may be found.
+const OUTPUT_REPORT_LIMIT = 64 * 1024;
+// Between the polite stop request and the signals, for an agent the worker stops.
+const STOP_GRACE_MS = 2_000;
+
+// What every attempt of one worker shares.
+export interface WorkerContext {
+  store: PgStore;
+  boss: PgBoss;
+  backend: WorkerBackend;
+  holder: LeaseHolder;
+  projectDir: string;
+  /** The worker's own folder: attempts/<run>/<task>/a<n> are made under it. */
+  folder: string;
+  say(line: string): void;
+}
+
+// A running attempt: its agent's handle once started, and how to stop it.
+export interface RunningAttempt {
+  done: Promise<void>;
+  stop(reason: string): Promise<void>;
+}
+
+// Starts the attempt's agent; `done` settles once it ended and its finished report is written (or the lease was lost).
+export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt: number): RunningAttempt {
+  const { job } = taken;
+  const ref = { runId: job.runId, taskId: job.taskId, attempt: job.attempt };
+  const name = `${job.runId} ${job.taskId} a${job.attempt}`;
+  let handle: WorkerHandle | undefined;
+  let stopped: string | undefined;
+  let lost: string | undefined;
+  const stop = async (reason: string) => {
+    stopped ??= reason;
+    if (handle) await ctx.backend.stop(handle, { graceMs: STOP_GRACE_MS });
+  };
+  const lease = keepLease(() => renewLease(ctx.store, job, ctx.holder), ctx.holder.ttlMs, takenAt, (reason) => {
+    lost = reason;
+    ctx.say(`■ ${name}: ${reason}: stopping its agent`);
+    void stop(reason);
+  });
+  const done = (async () => {
+    try {
+      const spec = makeSpec(ctx, taken);
+      handle = await ctx.backend.launch(spec);
+      if (stopped) await stop(stopped);
+      ctx.say(`▶ ${name} started (pid ${handle.pid})`);
+      await writeReport(ctx.store, ref, ctx.holder.workerId, 'spawned', { handle, host: ctx.holder.host, attemptDir: spec.attemptDir }).catch(() => false);
+      const exit = await ctx.backend.wait(handle, spec);
+      await stopEscapees({ runId: job.runId, taskId: job.taskId, attempt: job.attempt, since: handle.pidStart });
+      lease.stop();
+      if (lost) return void (await failJob(ctx.boss, taken, lost).catch(() => undefined));
+      await finish(ctx, taken, spec, { ...exit, stopped: stopped !== undefined, ...(stopped && { reason: stopped }) });
+      ctx.say(`■ ${name} finished (${exit.signal ?? `exit ${exit.exitCode}`}${stopped ? `, stopped: ${stopped}` : ''})`);
+    } finally {
+      lease.stop();
+    }
+  })();
+  return { done, stop };
+}
+
+// The finished report (the result file's text as the orchestrator reads it, the exit, the output),
+// then the job's completion: a job is complete only once its report committed.
+async function finish(ctx: WorkerContext, taken: TakenAttempt, spec: LaunchSpec, exit: WorkerExit): Promise<void> {
+  const { job } = taken;
+  const body = {
+    result: readResultFile(join(spec.attemptDir, 'result.json')),
+    exit,
+    exitRecord: (await readExitRecord(spec.attemptDir)) ?? null,
+    output: readBoundedOutput(join(spec.attemptDir, OUTPUT_FILE), OUTPUT_REPORT_LIMIT),
+  };
+  const written = await writeReport(ctx.store, { runId: job.runId, taskId: job.taskId, attempt: job.attempt }, ctx.holder.workerId, 'finished', withoutNul(body) as object);
+  if (written) await completeJob(ctx.boss, taken);
+  else await failJob(ctx.boss, taken, 'the finished report was refused: the lease is no longer this worker’s or the attempt ended');
+}
+
+// The attempt folder under the worker's own folder, the prompt in it, and the command the adapter builds.
+function makeSpec(ctx: WorkerContext, taken: TakenAttempt): LaunchSpec {
+  const { job } = taken;
+  const attemptDir = join(ctx.folder, 'attempts', job.runId, job.taskId, `a${job.attempt}`);
+  // A job is taken once: whatever is there is a leftover of an earlier worker on this folder.
+  rmSync(attemptDir, { recursive: true, force: true });
+  mkdirSync(attemptDir, { recursive: true });
+  const promptFile = join(attemptDir, 'prompt.md');
+  const resultFile = join(attemptDir, 'result.json');
+  writeFileSync(promptFile, job.prompt);
+  const adapter = getAdapter(job.agent.adapter, { sim });
+  if (!adapter) throw new Error(`no adapter ${job.agent.adapter}`);
+  const command = adapter.build({ prompt: job.prompt, promptFile, resultFile, projectDir: ctx.projectDir, agent: job.agent, stage: job.stage, permission: job.permission });
+  const env = { ...job.env, TEAM_PROMPT_FILE: promptFile, TEAM_RESULT_FILE: resultFile, TEAM_PROJECT_DIR: ctx.projectDir };
+  return { runId: job.runId, taskId: job.taskId, attempt: job.attempt, worker: job.worker, attemptDir, cwd: ctx.projectDir, command, env };
+}
+
+// jsonb refuses U+0000 in text: a raw NUL never belongs to valid JSON or a readable line, so it is
+// replaced by U+FFFD, which keeps an invalid result invalid.
+function withoutNul(value: unknown): unknown {
+  if (typeof value === 'string') return value.replaceAll('\0', '\ufffd');
+  if (Array.isArray(value)) return value.map(withoutNul);
+  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutNul(v)]));
+  return value;
+}

@@ -1,0 +1,46 @@
+// An attempt as a pg-boss job: what a worker on another machine needs to run it as the orchestrator
+// would, and the job id derived from run + task + attempt, so an attempt is never enqueued twice.
+import { v5 as uuidv5 } from 'uuid';
+import { z } from 'zod';
+import { agentSchema } from '../../config/schema.js';
+import { ID_PATTERN } from '../checkpoint/guards.js';
+import { PERMISSION_LEVELS, STAGES } from '../../workers/types.js';
+
+// The queue of attempts that need no label; an attempt that names one goes to `team-attempts.<label>`.
+export const ATTEMPT_QUEUE = 'team-attempts';
+
+// The namespace of attempt job ids (a fixed random UUID: ids are teamline's own).
+const JOB_ID_NAMESPACE = '8a0f3c52-5b7e-4d0b-9a57-2f1c6e4b9d13';
+
+const id = z.string().regex(ID_PATTERN);
+
+// What the job carries. Paths are not in it: the worker makes the attempt folder under its own folder,
+// writes the prompt there and builds the agent's command with the adapter, as the orchestrator does.
+export const attemptJobSchema = z.strictObject({
+  runId: id,
+  taskId: id,
+  attempt: z.number().int().positive(),
+  worker: z.string().min(1),
+  stage: z.enum(STAGES),
+  role: z.string().min(1),
+  /** The agent's name in the config, and its entry. */
+  agentName: z.string().min(1),
+  agent: agentSchema,
+  permission: z.enum(PERMISSION_LEVELS),
+  prompt: z.string(),
+  /** TEAM_* and the agent's own; the worker sets TEAM_PROMPT_FILE, TEAM_RESULT_FILE and TEAM_PROJECT_DIR to its own paths. */
+  env: z.record(z.string(), z.string()),
+  /** Only workers started with this label take the attempt. */
+  label: id.optional(),
+});
+export type AttemptJob = z.infer<typeof attemptJobSchema>;
+
+// The job id of an attempt: UUID v5 of `run_id/task_id/a<attempt>`.
+export function attemptJobId(runId: string, taskId: string, attempt: number): string {
+  return uuidv5(`${runId}/${taskId}/a${attempt}`, JOB_ID_NAMESPACE);
+}
+
+// The queue an attempt goes to.
+export function attemptQueue(label?: string): string {
+  return label === undefined ? ATTEMPT_QUEUE : `${ATTEMPT_QUEUE}.${label}`;
+}

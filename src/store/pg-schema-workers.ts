@@ -1,0 +1,50 @@
+// The tables of the workers (docs/scale-out.md): leases (renewed in place), reports and requests
+// (append-only, like the log). Workers write leases and reports; they never write events.
+
+// Leases: one row per attempt a worker took; renewed by its worker, read by the run's writer.
+const LEASES = `
+CREATE TABLE IF NOT EXISTS teamline.leases (
+  run_id text NOT NULL REFERENCES teamline.runs (run_id),
+  task_id text NOT NULL,
+  attempt int NOT NULL CHECK (attempt > 0),
+  job_id uuid NOT NULL,
+  worker_id text NOT NULL,
+  host text NOT NULL,
+  boot_id text NOT NULL,
+  taken_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+  renewed_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+  expires_at timestamptz NOT NULL,
+  PRIMARY KEY (run_id, task_id, attempt)
+);`;
+
+// Reports: seq is per run and gapless, given out under a per-run transaction lock, so that a reader
+// that asks "since seq N" never misses a row committed later with a smaller number.
+const REPORTS = `
+CREATE TABLE IF NOT EXISTS teamline.reports (
+  run_id text NOT NULL REFERENCES teamline.runs (run_id),
+  seq bigint NOT NULL CHECK (seq > 0),
+  task_id text NOT NULL,
+  attempt int NOT NULL CHECK (attempt > 0),
+  worker_id text NOT NULL,
+  kind text NOT NULL CHECK (kind IN ('spawned', 'usage', 'output-tail', 'finished')),
+  body jsonb NOT NULL,
+  at timestamptz NOT NULL DEFAULT clock_timestamp(),
+  PRIMARY KEY (run_id, seq)
+);
+CREATE UNIQUE INDEX IF NOT EXISTS reports_one_finished ON teamline.reports (run_id, task_id, attempt) WHERE kind = 'finished';`;
+
+// Requests: cancel and resume asked from any machine, in the order they commit.
+const REQUESTS = `
+CREATE TABLE IF NOT EXISTS teamline.requests (
+  run_id text NOT NULL REFERENCES teamline.runs (run_id),
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  kind text NOT NULL CHECK (kind IN ('cancel', 'resume')),
+  body jsonb NOT NULL,
+  at timestamptz NOT NULL DEFAULT clock_timestamp()
+);`;
+
+// The workers' tables, in the order they are made.
+export const WORKER_TABLES = [LEASES, REPORTS, REQUESTS].join('\n');
+
+// The tables a statement trigger keeps append-only.
+export const APPEND_ONLY_TABLES = ['runs', 'events', 'approvals', 'reports', 'requests'] as const;

@@ -1,0 +1,166 @@
+// Attempts as pg-boss jobs: a step's events and its attempts' jobs commit together; the worker's
+// leases and reports, and the writer's read of them.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { attemptJobId, attemptQueue, ATTEMPT_QUEUE } from '../../src/store/attempt-job.js';
+import { renewLease, takeAttempts, type LeaseHolder } from '../../src/store/pg-leases.js';
+import { closeQueue, openQueue } from '../../src/store/pg-queue.js';
+import { readWorkerNews, writeReport } from '../../src/store/pg-reports.js';
+import { appendStep } from '../../src/store/pg-step.js';
+import { PgStore } from '../../src/store/pg-store.js';
+import { startCluster, type PgCluster } from '../helpers/postgres.js';
+import { shJob, started } from './attempt-records.js';
+import { openPgFixture } from './pg-fixture.js';
+import { entered, finished, RUN_FIELDS } from './records.js';
+
+let cluster: PgCluster;
+beforeAll(async () => {
+  cluster = await startCluster();
+});
+afterAll(async () => {
+  await cluster?.stop();
+});
+
+// A fresh database with its store, a raw connection and pg-boss.
+async function open() {
+  const fx = await openPgFixture(cluster.url);
+  const boss = await openQueue(fx.url, 'teamline test');
+  const store = fx.store as PgStore;
+  await store.createRun(RUN_FIELDS, 'run-1');
+  return { ...fx, store, boss, cleanup: async () => (await closeQueue(boss), await fx.cleanup()) };
+}
+
+const holder = (workerId: string, ttlMs = 60_000): LeaseHolder => ({ workerId, host: 'host-a', bootId: 'boot-a', ttlMs });
+
+async function jobsOf(raw: { query: (sql: string) => Promise<{ rows: Array<{ id: string; state: string; data: { taskId: string } }> }> }) {
+  return (await raw.query(`SELECT id, state, data FROM pgboss.job WHERE name = '${ATTEMPT_QUEUE}' ORDER BY data->>'taskId'`)).rows;
+}
+
+describe('src/store/pg-step', () => {
+  it('commits a step and the job of each attempt it starts, the job id derived from the attempt', async () => {
+    const fx = await open();
+    try {
+      await appendStep(fx.store, fx.boss, 'run-1', [entered('team-exec'), started('t1', 1), started('t2', 1)], [shJob('run-1', 't1', 1), shJob('run-1', 't2', 1)]);
+      expect((await fx.store.read('run-1')).events.map((e) => e.event)).toEqual(['stage_entered', 'task_started', 'task_started']);
+      const jobs = await jobsOf(fx.raw);
+      expect(jobs.map((j) => [j.id, j.state, j.data.taskId])).toEqual([
+        [attemptJobId('run-1', 't1', 1), 'created', 't1'],
+        [attemptJobId('run-1', 't2', 1), 'created', 't2'],
+      ]);
+      expect(jobs[0]!.data).toEqual(shJob('run-1', 't1', 1));
+    } finally {
+      await fx.cleanup();
+    }
+  });
+
+  it('sends an attempt once: a replay’s second send of the same attempt is a no-op', async () => {
+    const fx = await open();
+    try {
+      await appendStep(fx.store, fx.boss, 'run-1', [started('t1', 1)], [shJob('run-1', 't1', 1, 'echo first')]);
+      await appendStep(fx.store, fx.boss, 'run-1', [started('t1', 1)], [shJob('run-1', 't1', 1, 'echo second')]);
+      const jobs = await jobsOf(fx.raw);
+      expect(jobs).toHaveLength(1);
+      expect(jobs[0]!.data).toEqual(shJob('run-1', 't1', 1, 'echo first'));
+      expect(attemptJobId('run-1', 't1', 2)).not.toBe(attemptJobId('run-1', 't1', 1));
+    } finally {
+      await fx.cleanup();
+    }
+  });
+
+  it('rolls the step’s events back when the send fails', async () => {
+    const fx = await open();
+    try {
+      await fx.store.append('run-1', [entered('team-exec')]);
+      await fx.raw.query(`CREATE FUNCTION refuse_job() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+        IF NEW.data->>'taskId' = 'refused' THEN RAISE EXCEPTION 'job refused by the test'; END IF; RETURN NEW; END $$;
+        CREATE TRIGGER refuse_job BEFORE INSERT ON pgboss.job FOR EACH ROW EXECUTE FUNCTION refuse_job();`);
+      const step = appendStep(fx.store, fx.boss, 'run-1', [started('ok', 1), started('refused', 1)], [shJob('run-1', 'ok', 1), shJob('run-1', 'refused', 1)]);
+      await expect(step).rejects.toThrow('job refused by the test');
+      expect((await fx.store.read('run-1')).events.map((e) => e.event)).toEqual(['stage_entered']);
+      expect(await jobsOf(fx.raw)).toEqual([]);
+    } finally {
+      await fx.cleanup();
+    }
+  });
+
+  it('refuses a step whose jobs do not match its task_started records, writing nothing', async () => {
+    const fx = await open();
+    try {
+      await expect(appendStep(fx.store, fx.boss, 'run-1', [started('t1', 1)], [])).rejects.toThrow('run run-1: the step starts [t1#1] but its jobs are []');
+      expect((await fx.store.read('run-1')).events).toEqual([]);
+    } finally {
+      await fx.cleanup();
+    }
+  });
+});
+
+describe('src/store/pg-leases and pg-reports', () => {
+  it('gives each job to one worker with a lease, and fences reports to the lease’s holder', async () => {
+    const fx = await open();
+    try {
+      await appendStep(fx.store, fx.boss, 'run-1', [started('t1', 1)], [shJob('run-1', 't1', 1)]);
+      const [taken, ...more] = await takeAttempts(fx.store, fx.boss, [ATTEMPT_QUEUE], 4, holder('w1'));
+      expect(more).toEqual([]);
+      expect(taken!.jobId).toBe(attemptJobId('run-1', 't1', 1));
+      expect(await takeAttempts(fx.store, fx.boss, [ATTEMPT_QUEUE], 4, holder('w2'))).toEqual([]);
+      const ref = { runId: 'run-1', taskId: 't1', attempt: 1 };
+      expect(await writeReport(fx.store, ref, 'w2', 'spawned', { pid: 1 })).toBe(false);
+      expect(await writeReport(fx.store, ref, 'w1', 'spawned', { pid: 7 })).toBe(true);
+      expect(await writeReport(fx.store, ref, 'w1', 'finished', { result: { text: '{}' } })).toBe(true);
+      expect(await writeReport(fx.store, ref, 'w1', 'finished', { result: { text: 'again' } })).toBe(false);
+      const news = await readWorkerNews(fx.store, 'run-1', 0);
+      expect(news.reports.map((r) => [r.seq, r.kind, r.workerId, r.body])).toEqual([
+        [1, 'spawned', 'w1', { pid: 7 }],
+        [2, 'finished', 'w1', { result: { text: '{}' } }],
+      ]);
+      expect(news.position).toBe(2);
+      expect((await readWorkerNews(fx.store, 'run-1', news.position)).reports).toEqual([]);
+      await expect(fx.raw.query('UPDATE teamline.reports SET body = \'{}\'')).rejects.toThrow('teamline.reports: UPDATE refused, the log is append-only');
+      await expect(fx.raw.query('DELETE FROM teamline.requests')).rejects.toThrow('teamline.requests: DELETE refused, the log is append-only');
+    } finally {
+      await fx.cleanup();
+    }
+  });
+
+  it('reports a lease not renewed in time as expired until the writer ends its attempt, and then refuses its renewal', async () => {
+    const fx = await open();
+    try {
+      await appendStep(fx.store, fx.boss, 'run-1', [started('t1', 1)], [shJob('run-1', 't1', 1)]);
+      const [taken] = await takeAttempts(fx.store, fx.boss, [ATTEMPT_QUEUE], 1, holder('w1', 1));
+      let news = await readWorkerNews(fx.store, 'run-1', 0);
+      while (news.expired.length === 0) news = await readWorkerNews(fx.store, 'run-1', 0);
+      expect(news.expired.map((l) => [l.taskId, l.attempt, l.workerId, l.host, l.bootId])).toEqual([['t1', 1, 'w1', 'host-a', 'boot-a']]);
+      await fx.store.append('run-1', [finished('t1', 1, 'interrupted')]);
+      expect((await readWorkerNews(fx.store, 'run-1', 0)).expired).toEqual([]);
+      expect(await renewLease(fx.store, taken!.job, holder('w1'))).toBe(false);
+      expect(await writeReport(fx.store, { runId: 'run-1', taskId: 't1', attempt: 1 }, 'w1', 'finished', {})).toBe(false);
+    } finally {
+      await fx.cleanup();
+    }
+  });
+
+  it('gives an attempt that names a label only to a worker that serves it', async () => {
+    const fx = await open();
+    try {
+      await appendStep(fx.store, fx.boss, 'run-1', [started('t1', 1), started('t2', 1)], [shJob('run-1', 't1', 1, 'true', { label: 'gpu' }), shJob('run-1', 't2', 1)]);
+      const plain = await takeAttempts(fx.store, fx.boss, [ATTEMPT_QUEUE], 4, holder('w1'));
+      expect(plain.map((t) => t.job.taskId)).toEqual(['t2']);
+      const gpu = await takeAttempts(fx.store, fx.boss, [ATTEMPT_QUEUE, attemptQueue('gpu')], 4, holder('w2'));
+      expect(gpu.map((t) => [t.queue, t.job.taskId])).toEqual([['team-attempts.gpu', 't1']]);
+    } finally {
+      await fx.cleanup();
+    }
+  });
+
+  it('cancels, never runs, a queued job whose attempt the log has ended', async () => {
+    const fx = await open();
+    try {
+      await appendStep(fx.store, fx.boss, 'run-1', [started('t1', 1)], [shJob('run-1', 't1', 1)]);
+      await fx.store.append('run-1', [finished('t1', 1, 'interrupted')]);
+      expect(await takeAttempts(fx.store, fx.boss, [ATTEMPT_QUEUE], 1, holder('w1'))).toEqual([]);
+      expect((await jobsOf(fx.raw)).map((j) => j.state)).toEqual(['cancelled']);
+    } finally {
+      await fx.cleanup();
+    }
+  });
+});
+

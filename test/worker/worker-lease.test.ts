@@ -1,0 +1,53 @@
+// Leases: a worker killed with kill -9 lets its lease expire, the writer reads the attempt as
+// expired and the next attempt runs on another worker; a worker whose lease is taken away stops its agent.
+import { describe, expect, it } from 'vitest';
+import { isRunning } from '../helpers/proc-groups.js';
+import { clusterAndProject } from '../store/pg-fixture.js';
+import { finished } from '../store/records.js';
+import { closeWorlds, openWorld, readLedger, until } from './worker-fixture.js';
+
+const env = clusterAndProject('teamline-lease-');
+const worlds = closeWorlds();
+// A short lease, so that the tests wait for an expiry in seconds.
+const TTL = ['--lease-ttl', '2'];
+
+describe('team worker leases', () => {
+  it('lets the lease of a worker killed with kill -9 expire; the next attempt runs on the other worker, nothing twice', async () => {
+    const world = worlds.add(await openWorld(env.cluster.url, env.project));
+    await world.start([['t1', 1]]);
+    const a = world.worker('machine-a', TTL);
+    const [spawned] = await world.reportsOf('t1', 1, 'spawned');
+    await until(() => readLedger(env.project).length === 1, 'attempt 1 started');
+    a.child.kill('SIGKILL');
+    await a.child;
+    const expired = await until(async () => {
+      const news = await world.news();
+      return news.expired.length > 0 && news.expired;
+    }, 'the lease to expire');
+    expect(expired.map((l) => [l.taskId, l.attempt, l.workerId])).toEqual([['t1', 1, spawned!.workerId]]);
+    // The other worker is idle: attempt 1's job is taken, so it is never run twice.
+    const b = world.worker('machine-b', TTL);
+    // The writer: attempt 1 interrupted and attempt 2 started, in one step.
+    await world.start([['t1', 2]], false, [finished('t1', 1, 'interrupted')]);
+    expect((await world.news()).expired).toEqual([]);
+    const reports = await world.reportsOf('t1', 2, 'finished');
+    expect(reports.every((r) => r.workerId !== spawned!.workerId)).toBe(true);
+    expect(readLedger(env.project)).toEqual([`t1 a1 start ${a.dir}`, `t1 a2 start ${b.dir}`, `t1 a2 done ${b.dir}`]);
+  });
+
+  it('stops its agent when its lease is taken away, reporting nothing and failing the job', async () => {
+    const world = worlds.add(await openWorld(env.cluster.url, env.project));
+    await world.start([['t1', 1]]);
+    const a = world.worker('machine-a', TTL);
+    const [spawned] = await world.reportsOf('t1', 1, 'spawned');
+    await until(() => readLedger(env.project).length === 1, 'the agent started');
+    // The writer ended the attempt (as it does for an expired lease or a cancel): the lease is gone.
+    await world.store.append('run-1', [finished('t1', 1, 'interrupted')]);
+    const handle = spawned!.body.handle as { pid: number };
+    await until(() => !isRunning(handle.pid), 'the agent stopped');
+    await until(async () => (await world.jobStates())[0]?.state === 'failed', 'the job failed');
+    expect((await world.news()).reports.map((r) => r.kind)).toEqual(['spawned']);
+    expect(readLedger(env.project)).toEqual([`t1 a1 start ${a.dir}`]);
+    expect(a.child.exitCode).toBe(null);
+  });
+});

@@ -1,0 +1,83 @@
+// `team worker` runs attempts from PostgreSQL as the orchestrator would, reports them, completes
+// their jobs, and shares a queue with other workers without running anything twice.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { judgeResult, readResult, type ResultFileText } from '../../src/runtime/result.js';
+import { attemptJobId } from '../../src/store/attempt-job.js';
+import { isRunning } from '../helpers/proc-groups.js';
+import { clusterAndProject } from '../store/pg-fixture.js';
+import { closeWorlds, openWorld, readLedger, until } from './worker-fixture.js';
+
+const env = clusterAndProject('teamline-worker-');
+const worlds = closeWorlds();
+
+describe('team worker', () => {
+  it('runs a job to a finished report, then completes the job', async () => {
+    const world = worlds.add(await openWorld(env.cluster.url, env.project));
+    await world.start([['t1', 1]], false);
+    const a = world.worker('machine-a');
+    const reports = await world.reportsOf('t1', 1, 'finished');
+    expect(reports.map((r) => r.kind)).toEqual(['spawned', 'finished']);
+    const [spawned, finished] = reports as [(typeof reports)[0], (typeof reports)[0]];
+    expect(spawned.body).toMatchObject({ handle: { backend: 'process', pid: expect.any(Number), pidStart: expect.any(Number), bootId: expect.any(String) }, host: expect.any(String) });
+    const attemptDir = join(a.dir, '.team/worker/attempts/run-1/t1/a1');
+    expect(spawned.body.attemptDir).toBe(attemptDir);
+    expect(readFileSync(join(attemptDir, 'prompt.md'), 'utf8')).toBe('do t1\n');
+    expect(finished.body).toMatchObject({ result: { text: '{"status":"completed","summary":"do t1"}' }, exit: { exitCode: 0, signal: null, stopped: false }, exitRecord: { exitCode: 0, signal: null } });
+    expect(finished.workerId).toBe(spawned.workerId);
+    // The writer judges the reported text as the orchestrator judges the file.
+    const judged = judgeResult('team-exec', finished.body.result as ResultFileText, '', a.dir);
+    expect(judged).toEqual(readResult('team-exec', join(attemptDir, 'result.json'), '', a.dir));
+    expect(judged).toMatchObject({ ok: true, source: 'file', result: { status: 'completed', summary: 'do t1' } });
+    expect(readLedger(env.project)).toEqual([`t1 a1 start ${a.dir}`, `t1 a1 done ${a.dir}`]);
+    await until(async () => (await world.jobStates()).every((j) => j.state === 'completed'), 'the job completed');
+    expect((await world.raw.query('SELECT id FROM pgboss.job')).rows).toEqual([{ id: attemptJobId('run-1', 't1', 1) }]);
+    a.child.kill('SIGTERM');
+    expect((await a.child).exitCode).toBe(0);
+  });
+
+  it('shares four jobs between two workers in separate folders, each run once', async () => {
+    const world = worlds.add(await openWorld(env.cluster.url, env.project));
+    const tasks = ['t1', 't2', 't3', 't4'];
+    await world.start(tasks.map((t) => [t, 1]));
+    const a = world.worker('machine-a', ['--max', '2']);
+    const b = world.worker('machine-b', ['--max', '2']);
+    // Each holds at most two: all four start only once both workers took two.
+    const starts = await until(() => readLedger(env.project).length === 4 && readLedger(env.project), 'four agents started');
+    expect(new Set(starts.map((line) => line.split(' ')[3]))).toEqual(new Set([a.dir, b.dir]));
+    for (const task of tasks) await world.release(task, 1);
+    for (const task of tasks) await world.reportsOf(task, 1, 'finished');
+    const ledger = readLedger(env.project);
+    for (const task of tasks) {
+      const lines = ledger.filter((line) => line.startsWith(`${task} `));
+      expect(lines.map((line) => line.split(' ').slice(0, 3).join(' '))).toEqual([`${task} a1 start`, `${task} a1 done`]);
+      expect(lines[0]!.split(' ')[3]).toBe(lines[1]!.split(' ')[3]);
+    }
+    await until(async () => (await world.jobStates()).filter((j) => j.state === 'completed').length === 4, 'four jobs completed');
+  });
+
+  it('stops the agents it started on SIGTERM, reports them stopped, and exits 0, leaving other processes alone', async () => {
+    const world = worlds.add(await openWorld(env.cluster.url, env.project));
+    const bystander = execa('sleep', ['300'], { detached: true, reject: false });
+    try {
+      await world.start([['t1', 1]]);
+      const a = world.worker('machine-a');
+      const [spawned] = await world.reportsOf('t1', 1, 'spawned');
+      await until(() => readLedger(env.project).length === 1, 'the agent started');
+      a.child.kill('SIGTERM');
+      expect((await a.child).exitCode).toBe(0);
+      const handle = spawned!.body.handle as { pid: number };
+      expect(isRunning(handle.pid)).toBe(false);
+      const finished = (await world.reportsOf('t1', 1, 'finished')).at(-1)!;
+      expect(finished.body).toMatchObject({ exit: { stopped: true, reason: 'the worker was stopped (SIGTERM)' }, result: {} });
+      expect(readLedger(env.project)).toEqual([`t1 a1 start ${a.dir}`]);
+      expect(isRunning(bystander.pid!)).toBe(true);
+      expect(existsSync(join(a.dir, '.team/worker/attempts/run-1/t1/a1/exit.json'))).toBe(true);
+    } finally {
+      bystander.kill('SIGKILL');
+      await bystander;
+    }
+  });
+});
