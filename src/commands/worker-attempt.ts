@@ -8,6 +8,7 @@ import { stopEscapees } from '../../workers/escapees.js';
 import { sim } from '../../workers/sim/adapter.js';
 import type { LaunchSpec, WorkerBackend, WorkerExit, WorkerHandle } from '../../workers/types.js';
 import { OUTPUT_FILE, readExitRecord } from '../../workers/wrapper.js';
+import { recordLaunch } from './worker-leftovers.js';
 import { readBoundedOutput } from '../runtime/output.js';
 import { readResultFile } from '../runtime/result.js';
 import { completeJob, failJob, renewLease, type LeaseHolder, type TakenAttempt } from '../store/pg-leases.js';
@@ -58,7 +59,7 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
   const done = (async () => {
     try {
       const spec = makeSpec(ctx, taken);
-      handle = await ctx.backend.launch(spec);
+      handle = await ctx.backend.launch(spec, (launched) => recordLaunch(spec.attemptDir, ctx.holder.workerId, launched));
       if (stopped) await stop(stopped);
       ctx.say(`▶ ${name} started (pid ${handle.pid})`);
       await writeReport(ctx.store, ref, ctx.holder.workerId, 'spawned', { handle, host: ctx.holder.host, attemptDir: spec.attemptDir }).catch(() => false);

@@ -13,11 +13,13 @@ import { closeQueue, ensureAttemptQueue, openQueue } from '../store/pg-queue.js'
 import { PgStore } from '../store/pg-store.js';
 import { runTakenAttempt, type RunningAttempt, type WorkerContext } from './worker-attempt.js';
 import { parseWorkerArgs } from './worker-args.js';
+import { stopLeftovers } from './worker-leftovers.js';
 
 // How often a worker with room asks for more attempts.
 const POLL_MS = 500;
 
-// Runs until SIGTERM or SIGINT: then stops the agents it started, reports them, and exits 0.
+// Runs until SIGTERM or SIGINT: then stops the agents it started, reports them, and exits 0. Every
+// TTL/4 it also stops agents an earlier worker on this folder left running once their lease is gone.
 export async function workerCommand(argv: string[]): Promise<number> {
   const options = parseWorkerArgs(argv);
   const workerId = `${hostname()}-${process.pid}-${nanoid(6)}`;
@@ -48,8 +50,14 @@ export async function workerCommand(argv: string[]): Promise<number> {
   process.on('SIGTERM', onSignal).on('SIGINT', onSignal);
   say(`worker ${workerId} on ${describeUrl(options.storeUrl)}: queues ${queues.join(', ')}; up to ${options.max} at once; lease TTL ${options.leaseTtlMs / 1000} s`);
   const running = new Set<RunningAttempt>();
+  const told = new Set<string>();
+  let nextLeftoverLook = 0;
   try {
     while (!stopping) {
+      if (Date.now() >= nextLeftoverLook) {
+        nextLeftoverLook = Date.now() + options.leaseTtlMs / 4;
+        await stopLeftovers(ctx, told).catch((error: Error) => say(`cannot look at agents left by earlier workers now: ${error.message}`));
+      }
       if (running.size < options.max) {
         const takenAt = Date.now();
         const taken = await takeAttempts(store, boss, queues, options.max - running.size, ctx.holder).catch((error: Error) => {

@@ -64,6 +64,14 @@ export async function renewLease(store: PgStore, job: AttemptJob, holder: LeaseH
   return renewed.rowCount === 1;
 }
 
+// Whether `workerId` still holds the attempt's lease: not expired, and the attempt not ended in the log.
+export async function leaseHeld(store: PgStore, ref: { runId: string; taskId: string; attempt: number }, workerId: string): Promise<boolean> {
+  const held = await store.transaction((client) =>
+    client.query(`SELECT 1 FROM teamline.leases WHERE run_id = $1 AND task_id = $2 AND attempt = $3 AND worker_id = $4 AND expires_at > clock_timestamp() AND NOT ${ENDED}`, [ref.runId, ref.taskId, ref.attempt, workerId]),
+  );
+  return held.rowCount === 1;
+}
+
 // Completes the job once its finished report committed; false when it is no longer active.
 export async function completeJob(boss: PgBoss, taken: TakenAttempt): Promise<boolean> {
   // pg-boss 10 returns { affected } though its types say void.

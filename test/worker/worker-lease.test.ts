@@ -1,5 +1,6 @@
 // Leases: a worker killed with kill -9 lets its lease expire, the writer reads the attempt as
-// expired and the next attempt runs on another worker; a worker whose lease is taken away stops its agent.
+// expired, the next attempt runs on another worker, and a worker that comes back on the killed one's
+// folder stops the agent left running; a worker whose lease is taken away stops its agent.
 import { describe, expect, it } from 'vitest';
 import { isRunning } from '../helpers/proc-groups.js';
 import { clusterAndProject } from '../store/pg-fixture.js';
@@ -33,6 +34,12 @@ describe('team worker leases', () => {
     const reports = await world.reportsOf('t1', 2, 'finished');
     expect(reports.every((r) => r.workerId !== spawned!.workerId)).toBe(true);
     expect(readLedger(env.project)).toEqual([`t1 a1 start ${a.dir}`, `t1 a2 start ${b.dir}`, `t1 a2 done ${b.dir}`]);
+    // Attempt 1's agent ran on without its worker; a worker that comes back on that folder stops it.
+    const handle = spawned!.body.handle as { pid: number };
+    expect(isRunning(handle.pid)).toBe(true);
+    world.worker('machine-a', TTL);
+    await until(() => !isRunning(handle.pid), 'the agent left behind to be stopped');
+    expect(readLedger(env.project)).toHaveLength(3);
   });
 
   it('stops its agent when its lease is taken away, reporting nothing and failing the job', async () => {
