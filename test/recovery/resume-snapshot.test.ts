@@ -37,7 +37,9 @@ describe('team resume from a machine snapshot', () => {
     await first;
     writeFileSync(join(dir, 'release'), '');
 
-    const resumed = await team('resume');
+    // The kill may land between an attempt's task_started and its worker's start: that attempt is
+    // interrupted, and retrying it is the documented way on.
+    const resumed = await team('resume', '--retry-interrupted');
     expect(resumed.exitCode, resumed.stderr).toBe(0);
     const replayed = readFileSync(join(runDir, 'log.jsonl'), 'utf8').split('\n').filter((l) => l.includes('"the log replayed"')).map((l) => JSON.parse(l) as { events: number; replayed: number; fromSnapshot: boolean });
     expect(replayed).toHaveLength(1);
