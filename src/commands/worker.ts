@@ -10,9 +10,11 @@ import { ATTEMPT_QUEUE } from '../store/attempt-job.js';
 import { describeUrl } from '../store/pg-connect.js';
 import { takeAttempts } from '../store/pg-leases.js';
 import { closeQueue, ensureAttemptQueue, openQueue } from '../store/pg-queue.js';
+import { listenRequests } from '../store/pg-requests.js';
 import { PgStore } from '../store/pg-store.js';
 import { runTakenAttempt, type RunningAttempt, type WorkerContext } from './worker-attempt.js';
 import { parseWorkerArgs } from './worker-args.js';
+import { CancelWatch } from './worker-cancel.js';
 import { stopLeftovers } from './worker-leftovers.js';
 
 // How often a worker with room asks for more attempts.
@@ -48,6 +50,11 @@ export async function workerCommand(argv: string[]): Promise<number> {
     wake();
   };
   process.on('SIGTERM', onSignal).on('SIGINT', onSignal);
+  const cancels = new CancelWatch(store, say);
+  const listener = await listenRequests(options.storeUrl, `${name} listening`, (runId) => void cancels.onRequest(runId).catch(() => undefined)).catch((error: Error) => {
+    say(`cannot listen for cancel requests (${error.message}): a cancelled attempt stops at its next lease renewal`);
+    return undefined;
+  });
   say(`worker ${workerId} on ${describeUrl(options.storeUrl)}: queues ${queues.join(', ')}; up to ${options.max} at once; lease TTL ${options.leaseTtlMs / 1000} s`);
   const running = new Set<RunningAttempt>();
   const told = new Set<string>();
@@ -67,10 +74,12 @@ export async function workerCommand(argv: string[]): Promise<number> {
         for (const attempt of taken) {
           const run = runTakenAttempt(ctx, attempt, takenAt);
           running.add(run);
+          void cancels.track(attempt.job.runId, run).catch(() => undefined);
           void run.done
             .catch((error: Error) => say(`${attempt.job.runId} ${attempt.job.taskId} a${attempt.job.attempt}: ${error.message}`))
             .finally(() => {
               running.delete(run);
+              cancels.untrack(attempt.job.runId, run);
               wake();
             });
         }
@@ -86,6 +95,7 @@ export async function workerCommand(argv: string[]): Promise<number> {
     return 0;
   } finally {
     process.off('SIGTERM', onSignal).off('SIGINT', onSignal);
+    await listener?.close();
     await closeQueue(boss).catch(() => undefined);
     await store.close();
   }

@@ -5,6 +5,7 @@ import { attemptJobId, attemptQueue, ATTEMPT_QUEUE } from '../../src/store/attem
 import { renewLease, takeAttempts, type LeaseHolder } from '../../src/store/pg-leases.js';
 import { closeQueue, openQueue } from '../../src/store/pg-queue.js';
 import { readWorkerNews, writeReport } from '../../src/store/pg-reports.js';
+import { lastRequestId, listenRequests, readRequests, writeRequest } from '../../src/store/pg-requests.js';
 import { appendStep } from '../../src/store/pg-step.js';
 import { PgStore } from '../../src/store/pg-store.js';
 import { startCluster, type PgCluster } from '../helpers/postgres.js';
@@ -147,6 +148,29 @@ describe('src/store/pg-leases and pg-reports', () => {
       const gpu = await takeAttempts(fx.store, fx.boss, [ATTEMPT_QUEUE, attemptQueue('gpu')], 4, holder('w2'));
       expect(gpu.map((t) => [t.queue, t.job.taskId])).toEqual([['team-attempts.gpu', 't1']]);
     } finally {
+      await fx.cleanup();
+    }
+  });
+
+  it('records requests in commit order and announces each on teamline_run', async () => {
+    const fx = await open();
+    const heard: string[] = [];
+    const listener = await listenRequests(fx.url, 'teamline test listener', (runId) => heard.push(runId));
+    try {
+      expect(await lastRequestId(fx.store, 'run-1')).toBe(0);
+      const first = await writeRequest(fx.store, 'run-1', 'cancel', { by: 'a' });
+      const second = await writeRequest(fx.store, 'run-1', 'resume', { by: 'b' });
+      expect((await readRequests(fx.store, 'run-1', 0)).map((r) => [r.id, r.kind, r.body])).toEqual([
+        [first, 'cancel', { by: 'a' }],
+        [second, 'resume', { by: 'b' }],
+      ]);
+      expect((await readRequests(fx.store, 'run-1', first)).map((r) => r.kind)).toEqual(['resume']);
+      expect(await lastRequestId(fx.store, 'run-1')).toBe(second);
+      await expect(writeRequest(fx.store, 'no-such-run', 'cancel', {})).rejects.toThrow('--run: no run no-such-run in the store');
+      while (heard.length < 2) await new Promise((r) => setTimeout(r, 20));
+      expect(heard).toEqual(['run-1', 'run-1']);
+    } finally {
+      await listener.close();
       await fx.cleanup();
     }
   });

@@ -1,6 +1,8 @@
 // Leases: a worker killed with kill -9 lets its lease expire, the writer reads the attempt as
 // expired, the next attempt runs on another worker, and a worker that comes back on the killed one's
-// folder stops the agent left running; a worker whose lease is taken away stops its agent.
+// folder stops the agent left running; a worker whose lease is taken away, or that cannot renew it,
+// stops its agent.
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { isRunning } from '../helpers/proc-groups.js';
 import { clusterAndProject } from '../store/pg-fixture.js';
@@ -56,5 +58,32 @@ describe('team worker leases', () => {
     expect((await world.news()).reports.map((r) => r.kind)).toEqual(['spawned']);
     expect(readLedger(env.project)).toEqual([`t1 a1 start ${a.dir}`]);
     expect(a.child.exitCode).toBe(null);
+  });
+
+  it('stops its agent itself when it cannot reach the store to renew its lease', async () => {
+    const world = worlds.add(await openWorld(env.cluster.url, env.project));
+    await world.start([['t1', 1]]);
+    const a = world.worker('machine-a', TTL);
+    const [spawned] = await world.reportsOf('t1', 1, 'spawned');
+    await until(() => readLedger(env.project).length === 1, 'the agent started');
+    // The worker's connections end and new ones are refused: it cannot renew, the writer's stay open.
+    const database = new URL(world.url).pathname.slice(1);
+    const admin = new pg.Client({ connectionString: env.cluster.url });
+    await admin.connect();
+    await admin.query(`ALTER DATABASE ${database} ALLOW_CONNECTIONS false`);
+    try {
+      await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name LIKE 'teamline worker %'", [database]);
+      const handle = spawned!.body.handle as { pid: number };
+      await until(() => !isRunning(handle.pid), 'the agent stopped');
+      expect(readLedger(env.project)).toEqual([`t1 a1 start ${a.dir}`]);
+      expect(a.child.exitCode).toBe(null);
+    } finally {
+      await admin.query(`ALTER DATABASE ${database} ALLOW_CONNECTIONS true`);
+      await admin.end();
+    }
+    a.child.kill('SIGTERM');
+    const ended = await a.child;
+    expect(ended.exitCode).toBe(0);
+    expect(String(ended.stderr)).toContain('run-1 t1 a1: its lease could not be renewed for 1.5 s: stopping its agent');
   });
 });

@@ -6,6 +6,7 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { judgeResult, readResult, type ResultFileText } from '../../src/runtime/result.js';
 import { attemptJobId } from '../../src/store/attempt-job.js';
+import { writeRequest } from '../../src/store/pg-requests.js';
 import { isRunning } from '../helpers/proc-groups.js';
 import { clusterAndProject } from '../store/pg-fixture.js';
 import { closeWorlds, openWorld, readLedger, until } from './worker-fixture.js';
@@ -56,6 +57,20 @@ describe('team worker', () => {
       expect(lines[0]!.split(' ')[3]).toBe(lines[1]!.split(' ')[3]);
     }
     await until(async () => (await world.jobStates()).filter((j) => j.state === 'completed').length === 4, 'four jobs completed');
+  });
+
+  it('stops a run’s attempts when a cancel request for that run commits, and goes on working', async () => {
+    const world = worlds.add(await openWorld(env.cluster.url, env.project));
+    await world.start([['t1', 1]]);
+    const a = world.worker('machine-a');
+    const [spawned] = await world.reportsOf('t1', 1, 'spawned');
+    await until(() => readLedger(env.project).length === 1, 'the agent started');
+    await writeRequest(world.store, 'run-1', 'cancel', { by: 'test' });
+    const finished = (await world.reportsOf('t1', 1, 'finished')).at(-1)!;
+    expect(finished.body).toMatchObject({ exit: { stopped: true, reason: 'the run was cancelled' } });
+    expect(isRunning((spawned!.body.handle as { pid: number }).pid)).toBe(false);
+    expect(readLedger(env.project)).toEqual([`t1 a1 start ${a.dir}`]);
+    expect(a.child.exitCode).toBe(null);
   });
 
   it('stops the agents it started on SIGTERM, reports them stopped, and exits 0, leaving other processes alone', async () => {

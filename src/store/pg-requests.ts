@@ -1,0 +1,59 @@
+// Requests from any machine (cancel, resume): a row in `requests`, then NOTIFY teamline_run with the
+// run id when it commits, so that the run's writer and its workers act without polling.
+import type pg from 'pg';
+import { UsageError } from '../errors.js';
+import { connectClient } from './pg-connect.js';
+import type { PgStore } from './pg-store.js';
+
+export const REQUEST_KINDS = ['cancel', 'resume'] as const;
+export type RequestKind = (typeof REQUEST_KINDS)[number];
+
+// The channel every request is announced on; the payload is the run id.
+export const RUN_CHANNEL = 'teamline_run';
+
+// A request as read back; ids grow in commit order within a run.
+export interface RunRequest {
+  id: number;
+  kind: RequestKind;
+  body: Record<string, unknown>;
+  at: string;
+}
+
+// Per run, request inserts queue on this lock, so ids are handed out in commit order.
+const REQUEST_LOCK = "SELECT pg_advisory_xact_lock(hashtextextended('teamline:requests:' || $1, 0))";
+
+// Records the request and notifies on commit; returns its id. A run the store lacks is bad input.
+export async function writeRequest(store: PgStore, runId: string, kind: RequestKind, body: object): Promise<number> {
+  return store.transaction(async (client) => {
+    await client.query(REQUEST_LOCK, [runId]);
+    const row = await client.query<{ id: string }>('INSERT INTO teamline.requests (run_id, kind, body) VALUES ($1, $2, $3::jsonb) RETURNING id', [runId, kind, JSON.stringify(body)]).catch((error: { code?: string }) => {
+      throw error.code === '23503' ? new UsageError(`--run: no run ${runId} in the store`) : error;
+    });
+    await client.query('SELECT pg_notify($1, $2)', [RUN_CHANNEL, runId]);
+    return Number(row.rows[0]!.id);
+  });
+}
+
+// The run's requests after id `since`, in the order they committed.
+export async function readRequests(store: PgStore, runId: string, since: number): Promise<RunRequest[]> {
+  const rows = await store.transaction((client) =>
+    client.query<{ id: string; kind: RequestKind; body: Record<string, unknown>; at: Date }>('SELECT id, kind, body, at FROM teamline.requests WHERE run_id = $1 AND id > $2 ORDER BY id', [runId, since]),
+  );
+  return rows.rows.map((r) => ({ id: Number(r.id), kind: r.kind, body: r.body, at: r.at.toISOString() }));
+}
+
+// The id of the run's latest request, 0 when it has none: where a reader starts.
+export async function lastRequestId(store: PgStore, runId: string): Promise<number> {
+  const row = await store.transaction((client) => client.query<{ id: string }>('SELECT coalesce(max(id), 0) AS id FROM teamline.requests WHERE run_id = $1', [runId]));
+  return Number(row.rows[0]!.id);
+}
+
+// Listens on its own connection; `onRun` gets the run id of each request committed from now on.
+export async function listenRequests(url: string, applicationName: string, onRun: (runId: string) => void): Promise<{ client: pg.Client; close(): Promise<void> }> {
+  const client = await connectClient(url, applicationName);
+  client.on('notification', (message) => {
+    if (message.channel === RUN_CHANNEL && message.payload) onRun(message.payload);
+  });
+  await client.query(`LISTEN ${RUN_CHANNEL}`);
+  return { client, close: () => client.end().catch(() => undefined) };
+}
