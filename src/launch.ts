@@ -1,13 +1,17 @@
 // How the `team` command loads its code: from the bundle the build makes (scripts/bundle-cli.ts),
 // compiled from V8's code cache of the same command's last run, or, without a bundle, from the
 // modules tsc wrote. Node 20 has no compile cache of its own (module.enableCompileCache is 22.1+).
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Script } from 'node:vm';
 
 type Commands = typeof import('./cli-commands.js');
+
+// Node's built-ins through require: importing node:fs as ESM builds its facade, which reads every
+// export, fs.ReadStream too, and so loads the whole streams library.
+const require = createRequire(import.meta.url);
+const { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs') as typeof import('node:fs');
+const { dirname, join } = require('node:path') as typeof import('node:path');
+const { fileURLToPath } = require('node:url') as typeof import('node:url');
+const { Script } = require('node:vm') as typeof import('node:vm');
 
 const BUNDLE = fileURLToPath(new URL('../cli/commands.cjs', import.meta.url));
 // Commands whose start-up is waited for get a code cache of their own (what one run compiled, the
@@ -47,7 +51,7 @@ function readCache(file: string): Buffer | undefined {
 
 // Saves the code compiled so far, whole or not at all; a package folder that cannot be written
 // only goes without a cache.
-function saveCache(script: Script, file: string): void {
+function saveCache(script: InstanceType<typeof Script>, file: string): void {
   const temp = `${file}.${process.pid}.tmp`;
   try {
     mkdirSync(dirname(file), { recursive: true });
