@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The `team` command: maps errors to exit codes; the only place that decides how the process ends.
-import { TeamError, EXIT } from './errors.js';
-import { dispatch } from './commands/dispatch.js';
+import { loadCommands } from './launch.js';
+
+const { dispatch, EXIT, TeamError } = await loadCommands(process.argv[2]);
 
 async function main(): Promise<number> {
   try {

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { resolveRun, readCurrentRunId, runsDir } from '../checkpoint/store.js';
 import { validateId } from '../checkpoint/guards.js';
 import type { RunView } from '../checkpoint/view.js';
-import { loadRunView } from '../runtime/view.js';
+import { readRunView } from '../runtime/view.js';
 import { optionalString, parseFlags } from './args.js';
 import { openProject, PROJECT_FLAGS } from './project.js';
 import { renderStatus } from './render-status.js';
@@ -26,8 +26,9 @@ export function runStatus(argv: string[], cmd = 'team status'): number | Promise
     return 0;
   }
   const paths = resolveRun(project.dir, runId);
-  const view = loadRunView(paths, project.dir);
-  printStatus(view, foldBranches(readRunFiles(paths).events), paths.runId, Boolean(args.values.json));
+  const { view, events } = readRunView(paths, project.dir);
+  // Through a snapshot only the events after it were read; the branches need them all.
+  printStatus(view, foldBranches(events ?? readRunFiles(paths).events), paths.runId, Boolean(args.values.json));
   return 0;
 }
 

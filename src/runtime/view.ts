@@ -9,8 +9,14 @@ import { readViewSnapshot, writeViewSnapshot } from '../checkpoint/view-snapshot
 
 // The current view of a run, from its files alone (through its snapshot when one holds).
 export function loadRunView(paths: RunPaths, projectDir: string): RunView {
-  const { st, files } = foldFromSnapshot(paths);
-  return viewOf(st, files, projectDir);
+  return readRunView(paths, projectDir).view;
+}
+
+// The view and, when no snapshot held any of them, every valid event read for it: a caller that
+// needs the events too (status, for the branches) reads the log once.
+export function readRunView(paths: RunPaths, projectDir: string): { view: RunView; events?: RunFiles['events'] } {
+  const { st, files, whole } = foldFromSnapshot(paths);
+  return { view: viewOf(st, files, projectDir), ...(whole && { events: files.events }) };
 }
 
 // Folds the events the snapshot does not hold and saves the snapshot again; returns the view.
@@ -29,12 +35,12 @@ export function saveFold(paths: RunPaths, st: FoldState, files: RunFiles, projec
   return viewOf(st, rest, projectDir);
 }
 
-function foldFromSnapshot(paths: RunPaths): { st: FoldState; files: RunFiles } {
+function foldFromSnapshot(paths: RunPaths): { st: FoldState; files: RunFiles; whole: boolean } {
   const snapshot = readViewSnapshot(paths, listEventNames(paths));
   const files = readRunFiles(paths, snapshot ? { after: snapshot.through } : {});
   const st = snapshot?.state ?? newFold(files.run);
   foldEvents(st, files.events);
-  return { st, files };
+  return { st, files, whole: !snapshot };
 }
 
 // The event file names, in order, temporary files aside (an unreadable folder is reported by the read).

@@ -1,0 +1,59 @@
+// `npm run build`, after tsc: bundles the compiled CLI (dist/src/cli-commands.js and everything it
+// imports, dependencies included) into one CommonJS file, dist/cli/commands.cjs, which src/launch.ts
+// runs with V8's code cache. One file spares the ESM loader a resolve and a compile per module
+// (zod alone is 94 of them), and a CommonJS script is what Node 20 can cache compiled code for.
+import { mkdirSync, rmSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, type Plugin } from 'esbuild';
+
+const DIST = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+// Where the bundle and its code caches live (launch.ts reads the same names).
+const OUT_DIR = join(DIST, 'cli');
+const OUT_FILE = join(OUT_DIR, 'commands.cjs');
+
+// Modules that find files beside themselves (prompts, the sim agent, machines/, package.json) keep
+// doing so from the bundle: each one's import.meta.url becomes its own compiled file's URL, found
+// from the bundle's folder at run time.
+const ownUrls: Plugin = {
+  name: 'own-import-meta-url',
+  setup(bundle) {
+    bundle.onLoad({ filter: /\.js$/ }, async (args) => {
+      if (!args.path.startsWith(DIST + '/')) return undefined;
+      const { readFile } = await import('node:fs/promises');
+      const text = await readFile(args.path, 'utf8');
+      if (!text.includes('import.meta.url')) return undefined;
+      const own = JSON.stringify(relative(OUT_DIR, args.path));
+      return { contents: text.replaceAll('import.meta.url', `require('node:url').pathToFileURL(require('node:path').join(__dirname, ${own})).href`), loader: 'js' };
+    });
+  },
+};
+
+// zod's classic API re-exports every locale's error messages (60 modules, about half its code);
+// teamline uses only the default, English ones, which zod configures from its `en` module.
+const englishOnly: Plugin = {
+  name: 'zod-english-only',
+  setup(bundle) {
+    bundle.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({ contents: 'export { default as en } from "./en.js";', loader: 'js', resolveDir: dirname(args.path) }));
+  },
+};
+
+// Builds the bundle; the code caches of an earlier bundle go with it.
+export async function bundleCli(): Promise<void> {
+  rmSync(OUT_DIR, { recursive: true, force: true });
+  mkdirSync(OUT_DIR, { recursive: true });
+  await build({
+    entryPoints: [join(DIST, 'src', 'cli-commands.js')],
+    outfile: OUT_FILE,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    plugins: [ownUrls, englishOnly],
+    logLevel: 'warning',
+    // Any import.meta left (a dependency's) would be empty in CommonJS: fail the build instead.
+    logOverride: { 'empty-import-meta': 'error' },
+  });
+}
+
+await bundleCli();
