@@ -33,6 +33,7 @@ describe('team worker leases', () => {
     // The writer: attempt 1 interrupted and attempt 2 started, in one step.
     await world.start([['t1', 2]], false, [finished('t1', 1, 'interrupted')]);
     expect((await world.news()).expired).toEqual([]);
+    expect((await world.jobStates()).find((j) => j.attempt === 1)).toEqual({ task: 't1', attempt: 1, state: 'failed' });
     const reports = await world.reportsOf('t1', 2, 'finished');
     expect(reports.every((r) => r.workerId !== spawned!.workerId)).toBe(true);
     expect(readLedger(env.project)).toEqual([`t1 a1 start ${a.dir}`, `t1 a2 start ${b.dir}`, `t1 a2 done ${b.dir}`]);
