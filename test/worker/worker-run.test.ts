@@ -34,6 +34,8 @@ describe('team worker', () => {
     expect(judged).toMatchObject({ ok: true, source: 'file', result: { status: 'completed', summary: 'do t1' } });
     expect(readLedger(env.project)).toEqual([`t1 a1 start ${a.dir}`, `t1 a1 done ${a.dir}`]);
     await until(async () => (await world.jobStates()).every((j) => j.state === 'completed'), 'the job completed');
+    // Workers never write the log: it holds the writer's step alone.
+    expect((await world.store.read(world.runId)).events.map((e) => e.event)).toEqual(['task_started']);
     expect((await world.raw.query('SELECT id FROM pgboss.job')).rows).toEqual([{ id: attemptJobId(world.runId, 't1', 1) }]);
     a.child.kill('SIGTERM');
     expect((await a.child).exitCode).toBe(0);
