@@ -16,17 +16,27 @@ export interface AttemptMarker {
 
 // Pids carrying the attempt's TEAM_RUN_ID, TEAM_TASK_ID and TEAM_ATTEMPT, ours, started since.
 export function findEscapees(marker: AttemptMarker): number[] {
-  const wanted = [`TEAM_RUN_ID=${marker.runId}`, `TEAM_TASK_ID=${marker.taskId}`, `TEAM_ATTEMPT=${marker.attempt}`];
+  return scanFor([marker])[0]!;
+}
+
+// One look at every process of the machine for several attempts at once (it costs tens of
+// microseconds a process): the pids of each attempt's escapees, in the order of `markers`.
+function scanFor(markers: AttemptMarker[]): number[][] {
+  const wanted = markers.map((m) => [`TEAM_RUN_ID=${m.runId}`, `TEAM_TASK_ID=${m.taskId}`, `TEAM_ATTEMPT=${m.attempt}`]);
+  const oldest = Math.min(...markers.map((m) => m.since));
   const uid = process.getuid?.();
-  const found: number[] = [];
+  const found: number[][] = markers.map(() => []);
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     try {
-      if (uid !== undefined && statSync(`/proc/${entry}`).uid !== uid) continue;
+      // The start time first: most processes of a machine are older than every attempt asked about.
       const stat = readProcStat(Number(entry));
-      if (!stat || stat.state === 'Z' || stat.startTime < marker.since) continue;
+      if (!stat || stat.state === 'Z' || stat.startTime < oldest) continue;
+      if (uid !== undefined && statSync(`/proc/${entry}`).uid !== uid) continue;
       const environ = readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0');
-      if (wanted.every((line) => environ.includes(line))) found.push(Number(entry));
+      markers.forEach((marker, i) => {
+        if (stat.startTime >= marker.since && wanted[i]!.every((line) => environ.includes(line))) found[i]!.push(Number(entry));
+      });
     } catch {
       // Gone, or not readable: not ours to judge.
     }
@@ -34,9 +44,32 @@ export function findEscapees(marker: AttemptMarker): number[] {
   return found;
 }
 
+// The scan not yet begun: attempts that end in the same turn of the event loop share it (it begins
+// after they all asked, so it sees everything each of them left).
+let gathering: { markers: AttemptMarker[]; found: Promise<number[][]> } | undefined;
+
+function findEscapeesShared(marker: AttemptMarker): Promise<number[]> {
+  if (!gathering) {
+    const markers: AttemptMarker[] = [];
+    const found = new Promise<number[][]>((resolve, reject) =>
+      setImmediate(() => {
+        gathering = undefined;
+        try {
+          resolve(scanFor(markers));
+        } catch (error) {
+          reject(error as Error);
+        }
+      }),
+    );
+    gathering = { markers, found };
+  }
+  const index = gathering.markers.push(marker) - 1;
+  return gathering.found.then((all) => all[index]!);
+}
+
 // SIGTERM to every escaped descendant, SIGKILL to those left; resolves with how many there were.
 export async function stopEscapees(marker: AttemptMarker): Promise<number> {
-  const pids = findEscapees(marker);
+  const pids = await findEscapeesShared(marker);
   if (pids.length === 0) return 0;
   for (const pid of pids) signalProcess(pid, 'SIGTERM');
   const left = () => findEscapees(marker).filter((pid) => pids.includes(pid));

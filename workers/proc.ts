@@ -1,5 +1,5 @@
 // Facts about processes from /proc: identity (pid + start time), liveness, group signals.
-import { readdirSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 // How often liveness is polled while waiting for a process to go.
@@ -11,13 +11,21 @@ interface ProcStat {
   startTime: number;
 }
 
+// One read buffer for /proc/<pid>/stat (a few hundred bytes): the escapee scan reads it for every
+// process of the machine, and readFileSync's fstat, growing reads and decoding cost more than the read.
+const STAT_BUFFER = Buffer.alloc(4096);
+
 // Parses /proc/<pid>/stat; the command name may hold spaces and parentheses.
 export function readProcStat(pid: number): ProcStat | undefined {
   let text: string;
+  let fd: number | undefined;
   try {
-    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    fd = openSync(`/proc/${pid}/stat`, 'r');
+    text = STAT_BUFFER.toString('utf8', 0, readSync(fd, STAT_BUFFER, 0, STAT_BUFFER.length, 0));
   } catch {
     return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
   const rest = text.slice(text.lastIndexOf(')') + 2).split(' ');
   // Fields after the name: state(3) ppid(4) pgrp(5) ... starttime(22).

@@ -65,9 +65,10 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
       await writeReport(ctx.store, ref, ctx.holder.workerId, 'spawned', { handle, host: ctx.holder.host, attemptDir: spec.attemptDir }).catch(() => false);
       const exit = await ctx.backend.wait(handle, spec);
       await stopEscapees({ runId: job.runId, taskId: job.taskId, attempt: job.attempt, since: handle.pidStart });
+      // The lease is kept while the report is written: a store that is down for a while loses nothing.
+      if (!lost) await finish(ctx, taken, spec, { ...exit, stopped: stopped !== undefined, ...(stopped && { reason: stopped }) }, () => lost !== undefined);
       lease.stop();
       if (lost) return void (await failJob(ctx.boss, taken, lost).catch(() => undefined));
-      await finish(ctx, taken, spec, { ...exit, stopped: stopped !== undefined, ...(stopped && { reason: stopped }) });
       ctx.say(`■ ${name} finished (${exit.signal ?? `exit ${exit.exitCode}`}${stopped ? `, stopped: ${stopped}` : ''})`);
     } finally {
       lease.stop();
@@ -77,8 +78,9 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
 }
 
 // The finished report (the result file's text as the orchestrator reads it, the exit, the output),
-// then the job's completion: a job is complete only once its report committed.
-async function finish(ctx: WorkerContext, taken: TakenAttempt, spec: LaunchSpec, exit: WorkerExit): Promise<void> {
+// then the job's completion: a job is complete only once its report committed. A store that cannot
+// be reached is tried again every TTL/4 until the lease is lost.
+async function finish(ctx: WorkerContext, taken: TakenAttempt, spec: LaunchSpec, exit: WorkerExit, isLost: () => boolean): Promise<void> {
   const { job } = taken;
   const body = {
     result: readResultFile(join(spec.attemptDir, 'result.json')),
@@ -86,7 +88,14 @@ async function finish(ctx: WorkerContext, taken: TakenAttempt, spec: LaunchSpec,
     exitRecord: (await readExitRecord(spec.attemptDir)) ?? null,
     output: readBoundedOutput(join(spec.attemptDir, OUTPUT_FILE), OUTPUT_REPORT_LIMIT),
   };
-  const written = await writeReport(ctx.store, { runId: job.runId, taskId: job.taskId, attempt: job.attempt }, ctx.holder.workerId, 'finished', withoutNul(body) as object);
+  let written: boolean | undefined;
+  while (written === undefined && !isLost()) {
+    written = await writeReport(ctx.store, { runId: job.runId, taskId: job.taskId, attempt: job.attempt }, ctx.holder.workerId, 'finished', withoutNul(body) as object).catch(async () => {
+      await new Promise((resolve) => setTimeout(resolve, ctx.holder.ttlMs / 4));
+      return undefined;
+    });
+  }
+  if (written === undefined) return;
   if (written) await completeJob(ctx.boss, taken);
   else await failJob(ctx.boss, taken, 'the finished report was refused: the lease is no longer this worker’s or the attempt ended');
 }

@@ -13,7 +13,7 @@ import { closeQueue, ensureAttemptQueue, openQueue } from '../store/pg-queue.js'
 import { listenRequests } from '../store/pg-requests.js';
 import { PgStore } from '../store/pg-store.js';
 import { runTakenAttempt, type RunningAttempt, type WorkerContext } from './worker-attempt.js';
-import { parseWorkerArgs } from './worker-args.js';
+import { parseWorkerArgs, type WorkerOptions } from './worker-args.js';
 import { CancelWatch } from './worker-cancel.js';
 import { stopLeftovers } from './worker-leftovers.js';
 
@@ -24,6 +24,38 @@ const POLL_MS = 500;
 // TTL/4 it also stops agents an earlier worker on this folder left running once their lease is gone.
 export async function workerCommand(argv: string[]): Promise<number> {
   const options = parseWorkerArgs(argv);
+  const ctx = await openWorker(options);
+  const queues = [ATTEMPT_QUEUE];
+  for (const label of options.labels) queues.push(await ensureAttemptQueue(ctx.boss, label));
+  const loop = { stopping: undefined as string | undefined, wake: () => {} };
+  const onSignal = (signal: NodeJS.Signals) => {
+    loop.stopping ??= `the worker was stopped (${signal})`;
+    loop.wake();
+  };
+  process.on('SIGTERM', onSignal).on('SIGINT', onSignal);
+  const cancels = new CancelWatch(ctx.store, ctx.say);
+  const listener = await listenRequests(options.storeUrl, `teamline worker ${ctx.holder.workerId} listening`, (runId) => void cancels.onRequest(runId).catch(() => undefined)).catch((error: Error) => {
+    ctx.say(`cannot listen for cancel requests (${error.message}): a cancelled attempt stops at its next lease renewal`);
+    return undefined;
+  });
+  ctx.say(`worker ${ctx.holder.workerId} on ${describeUrl(options.storeUrl)}: queues ${queues.join(', ')}; up to ${options.max} at once; lease TTL ${options.leaseTtlMs / 1000} s`);
+  const running = new Set<RunningAttempt>();
+  try {
+    await pullUntilStopped(ctx, queues, options.max, running, cancels, loop);
+    ctx.say(`${loop.stopping}: stopping ${running.size} agent(s)`);
+    await Promise.allSettled([...running].map((run) => run.stop(loop.stopping!)));
+    await Promise.allSettled([...running].map((run) => run.done));
+    return 0;
+  } finally {
+    process.off('SIGTERM', onSignal).off('SIGINT', onSignal);
+    await listener?.close();
+    await closeQueue(ctx.boss).catch(() => undefined);
+    await ctx.store.close();
+  }
+}
+
+// Connects to the store and pg-boss under a new worker id; the worker's folder is <cwd>/.team/worker.
+async function openWorker(options: WorkerOptions): Promise<WorkerContext> {
   const workerId = `${hostname()}-${process.pid}-${nanoid(6)}`;
   const name = `teamline worker ${workerId}`;
   const store = await PgStore.open(options.storeUrl, name);
@@ -31,72 +63,48 @@ export async function workerCommand(argv: string[]): Promise<number> {
     await store.close();
     throw error;
   });
-  const say = (line: string) => process.stderr.write(`${line}\n`);
-  const ctx: WorkerContext = {
+  return {
     store,
     boss,
     backend: createProcessBackend(),
     holder: { workerId, host: hostname(), bootId: BOOT_ID ?? '', ttlMs: options.leaseTtlMs },
     projectDir: options.projectDir,
     folder: join(options.projectDir, '.team', 'worker'),
-    say,
+    say: (line) => process.stderr.write(`${line}\n`),
   };
-  const queues = [ATTEMPT_QUEUE];
-  for (const label of options.labels) queues.push(await ensureAttemptQueue(boss, label));
-  let stopping: string | undefined;
-  let wake = () => {};
-  const onSignal = (signal: NodeJS.Signals) => {
-    stopping ??= `the worker was stopped (${signal})`;
-    wake();
-  };
-  process.on('SIGTERM', onSignal).on('SIGINT', onSignal);
-  const cancels = new CancelWatch(store, say);
-  const listener = await listenRequests(options.storeUrl, `${name} listening`, (runId) => void cancels.onRequest(runId).catch(() => undefined)).catch((error: Error) => {
-    say(`cannot listen for cancel requests (${error.message}): a cancelled attempt stops at its next lease renewal`);
-    return undefined;
-  });
-  say(`worker ${workerId} on ${describeUrl(options.storeUrl)}: queues ${queues.join(', ')}; up to ${options.max} at once; lease TTL ${options.leaseTtlMs / 1000} s`);
-  const running = new Set<RunningAttempt>();
+}
+
+// Takes attempts while there is room and starts each, until `loop.stopping` is set.
+async function pullUntilStopped(ctx: WorkerContext, queues: string[], max: number, running: Set<RunningAttempt>, cancels: CancelWatch, loop: { stopping?: string; wake: () => void }): Promise<void> {
   const told = new Set<string>();
   let nextLeftoverLook = 0;
-  try {
-    while (!stopping) {
-      if (Date.now() >= nextLeftoverLook) {
-        nextLeftoverLook = Date.now() + options.leaseTtlMs / 4;
-        await stopLeftovers(ctx, told).catch((error: Error) => say(`cannot look at agents left by earlier workers now: ${error.message}`));
-      }
-      if (running.size < options.max) {
-        const takenAt = Date.now();
-        const taken = await takeAttempts(store, boss, queues, options.max - running.size, ctx.holder).catch((error: Error) => {
-          say(`cannot take attempts now: ${error.message}`);
-          return [];
-        });
-        for (const attempt of taken) {
-          const run = runTakenAttempt(ctx, attempt, takenAt);
-          running.add(run);
-          void cancels.track(attempt.job.runId, run).catch(() => undefined);
-          void run.done
-            .catch((error: Error) => say(`${attempt.job.runId} ${attempt.job.taskId} a${attempt.job.attempt}: ${error.message}`))
-            .finally(() => {
-              running.delete(run);
-              cancels.untrack(attempt.job.runId, run);
-              wake();
-            });
-        }
-      }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, POLL_MS);
-        wake = () => (clearTimeout(timer), resolve());
-      });
+  while (!loop.stopping) {
+    if (Date.now() >= nextLeftoverLook) {
+      nextLeftoverLook = Date.now() + ctx.holder.ttlMs / 4;
+      await stopLeftovers(ctx, told).catch((error: Error) => ctx.say(`cannot look at agents left by earlier workers now: ${error.message}`));
     }
-    say(`${stopping}: stopping ${running.size} agent(s)`);
-    await Promise.allSettled([...running].map((run) => run.stop(stopping!)));
-    await Promise.allSettled([...running].map((run) => run.done));
-    return 0;
-  } finally {
-    process.off('SIGTERM', onSignal).off('SIGINT', onSignal);
-    await listener?.close();
-    await closeQueue(boss).catch(() => undefined);
-    await store.close();
+    if (running.size < max) {
+      const takenAt = Date.now();
+      const taken = await takeAttempts(ctx.store, ctx.boss, queues, max - running.size, ctx.holder).catch((error: Error) => {
+        ctx.say(`cannot take attempts now: ${error.message}`);
+        return [];
+      });
+      for (const attempt of taken) {
+        const run = runTakenAttempt(ctx, attempt, takenAt);
+        running.add(run);
+        void cancels.track(attempt.job.runId, run).catch(() => undefined);
+        void run.done
+          .catch((error: Error) => ctx.say(`${attempt.job.runId} ${attempt.job.taskId} a${attempt.job.attempt}: ${error.message}`))
+          .finally(() => {
+            running.delete(run);
+            cancels.untrack(attempt.job.runId, run);
+            loop.wake();
+          });
+      }
+    }
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, POLL_MS);
+      loop.wake = () => (clearTimeout(timer), resolve());
+    });
   }
 }

@@ -25,7 +25,8 @@ export function announceRecord(session: RunSession, record: NewEvent): void {
     case 'run_failed':
     case 'run_cancelled':
     case 'run_stopped':
-      p.emit({ type: record.event.replace('_', '.'), ...record });
+      // Told once it is in the log: the live view then draws its last frame from the log.
+      session.events.afterFlush(() => p.emit({ type: record.event.replace('_', '.'), ...record }));
       break;
     default:
       break;

@@ -24,8 +24,8 @@ export interface TakenAttempt {
 const ENDED = `EXISTS (SELECT 1 FROM teamline.events e WHERE e.run_id = $1 AND e.body->>'event' = 'task_finished' AND e.body->>'task_id' = $2 AND (e.body->>'attempt')::int = $3)`;
 
 const TAKE = `
-INSERT INTO teamline.leases (run_id, task_id, attempt, job_id, worker_id, host, boot_id, expires_at)
-SELECT $1, $2, $3, $4, $5, $6, $7, clock_timestamp() + $8 * interval '1 millisecond'
+INSERT INTO teamline.leases (run_id, task_id, attempt, queue, job_id, worker_id, host, boot_id, expires_at)
+SELECT $1, $2, $3, $9, $4, $5, $6, $7, clock_timestamp() + $8 * interval '1 millisecond'
 WHERE EXISTS (SELECT 1 FROM teamline.runs WHERE run_id = $1) AND NOT ${ENDED}
 ON CONFLICT DO NOTHING`;
 
@@ -49,7 +49,7 @@ export async function takeAttempts(store: PgStore, boss: PgBoss, queues: string[
           continue;
         }
         const job = parsed.data;
-        const lease = await client.query(TAKE, [job.runId, job.taskId, job.attempt, fetched.id, holder.workerId, holder.host, holder.bootId, holder.ttlMs]);
+        const lease = await client.query(TAKE, [job.runId, job.taskId, job.attempt, fetched.id, holder.workerId, holder.host, holder.bootId, holder.ttlMs, queue]);
         if (lease.rowCount === 1) taken.push({ queue, jobId: fetched.id, job });
         else await boss.cancel(queue, fetched.id, { db });
       }

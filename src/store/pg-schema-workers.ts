@@ -7,6 +7,7 @@ CREATE TABLE IF NOT EXISTS teamline.leases (
   run_id text NOT NULL REFERENCES teamline.runs (run_id),
   task_id text NOT NULL,
   attempt int NOT NULL CHECK (attempt > 0),
+  queue text NOT NULL,
   job_id uuid NOT NULL,
   worker_id text NOT NULL,
   host text NOT NULL,

@@ -1,11 +1,14 @@
 // The writer's append with PostgreSQL: one machine step's records and the job of each attempt the
 // step starts commit in one transaction. A replay's second send of an attempt is a no-op (the job id
-// is derived from the attempt); a send that fails rolls the step back.
+// is derived from the attempt); a send that fails rolls the step back. An attempt the step ends after
+// its worker's lease expired has its job failed in the same transaction.
 import type PgBoss from 'pg-boss';
+import type pg from 'pg';
 import type { NewEvent, TeamEvent } from '../../machines/events.js';
 import { attemptJobId, attemptQueue, type AttemptJob } from './attempt-job.js';
 import { ensureAttemptQueue, onClient } from './pg-queue.js';
 import type { PgStore } from './pg-store.js';
+import { endedBy } from './terminal.js';
 
 // Appends the step; `jobs` holds one job for each task_started among `records`, and no other.
 export async function appendStep(store: PgStore, boss: PgBoss, runId: string, records: NewEvent[], jobs: AttemptJob[]): Promise<TeamEvent[]> {
@@ -23,7 +26,20 @@ export async function appendStep(store: PgStore, boss: PgBoss, runId: string, re
         throw new Error(`run ${runId}: the job of ${job.taskId} a${job.attempt} was not enqueued in ${queue}`);
       }
     }
+    await failJobsOfExpiredLeases(boss, client, runId, records);
   });
+}
+
+// An attempt the step ends whose worker let its lease expire: its job, still active with nobody
+// working it, is failed with that reason (a live worker ends its own job).
+async function failJobsOfExpiredLeases(boss: PgBoss, client: pg.ClientBase, runId: string, records: NewEvent[]): Promise<void> {
+  const ended = endedBy(records);
+  if (ended.length === 0) return;
+  const leases = await client.query<{ queue: string; job_id: string; worker_id: string }>(
+    'SELECT l.queue, l.job_id, l.worker_id FROM teamline.leases l JOIN unnest($2::text[], $3::int[]) AS e(task, attempt) ON l.task_id = e.task AND l.attempt = e.attempt WHERE l.run_id = $1 AND l.expires_at < clock_timestamp()',
+    [runId, ended.map((k) => k.task), ended.map((k) => k.attempt)],
+  );
+  for (const lease of leases.rows) await boss.fail(lease.queue, lease.job_id, { reason: `the lease of worker ${lease.worker_id} expired` }, { db: onClient(client) });
 }
 
 // Our own bug when the jobs do not match the step's task_started records one for one.

@@ -1,6 +1,6 @@
 // The built CLI drives each real agent CLI (played by the stubs in test/fixtures/bin) through a
 // whole pipeline, and sums the cost and tokens their machine output reports.
-import { chmodSync, readFileSync } from 'node:fs';
+import { chmodSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -113,12 +113,13 @@ describe('agent adapters', () => {
       expect(result.exitCode, result.stderr).toBe(0);
       const run = project.readRun();
       const runId = project.runId();
-      const exit = JSON.parse(readFileSync(join(project.dir, '.team/runs', runId, 'attempts/t1/a1/exit.json'), 'utf8')) as { endedAt: string };
+      // The wrapper writes exit.json when the CLI has ended: its mtime is that moment.
+      const endedAt = statSync(join(project.dir, '.team/runs', runId, 'attempts/t1/a1/exit.json')).mtimeMs;
       const usage = eventsOf(run, 'attempt_usage').filter((u) => u.task_id === 't1' && u.attempt === 1);
       const early = usage.filter((u) => u.session_id !== undefined && u.tokens === undefined);
       expect(early, JSON.stringify(usage)).toHaveLength(1);
       expect(early[0]!.session_id).toBe(stubId('codex')(runId, 't1', 1));
-      expect(Date.parse(early[0]!.at)).toBeLessThan(Date.parse(exit.endedAt));
+      expect(Date.parse(early[0]!.at)).toBeLessThan(endedAt);
       const t1 = (await project.statusJson()).tasks.find((t) => t.id === 't1')!;
       expect(t1.attempts[0]).toMatchObject({ sessionId: stubId('codex')(runId, 't1', 1), costUsd: 0, tokens: { input: 2000, output: 300 } });
     }, RUN_TIMEOUT_MS);

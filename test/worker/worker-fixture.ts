@@ -1,5 +1,6 @@
 // The worker tests' world: a database per test in the file's private cluster, the test as the run's
 // writer (store + pg-boss), `team worker` processes from the built CLI, and a ledger agent.
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
@@ -46,23 +47,27 @@ export async function until<T>(check: () => T | undefined | false | Promise<T | 
   }
 }
 
-// A writer on a fresh database with run `run-1`, and the workers it starts (stopped after each test).
+// A writer on a fresh database with one run, and the workers it starts (stopped after each test). The
+// run id is unique on the machine: a worker ends the stray processes of an attempt by run, task and
+// attempt (workers/escapees.ts), so two test files running at once must never share one.
 export async function openWorld(clusterUrl: string, project: string) {
+  const runId = `run-${randomBytes(4).toString('hex')}`;
   const url = await makeDatabase(clusterUrl);
   const store = await PgStore.open(url, 'teamline test writer');
   const boss: PgBoss = await openQueue(url, 'teamline test writer');
   const raw = new pg.Client({ connectionString: url });
   await raw.connect();
-  await store.createRun(RUN_FIELDS, 'run-1');
+  await store.createRun(RUN_FIELDS, runId);
   const workers: ResultPromise[] = [];
   const handles: Array<{ pid: number; pidStart: number; pgid: number }> = [];
   const world = {
+    runId,
     url,
     store,
     raw,
     // The writer's step: `before`, then task_started of each (task, attempt) with its ledger job.
     start: (attempts: Array<[string, number]>, hold = true, before: NewEvent[] = []) =>
-      appendStep(store, boss, 'run-1', [...before, ...attempts.map(([t, a]) => started(t, a))], attempts.map(([t, a]) => shJob('run-1', t, a, ledgerScript(project, hold)))),
+      appendStep(store, boss, runId, [...before, ...attempts.map(([t, a]) => started(t, a))], attempts.map(([t, a]) => shJob(runId, t, a, ledgerScript(project, hold)))),
     release: (task: string, attempt: number) => execa('touch', [join(project, `release-${task}-a${attempt}`)]),
     // `team worker` in its own folder (as its own machine).
     worker: (name: string, args: string[] = []) => {
@@ -72,11 +77,11 @@ export async function openWorld(clusterUrl: string, project: string) {
       workers.push(child);
       return { child, dir };
     },
-    news: (): Promise<WorkerNews> => readWorkerNews(store, 'run-1', 0),
+    news: (): Promise<WorkerNews> => readWorkerNews(store, runId, 0),
     // The reports of one attempt, once `kind` is among them.
     reportsOf: (task: string, attempt: number, kind: Report['kind']) =>
       until(async () => {
-        const mine = (await readWorkerNews(store, 'run-1', 0)).reports.filter((r) => r.taskId === task && r.attempt === attempt);
+        const mine = (await readWorkerNews(store, runId, 0)).reports.filter((r) => r.taskId === task && r.attempt === attempt);
         for (const r of mine) if (r.kind === 'spawned') handles.push(r.body.handle as (typeof handles)[number]);
         return mine.some((r) => r.kind === kind) && mine;
       }, `a ${kind} report of ${task} a${attempt}`),

@@ -11,8 +11,9 @@ import { closeWorlds, openWorld, readLedger, until } from './worker-fixture.js';
 
 const env = clusterAndProject('teamline-lease-');
 const worlds = closeWorlds();
-// A short lease, so that the tests wait for an expiry in seconds.
-const TTL = ['--lease-ttl', '2'];
+// A short lease, so that the tests wait for an expiry in seconds, yet long enough that a loaded
+// machine renews it in time (renewed every second; given up after 3 s without a renewal).
+const TTL = ['--lease-ttl', '4'];
 
 describe('team worker leases', () => {
   it('lets the lease of a worker killed with kill -9 expire; the next attempt runs on the other worker, nothing twice', async () => {
@@ -29,10 +30,11 @@ describe('team worker leases', () => {
     }, 'the lease to expire');
     expect(expired.map((l) => [l.taskId, l.attempt, l.workerId])).toEqual([['t1', 1, spawned!.workerId]]);
     // The other worker is idle: attempt 1's job is taken, so it is never run twice.
-    const b = world.worker('machine-b', TTL);
+    const b = world.worker('machine-b');
     // The writer: attempt 1 interrupted and attempt 2 started, in one step.
     await world.start([['t1', 2]], false, [finished('t1', 1, 'interrupted')]);
     expect((await world.news()).expired).toEqual([]);
+    expect((await world.jobStates()).find((j) => j.attempt === 1)).toEqual({ task: 't1', attempt: 1, state: 'failed' });
     const reports = await world.reportsOf('t1', 2, 'finished');
     expect(reports.every((r) => r.workerId !== spawned!.workerId)).toBe(true);
     expect(readLedger(env.project)).toEqual([`t1 a1 start ${a.dir}`, `t1 a2 start ${b.dir}`, `t1 a2 done ${b.dir}`]);
@@ -51,7 +53,7 @@ describe('team worker leases', () => {
     const [spawned] = await world.reportsOf('t1', 1, 'spawned');
     await until(() => readLedger(env.project).length === 1, 'the agent started');
     // The writer ended the attempt (as it does for an expired lease or a cancel): the lease is gone.
-    await world.store.append('run-1', [finished('t1', 1, 'interrupted')]);
+    await world.store.append(world.runId, [finished('t1', 1, 'interrupted')]);
     const handle = spawned!.body.handle as { pid: number };
     await until(() => !isRunning(handle.pid), 'the agent stopped');
     await until(async () => (await world.jobStates())[0]?.state === 'failed', 'the job failed');
@@ -84,6 +86,6 @@ describe('team worker leases', () => {
     a.child.kill('SIGTERM');
     const ended = await a.child;
     expect(ended.exitCode).toBe(0);
-    expect(String(ended.stderr)).toContain('run-1 t1 a1: its lease could not be renewed for 1.5 s: stopping its agent');
+    expect(String(ended.stderr)).toContain(`${world.runId} t1 a1: its lease could not be renewed for 3 s: stopping its agent`);
   });
 });

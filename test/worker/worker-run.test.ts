@@ -23,7 +23,7 @@ describe('team worker', () => {
     expect(reports.map((r) => r.kind)).toEqual(['spawned', 'finished']);
     const [spawned, finished] = reports as [(typeof reports)[0], (typeof reports)[0]];
     expect(spawned.body).toMatchObject({ handle: { backend: 'process', pid: expect.any(Number), pidStart: expect.any(Number), bootId: expect.any(String) }, host: expect.any(String) });
-    const attemptDir = join(a.dir, '.team/worker/attempts/run-1/t1/a1');
+    const attemptDir = join(a.dir, '.team/worker/attempts', world.runId, 't1/a1');
     expect(spawned.body.attemptDir).toBe(attemptDir);
     expect(readFileSync(join(attemptDir, 'prompt.md'), 'utf8')).toBe('do t1\n');
     expect(finished.body).toMatchObject({ result: { text: '{"status":"completed","summary":"do t1"}' }, exit: { exitCode: 0, signal: null, stopped: false }, exitRecord: { exitCode: 0, signal: null } });
@@ -34,7 +34,9 @@ describe('team worker', () => {
     expect(judged).toMatchObject({ ok: true, source: 'file', result: { status: 'completed', summary: 'do t1' } });
     expect(readLedger(env.project)).toEqual([`t1 a1 start ${a.dir}`, `t1 a1 done ${a.dir}`]);
     await until(async () => (await world.jobStates()).every((j) => j.state === 'completed'), 'the job completed');
-    expect((await world.raw.query('SELECT id FROM pgboss.job')).rows).toEqual([{ id: attemptJobId('run-1', 't1', 1) }]);
+    // Workers never write the log: it holds the writer's step alone.
+    expect((await world.store.read(world.runId)).events.map((e) => e.event)).toEqual(['task_started']);
+    expect((await world.raw.query('SELECT id FROM pgboss.job')).rows).toEqual([{ id: attemptJobId(world.runId, 't1', 1) }]);
     a.child.kill('SIGTERM');
     expect((await a.child).exitCode).toBe(0);
   });
@@ -65,7 +67,7 @@ describe('team worker', () => {
     const a = world.worker('machine-a');
     const [spawned] = await world.reportsOf('t1', 1, 'spawned');
     await until(() => readLedger(env.project).length === 1, 'the agent started');
-    await writeRequest(world.store, 'run-1', 'cancel', { by: 'test' });
+    await writeRequest(world.store, world.runId, 'cancel', { by: 'test' });
     const finished = (await world.reportsOf('t1', 1, 'finished')).at(-1)!;
     expect(finished.body).toMatchObject({ exit: { stopped: true, reason: 'the run was cancelled' } });
     expect(isRunning((spawned!.body.handle as { pid: number }).pid)).toBe(false);
@@ -89,7 +91,7 @@ describe('team worker', () => {
       expect(finished.body).toMatchObject({ exit: { stopped: true, reason: 'the worker was stopped (SIGTERM)' }, result: {} });
       expect(readLedger(env.project)).toEqual([`t1 a1 start ${a.dir}`]);
       expect(isRunning(bystander.pid!)).toBe(true);
-      expect(existsSync(join(a.dir, '.team/worker/attempts/run-1/t1/a1/exit.json'))).toBe(true);
+      expect(existsSync(join(a.dir, '.team/worker/attempts', world.runId, 't1/a1/exit.json'))).toBe(true);
     } finally {
       bystander.kill('SIGKILL');
       await bystander;
