@@ -6,9 +6,10 @@ import type PgBoss from 'pg-boss';
 import { getAdapter } from '../../workers/adapters/index.js';
 import { stopEscapees } from '../../workers/escapees.js';
 import { sim } from '../../workers/sim/adapter.js';
-import type { LaunchSpec, WorkerBackend, WorkerExit, WorkerHandle } from '../../workers/types.js';
+import type { AgentAdapter, LaunchSpec, WorkerBackend, WorkerExit, WorkerHandle } from '../../workers/types.js';
 import { OUTPUT_FILE, readExitRecord } from '../../workers/wrapper.js';
 import { recordLaunch } from './worker-leftovers.js';
+import { usageOf, watchSessionId } from './worker-usage.js';
 import { readBoundedOutput } from '../runtime/output.js';
 import { readResultFile } from '../runtime/result.js';
 import { completeJob, failJob, renewLease, type LeaseHolder, type TakenAttempt } from '../store/pg-leases.js';
@@ -45,6 +46,7 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
   const ref = { runId: job.runId, taskId: job.taskId, attempt: job.attempt };
   const name = `${job.runId} ${job.taskId} a${job.attempt}`;
   let handle: WorkerHandle | undefined;
+  let session: { stop(): void } | undefined;
   let stopped: string | undefined;
   let lost: string | undefined;
   const stop = async (reason: string) => {
@@ -58,19 +60,22 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
   });
   const done = (async () => {
     try {
-      const spec = makeSpec(ctx, taken);
+      const { spec, adapter } = makeSpec(ctx, taken);
       handle = await ctx.backend.launch(spec, (launched) => recordLaunch(spec.attemptDir, ctx.holder.workerId, launched));
       if (stopped) await stop(stopped);
       ctx.say(`▶ ${name} started (pid ${handle.pid})`);
       await writeReport(ctx.store, ref, ctx.holder.workerId, 'spawned', { handle, host: ctx.holder.host, attemptDir: spec.attemptDir }).catch(() => false);
+      session = watchSessionId(adapter, join(spec.attemptDir, OUTPUT_FILE), (id) => void writeReport(ctx.store, ref, ctx.holder.workerId, 'usage', { session_id: id }).catch(() => false));
       const exit = await ctx.backend.wait(handle, spec);
+      session.stop();
       await stopEscapees({ runId: job.runId, taskId: job.taskId, attempt: job.attempt, since: handle.pidStart });
       // The lease is kept while the report is written: a store that is down for a while loses nothing.
-      if (!lost) await finish(ctx, taken, spec, { ...exit, stopped: stopped !== undefined, ...(stopped && { reason: stopped }) }, () => lost !== undefined);
+      if (!lost) await finish(ctx, taken, spec, adapter, { ...exit, stopped: stopped !== undefined, ...(stopped && { reason: stopped }) }, () => lost !== undefined);
       lease.stop();
       if (lost) return void (await failJob(ctx.boss, taken, lost).catch(() => undefined));
       ctx.say(`■ ${name} finished (${exit.signal ?? `exit ${exit.exitCode}`}${stopped ? `, stopped: ${stopped}` : ''})`);
     } finally {
+      session?.stop();
       lease.stop();
     }
   })();
@@ -80,8 +85,11 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
 // The finished report (the result file's text as the orchestrator reads it, the exit, the output),
 // then the job's completion: a job is complete only once its report committed. A store that cannot
 // be reached is tried again every TTL/4 until the lease is lost.
-async function finish(ctx: WorkerContext, taken: TakenAttempt, spec: LaunchSpec, exit: WorkerExit, isLost: () => boolean): Promise<void> {
+async function finish(ctx: WorkerContext, taken: TakenAttempt, spec: LaunchSpec, adapter: AgentAdapter, exit: WorkerExit, isLost: () => boolean): Promise<void> {
   const { job } = taken;
+  const ref = { runId: job.runId, taskId: job.taskId, attempt: job.attempt };
+  const usage = usageOf(adapter.parse(readBoundedOutput(join(spec.attemptDir, OUTPUT_FILE))));
+  if (usage) await writeReport(ctx.store, ref, ctx.holder.workerId, 'usage', usage).catch(() => false);
   const body = {
     result: readResultFile(join(spec.attemptDir, 'result.json')),
     exit,
@@ -90,7 +98,7 @@ async function finish(ctx: WorkerContext, taken: TakenAttempt, spec: LaunchSpec,
   };
   let written: boolean | undefined;
   while (written === undefined && !isLost()) {
-    written = await writeReport(ctx.store, { runId: job.runId, taskId: job.taskId, attempt: job.attempt }, ctx.holder.workerId, 'finished', withoutNul(body) as object).catch(async () => {
+    written = await writeReport(ctx.store, ref, ctx.holder.workerId, 'finished', withoutNul(body) as object).catch(async () => {
       await new Promise((resolve) => setTimeout(resolve, ctx.holder.ttlMs / 4));
       return undefined;
     });
@@ -101,7 +109,7 @@ async function finish(ctx: WorkerContext, taken: TakenAttempt, spec: LaunchSpec,
 }
 
 // The attempt folder under the worker's own folder, the prompt in it, and the command the adapter builds.
-function makeSpec(ctx: WorkerContext, taken: TakenAttempt): LaunchSpec {
+function makeSpec(ctx: WorkerContext, taken: TakenAttempt): { spec: LaunchSpec; adapter: AgentAdapter } {
   const { job } = taken;
   const attemptDir = join(ctx.folder, 'attempts', job.runId, job.taskId, `a${job.attempt}`);
   // A job is taken once: whatever is there is a leftover of an earlier worker on this folder.
@@ -114,7 +122,7 @@ function makeSpec(ctx: WorkerContext, taken: TakenAttempt): LaunchSpec {
   if (!adapter) throw new Error(`no adapter ${job.agent.adapter}`);
   const command = adapter.build({ prompt: job.prompt, promptFile, resultFile, projectDir: ctx.projectDir, agent: job.agent, stage: job.stage, permission: job.permission });
   const env = { ...job.env, TEAM_PROMPT_FILE: promptFile, TEAM_RESULT_FILE: resultFile, TEAM_PROJECT_DIR: ctx.projectDir };
-  return { runId: job.runId, taskId: job.taskId, attempt: job.attempt, worker: job.worker, attemptDir, cwd: ctx.projectDir, command, env };
+  return { spec: { runId: job.runId, taskId: job.taskId, attempt: job.attempt, worker: job.worker, attemptDir, cwd: ctx.projectDir, command, env }, adapter };
 }
 
 // jsonb refuses U+0000 in text: a raw NUL never belongs to valid JSON or a readable line, so it is

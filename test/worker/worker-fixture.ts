@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import type PgBoss from 'pg-boss';
 import type { NewEvent } from '../../machines/events.js';
+import type { AttemptJob } from '../../src/store/attempt-job.js';
 import pg from 'pg';
 import { afterEach } from 'vitest';
 import { closeQueue, openQueue } from '../../src/store/pg-queue.js';
@@ -66,8 +67,8 @@ export async function openWorld(clusterUrl: string, project: string) {
     store,
     raw,
     // The writer's step: `before`, then task_started of each (task, attempt) with its ledger job.
-    start: (attempts: Array<[string, number]>, hold = true, before: NewEvent[] = []) =>
-      appendStep(store, boss, runId, [...before, ...attempts.map(([t, a]) => started(t, a))], attempts.map(([t, a]) => shJob(runId, t, a, ledgerScript(project, hold)))),
+    start: (attempts: Array<[string, number]>, hold = true, before: NewEvent[] = [], extra: Partial<AttemptJob> = {}) =>
+      appendStep(store, boss, runId, [...before, ...attempts.map(([t, a]) => started(t, a))], attempts.map(([t, a]) => shJob(runId, t, a, ledgerScript(project, hold), extra))),
     release: (task: string, attempt: number) => execa('touch', [join(project, `release-${task}-a${attempt}`)]),
     // `team worker` in its own folder (as its own machine).
     worker: (name: string, args: string[] = []) => {

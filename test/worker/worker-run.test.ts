@@ -8,6 +8,7 @@ import { judgeResult, readResult, type ResultFileText } from '../../src/runtime/
 import { attemptJobId } from '../../src/store/attempt-job.js';
 import { writeRequest } from '../../src/store/pg-requests.js';
 import { isRunning } from '../helpers/proc-groups.js';
+import { ROOT } from '../helpers/team.js';
 import { clusterAndProject } from '../store/pg-fixture.js';
 import { closeWorlds, openWorld, readLedger, until } from './worker-fixture.js';
 
@@ -39,6 +40,16 @@ describe('team worker', () => {
     expect((await world.raw.query('SELECT id FROM pgboss.job')).rows).toEqual([{ id: attemptJobId(world.runId, 't1', 1) }]);
     a.child.kill('SIGTERM');
     expect((await a.child).exitCode).toBe(0);
+  });
+
+  it('reports the session id, cost and tokens its CLI shows, as the orchestrator records them', async () => {
+    const world = worlds.add(await openWorld(env.cluster.url, env.project));
+    await world.start([['t1', 1]], false, [], { agentName: 'claude', agent: { adapter: 'claude', command: join(ROOT, 'test/fixtures/bin/claude') } });
+    world.worker('machine-a');
+    const reports = await world.reportsOf('t1', 1, 'finished');
+    const usage = reports.filter((r) => r.kind === 'usage').at(-1);
+    expect(usage?.body).toEqual({ session_id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-/), cost_usd: 0.0123, tokens: { input: 1000, output: 200 } });
+    expect(reports.at(-1)!.kind).toBe('finished');
   });
 
   it('shares four jobs between two workers in separate folders, each run once', async () => {

@@ -1,0 +1,39 @@
+// An attempt's usage as its CLI's output shows it, for `usage` reports: the session id as soon as it
+// appears, and at the end the session id, cost and tokens, as the orchestrator records them in
+// attempt_usage events.
+import type { AgentAdapter, AgentReport } from '../../workers/types.js';
+import { readBoundedOutput } from '../runtime/output.js';
+
+// How often a running attempt's output is looked at for its session id.
+const PEEK_MS = 1_000;
+// The output's head holds the session id when the CLI prints one.
+const PEEK_BYTES = 64 * 1024;
+
+// What a usage report says: attempt_usage's fields.
+export interface UsageBody {
+  session_id?: string;
+  cost_usd?: number;
+  tokens?: { input: number; output: number };
+}
+
+// Calls `onSeen` once with the session id, as soon as the output shows it; stop() ends the looking.
+export function watchSessionId(adapter: AgentAdapter, outputFile: string, onSeen: (sessionId: string) => void): { stop(): void } {
+  if (!adapter.peekSessionId) return { stop: () => undefined };
+  const timer = setInterval(() => {
+    const id = adapter.peekSessionId?.(readBoundedOutput(outputFile, PEEK_BYTES));
+    if (!id) return;
+    clearInterval(timer);
+    onSeen(id);
+  }, PEEK_MS);
+  return { stop: () => clearInterval(timer) };
+}
+
+// The usage of an ended attempt from its CLI's report, or undefined when it shows none.
+export function usageOf(report: AgentReport): UsageBody | undefined {
+  if (report.costUsd === undefined && report.tokens === undefined && report.sessionId === undefined) return undefined;
+  return {
+    ...(report.sessionId ? { session_id: report.sessionId } : {}),
+    ...(report.costUsd !== undefined ? { cost_usd: report.costUsd } : {}),
+    ...(report.tokens ? { tokens: report.tokens } : {}),
+  };
+}
