@@ -1,0 +1,70 @@
+// `team status` of a run in the project's files: read-only; what a person (or, with --json, a script)
+// needs to know about a run. A run in a PostgreSQL store is left to the caller (status.ts).
+import { existsSync } from 'node:fs';
+import { resolveRun, readCurrentRunId, runsDir } from '../checkpoint/store.js';
+import { validateId } from '../checkpoint/guards.js';
+import type { RunView } from '../checkpoint/view.js';
+import { readRunView } from '../runtime/view.js';
+import { optionalString, parseFlags } from './args.js';
+import { openProject, PROJECT_FLAGS } from './project.js';
+import { renderStatus } from './render-status.js';
+import { readRunFiles } from '../checkpoint/read.js';
+import { describeBranches, foldBranches } from '../runtime/isolation-view.js';
+import { storeUrlOf } from '../store/store-url.js';
+
+// A run to be read from a PostgreSQL store (`--store URL` or `team.store`) instead of the files.
+export interface StoreStatusAsked {
+  store: string;
+  runId?: string;
+  projectDir: string;
+  json: boolean;
+}
+
+// Prints the status of the latest or named run and returns the exit code; a project with no run says
+// so. With a store, prints nothing and returns what to read from it.
+export function showStatus(argv: string[], cmd: string): number | StoreStatusAsked {
+  const args = parseFlags(argv, { ...PROJECT_FLAGS, run: { type: 'string' }, json: { type: 'boolean' }, store: { type: 'string' } }, cmd);
+  const project = openProject(args, { readsStore: true });
+  const runId = optionalString(args, 'run');
+  const store = storeUrlOf(optionalString(args, 'store'), project.config);
+  if (runId !== undefined) validateId(runId, '--run');
+  if (store) return { store, ...(runId !== undefined && { runId }), projectDir: project.dir, json: Boolean(args.values.json) };
+  if (runId === undefined && (!existsSync(runsDir(project.dir)) || !readCurrentRunId(project.dir))) {
+    if (args.values.json) process.stdout.write(`${JSON.stringify({ run: null, approvals: [], message: 'no run' })}\n`);
+    else process.stdout.write(`no run in ${project.dir}: .team/runs has no run, and so no approvals\n`);
+    return 0;
+  }
+  const paths = resolveRun(project.dir, runId);
+  const { view, events } = readRunView(paths, project.dir);
+  // Through a snapshot only the events after it were read; the branches need them all.
+  printStatus(view, foldBranches(events ?? readRunFiles(paths).events), paths.runId, Boolean(args.values.json));
+  return 0;
+}
+
+// Prints a run's view (and its branches, when it has worktrees) as text or as the --json document.
+export function printStatus(view: RunView, branches: ReturnType<typeof foldBranches>, runId: string, json: boolean): void {
+  if (json) process.stdout.write(`${JSON.stringify({ ...toJson(view), ...(branches ? { branches } : {}) }, null, 2)}\n`);
+  else process.stdout.write(renderStatus(view) + (branches ? `${describeBranches(branches, runId, view.status).join('\n')}\n` : ''));
+}
+
+// The JSON document of `team status --json`.
+export function toJson(view: RunView) {
+  return {
+    run: view.run,
+    stage: view.stage,
+    status: view.status,
+    outcome: view.outcome ?? null,
+    pipeline: view.pipeline,
+    iterations: view.iterations,
+    tasks: view.tasks,
+    attention: {
+      uncertain: view.uncertain,
+      staleApprovals: view.approvals.filter((a) => a.stale),
+      malformed: view.problems,
+      conflicts: view.conflicts,
+    },
+    approvals: view.approvals,
+    usage: view.usage,
+    eventCount: view.eventCount,
+  };
+}
