@@ -1,8 +1,9 @@
 // `npm run build`, after tsc: bundles the compiled CLI (dist/src/cli-commands.js and everything it
-// imports, dependencies included) into one CommonJS file, dist/cli/commands.cjs, and the first half
-// of `team cancel` (dist/src/cli-cancel.js) into dist/cli/cancel.cjs; src/launch.ts runs them with
-// V8's code cache. One file spares the ESM loader a resolve and a compile per module (zod alone is 94
-// of them), and a CommonJS script is what Node 20 can cache compiled code for.
+// imports, dependencies included) into one CommonJS file, dist/cli/commands.cjs, and the light starts
+// of `team cancel` and `team status` (cli-cancel.js, cli-status.js) into files of their own;
+// src/launch.ts runs them with V8's code cache. One file spares the ESM loader a resolve and a
+// compile per module (zod alone is 94 of them), and a CommonJS script is what Node 20 can cache
+// compiled code for.
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +16,7 @@ const OUT_DIR = join(DIST, 'cli');
 const BUNDLES = [
   { entry: 'cli-commands.js', out: 'commands.cjs' },
   { entry: 'cli-cancel.js', out: 'cancel.cjs' },
+  { entry: 'cli-status.js', out: 'status.cjs' },
 ];
 
 // Modules that find files beside themselves (prompts, the sim agent, machines/, package.json) keep

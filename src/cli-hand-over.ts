@@ -1,4 +1,4 @@
-// What a command's light start (src/cli-cancel.ts) returns when the rest of its work needs the whole
-// CLI: cli.ts then runs the command again from there. A string, so that it compares equal across
-// the two bundles.
+// What a command's light start (src/cli-cancel.ts, src/cli-status.ts) returns when the rest of its
+// work needs the whole CLI: cli.ts then runs the command again from there. A string, so that it
+// compares equal across the bundles.
 export const WHOLE_CLI = 'whole-cli';

@@ -10,7 +10,8 @@ async function main(): Promise<number> {
   try {
     const code = await commands.dispatch(argv);
     if (code !== WHOLE_CLI) return code;
-    // A light start (`team cancel` with no orchestrator to ask) hands the command to the whole CLI.
+    // A light start (`team cancel` with no orchestrator to ask, `team status` of a store) hands the
+    // command to the whole CLI.
     commands = await loadCommands(argv[0], true);
     return (await commands.dispatch(argv)) as number;
   } catch (error) {

@@ -3,7 +3,7 @@
 // modules tsc wrote. Node 20 has no compile cache of its own (module.enableCompileCache is 22.1+).
 import { createRequire } from 'node:module';
 
-type Commands = typeof import('./cli-commands.js') | typeof import('./cli-cancel.js');
+type Commands = typeof import('./cli-commands.js') | typeof import('./cli-cancel.js') | typeof import('./cli-status.js');
 
 // Node's built-ins through require: importing node:fs as ESM builds its facade, which reads every
 // export, fs.ReadStream too, and so loads the whole streams library.
@@ -18,11 +18,11 @@ const BUNDLES = fileURLToPath(new URL('../cli/', import.meta.url));
 // next run of the same command finds compiled); the others share one.
 const OWN_CACHE = new Set(['status', 'cancel', 'state', 'wait', 'list', 'watch', 'approve', 'report', 'resume', 'land', 'clean']);
 
-// The commands for a run of `team <command>`: `team cancel` starts with its own light bundle
-// (cli-cancel.ts), unless `whole` asks for the whole CLI.
+// The commands for a run of `team <command>`: `team cancel` and `team status` start with a light
+// bundle of their own (cli-cancel.ts, cli-status.ts), unless `whole` asks for the whole CLI.
 export async function loadCommands(command: string | undefined, whole = false): Promise<Commands> {
-  const light = command === 'cancel' && !whole;
-  const bundle = join(BUNDLES, light ? 'cancel.cjs' : 'commands.cjs');
+  const light = !whole && (command === 'cancel' || command === 'status') ? command : undefined;
+  const bundle = join(BUNDLES, `${light ?? 'commands'}.cjs`);
   let source: string;
   let stamp: string;
   try {
@@ -31,7 +31,8 @@ export async function loadCommands(command: string | undefined, whole = false): 
     source = readFileSync(bundle, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    return light ? import('./cli-cancel.js') : import('./cli-commands.js');
+    if (light === 'cancel') return import('./cli-cancel.js');
+    return light === 'status' ? import('./cli-status.js') : import('./cli-commands.js');
   }
   // The cache is V8's own format: V8 refuses one made by another version or other flags, and the
   // name ties it to this build of the bundle (the build also removes the caches of the last one).
