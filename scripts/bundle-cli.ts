@@ -1,7 +1,8 @@
 // `npm run build`, after tsc: bundles the compiled CLI (dist/src/cli-commands.js and everything it
-// imports, dependencies included) into one CommonJS file, dist/cli/commands.cjs, which src/launch.ts
-// runs with V8's code cache. One file spares the ESM loader a resolve and a compile per module
-// (zod alone is 94 of them), and a CommonJS script is what Node 20 can cache compiled code for.
+// imports, dependencies included) into one CommonJS file, dist/cli/commands.cjs, and the first half
+// of `team cancel` (dist/src/cli-cancel.js) into dist/cli/cancel.cjs; src/launch.ts runs them with
+// V8's code cache. One file spares the ESM loader a resolve and a compile per module (zod alone is 94
+// of them), and a CommonJS script is what Node 20 can cache compiled code for.
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,15 +11,19 @@ import { build, type Plugin } from 'esbuild';
 const DIST = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // Where the bundle and its code caches live (launch.ts reads the same names).
 const OUT_DIR = join(DIST, 'cli');
-const OUT_FILE = join(OUT_DIR, 'commands.cjs');
+// Each bundle: its entry (compiled, under dist/src) and its file.
+const BUNDLES = [
+  { entry: 'cli-commands.js', out: 'commands.cjs' },
+  { entry: 'cli-cancel.js', out: 'cancel.cjs' },
+];
 
 // Modules that find files beside themselves (prompts, the sim agent, machines/, package.json) keep
 // doing so from the bundle: each one's import.meta.url becomes its own compiled file's URL, found
 // from the bundle's folder at run time.
 const ownUrls: Plugin = {
   name: 'own-import-meta-url',
-  setup(bundle) {
-    bundle.onLoad({ filter: /\.js$/ }, async (args) => {
+  setup(esbuild) {
+    esbuild.onLoad({ filter: /\.js$/ }, async (args) => {
       if (!args.path.startsWith(DIST + '/')) return undefined;
       const { readFile } = await import('node:fs/promises');
       const text = await readFile(args.path, 'utf8');
@@ -33,18 +38,22 @@ const ownUrls: Plugin = {
 // teamline uses only the default, English ones, which zod configures from its `en` module.
 const englishOnly: Plugin = {
   name: 'zod-english-only',
-  setup(bundle) {
-    bundle.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({ contents: 'export { default as en } from "./en.js";', loader: 'js', resolveDir: dirname(args.path) }));
+  setup(esbuild) {
+    esbuild.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({ contents: 'export { default as en } from "./en.js";', loader: 'js', resolveDir: dirname(args.path) }));
   },
 };
 
-// Builds the bundle; the code caches of an earlier bundle go with it.
+// Builds the bundles; the code caches of earlier ones go with them.
 export async function bundleCli(): Promise<void> {
   rmSync(OUT_DIR, { recursive: true, force: true });
   mkdirSync(OUT_DIR, { recursive: true });
+  for (const { entry, out } of BUNDLES) await bundle(join(DIST, 'src', entry), join(OUT_DIR, out));
+}
+
+async function bundle(entry: string, outfile: string): Promise<void> {
   await build({
-    entryPoints: [join(DIST, 'src', 'cli-commands.js')],
-    outfile: OUT_FILE,
+    entryPoints: [entry],
+    outfile,
     bundle: true,
     format: 'cjs',
     platform: 'node',

@@ -1,19 +1,26 @@
 #!/usr/bin/env node
 // The `team` command: maps errors to exit codes; the only place that decides how the process ends.
+import { WHOLE_CLI } from './cli-hand-over.js';
 import { loadCommands } from './launch.js';
 
-const { dispatch, EXIT, TeamError } = await loadCommands(process.argv[2]);
+const argv = process.argv.slice(2);
+let commands = await loadCommands(argv[0]);
 
 async function main(): Promise<number> {
   try {
-    return await dispatch(process.argv.slice(2));
+    const code = await commands.dispatch(argv);
+    if (code !== WHOLE_CLI) return code;
+    // A light start (`team cancel` with no orchestrator to ask) hands the command to the whole CLI.
+    commands = await loadCommands(argv[0], true);
+    return (await commands.dispatch(argv)) as number;
   } catch (error) {
-    if (error instanceof TeamError) {
+    // The error classes of the code that ran: each bundle has its own.
+    if (error instanceof commands.TeamError) {
       process.stderr.write(`${withProgramName(error.message)}\n`);
       return error.exitCode;
     }
     process.stderr.write(`team: internal error: ${(error as Error).stack ?? String(error)}\n`);
-    return EXIT.failed;
+    return commands.EXIT.failed;
   }
 }
 

@@ -1,39 +1,47 @@
-// How the `team` command loads its code: from the bundle the build makes (scripts/bundle-cli.ts),
-// compiled from V8's code cache of the same command's last run, or, without a bundle, from the
+// How the `team` command loads its code: from a bundle the build makes (scripts/bundle-cli.ts),
+// compiled from V8's code cache of the same command's last run, or, without bundles, from the
 // modules tsc wrote. Node 20 has no compile cache of its own (module.enableCompileCache is 22.1+).
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Script } from 'node:vm';
 
-type Commands = typeof import('./cli-commands.js');
+type Commands = typeof import('./cli-commands.js') | typeof import('./cli-cancel.js');
 
-const BUNDLE = fileURLToPath(new URL('../cli/commands.cjs', import.meta.url));
+// Node's built-ins through require: importing node:fs as ESM builds its facade, which reads every
+// export, fs.ReadStream too, and so loads the whole streams library.
+const require = createRequire(import.meta.url);
+const { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs') as typeof import('node:fs');
+const { dirname, join } = require('node:path') as typeof import('node:path');
+const { fileURLToPath } = require('node:url') as typeof import('node:url');
+const { Script } = require('node:vm') as typeof import('node:vm');
+
+const BUNDLES = fileURLToPath(new URL('../cli/', import.meta.url));
 // Commands whose start-up is waited for get a code cache of their own (what one run compiled, the
 // next run of the same command finds compiled); the others share one.
 const OWN_CACHE = new Set(['status', 'cancel', 'state', 'wait', 'list', 'watch', 'approve', 'report', 'resume', 'land', 'clean']);
 
-// The commands, for a run of `team <command>`.
-export async function loadCommands(command: string | undefined): Promise<Commands> {
+// The commands for a run of `team <command>`: `team cancel` starts with its own light bundle
+// (cli-cancel.ts), unless `whole` asks for the whole CLI.
+export async function loadCommands(command: string | undefined, whole = false): Promise<Commands> {
+  const light = command === 'cancel' && !whole;
+  const bundle = join(BUNDLES, light ? 'cancel.cjs' : 'commands.cjs');
   let source: string;
   let stamp: string;
   try {
-    const stat = statSync(BUNDLE);
+    const stat = statSync(bundle);
     stamp = `${stat.size}-${Math.round(stat.mtimeMs)}`;
-    source = readFileSync(BUNDLE, 'utf8');
+    source = readFileSync(bundle, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    return import('./cli-commands.js');
+    return light ? import('./cli-cancel.js') : import('./cli-commands.js');
   }
   // The cache is V8's own format: V8 refuses one made by another version or other flags, and the
   // name ties it to this build of the bundle (the build also removes the caches of the last one).
-  const cacheFile = join(dirname(BUNDLE), 'cache', `${OWN_CACHE.has(command ?? '') ? command : 'other'}-${process.version}-${stamp}.bin`);
+  const key = OWN_CACHE.has(command ?? '') ? command : 'other';
+  const cacheFile = join(BUNDLES, 'cache', `${light ? 'light-' : ''}${key}-${process.version}-${stamp}.bin`);
   const cachedData = readCache(cacheFile);
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: BUNDLE, cachedData });
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: bundle, cachedData });
   if (!cachedData || script.cachedDataRejected) process.once('exit', () => saveCache(script, cacheFile));
   const module = { exports: {} as Commands };
-  (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, createRequire(BUNDLE), module, BUNDLE, dirname(BUNDLE));
+  (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, createRequire(bundle), module, bundle, dirname(bundle));
   return module.exports;
 }
 
@@ -47,7 +55,7 @@ function readCache(file: string): Buffer | undefined {
 
 // Saves the code compiled so far, whole or not at all; a package folder that cannot be written
 // only goes without a cache.
-function saveCache(script: Script, file: string): void {
+function saveCache(script: InstanceType<typeof Script>, file: string): void {
   const temp = `${file}.${process.pid}.tmp`;
   try {
     mkdirSync(dirname(file), { recursive: true });
