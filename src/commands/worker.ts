@@ -19,6 +19,8 @@ import { stopLeftovers } from './worker-leftovers.js';
 
 // How often a worker with room asks for more attempts.
 const POLL_MS = 500;
+// How long closing the connections may take before the worker exits without them.
+const CLOSE_MS = 5_000;
 
 // Runs until SIGTERM or SIGINT: then stops the agents it started, reports them, and exits 0. Every
 // TTL/4 it also stops agents an earlier worker on this folder left running once their lease is gone.
@@ -44,14 +46,19 @@ export async function workerCommand(argv: string[]): Promise<number> {
     await pullUntilStopped(ctx, queues, options.max, running, cancels, loop);
     ctx.say(`${loop.stopping}: stopping ${running.size} agent(s)`);
     await Promise.allSettled([...running].map((run) => run.stop(loop.stopping!)));
-    await Promise.allSettled([...running].map((run) => run.done));
+    // Their reports are waited for at most a TTL: a store that does not answer must not keep us.
+    await within(Promise.allSettled([...running].map((run) => run.done)), ctx.holder.ttlMs);
     return 0;
   } finally {
     process.off('SIGTERM', onSignal).off('SIGINT', onSignal);
-    await listener?.close();
-    await closeQueue(ctx.boss).catch(() => undefined);
-    await ctx.store.close();
+    await within(Promise.allSettled([listener?.close(), closeQueue(ctx.boss), ctx.store.close()]), CLOSE_MS);
   }
+}
+
+// Waits for `work`, or `ms` at most.
+function within(work: Promise<unknown>, ms: number): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([work, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]).finally(() => clearTimeout(timer));
 }
 
 // Connects to the store and pg-boss under a new worker id; the worker's folder is <cwd>/.team/worker.
