@@ -5,6 +5,7 @@
 // compile per module (zod alone is 94 of them), and a CommonJS script is what Node 20 can cache
 // compiled code for.
 import { mkdirSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
@@ -27,7 +28,6 @@ const ownUrls: Plugin = {
   setup(esbuild) {
     esbuild.onLoad({ filter: /\.js$/ }, async (args) => {
       if (!args.path.startsWith(DIST + '/')) return undefined;
-      const { readFile } = await import('node:fs/promises');
       const text = await readFile(args.path, 'utf8');
       if (!text.includes('import.meta.url')) return undefined;
       const own = JSON.stringify(relative(OUT_DIR, args.path));
