@@ -9,6 +9,8 @@ interface ProcStat {
   state: string;
   pgid: number;
   startTime: number;
+  /** The wait status (exit_code, Linux 3.5+): set once the process has ended, while a zombie. */
+  waitStatus: number;
 }
 
 // One read buffer for /proc/<pid>/stat (a few hundred bytes): the escapee scan reads it for every
@@ -28,8 +30,17 @@ export function readProcStat(pid: number): ProcStat | undefined {
     if (fd !== undefined) closeSync(fd);
   }
   const rest = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  // Fields after the name: state(3) ppid(4) pgrp(5) ... starttime(22).
-  return { state: rest[0] ?? '?', pgid: Number(rest[2]), startTime: Number(rest[19]) };
+  // Fields after the name: state(3) ppid(4) pgrp(5) ... starttime(22) ... exit_code(52).
+  return { state: rest[0] ?? '?', pgid: Number(rest[2]), startTime: Number(rest[19]), waitStatus: Number(rest[49]) };
+}
+
+// How a process that ended but is not reaped yet (a zombie) ended: its exit code, or the signal
+// that killed it; undefined when it is not that zombie (gone, alive, or another process).
+export function readZombieEnd(pid: number, pidStart: number): { exitCode: number | null; signal: number | null } | undefined {
+  const stat = readProcStat(pid);
+  if (!stat || stat.state !== 'Z' || stat.startTime !== pidStart || !Number.isInteger(stat.waitStatus)) return undefined;
+  const signal = stat.waitStatus & 0x7f;
+  return signal === 0 ? { exitCode: (stat.waitStatus >> 8) & 0xff, signal: null } : { exitCode: null, signal };
 }
 
 // The start time of a live process, in clock ticks since boot; undefined when gone.

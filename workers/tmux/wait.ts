@@ -3,7 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import { constants } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isProcessAlive, listGroupMembers, ownsGroup, waitUntil } from '../proc.js';
+import { isProcessAlive, listGroupMembers, ownsGroup, readZombieEnd, waitUntil } from '../proc.js';
 import type { LaunchSpec, WorkerExit } from '../types.js';
 import { EXIT_FILE, PID_FILE, readExitRecord, SHUTDOWN_FILE, type ExitRecord } from '../wrapper.js';
 import { toChannel } from './launch-script.js';
@@ -68,6 +68,12 @@ async function toEndedExit(handle: TmuxHandle, spec: LaunchSpec, state: PaneStat
   if (record !== undefined) return toExit(spec, record);
   if (state.kind === 'dead') {
     const { deadStatus, deadSignal } = state.pane;
+    if (deadStatus === null && deadSignal === null) {
+      // tmux (3.3a at least) may leave a pane dead with no status, its process never reaped: a
+      // zombie still holds how it ended.
+      const zombie = readZombieEnd(handle.pid, handle.pidStart);
+      if (zombie) return { ...toExit(spec, { exitCode: zombie.exitCode, signal: zombie.signal === null ? null : toSignalName(zombie.signal) }), reason: 'no exit record; status from the pane\'s unreaped process' };
+    }
     const signal = deadSignal === null ? null : toSignalName(deadSignal);
     const exitCode = signal === null ? deadStatus : null;
     return { ...toExit(spec, { exitCode, signal }), reason: 'no exit record; status from the dead pane' };
