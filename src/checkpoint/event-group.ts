@@ -1,13 +1,12 @@
 // Group commit for one run's log. Each event is written at once to a temporary file of the events
 // folder and synced, on libuv's thread pool (the event loop goes on: opening and syncing files in one
-// folder wait on the file system's journal). flush() puts everything written so far into the log: once
-// the files are synced it renames them into place in the order they were written and fsyncs their
-// folder once. While one such commit is under way,
-// the flushes asked for meanwhile share the next one, which takes every file written by the time it
-// starts. A file is in the log only once renamed, and a commit renames only after the one before it
-// has finished, so a kill at any point leaves the log a prefix of what was written (at worst a stray
-// temporary file, which readers report and ignore), never a hole. The runtime awaits flush() before
-// any effect of a step starts.
+// folder wait on the file system's journal). flush() puts everything written so far into the log:
+// once the files are synced it renames them into place in the order they were written and fsyncs
+// their folder once. The flushes asked for while one such commit is under way share the next one,
+// which takes every file written by the time it starts. A file is in the log only once renamed, and
+// a commit renames only after the one before it has finished, so a kill at any point leaves the log
+// a prefix of what was written (at worst a stray temporary file, which readers report and ignore),
+// never a hole. The runtime awaits flush() before any effect of a step starts.
 import type { NewEvent } from '../../machines/events.js';
 import { placeStaged, stageFile, syncDirInPool, type StagedFile } from '../../workers/atomic.js';
 import type { LogDigest } from './log-digest.js';
