@@ -1,15 +1,18 @@
 // Agents left running by an earlier worker process on this folder (killed, or its machine lost the
 // store): a worker that starts again stops each one whose lease that worker no longer holds, so that
 // no attempt runs on two machines. Each attempt folder names the worker that started it.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../workers/atomic.js';
 import type { WorkerHandle } from '../../workers/types.js';
+import { readRegularFile } from '../checkpoint/regular-file.js';
 import { leaseHeld } from '../store/pg-leases.js';
 import type { WorkerContext } from './worker-attempt.js';
 
 // In each attempt folder: which worker started the agent, and its handle.
 const LAUNCH_FILE = 'worker.json';
+// A launch record is a worker id and a handle: far less than this.
+const LAUNCH_BYTES = 64 * 1024;
 // Between the polite stop request and the signals, for an agent left behind.
 const STOP_GRACE_MS = 2_000;
 
@@ -66,10 +69,12 @@ function listDir(dir: string): string[] {
   }
 }
 
+// The attempt folder is the agent's too: a FIFO or a link there is never opened in a way that blocks or follows.
 function readLaunch(file: string): Launch | undefined {
-  if (!existsSync(file)) return undefined;
+  const read = readRegularFile(file, LAUNCH_BYTES);
+  if (!read.ok) return undefined;
   try {
-    const data = JSON.parse(readFileSync(file, 'utf8')) as Partial<Launch>;
+    const data = JSON.parse(read.text) as Partial<Launch>;
     const h = data.handle as Partial<WorkerHandle> | undefined;
     const ok = typeof data.workerId === 'string' && h && Number.isInteger(h.pid) && Number.isInteger(h.pidStart) && Number.isInteger(h.pgid);
     return ok ? (data as Launch) : undefined;
