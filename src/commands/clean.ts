@@ -1,11 +1,10 @@
 // `team clean [--run ID]`: removes the worktrees and merged branches of ended runs (all, or one).
 import { existsSync, readdirSync } from 'node:fs';
-import { readRunFiles } from '../checkpoint/read.js';
 import { validateId } from '../checkpoint/guards.js';
 import { resolveRun, runsDir } from '../checkpoint/store.js';
 import { UsageError } from '../errors.js';
 import { cleanRun } from '../runtime/clean.js';
-import { foldBranches } from '../runtime/isolation-view.js';
+import { readBranches } from '../runtime/isolation-view.js';
 import { makeProgress } from '../runtime/progress.js';
 import { loadRunView } from '../runtime/view.js';
 import { optionalString, parseFlags } from './args.js';
@@ -30,7 +29,7 @@ export async function cleanCommand(argv: string[]): Promise<number> {
       if (named !== undefined) throw new UsageError(`${cmd}: run ${id} is ${status}; only ended runs (completed, failed, cancelled) are cleaned`);
       continue;
     }
-    const branches = foldBranches(readRunFiles(paths).events);
+    const branches = readBranches(paths);
     if (!branches?.branch) continue;
     const report = await cleanRun(paths, id, branches.branch, project.write);
     cleaned += 1;

@@ -1,9 +1,8 @@
 // `team land [--run ID]`: merges a completed run's integration branch into your branch.
-import { readRunFiles } from '../checkpoint/read.js';
 import { validateId } from '../checkpoint/guards.js';
 import { resolveRun, type RunPaths } from '../checkpoint/store.js';
 import { UsageError } from '../errors.js';
-import { foldBranches } from '../runtime/isolation-view.js';
+import { readBranches } from '../runtime/isolation-view.js';
 import { landRun } from '../runtime/land.js';
 import type { Progress } from '../runtime/progress.js';
 import { makeProgress } from '../runtime/progress.js';
@@ -26,7 +25,7 @@ export async function landCommand(argv: string[]): Promise<number> {
 
 // Lands a completed run and says what happened; refusals throw with the reason.
 export async function landWork(paths: RunPaths, runId: string, progress: Progress, write: { fsync: boolean }): Promise<void> {
-  const branches = foldBranches(readRunFiles(paths).events);
+  const branches = readBranches(paths);
   if (!branches || branches.mode !== 'worktree') throw new UsageError(`team land: run ${runId} ran without worktrees (isolation none): its work is already in the project folder`);
   const outcome = await landRun(paths, runId, branches, write);
   const line = outcome.kind === 'landed' ? `landed ${branches.branch} into ${outcome.into} (${outcome.commit.slice(0, 10)})` : `${branches.branch} is already in ${outcome.into}; nothing to do`;

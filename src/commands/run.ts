@@ -10,8 +10,7 @@ import { makeRunProgress } from '../watch/run-progress.js';
 import { startRun } from '../runtime/start.js';
 import { loadRunView } from '../runtime/view.js';
 import { summarize } from '../runtime/summary.js';
-import { describeBranches, foldBranches } from '../runtime/isolation-view.js';
-import { readRunFiles } from '../checkpoint/read.js';
+import { describeBranches, readBranches } from '../runtime/isolation-view.js';
 import type { DriveOutcome } from '../runtime/drive.js';
 import { optionalInt, optionalString, parseFlags } from './args.js';
 import { DETACHED_RUN_VAR, detachRun } from './detach.js';
@@ -95,7 +94,7 @@ async function landAfterRun(paths: Parameters<typeof loadRunView>[0], progress: 
 export function reportEnd(paths: Parameters<typeof loadRunView>[0], projectDir: string, outcome: DriveOutcome, progress: ReturnType<typeof makeProgress>): void {
   const view = loadRunView(paths, projectDir);
   const { lines, data } = summarize(view, outcome, paths.runDir);
-  const branches = foldBranches(readRunFiles(paths).events);
+  const branches = readBranches(paths);
   if (branches) lines.splice(-1, 0, ...describeBranches(branches, view.run.run_id, outcome.kind).map((line) => `   ${line}`));
   progress.emit(branches ? { ...data, branches } : data, lines.join('\n'));
 }

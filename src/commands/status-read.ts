@@ -8,8 +8,7 @@ import { readRunView } from '../runtime/view.js';
 import { optionalString, parseFlags } from './args.js';
 import { openProject, PROJECT_FLAGS } from './project.js';
 import { renderStatus } from './render-status.js';
-import { readRunFiles } from '../checkpoint/read.js';
-import { describeBranches, foldBranches } from '../runtime/isolation-view.js';
+import { describeBranches, foldBranches, readBranches } from '../runtime/isolation-view.js';
 import { storeUrlOf } from '../store/store-url.js';
 
 // A run to be read from a PostgreSQL store (`--store URL` or `team.store`) instead of the files.
@@ -36,8 +35,9 @@ export function showStatus(argv: string[], cmd: string): number | StoreStatusAsk
   }
   const paths = resolveRun(project.dir, runId);
   const { view, events } = readRunView(paths, project.dir);
-  // Through a snapshot only the events after it were read; the branches need them all.
-  printStatus(view, foldBranches(events ?? readRunFiles(paths).events), paths.runId, Boolean(args.values.json));
+  // Through a snapshot only the events after it were read; the branches need theirs from the whole
+  // log, and only theirs are read.
+  printStatus(view, events ? foldBranches(events) : readBranches(paths), paths.runId, Boolean(args.values.json));
   return 0;
 }
 

@@ -1,5 +1,7 @@
 // Which branch holds what, from a run's log alone: for `team status` and the end-of-run summary.
 import type { TeamEvent } from '../../machines/events.js';
+import { readRunFiles } from '../checkpoint/read.js';
+import type { RunPaths } from '../checkpoint/store.js';
 
 export interface TaskBranchView {
   task: string;
@@ -18,6 +20,14 @@ export interface BranchesView {
   /** The last branches_kept: branches with commits their target lacks. */
   kept: Array<{ branch: string; commits: number }>;
   landed?: { into: string; commit: string };
+}
+
+// The events foldBranches reads.
+const BRANCH_EVENTS: ReadonlySet<string> = new Set(['run_started', 'branch_created', 'merge_done', 'merge_failed', 'branches_kept', 'branch_landed']);
+
+// The branches of a run in the files, from the event files foldBranches reads and no others.
+export function readBranches(paths: RunPaths): BranchesView | undefined {
+  return foldBranches(readRunFiles(paths, { only: BRANCH_EVENTS }).events);
 }
 
 // Folds the git facts of a run's log; undefined for a run started before isolation existed.
