@@ -89,9 +89,12 @@ export class EventLog {
     });
   }
 
-  // Runs `then` once what was appended so far is durable (never when the log broke).
+  // Runs `then` once what was appended so far is durable (never when the log broke); its own
+  // failure is logged, never left to end the process as an unhandled rejection.
   afterFlush(then: () => void): void {
-    this.flush().then(then, () => undefined);
+    this.flush()
+      .then(then, () => undefined)
+      .catch((error: unknown) => this.log.error({ err: error }, 'an action after a log commit failed'));
   }
 
   // A write that fails breaks the log for good: the run must stop, and it says why.

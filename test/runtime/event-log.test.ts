@@ -91,6 +91,19 @@ describe('runtime/event-log', () => {
     expect(String(broken[0])).toMatch(/EIO/);
   });
 
+  it('logs the failure of what waits for the log, and goes on', async () => {
+    const { log } = makeLog();
+    log.append({ event: 'attempt_stalled', task_id: 't1', attempt: 1, silent_ms: 5 });
+    log.afterFlush(() => {
+      throw new Error('a bug in a follow-up');
+    });
+    await log.flush();
+    await new Promise((resolve) => setImmediate(resolve));
+    log.append({ event: 'attempt_stalled', task_id: 't2', attempt: 1, silent_ms: 5 });
+    await expect(log.flush()).resolves.toBeUndefined();
+    expect(log.intact).toBe(true);
+  });
+
   it('runs what waits for the log only once the events before it are in', async () => {
     const { log, paths } = makeLog();
     log.append({ event: 'attempt_stalled', task_id: 't1', attempt: 1, silent_ms: 5 });
