@@ -12,9 +12,11 @@ afterEach(async () => {
   }
 });
 
-// A child that runs `script` under a parent that never waits for it (sleep, after exec): it stays a zombie.
+// A child that runs `script` under a parent that never waits for it (sleep, after exec): it stays a
+// zombie. The child waits until its parent is sleep, so that the shell before the exec cannot reap it.
 async function unreaped(script: string): Promise<{ pid: number; start: number }> {
-  const parent = execa('sh', ['-c', `sh -c '${script}' & echo $!; exec sleep 30`], { buffer: false });
+  const child = `until [ "$(cat /proc/$PPID/comm)" = sleep ]; do :; done; ${script}`;
+  const parent = execa('sh', ['-c', `sh -c '${child}' & echo $!; exec sleep 30`], { buffer: false });
   parents.push(parent);
   const pid = await new Promise<number>((resolve) => parent.stdout!.once('data', (chunk: Buffer) => resolve(Number(String(chunk).trim()))));
   const start = readPidStart(pid)!;
