@@ -1,13 +1,13 @@
 // Cancel latency: from the `team cancel` request to the last process of the run gone, with 20
 // workers of which half ignore SIGINT and SIGTERM, beside the configured grace period.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { median, type Comparison } from './compare.js';
+import { makeScratchDir } from './scratch.js';
 
 const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '../src/cli.js');
 const WORKERS = 20;
@@ -70,7 +70,7 @@ export async function benchCancel(): Promise<Comparison[]> {
 
 // One run of 20 hanging workers, cancelled from another process once all are up.
 async function measureRound(force: boolean): Promise<Round> {
-  const dir = mkdtempSync(join(process.env.BENCH_DIR ?? tmpdir(), 'teamline-bench-cancel-'));
+  const dir = makeScratchDir('teamline-bench-cancel-');
   let run: ChildProcess | undefined;
   try {
     writeProject(dir);
@@ -96,7 +96,6 @@ async function measureRound(force: boolean): Promise<Round> {
   } finally {
     if (run && run.exitCode === null && run.signalCode === null) run.kill('SIGKILL');
     for (const handle of readHandles(dir)) killIfOwned(handle);
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -1,12 +1,12 @@
 // The whole pipeline (the real CLI: machine, checkpoint with fsync, wrapper, watchdog) against a
 // plain execa loop running the same agent processes with the same concurrency, in the same run.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { growthRow, sizesFrom, type Comparison } from './compare.js';
+import { makeScratchDir } from './scratch.js';
 
 // Task counts: the workload is 200 trivial tasks on 8 workers; the others show growth.
 // BENCH_PIPELINE_TASKS="200" to run only that one.
@@ -50,15 +50,11 @@ export async function benchPipeline(): Promise<Comparison[]> {
 async function measureSize(tasks: number): Promise<{ baselineMs: number; team: PipelineTimes }> {
   const root = findPackageRoot();
   const agent = join(root, AGENT);
-  const dir = mkdtempSync(join(process.env.BENCH_DIR ?? tmpdir(), 'teamline-bench-pipeline-'));
-  try {
-    const before = await runPlain(join(dir, 'plain-1'), agent, tasks);
-    const team = await runPipeline(join(dir, 'team'), root, agent, tasks);
-    const after = await runPlain(join(dir, 'plain-2'), agent, tasks);
-    return { baselineMs: (before + after) / 2, team };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const dir = makeScratchDir('teamline-bench-pipeline-');
+  const before = await runPlain(join(dir, 'plain-1'), agent, tasks);
+  const team = await runPipeline(join(dir, 'team'), root, agent, tasks);
+  const after = await runPlain(join(dir, 'plain-2'), agent, tasks);
+  return { baselineMs: (before + after) / 2, team };
 }
 
 // The real CLI in a fresh project whose only agent is the tiny one; the exec span comes from the log.

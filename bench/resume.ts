@@ -1,8 +1,6 @@
 // Resume preparation of a long run (read, fold, replay through the machine, reconcile the uncertain
 // attempts: what `team resume` does before driving) against the plain read of the same files, measured
 // in the same process, interleaved; at several log sizes, so that growth worse than linear shows.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { RunPaths } from '../src/checkpoint/store.js';
@@ -12,6 +10,7 @@ import { replayRun } from '../src/runtime/replay.js';
 import { isProcessAlive } from '../workers/proc.js';
 import type { WorkerHandle } from '../workers/types.js';
 import { growthRow, median, sizesFrom, type Comparison } from './compare.js';
+import { makeScratchDir } from './scratch.js';
 import { writeRun } from './resume-log.js';
 import { readPlain } from './store.js';
 
@@ -68,36 +67,32 @@ export async function benchResume(): Promise<Comparison[]> {
 }
 
 function measureSize(size: number): ResumeSize {
-  const root = mkdtempSync(join(process.env.BENCH_DIR ?? tmpdir(), 'teamline-bench-resume-'));
-  try {
-    const { paths, events } = writeRun(join(root, 'project'), size, WORKERS);
-    // The files were just written (page cache warm); warm the plain path's JIT too.
+  const root = makeScratchDir('teamline-bench-resume-');
+  const { paths, events } = writeRun(join(root, 'project'), size, WORKERS);
+  // The files were just written (page cache warm); warm the plain path's JIT too.
+  readPlain(paths);
+  const prep: number[] = [];
+  const plain: number[] = [];
+  const parts: ResumeParts[] = [];
+  const started = performance.now();
+  for (let round = 0; round < ROUNDS && (round < MIN_ROUNDS || performance.now() - started < BUDGET_MS); round++) {
+    const t = performance.now();
     readPlain(paths);
-    const prep: number[] = [];
-    const plain: number[] = [];
-    const parts: ResumeParts[] = [];
-    const started = performance.now();
-    for (let round = 0; round < ROUNDS && (round < MIN_ROUNDS || performance.now() - started < BUDGET_MS); round++) {
-      const t = performance.now();
-      readPlain(paths);
-      plain.push(performance.now() - t);
-      const prepared = prepareResume(paths);
-      if (prepared.events !== events || prepared.uncertain !== WORKERS) throw new Error(`the prepared resume saw ${prepared.events} events and ${prepared.uncertain} uncertain attempts, not ${events} and ${WORKERS}`);
-      prep.push(prepared.ms);
-      parts.push(prepared.parts);
-    }
-    const mid = (pick: (p: ResumeParts) => number) => median(parts.map(pick));
-    return {
-      size,
-      events,
-      rounds: prep.length,
-      prepMs: median(prep),
-      plainMs: median(plain),
-      parts: { readMs: mid((p) => p.readMs), foldMs: mid((p) => p.foldMs), replayMs: mid((p) => p.replayMs), reconcileMs: mid((p) => p.reconcileMs) },
-    };
-  } finally {
-    rmSync(root, { recursive: true, force: true });
+    plain.push(performance.now() - t);
+    const prepared = prepareResume(paths);
+    if (prepared.events !== events || prepared.uncertain !== WORKERS) throw new Error(`the prepared resume saw ${prepared.events} events and ${prepared.uncertain} uncertain attempts, not ${events} and ${WORKERS}`);
+    prep.push(prepared.ms);
+    parts.push(prepared.parts);
   }
+  const mid = (pick: (p: ResumeParts) => number) => median(parts.map(pick));
+  return {
+    size,
+    events,
+    rounds: prep.length,
+    prepMs: median(prep),
+    plainMs: median(plain),
+    parts: { readMs: mid((p) => p.readMs), foldMs: mid((p) => p.foldMs), replayMs: mid((p) => p.replayMs), reconcileMs: mid((p) => p.reconcileMs) },
+  };
 }
 
 // What a new orchestrator does before driving again (takeOver, without the lock): one read (with the

@@ -1,13 +1,12 @@
 // Start-up of the read-only commands: `team status` on a small run and `team cancel` of an ended
 // run, each a whole process, against `node -e 0` measured interleaved in the same run.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { appendEvent } from '../src/checkpoint/store.js';
 import { median, type Comparison } from './compare.js';
+import { makeScratchDir } from './scratch.js';
 import { writeRun } from './resume-log.js';
 
 const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '../src/cli.js');
@@ -19,32 +18,28 @@ const TARGET = 2;
 
 // Rows for `team status` and `team cancel` (on an ended run: it reads, answers and exits).
 export function benchStart(): Comparison[] {
-  const root = mkdtempSync(join(process.env.BENCH_DIR ?? tmpdir(), 'teamline-bench-start-'));
-  try {
-    const running = join(root, 'running');
-    writeRun(running, EVENTS, 2);
-    const ended = join(root, 'ended');
-    const { paths, runId } = writeRun(ended, EVENTS, 2);
-    appendEvent(paths, runId, { event: 'run_cancelled', reason: 'bench' }, { fsync: false });
-    const commands = {
-      node: [process.execPath, '-e', '0'],
-      status: [process.execPath, CLI, 'status', '--cwd', running],
-      cancel: [process.execPath, CLI, 'cancel', '--cwd', ended],
-    };
-    const times: Record<keyof typeof commands, number[]> = { node: [], status: [], cancel: [] };
-    // One warm-up of each (disk cache, compile cache), then interleaved rounds.
-    for (const [name, argv] of Object.entries(commands)) time(name, argv);
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const [name, argv] of Object.entries(commands)) times[name as keyof typeof commands].push(time(name, argv));
-    }
-    const baselineMs = median(times.node);
-    return [
-      { name: 'status start', detail: `team status, ${EVENTS}-event run, whole process`, ms: median(times.status), baselineMs, target: TARGET },
-      { name: 'cancel start', detail: 'team cancel of an ended run, whole process', ms: median(times.cancel), baselineMs, target: TARGET },
-    ];
-  } finally {
-    rmSync(root, { recursive: true, force: true });
+  const root = makeScratchDir('teamline-bench-start-');
+  const running = join(root, 'running');
+  writeRun(running, EVENTS, 2);
+  const ended = join(root, 'ended');
+  const { paths, runId } = writeRun(ended, EVENTS, 2);
+  appendEvent(paths, runId, { event: 'run_cancelled', reason: 'bench' }, { fsync: false });
+  const commands = {
+    node: [process.execPath, '-e', '0'],
+    status: [process.execPath, CLI, 'status', '--cwd', running],
+    cancel: [process.execPath, CLI, 'cancel', '--cwd', ended],
+  };
+  const times: Record<keyof typeof commands, number[]> = { node: [], status: [], cancel: [] };
+  // One warm-up of each (disk cache, compile cache), then interleaved rounds.
+  for (const [name, argv] of Object.entries(commands)) time(name, argv);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [name, argv] of Object.entries(commands)) times[name as keyof typeof commands].push(time(name, argv));
   }
+  const baselineMs = median(times.node);
+  return [
+    { name: 'status start', detail: `team status, ${EVENTS}-event run, whole process`, ms: median(times.status), baselineMs, target: TARGET },
+    { name: 'cancel start', detail: 'team cancel of an ended run, whole process', ms: median(times.cancel), baselineMs, target: TARGET },
+  ];
 }
 
 function time(name: string, argv: string[]): number {

@@ -1,7 +1,6 @@
 // The checkpoint store against plain fs code of the same durability: writing events, and reading
 // and folding a run. Each pair is measured in the same process, interleaved, on the same disk.
-import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { NewEvent } from '../machines/events.js';
@@ -10,6 +9,7 @@ import { appendEvent, createRun, runPaths, type RunPaths } from '../src/checkpoi
 import { makeStamp, makeToken, nowIso } from '../src/checkpoint/time.js';
 import { foldRun } from '../src/checkpoint/view.js';
 import { median, type Comparison } from './compare.js';
+import { makeScratchDir } from './scratch.js';
 
 const WRITE_EVENTS = 5_000;
 const READ_EVENTS = 10_000;
@@ -21,12 +21,8 @@ const TARGET = 1.5;
 
 // Runs both store comparisons in a temporary folder (BENCH_DIR to pick the disk) and removes it.
 export function benchStore(): Comparison[] {
-  const root = mkdtempSync(join(process.env.BENCH_DIR ?? tmpdir(), 'teamline-bench-'));
-  try {
-    return [benchWrite(root), benchRead(root)];
-  } finally {
-    rmSync(root, { recursive: true, force: true });
-  }
+  const root = makeScratchDir('teamline-bench-');
+  return [benchWrite(root), benchRead(root)];
 }
 
 // appendEvent with fsync against open/write/fsync/rename/fsync-folder of the same bytes.
