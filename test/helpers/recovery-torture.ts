@@ -15,6 +15,8 @@ const CYCLE_LIMIT_MS = 90_000;
 const STALL_MS = 60_000;
 // The run has taken over: its first event, or the resume's run_resumed.
 const TAKEOVER = /-(run_started|run_resumed)-run-a0-/;
+// The run has ended: a resume after this finds nothing to do.
+const RUN_END = /-run_(completed|failed|cancelled|stopped)-run-a0-/;
 
 // Right after one of these appears, the orchestrator is mid-way through what follows it; taken in turn.
 const EVENT_POINTS = [
@@ -113,7 +115,9 @@ function choosePoint(options: TortureOptions, kills: Kill[], random: () => numbe
   const lastTwoWereLock = kills.length >= 2 && kills.slice(-2).every((k) => k.label.startsWith('while taking over'));
   const lockShare = lastTwoWereLock ? 0 : left <= 1 ? 1 : Math.min(1, Math.max(0.15, (need - left * 0.75) / need));
   const r = random();
-  const delayMs = Math.floor(random() * 900);
+  // With more kills needed than tasks left, a random kill comes soon after the take-over: on a fast
+  // machine 900 ms can finish the rest of the run.
+  const delayMs = Math.floor(random() * (need > left ? 150 : 900));
   if (r < lockShare) return { kind: 'lock' };
   if (r < lockShare + (1 - lockShare) * 0.45) return event;
   return { kind: 'random', delayMs };
@@ -157,6 +161,11 @@ async function waitForPoint(project: RecoveryProject, child: Orchestrator, point
       checkProgress(project, progress);
     }
     const fresh = project.eventNames().filter((name) => !before.has(name) && !name.startsWith('.'));
+    // Once the run's end is in the log there is nothing left to resume: the orchestrator ends on its own.
+    if (fresh.some((name) => RUN_END.test(name))) {
+      await sleep(POLL_MS);
+      continue;
+    }
     if (takeoverAt === undefined && fresh.some((name) => TAKEOVER.test(name))) takeoverAt = Date.now();
     for (const phase of PHASE_POINTS) {
       if (phase.label in phaseHits && phaseHits[phase.label]! < phase.want && fresh.some((name) => phase.pattern.test(name))) {
