@@ -1,12 +1,14 @@
 // The headless backend: each attempt is a detached process group started with execa, its output
 // written straight to output.log, so that it outlives an orchestrator crash and can be re-adopted.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { accessSync, constants as fsConstants, readFileSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { join } from 'node:path';
+import { constants } from 'node:os';
+import { delimiter, join } from 'node:path';
 import { execa } from 'execa';
-import { BOOT_ID, isProcessAlive, listGroupMembers, ownsGroup, readPidStart, signalGroup, waitUntil } from './proc.js';
+import { Launcher, type Started } from './launcher.js';
+import { BOOT_ID, isProcessAlive, listGroupMembers, ownsGroup, readPidStart, readZombieEnd, signalGroup, waitUntil } from './proc.js';
 import type { LaunchSpec, StopOptions, WorkerBackend, WorkerExit, WorkerHandle } from './types.js';
-import { OUTPUT_FILE, readExitRecord, SHUTDOWN_FILE, wrapperArgv, wrapperEnv } from './wrapper.js';
+import { makeWrapperScript, OUTPUT_FILE, readExitRecord, SHUTDOWN_FILE, wrapperArgv, wrapperEnv } from './wrapper.js';
 
 // Between SIGTERM and SIGKILL: a last chance to flush, never a wait for cooperation. Sized so that a
 // cancelled worker that ignores signals is gone within the grace period plus 2.5 s.
@@ -18,9 +20,37 @@ const ADOPTED_POLL_MS = 50;
 
 // Creates the process backend; children started here are awaited directly, others by polling /proc.
 export function createProcessBackend(): WorkerBackend {
-  const children = new Map<number, { subprocess: Promise<{ exitCode?: number; signal?: string }>; startedAt: number }>();
+  const children = new Map<number, { ended: Promise<{ exitCode?: number; signal?: string }>; startedAt: number; launched: boolean }>();
+
+  // The launcher when sh and setsid are on PATH; each launch it cannot take goes through execa.
+  const programs = findPrograms();
+  const launcher = programs && new Launcher(programs, makeWrapperScript({ output: 'inherit', notify: true }), stopAbandoned);
 
   async function launch(spec: LaunchSpec, record?: (handle: WorkerHandle) => void | Promise<void>): Promise<WorkerHandle> {
+    const started = launcher?.launch({
+      cwd: spec.cwd,
+      env: wrapperEnv(spec),
+      attemptDir: spec.attemptDir,
+      stdinFile: spec.command.stdinFile ?? '',
+      file: spec.command.file,
+      args: spec.command.args,
+      outputFile: join(spec.attemptDir, OUTPUT_FILE),
+    });
+    if (!started) return launchWithExeca(spec, record);
+    let launched: Started;
+    try {
+      launched = await started;
+    } catch (error) {
+      throw new Error(`could not start ${spec.command.file}: ${(error as Error).message}`);
+    }
+    children.set(launched.pid, { ended: launched.ended.then((status) => ({ exitCode: status })), startedAt: Date.now(), launched: true });
+    const handle: WorkerHandle = { backend: 'process', pid: launched.pid, pidStart: launched.pidStart, pgid: launched.pid, ...(BOOT_ID ? { bootId: BOOT_ID } : {}) };
+    await record?.(handle);
+    return handle;
+  }
+
+  // The same start through execa: a launch line the launcher cannot take, or no launcher here.
+  async function launchWithExeca(spec: LaunchSpec, record?: (handle: WorkerHandle) => void | Promise<void>): Promise<WorkerHandle> {
     const [file, ...args] = wrapperArgv(spec, { output: 'inherit' });
     const out = await open(join(spec.attemptDir, OUTPUT_FILE), 'a');
     try {
@@ -42,7 +72,7 @@ export function createProcessBackend(): WorkerBackend {
         const result = await subprocess;
         throw new Error(`could not start ${spec.command.file}: ${'message' in result ? String(result.message) : 'no pid'}`);
       }
-      children.set(pid, { subprocess, startedAt: Date.now() });
+      children.set(pid, { ended: subprocess, startedAt: Date.now(), launched: false });
       const handle: WorkerHandle = { backend: 'process', pid, pidStart: readPidStart(pid) ?? 0, pgid: pid, ...(BOOT_ID ? { bootId: BOOT_ID } : {}) };
       // A process runs from its spawn; a crash before this record is covered by its pid file.
       await record?.(handle);
@@ -57,14 +87,21 @@ export function createProcessBackend(): WorkerBackend {
     const startedAt = child?.startedAt ?? Date.now();
     let signal: string | null = null;
     let exitCode: number | null = null;
-    if (child) {
-      const result = await child.subprocess;
-      children.delete(handle.pid);
+    const alive = () => isProcessAlive(handle.pid, handle.pidStart, handle.bootId);
+    if (child && !child.launched) {
+      const result = await child.ended;
       exitCode = result.exitCode ?? null;
       signal = result.signal ?? null;
+    } else if (child) {
+      // The wrapper's word, or its end without one (killed): whichever comes first.
+      const result = await Promise.race([child.ended, untilGone(alive).then(() => ({ exitCode: undefined }))]);
+      launcher?.forget(handle.pid);
+      exitCode = result.exitCode ?? null;
+      if (result.exitCode === undefined) ({ exitCode, signal } = zombieEnd(handle) ?? { exitCode: null, signal: null });
     } else {
-      while (isProcessAlive(handle.pid, handle.pidStart, handle.bootId)) await new Promise((r) => setTimeout(r, ADOPTED_POLL_MS));
+      await untilGone(alive);
     }
+    children.delete(handle.pid);
     if (ownsGroup(handle.pid, handle.pidStart, handle.bootId)) reapGroup(handle.pgid, () => ownsGroup(handle.pid, handle.pidStart, handle.bootId));
     // The wrapper's record holds the agent's own status; the wrapper's is only a fallback.
     const record = await readExitRecord(spec.attemptDir);
@@ -83,7 +120,49 @@ export function createProcessBackend(): WorkerBackend {
     });
   }
 
-  return { kind: 'process', launch, wait, isAlive, stop };
+  return { kind: 'process', launch, wait, isAlive, stop, close: () => launcher?.close() };
+}
+
+// Resolves once the process is gone (a zombie counts as gone).
+async function untilGone(alive: () => boolean): Promise<void> {
+  while (alive()) await new Promise((r) => setTimeout(r, ADOPTED_POLL_MS));
+}
+
+// How a wrapper that ended without a word ended, while its zombie is not reaped yet.
+function zombieEnd(handle: WorkerHandle): { exitCode: number | null; signal: string | null } | undefined {
+  const end = readZombieEnd(handle.pid, handle.pidStart);
+  if (!end) return undefined;
+  return { exitCode: end.exitCode, signal: end.signal === null ? null : (signalName(end.signal) ?? null) };
+}
+
+function signalName(signal: number): string | undefined {
+  return Object.entries(constants.signals).find(([, n]) => n === signal)?.[0];
+}
+
+// A wrapper that started after its launch was given up on was never recorded: it is stopped at once.
+function stopAbandoned(pid: number): void {
+  signalGroup(pid, 'SIGKILL');
+}
+
+// sh and setsid on PATH, as absolute paths; undefined when either is missing.
+function findPrograms(): { sh: string; setsid: string } | undefined {
+  const sh = findOnPath('sh');
+  const setsid = findOnPath('setsid');
+  return sh && setsid ? { sh, setsid } : undefined;
+}
+
+function findOnPath(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const path = join(dir, name);
+    try {
+      accessSync(path, fsConstants.X_OK);
+      return path;
+    } catch {
+      // Not here.
+    }
+  }
+  return undefined;
 }
 
 // Polite request, grace, SIGTERM to the group, SIGKILL; resolves when the group is gone.

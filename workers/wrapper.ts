@@ -17,6 +17,12 @@ export interface WrapperOptions {
   output: 'tee' | 'inherit';
   /** Argv run once exit.json is in place (e.g. `tmux wait-for -S`); its failure is ignored. */
   onExit?: string[];
+  /**
+   * The launcher's channel (workers/launcher.ts): the wrapper takes a launch id after its stdin
+   * file, says on fd 3 that it started (with its /proc stat line) and how its agent ended; the agent
+   * never sees fd 3.
+   */
+  notify?: boolean;
 }
 
 // What the wrapper writes to exit.json when the agent has ended (when: the file's mtime).
@@ -33,14 +39,29 @@ export interface ExitRecord {
 // A stop requested before the agent started skips it, with the status of an interrupted command (130).
 // A record is one short printf (a builtin: one write, no process started): a reader sees the file
 // empty or whole, and takes an empty one as not written yet. Times are the files' mtimes.
-const SCRIPT_HEAD = `trap : INT TERM
-dir=$1; stdin_file=$2; shift 2
+function scriptHead(notify: boolean): string {
+  const args = notify ? 'dir=$1; stdin_file=$2; launch=$3; shift 3' : 'dir=$1; stdin_file=$2; shift 2';
+  const close = notify ? ' 3>&-' : '';
+  return `trap : INT TERM
+${args}
 put() { printf '%s\\n' "$2" > "$dir/$1"; }
 run() {
   if [ -e "$dir/${SHUTDOWN_FILE}" ]; then echo "teamline: stop requested before the agent started" >&2; return 130; fi
-  if [ -n "$stdin_file" ]; then "$@" < "$stdin_file"; else "$@"; fi
+  if [ -n "$stdin_file" ]; then "$@" < "$stdin_file"${close}; else "$@"${close}; fi
 }
-put ${PID_FILE} "{\\"pid\\":$$}"`;
+put ${PID_FILE} "{\\"pid\\":$$}"${notify ? NOTIFY_STARTED : ''}`;
+}
+
+// The launcher learns the wrapper's pid and start time from the wrapper itself, once it runs in its
+// own session: a fast agent may end, and its wrapper be reaped, before anyone else could look.
+const NOTIFY_STARTED = `
+read -r stat < /proc/$$/stat || stat="$$"
+printf 'started %s %s\\n' "$launch" "$stat" >&3`;
+
+// How the agent ended, once exit.json is written; a reader gone (the orchestrator died) is no matter.
+const NOTIFY_ENDED = `trap '' PIPE
+printf 'ended %s %s\\n' "$$" "$status" >&3 2>/dev/null
+exec 3>&-`;
 
 // The agent writes into a fifo read by tee, so $? is the agent's own status (dash has no pipefail).
 // tee ignores SIGINT (-i) and SIGTERM so it keeps the agent's last words when we ask it to stop.
@@ -75,7 +96,8 @@ export function toShellCommand(argv: readonly string[]): string {
 export function makeWrapperScript(options: WrapperOptions): string {
   const hook = options.onExit ? `${toShellCommand(options.onExit)} >/dev/null 2>&1 || :` : ':';
   const body = options.output === 'tee' ? RUN_TEE : RUN_INHERIT;
-  return [SCRIPT_HEAD, body, SCRIPT_TAIL, hook, 'exit "$status"', ''].join('\n');
+  const notify = options.notify === true;
+  return [scriptHead(notify), body, SCRIPT_TAIL, hook, ...(notify ? [NOTIFY_ENDED] : []), 'exit "$status"', ''].join('\n');
 }
 
 // The full argv that runs an attempt's agent through the wrapper: `sh -c <script> sh <dir> <stdin> <file> <args...>`.

@@ -167,6 +167,7 @@ function listenForCancel(session: RunSession): () => void {
 
 // After the run: the tmux server goes (unless the user keeps the panes), and nothing owned is left.
 async function cleanUp(session: RunSession): Promise<void> {
+  session.registry.close();
   if (!session.keepPanes) {
     for (const socketDir of session.registry.tmuxSocketDirs()) {
       await killServer(session.runId, { socketDir }).catch((error: unknown) => session.log.warn({ err: error }, 'tmux cleanup failed'));

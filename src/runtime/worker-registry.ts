@@ -48,6 +48,12 @@ export class WorkerRegistry {
     return (this.processBackend ??= createProcessBackend());
   }
 
+  // Ends what the backends keep for launching; the workers they started are not touched.
+  close(): void {
+    this.processBackend?.close?.();
+    this.tmuxBackend?.close?.();
+  }
+
   // The backend that reaches a recorded worker.
   backendOf(handle: WorkerHandle): WorkerBackend {
     return this.backend(handle.backend === 'tmux' ? 'tmux' : 'headless');

@@ -1,0 +1,176 @@
+// The process backend's launcher: one long-lived sh that starts each attempt's wrapper in a session
+// and process group of its own, as execa's `detached` did, with the attempt's folder, environment
+// and argv intact, and that tells how the agent ended.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeLaunchLine, MAX_LAUNCH_LINE } from '../../workers/launcher.js';
+import { createProcessBackend } from '../../workers/process.js';
+import { isProcessAlive, readProcStat, signalGroup, waitUntil } from '../../workers/proc.js';
+import type { LaunchSpec, WorkerBackend, WorkerHandle } from '../../workers/types.js';
+import { OUTPUT_FILE } from '../../workers/wrapper.js';
+
+const folders: string[] = [];
+const backends: WorkerBackend[] = [];
+const handles: WorkerHandle[] = [];
+
+afterEach(() => {
+  for (const handle of handles.splice(0)) signalGroup(handle.pgid, 'SIGKILL');
+  for (const backend of backends.splice(0)) backend.close?.();
+  for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function makeBackend(): WorkerBackend {
+  const backend = createProcessBackend();
+  backends.push(backend);
+  return backend;
+}
+
+// An attempt folder and a spec running `sh -c <script> <args...>` in `cwd` (default: a fresh folder).
+function makeSpec(script: string, args: string[] = [], options: { cwd?: string; env?: Record<string, string> } = {}): LaunchSpec {
+  const root = mkdtempSync(join(tmpdir(), 'teamline-launcher-'));
+  folders.push(root);
+  const attemptDir = join(root, 'attempt');
+  mkdirSync(attemptDir);
+  const cwd = options.cwd ?? join(root, 'work');
+  if (!options.cwd) mkdirSync(cwd);
+  return {
+    runId: 'launcher-test',
+    taskId: 't1',
+    attempt: 1,
+    worker: 'worker-1',
+    attemptDir,
+    cwd,
+    command: { file: 'sh', args: ['-c', script, 'agent', ...args] },
+    env: { TEAM_RUN_ID: 'launcher-test', TEAM_TASK_ID: 't1', TEAM_ATTEMPT: '1', ...options.env },
+  };
+}
+
+async function launch(backend: WorkerBackend, spec: LaunchSpec): Promise<WorkerHandle> {
+  const handle = await backend.launch(spec);
+  handles.push(handle);
+  return handle;
+}
+
+function output(spec: LaunchSpec): string {
+  return readFileSync(join(spec.attemptDir, OUTPUT_FILE), 'utf8');
+}
+
+describe('workers/process launcher', () => {
+  it('starts the wrapper leading its own session and group, in the working folder, with the environment, and reads its end', async () => {
+    const backend = makeBackend();
+    const spec = makeSpec('pwd; echo "env=$TEAM_TASK_ID/$EXTRA"; ls /proc/$$/fd | tr "\\n" " "; echo; sleep 0.2; exit 7', [], { env: { EXTRA: 'x y' } });
+    const handle = await launch(backend, spec);
+    const stat = readProcStat(handle.pid);
+    // pid, start time, group and session: the wrapper's own, from /proc.
+    expect(handle.pgid).toBe(handle.pid);
+    expect(stat?.startTime).toBe(handle.pidStart);
+    expect(stat?.pgid).toBe(handle.pid);
+    expect(readStatField(handle.pid, 3)).toBe(handle.pid);
+    const exit = await backend.wait(handle, spec);
+    expect(exit).toMatchObject({ exitCode: 7, signal: null, stopped: false });
+    const lines = output(spec).trim().split('\n');
+    expect(lines[0]).toBe(spec.cwd);
+    expect(lines[1]).toBe('env=t1/x y');
+    // The launcher's channel (fd 3) is closed for the agent.
+    expect(lines[2]!.trim().split(' ')).toEqual(expect.arrayContaining(['0', '1', '2']));
+    expect(lines[2]!.trim().split(' ')).not.toContain('3');
+  });
+
+  it('hands the agent arguments with newlines, quotes and spaces intact', async () => {
+    const backend = makeBackend();
+    const words = ["it's", 'two\nlines', '"quoted" $HOME `x`', ' spaced ', ''];
+    const spec = makeSpec('for a in "$@"; do printf "[%s]" "$a"; done', words);
+    const handle = await launch(backend, spec);
+    expect((await backend.wait(handle, spec)).exitCode).toBe(0);
+    expect(output(spec)).toBe(words.map((w) => `[${w}]`).join(''));
+  });
+
+  it('refuses a launch whose working folder is missing, and runs nothing', async () => {
+    const backend = makeBackend();
+    const spec = makeSpec('touch ran', [], { cwd: join(tmpdir(), `teamline-missing-${process.pid}-${Date.now()}`) });
+    await expect(backend.launch(spec)).rejects.toThrow('could not start sh: the working folder is missing or cannot be entered');
+    expect(readdirSync(spec.attemptDir)).not.toContain('pid.json');
+  });
+
+  it('reads the end of a wrapper killed with SIGKILL, which says nothing', async () => {
+    const backend = makeBackend();
+    const spec = makeSpec('sleep 600');
+    const handle = await launch(backend, spec);
+    signalGroup(handle.pgid, 'SIGKILL');
+    const exit = await backend.wait(handle, spec);
+    expect(exit.stopped).toBe(false);
+    expect(exit.reason).toBe('the wrapper left no exit record');
+    expect(isProcessAlive(handle.pid, handle.pidStart)).toBe(false);
+  });
+
+  it('starts attempts side by side and tells each its own end', async () => {
+    const backend = makeBackend();
+    const specs = Array.from({ length: 12 }, (_, i) => makeSpec(`sleep 0.0${i % 5}; exit ${i}`));
+    const started = await Promise.all(specs.map((spec) => launch(backend, spec)));
+    expect(new Set(started.map((h) => h.pid)).size).toBe(12);
+    const exits = await Promise.all(started.map((handle, i) => backend.wait(handle, specs[i]!)));
+    expect(exits.map((e) => e.exitCode)).toEqual(specs.map((_, i) => i));
+  });
+
+  it('starts a new launcher when its launcher is gone; a wrapper it had started runs on and its end still arrives', async () => {
+    const backend = makeBackend();
+    const release = join(mkdtempSync(join(tmpdir(), 'teamline-release-')), 'go');
+    folders.push(join(release, '..'));
+    const first = makeSpec(`until [ -e '${release}' ]; do sleep 0.02; done; exit 4`);
+    const running = await launch(backend, first);
+    const launcherPid = findLauncher(running.pid);
+    expect(launcherPid).toBeDefined();
+    process.kill(launcherPid!, 'SIGKILL');
+    // Reaped by us (its /proc entry gone): the backend has heard of its exit by then.
+    expect(await waitUntil(() => !existsSync(`/proc/${launcherPid}`), 5_000)).toBe(true);
+    const second = makeSpec('exit 5');
+    const next = await launch(backend, second);
+    expect((await backend.wait(next, second)).exitCode).toBe(5);
+    expect(isProcessAlive(running.pid, running.pidStart)).toBe(true);
+    writeFileSync(release, '');
+    expect((await backend.wait(running, first)).exitCode).toBe(4);
+  });
+
+  it('leaves to execa a launch past the line limit; leaves out a name sh cannot pass on, as the wrapper would', async () => {
+    const programs = { sh: '/bin/sh', setsid: '/usr/bin/setsid' };
+    const request = { cwd: '/', env: {}, attemptDir: '/a', stdinFile: '', file: 'sh', args: [], outputFile: '/a/out' };
+    expect(makeLaunchLine(1, { ...request, env: { 'NOT-A-NAME': '1', OK: '2' } }, programs)).toContain("export OK='2';");
+    expect(makeLaunchLine(1, { ...request, env: { 'NOT-A-NAME': '1' } }, programs)).not.toContain('NOT-A-NAME');
+    // Three arguments of 100 KB: past the line limit, each under the kernel's limit of one argument (128 KB).
+    const long = Array.from({ length: Math.ceil(MAX_LAUNCH_LINE / 100_000) }, () => 'y'.repeat(100_000));
+    expect(makeLaunchLine(1, { ...request, args: long }, programs)).toBeUndefined();
+    expect(makeLaunchLine(1, request, programs)).toMatch(/&\n$/);
+
+    const backend = makeBackend();
+    const odd = makeSpec('echo "[$0]$ODD_OK"', [], { env: { 'ODD-NAME': 'v', ODD_OK: 'ok' } });
+    const oddHandle = await launch(backend, odd);
+    expect((await backend.wait(oddHandle, odd)).exitCode).toBe(0);
+    expect(output(odd).trim()).toBe('[agent]ok');
+    const longSpec = makeSpec('echo "[$0]$#:${#1}"', long);
+    const longHandle = await launch(backend, longSpec);
+    expect((await backend.wait(longHandle, longSpec)).exitCode).toBe(0);
+    expect(output(longSpec).trim()).toBe(`[agent]${long.length}:100000`);
+  });
+});
+
+// The launcher: the wrapper's parent, the sh that reads launch lines.
+function findLauncher(wrapperPid: number): number | undefined {
+  const parent = readParent(wrapperPid);
+  return parent !== undefined && existsSync(`/proc/${parent}/cmdline`) && readFileSync(`/proc/${parent}/cmdline`, 'utf8').includes('read -r line') ? parent : undefined;
+}
+
+function readParent(pid: number): number | undefined {
+  return readStatField(pid, 1);
+}
+
+// A numeric field of /proc/<pid>/stat after the command name: 1 ppid, 2 pgrp, 3 session.
+function readStatField(pid: number, index: number): number | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(text.slice(text.lastIndexOf(')') + 2).split(' ')[index]);
+  } catch {
+    return undefined;
+  }
+}

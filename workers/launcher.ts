@@ -1,0 +1,200 @@
+// A long-lived sh that starts the attempts' wrappers, so that the orchestrator forks once, not once
+// per attempt: a fork of node write-protects and copies its whole address space, which costs its
+// main thread milliseconds per attempt; a fork of a small sh costs a fraction of one. Each launch
+// is one line the launcher evals: a subshell that enters the working folder, exports the attempt's
+// environment and execs `setsid sh -c <wrapper>`, so the wrapper leads a session and process group
+// of its own, as execa's `detached` gives. The wrapper tells on the launcher's stdout (its fd 3)
+// that it started, with its pid and start time, and how its agent ended.
+import { execa, type ResultPromise } from 'execa';
+import { quoteShellWord } from './wrapper.js';
+
+// A launch line longer than this (a prompt passed as an argument) goes through execa instead: dash
+// reads a line one byte at a time.
+export const MAX_LAUNCH_LINE = 256 * 1024;
+// A launch whose wrapper has not said it started by then is given up on (and stopped if it starts
+// later): a minute normally, two seconds once the launcher has ended (the subshell of a launch it
+// forked may still be on its way to the wrapper).
+const LAUNCH_TIMEOUT_MS = 60_000;
+const LOST_LAUNCH_MS = 2_000;
+
+// The loop: $1 is the wrapper script; each line read is a launch (or `exit`).
+const LOOP = `W=$1; shift
+nl='
+'
+while IFS= read -r line; do eval "$line"; done`;
+
+export interface LaunchRequest {
+  cwd: string;
+  /** Environment additions. */
+  env: Record<string, string>;
+  /** The wrapper's arguments after the script: <dir> <stdin file> <file> <args...>. */
+  attemptDir: string;
+  stdinFile: string;
+  file: string;
+  args: string[];
+  /** Where the wrapper's (and so the agent's) stdout and stderr go, appended. */
+  outputFile: string;
+}
+
+export interface Started {
+  pid: number;
+  /** Start time in clock ticks since boot, from the wrapper's own /proc stat line. */
+  pidStart: number;
+  /** The wrapper's status as it reported it; undefined when it ended without a word (killed). */
+  ended: Promise<number | undefined>;
+}
+
+// Environment names a shell can export.
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+// One launch's line, or undefined when it would be too long. A name that is not a shell identifier
+// is left out: the wrapper (sh) would not pass it on to the agent either way.
+export function makeLaunchLine(id: number, request: LaunchRequest, programs: { sh: string; setsid: string }): string | undefined {
+  const names = Object.keys(request.env).filter((name) => NAME.test(name));
+  const exports = names.map((name) => `export ${name}=${oneLine(request.env[name]!)}`).join('; ');
+  const argv = [request.attemptDir, request.stdinFile, String(id), request.file, ...request.args].map(oneLine).join(' ');
+  const enter = `cd ${oneLine(request.cwd)} 2>/dev/null || { printf 'failed ${id} cwd\\n' >&3; exit 0; }`;
+  const line = `(${enter}${exports ? `; ${exports}` : ''}; exec ${oneLine(programs.setsid)} ${oneLine(programs.sh)} -c "$W" sh ${argv}) 3>&1 </dev/null >>${oneLine(request.outputFile)} 2>&1 &\n`;
+  return line.length > MAX_LAUNCH_LINE ? undefined : line;
+}
+
+// A word quoted for sh on one line: a newline is spliced in from $nl.
+function oneLine(word: string): string {
+  return quoteShellWord(word).replace(/\n/g, `'"$nl"'`);
+}
+
+// The launcher of one backend; started on the first launch, again if it ended.
+export class Launcher {
+  private subprocess?: ResultPromise;
+  private seq = 0;
+  private buffered = '';
+  private readonly starts = new Map<number, { resolve: (s: Started) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }>();
+  /** Wrappers started and not yet reported ended, by pid (a wrapper says it started before it ends, on the same pipe). */
+  private readonly running = new Map<number, (status: number | undefined) => void>();
+  /** Launch ids given up on: a late start of one is stopped at once (never recorded, so never ours to run). */
+  private readonly abandoned = new Set<number>();
+
+  constructor(
+    /** Absolute paths of sh and setsid: no PATH search per launch. */
+    private readonly programs: { sh: string; setsid: string },
+    private readonly wrapperScript: string,
+    private readonly onAbandonedStart: (pid: number) => void,
+  ) {}
+
+  // Starts one wrapper; resolves once it runs in its own session; rejects when it could not start.
+  launch(request: LaunchRequest): Promise<Started> | undefined {
+    const id = ++this.seq;
+    const line = makeLaunchLine(id, request, this.programs);
+    if (line === undefined) return undefined;
+    const stdin = this.ensure().stdin!;
+    const started = new Promise<Started>((resolve, reject) => this.starts.set(id, { resolve, reject, timer: this.giveUp(id, LAUNCH_TIMEOUT_MS) }));
+    stdin.write(line);
+    return started;
+  }
+
+  // Ends the launcher (the wrappers it started run on); a later launch starts a new one.
+  close(): void {
+    this.subprocess?.stdin?.end();
+    this.subprocess = undefined;
+  }
+
+  private ensure(): ResultPromise {
+    if (this.subprocess) return this.subprocess;
+    const subprocess = execa(this.programs.sh, ['-c', LOOP, 'sh', this.wrapperScript], {
+      stdin: 'pipe',
+      stdout: 'pipe',
+      stderr: 'ignore',
+      buffer: false,
+      // Its own session: a Ctrl-C in the orchestrator's terminal is the orchestrator's to handle.
+      detached: true,
+      reject: false,
+    });
+    subprocess.stdout!.setEncoding('utf8');
+    subprocess.stdout!.on('data', (chunk: string) => this.read(chunk));
+    // Neither keeps the orchestrator alive: its attempts' own waits do while they run.
+    subprocess.unref();
+    (subprocess.stdout as unknown as { unref?: () => void }).unref?.();
+    (subprocess.stdin as unknown as { unref?: () => void }).unref?.();
+    subprocess.stdin!.on('error', () => undefined);
+    // Its exit, not the end of its output, which the wrappers it started hold open while they run.
+    subprocess.once('exit', () => this.ended(subprocess));
+    void subprocess.catch(() => undefined);
+    this.subprocess = subprocess;
+    return subprocess;
+  }
+
+  // The launcher is gone: launches it had not started by now are given up on after a while (the
+  // subshell of one it forked may still be on its way to the wrapper).
+  private ended(subprocess: ResultPromise): void {
+    if (this.subprocess === subprocess) this.subprocess = undefined;
+    for (const [id, start] of this.starts) {
+      clearTimeout(start.timer);
+      start.timer = this.giveUp(id, LOST_LAUNCH_MS);
+    }
+  }
+
+  private giveUp(id: number, ms: number): NodeJS.Timeout {
+    return setTimeout(() => {
+      const start = this.starts.get(id);
+      if (!start) return;
+      this.starts.delete(id);
+      this.abandoned.add(id);
+      start.reject(new Error(`the agent's wrapper did not start within ${ms / 1000}s`));
+    }, ms);
+  }
+
+  private read(chunk: string): void {
+    const lines = (this.buffered + chunk).split('\n');
+    this.buffered = lines.pop()!;
+    for (const line of lines) this.handle(line);
+  }
+
+  private handle(line: string): void {
+    const [kind, first, ...rest] = line.split(' ');
+    if (kind === 'started') return this.onStarted(Number(first), rest.join(' '));
+    if (kind === 'failed') return this.onFailed(Number(first), rest.join(' '));
+    if (kind === 'ended') return this.onEnded(Number(first), Number(rest[0]));
+  }
+
+  private onStarted(id: number, stat: string): void {
+    const pid = Number(stat.split(' ', 1)[0]);
+    if (!Number.isInteger(pid) || pid <= 1) return;
+    const start = this.starts.get(id);
+    if (!start) {
+      if (this.abandoned.delete(id)) this.onAbandonedStart(pid);
+      return;
+    }
+    this.starts.delete(id);
+    clearTimeout(start.timer);
+    const ended = new Promise<number | undefined>((resolve) => this.running.set(pid, resolve));
+    start.resolve({ pid, pidStart: startTimeOf(stat), ended });
+  }
+
+  private onFailed(id: number, what: string): void {
+    const start = this.starts.get(id);
+    if (!start) return;
+    this.starts.delete(id);
+    clearTimeout(start.timer);
+    start.reject(new Error(what === 'cwd' ? 'the working folder is missing or cannot be entered' : what));
+  }
+
+  private onEnded(pid: number, status: number): void {
+    const resolve = this.running.get(pid);
+    this.running.delete(pid);
+    resolve?.(Number.isInteger(status) ? status : undefined);
+  }
+
+  // A wrapper known to be gone without a word (killed): its wait stops listening for one.
+  forget(pid: number): void {
+    const resolve = this.running.get(pid);
+    this.running.delete(pid);
+    resolve?.(undefined);
+  }
+}
+
+// Field 22 of a /proc/<pid>/stat line (after the command name, which may hold spaces); 0 if unreadable.
+function startTimeOf(stat: string): number {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const start = Number(fields[19]);
+  return Number.isInteger(start) ? start : 0;
+}
