@@ -1,9 +1,8 @@
 // The foreground run's progress: the live view on a wide terminal, today's line per event otherwise.
+// The view's modules (log-update and its text measures cost ~100 ms to load) load only to be shown.
 import { runPaths } from '../checkpoint/store.js';
 import { makeProgress, type Progress } from '../runtime/progress.js';
 import { MIN_COLUMNS } from './frame.js';
-import { makeLiveView } from './live.js';
-import { loadWatchModel } from './model.js';
 
 // How often the foreground view redraws.
 const REDRAW_MS = 1000;
@@ -14,40 +13,61 @@ export function makeRunProgress(options: { json: boolean; projectDir: string }):
   const base = makeProgress({ json: options.json });
   const out = process.stderr;
   if (options.json || !out.isTTY || (out.columns ?? 0) < MIN_COLUMNS) return base;
-  let stop: (() => void) | undefined;
+  let view: LiveView | undefined;
   let ended = false;
   return {
     emit(event, line) {
-      if (!stop && !ended && (event.type === 'run.started' || event.type === 'run.resumed') && typeof event.run === 'string') {
-        stop = startView(runPaths(options.projectDir, event.run), out);
-        return;
+      if (!view && !ended && (event.type === 'run.started' || event.type === 'run.resumed') && typeof event.run === 'string') {
+        view = startView(runPaths(options.projectDir, event.run), out);
       }
-      if (stop && ENDS.has(event.type)) {
-        stop();
-        stop = undefined;
+      if (view && ENDS.has(event.type)) {
+        view.stop();
+        view = undefined;
         ended = true;
       }
       // While the view is up it shows what the lines would say.
-      if (!stop) base.emit(event, line);
+      if (!view?.shown) base.emit(event, line);
     },
   };
 }
 
-function startView(paths: ReturnType<typeof runPaths>, out: NodeJS.WriteStream): () => void {
-  const view = makeLiveView({ out, tty: true, footer: 'Ctrl-C cancels the run' });
-  const draw = () => {
-    try {
-      view.show(loadWatchModel(paths));
-    } catch {
-      // A log caught mid-write is read again at the next tick.
-    }
+interface LiveView {
+  /** Up on the terminal (its modules loaded): lines would only scroll it away. */
+  readonly shown: boolean;
+  stop(): void;
+}
+
+function startView(paths: ReturnType<typeof runPaths>, out: NodeJS.WriteStream): LiveView {
+  let stopped = false;
+  let stopShown: (() => void) | undefined;
+  const state: LiveView = {
+    get shown() {
+      return stopShown !== undefined;
+    },
+    stop() {
+      stopped = true;
+      stopShown?.();
+      stopShown = undefined;
+    },
   };
-  draw();
-  const timer = setInterval(draw, REDRAW_MS);
-  timer.unref();
-  return () => {
-    clearInterval(timer);
+  void Promise.all([import('./live.js'), import('./model.js')]).then(([{ makeLiveView }, { loadWatchModel }]) => {
+    if (stopped) return;
+    const view = makeLiveView({ out, tty: true, footer: 'Ctrl-C cancels the run' });
+    const draw = () => {
+      try {
+        view.show(loadWatchModel(paths));
+      } catch {
+        // A log caught mid-write is read again at the next tick.
+      }
+    };
     draw();
-    view.done();
-  };
+    const timer = setInterval(draw, REDRAW_MS);
+    timer.unref();
+    stopShown = () => {
+      clearInterval(timer);
+      draw();
+      view.done();
+    };
+  });
+  return state;
 }
