@@ -52,6 +52,7 @@ const handleSchema = z.object({
   pidStart: z.number().int(),
   pgid: z.number().int(),
   bootId: z.string().optional(),
+  forksAt: z.number().int().nonnegative().optional(),
   server: z.string().optional(),
   socketDir: z.string().optional(),
   paneId: z.string().optional(),

@@ -1,7 +1,8 @@
 // Descendants of an attempt that left its process group (a `setsid` double fork): found by the
 // attempt's marker in their environment, same user, started after the attempt, and stopped.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { readProcStat, signalProcess, waitUntil } from './proc.js';
+import { mayBeNewer, readForkCount, readProcStat, signalProcess, waitUntil } from './proc.js';
+import type { WorkerHandle } from './types.js';
 
 // Between SIGTERM and SIGKILL for an escaped descendant.
 const TERM_TO_KILL_MS = 2_000;
@@ -12,6 +13,16 @@ export interface AttemptMarker {
   attempt: number;
   /** Start time (clock ticks since boot) of the attempt's first process: older ones are not its. */
   since: number;
+  /**
+   * That first process's pid and the machine's fork count just before it started: only pids handed
+   * out since can be the attempt's, so the others are never opened. Without it every process is read.
+   */
+  after?: { pid: number; forks: number };
+}
+
+// The marker of an attempt whose first process is the worker `handle` names.
+export function escapeeMarker(runId: string, taskId: string, attempt: number, handle: WorkerHandle): AttemptMarker {
+  return { runId, taskId, attempt, since: handle.pidStart, ...(handle.forksAt !== undefined && { after: { pid: handle.pid, forks: handle.forksAt } }) };
 }
 
 // Pids carrying the attempt's TEAM_RUN_ID, TEAM_TASK_ID and TEAM_ATTEMPT, ours, started since.
@@ -26,8 +37,10 @@ function scanFor(markers: AttemptMarker[]): number[][] {
   const oldest = Math.min(...markers.map((m) => m.since));
   const uid = process.getuid?.();
   const found: number[][] = markers.map(() => []);
+  const forksNow = markers.every((m) => m.after) ? readForkCount() : undefined;
+  const candidate = (pid: number) => forksNow === undefined || markers.some((m) => mayBeNewer(pid, m.after!, forksNow));
   for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid || !candidate(Number(entry))) continue;
     try {
       // The start time first: most processes of a machine are older than every attempt asked about.
       const stat = readProcStat(Number(entry));

@@ -48,6 +48,41 @@ export function readPidStart(pid: number): number | undefined {
   return readProcStat(pid)?.startTime;
 }
 
+// The size of the pid space: a new process takes the next free pid after the last one handed out,
+// wrapping past PID_MAX to the low pids the kernel does not reserve (RESERVED_PIDS).
+export const PID_MAX = readNumber('/proc/sys/kernel/pid_max');
+const RESERVED_PIDS = 300;
+
+// How many processes and threads the machine has forked since boot (/proc/stat `processes`).
+export function readForkCount(): number | undefined {
+  try {
+    const match = /^processes (\d+)$/m.exec(readFileSync('/proc/stat', 'latin1'));
+    return match ? Number(match[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// Whether `pid` can belong to a process started after process `after.pid`, when the machine had
+// forked `after.forks` times before that one started and `forksNow` times now: a later process's pid
+// comes after it in allocation order by at most the forks since (plus the reserved pids a wrap skips).
+export function mayBeNewer(pid: number, after: { pid: number; forks: number }, forksNow: number): boolean {
+  if (PID_MAX === undefined) return true;
+  const window = forksNow - after.forks + RESERVED_PIDS;
+  if (window >= PID_MAX - 1) return true;
+  const distance = (pid - after.pid + PID_MAX) % PID_MAX;
+  return distance > 0 && distance <= window;
+}
+
+function readNumber(path: string): number | undefined {
+  try {
+    const value = Number(readFileSync(path, 'utf8').trim());
+    return Number.isInteger(value) && value > 0 ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 // This boot's id: a pid recorded on another boot is never ours, whatever its start time.
 export const BOOT_ID = readBootId();
 

@@ -6,7 +6,7 @@ import { constants } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { execa } from 'execa';
 import { Launcher, type Started } from './launcher.js';
-import { BOOT_ID, isProcessAlive, listGroupMembers, ownsGroup, readPidStart, readZombieEnd, signalGroup, waitUntil } from './proc.js';
+import { BOOT_ID, isProcessAlive, listGroupMembers, ownsGroup, readForkCount, readPidStart, readZombieEnd, signalGroup, waitUntil } from './proc.js';
 import type { LaunchSpec, StopOptions, WorkerBackend, WorkerExit, WorkerHandle } from './types.js';
 import { makeWrapperScript, OUTPUT_FILE, readExitRecord, SHUTDOWN_FILE, wrapperArgv, wrapperEnv } from './wrapper.js';
 
@@ -27,6 +27,7 @@ export function createProcessBackend(): WorkerBackend {
   const launcher = programs && new Launcher(programs, makeWrapperScript({ output: 'inherit', notify: true }), stopAbandoned);
 
   async function launch(spec: LaunchSpec, record?: (handle: WorkerHandle) => void | Promise<void>): Promise<WorkerHandle> {
+    const forksAt = readForkCount();
     const started = launcher?.launch({
       cwd: spec.cwd,
       env: wrapperEnv(spec),
@@ -36,7 +37,7 @@ export function createProcessBackend(): WorkerBackend {
       args: spec.command.args,
       outputFile: join(spec.attemptDir, OUTPUT_FILE),
     });
-    if (!started) return launchWithExeca(spec, record);
+    if (!started) return launchWithExeca(spec, forksAt, record);
     let launched: Started;
     try {
       launched = await started;
@@ -44,13 +45,13 @@ export function createProcessBackend(): WorkerBackend {
       throw new Error(`could not start ${spec.command.file}: ${(error as Error).message}`);
     }
     children.set(launched.pid, { ended: launched.ended.then((status) => ({ exitCode: status })), startedAt: Date.now(), launched: true });
-    const handle: WorkerHandle = { backend: 'process', pid: launched.pid, pidStart: launched.pidStart, pgid: launched.pid, ...(BOOT_ID ? { bootId: BOOT_ID } : {}) };
+    const handle: WorkerHandle = { backend: 'process', pid: launched.pid, pidStart: launched.pidStart, pgid: launched.pid, ...identity(forksAt) };
     await record?.(handle);
     return handle;
   }
 
   // The same start through execa: a launch line the launcher cannot take, or no launcher here.
-  async function launchWithExeca(spec: LaunchSpec, record?: (handle: WorkerHandle) => void | Promise<void>): Promise<WorkerHandle> {
+  async function launchWithExeca(spec: LaunchSpec, forksAt: number | undefined, record?: (handle: WorkerHandle) => void | Promise<void>): Promise<WorkerHandle> {
     const [file, ...args] = wrapperArgv(spec, { output: 'inherit' });
     const out = await open(join(spec.attemptDir, OUTPUT_FILE), 'a');
     try {
@@ -73,7 +74,7 @@ export function createProcessBackend(): WorkerBackend {
         throw new Error(`could not start ${spec.command.file}: ${'message' in result ? String(result.message) : 'no pid'}`);
       }
       children.set(pid, { ended: subprocess, startedAt: Date.now(), launched: false });
-      const handle: WorkerHandle = { backend: 'process', pid, pidStart: readPidStart(pid) ?? 0, pgid: pid, ...(BOOT_ID ? { bootId: BOOT_ID } : {}) };
+      const handle: WorkerHandle = { backend: 'process', pid, pidStart: readPidStart(pid) ?? 0, pgid: pid, ...identity(forksAt) };
       // A process runs from its spawn; a crash before this record is covered by its pid file.
       await record?.(handle);
       return handle;
@@ -121,6 +122,11 @@ export function createProcessBackend(): WorkerBackend {
   }
 
   return { kind: 'process', launch, wait, isAlive, stop, close: () => launcher?.close() };
+}
+
+// What a handle says of the machine beside the pid: its boot, and its fork count before the start.
+function identity(forksAt: number | undefined): { bootId?: string; forksAt?: number } {
+  return { ...(BOOT_ID ? { bootId: BOOT_ID } : {}), ...(forksAt !== undefined ? { forksAt } : {}) };
 }
 
 // Resolves once the process is gone (a zombie counts as gone).

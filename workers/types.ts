@@ -119,7 +119,15 @@ export interface LaunchSpec {
 
 // What identifies a started worker, recorded in the log before work starts.
 export type WorkerHandle =
-  | { backend: 'process'; pid: number; pidStart: number; pgid: number; bootId?: string }
+  | {
+      backend: 'process';
+      pid: number;
+      pidStart: number;
+      pgid: number;
+      bootId?: string;
+      /** The machine's fork count just before the worker started (see workers/escapees.ts); absent in older logs. */
+      forksAt?: number;
+    }
   | {
       backend: 'tmux';
       server: string;
@@ -131,6 +139,7 @@ export type WorkerHandle =
       pgid: number;
       /** The boot the pid was recorded on (/proc/sys/kernel/random/boot_id); absent in older logs. */
       bootId?: string;
+      forksAt?: number;
     };
 
 // How a worker ended, as data. Only our own bugs throw.

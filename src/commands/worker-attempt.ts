@@ -4,7 +4,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type PgBoss from 'pg-boss';
 import { getAdapter } from '../../workers/adapters/index.js';
-import { stopEscapees } from '../../workers/escapees.js';
+import { escapeeMarker, stopEscapees } from '../../workers/escapees.js';
 import { sim } from '../../workers/sim/adapter.js';
 import type { AgentAdapter, LaunchSpec, WorkerBackend, WorkerExit, WorkerHandle } from '../../workers/types.js';
 import { OUTPUT_FILE, readExitRecord } from '../../workers/wrapper.js';
@@ -68,7 +68,7 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
       session = watchSessionId(adapter, join(spec.attemptDir, OUTPUT_FILE), (id) => void writeReport(ctx.store, ref, ctx.holder.workerId, 'usage', { session_id: id }).catch(() => false));
       const exit = await ctx.backend.wait(handle, spec);
       session.stop();
-      await stopEscapees({ runId: job.runId, taskId: job.taskId, attempt: job.attempt, since: handle.pidStart });
+      await stopEscapees(escapeeMarker(job.runId, job.taskId, job.attempt, handle));
       // The lease is kept while the report is written: a store that is down for a while loses nothing.
       if (!lost) await finish(ctx, taken, spec, adapter, { ...exit, stopped: stopped !== undefined, ...(stopped && { reason: stopped }) }, () => lost !== undefined);
       lease.stop();

@@ -5,7 +5,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import type { AttemptInput } from '../../machines/types.js';
 import type { AgentAdapter, AgentConfig, LaunchSpec, WorkerBackend, WorkerHandle } from '../../workers/types.js';
 import { permissionFor } from '../../workers/adapters/permissions.js';
-import { stopEscapees } from '../../workers/escapees.js';
+import { escapeeMarker, stopEscapees } from '../../workers/escapees.js';
 import { resolveAgent } from './agents.js';
 import { adoptUnrecorded } from './adopt.js';
 import { attemptFiles, finishInterrupted, type AttemptFiles } from './attempt-records.js';
@@ -37,7 +37,7 @@ export async function runAttempt(session: RunSession, input: AttemptRequest, sig
   }
   const exit = await watchWorker(session, handle, spec, input, signal, adapter);
   // Descendants that left the worker's process group (setsid) end with the attempt.
-  await stopEscapees({ runId: session.runId, taskId: input.taskId, attempt: input.attempt, since: handle.pidStart });
+  await stopEscapees(escapeeMarker(session.runId, input.taskId, input.attempt, handle));
   if (exit.stopped && signal.aborted) return finishInterrupted(session, input, `stopped by cancel (${exit.reason ?? 'worker ended'})`);
   await concludeAttempt(session, input, files, adapter, exit, recovered);
 }

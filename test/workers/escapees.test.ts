@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findEscapees, stopEscapees, type AttemptMarker } from '../../workers/escapees.js';
-import { isProcessAlive, readPidStart, waitUntil } from '../../workers/proc.js';
+import { isProcessAlive, mayBeNewer, PID_MAX, readForkCount, readPidStart, waitUntil } from '../../workers/proc.js';
 
 const started: ChildProcess[] = [];
 afterEach(() => {
@@ -39,5 +39,35 @@ describe('workers/escapees', () => {
     const old = escapee({ runId, taskId: 't4', attempt: 1 });
     expect(await stopEscapees({ runId, taskId: 't4', attempt: 1, since: old.start + 1 })).toBe(0);
     expect(isProcessAlive(old.pid, old.start)).toBe(true);
+  });
+});
+
+describe('workers/proc mayBeNewer', () => {
+  const max = PID_MAX!;
+  it('admits the pids handed out after a process, up to as many as forks since (and the reserved pids of a wrap)', () => {
+    expect(mayBeNewer(1_010, { pid: 1_000, forks: 50 }, 60)).toBe(true);
+    expect(mayBeNewer(1_000, { pid: 1_000, forks: 50 }, 60)).toBe(false);
+    expect(mayBeNewer(999, { pid: 1_000, forks: 50 }, 60)).toBe(false);
+    expect(mayBeNewer(1_000 + 400, { pid: 1_000, forks: 50 }, 60)).toBe(false);
+    // Past the top of the pid space, allocation goes on from the low pids.
+    expect(mayBeNewer(305, { pid: max - 2, forks: 50 }, 60)).toBe(true);
+    expect(mayBeNewer(max - 3, { pid: max - 2, forks: 50 }, 60)).toBe(false);
+  });
+
+  it('admits every pid once the forks since could have gone round the whole pid space', () => {
+    expect(mayBeNewer(5, { pid: 1_000, forks: 0 }, max)).toBe(true);
+    expect(mayBeNewer(999, { pid: 1_000, forks: 0 }, max)).toBe(true);
+  });
+});
+
+describe('workers/escapees with the fork count', () => {
+  it('finds an escapee started after the attempt, reading only the pids handed out since', async () => {
+    const forks = readForkCount()!;
+    const first = escapee({ runId, taskId: 't5', attempt: 1 });
+    const later = escapee({ runId, taskId: 't5', attempt: 1 });
+    const marker = { runId, taskId: 't5', attempt: 1, since: first.start, after: { pid: first.pid, forks } };
+    // The first process is the attempt's own (its worker): its later descendant is the escapee.
+    expect(findEscapees(marker)).toEqual([later.pid]);
+    expect(findEscapees({ ...marker, after: undefined }).sort()).toEqual([first.pid, later.pid].sort());
   });
 });

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { BOOT_ID, isProcessAlive, readProcStat, waitUntil } from '../proc.js';
+import { BOOT_ID, isProcessAlive, readForkCount, readProcStat, waitUntil } from '../proc.js';
 import type { LaunchSpec, WorkerHandle } from '../types.js';
 import { PID_FILE } from '../wrapper.js';
 import { LAUNCH_FILE, makeLaunchScript, toChannel } from './launch-script.js';
@@ -26,6 +26,7 @@ export async function launchAttempt(spec: LaunchSpec, options: TmuxOptions, reco
   await mkdir(spec.attemptDir, { recursive: true });
   const launchFile = join(spec.attemptDir, LAUNCH_FILE);
   await writeFile(launchFile, makeLaunchScript(spec, target), { mode: 0o600 });
+  const forksAt = readForkCount();
   const pane = await startPane(target, spec.worker, ['sh', launchFile]);
   let handle: TmuxHandle;
   try {
@@ -33,7 +34,7 @@ export async function launchAttempt(spec: LaunchSpec, options: TmuxOptions, reco
     // The pane waits on the go channel, so its process is alive here and its start time readable.
     const stat = readProcStat(pane.pid);
     const { server, socketDir } = target;
-    const identity = { pid: pane.pid, pidStart: stat?.startTime ?? 0, pgid: stat?.pgid ?? pane.pid, ...(BOOT_ID ? { bootId: BOOT_ID } : {}) };
+    const identity = { pid: pane.pid, pidStart: stat?.startTime ?? 0, pgid: stat?.pgid ?? pane.pid, ...(BOOT_ID ? { bootId: BOOT_ID } : {}), ...(forksAt !== undefined ? { forksAt } : {}) };
     handle = { backend: 'tmux', server, socketDir, paneId: pane.paneId, window: spec.worker, ...identity };
     // The runtime writes the pane into its log here, before the agent may start.
     await record?.(handle);
