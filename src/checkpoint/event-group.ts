@@ -31,12 +31,12 @@ export class EventGroup {
     private readonly options: WriteOptions & { digest?: LogDigest },
   ) {}
 
-  // Writes an event (not yet in the log: the next flush puts it there).
-  add<E extends NewEvent>(event: E): E & { at: string; run_id: string } {
+  // Writes an event (not yet in the log: the next flush puts it there); returns it and its file name.
+  add<E extends NewEvent>(event: E): { full: E & { at: string; run_id: string }; name: string } {
     const { full, name, text } = makeEventFile(this.runId, event);
     this.staged.push(stageFile(this.paths.eventsDir, name, text, this.options).catch((error: Error) => error));
     this.options.digest?.add(name, text);
-    return full;
+    return { full, name };
   }
 
   // Resolves once every event added so far is in the log and durable; rejects, leaving these events

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../workers/atomic.js';
 import type { RunPaths } from './store.js';
-import type { FoldState } from './view.js';
+import { settleTasks, type FoldState } from './view.js';
 
 export const SNAPSHOT_FILE = 'view-snapshot.json';
 // Changed whenever the fold or its state changes shape: a snapshot of another version is rebuilt.
@@ -27,6 +27,7 @@ interface SnapshotBody {
 // Saves the fold of the events named (in order; every one of them folded, valid or not).
 export function writeViewSnapshot(paths: RunPaths, st: FoldState, names: string[]): void {
   if (names.length === 0) return;
+  settleTasks(st);
   const state = { ...st, tasks: [...st.tasks], conflicts: [...st.conflicts], terminalFiles: [...st.terminalFiles] };
   const body: SnapshotBody = { version: SNAPSHOT_VERSION, through: names.at(-1)!, count: names.length, names: hashNames(names), state };
   const text = JSON.stringify(body);

@@ -127,12 +127,18 @@ export function foldEvents(st: FoldState, events: Array<TeamEvent & { file: stri
   st.eventCount += events.length;
 }
 
-// The view of a fold, with the run's approvals checked against the artifacts as they are now.
-export function viewOf(st: FoldState, files: Pick<RunFiles, 'run' | 'approvals' | 'problems'>, projectDir: string): RunView {
+// Sets each task's status and each attempt's uncertainty from its attempts (in place; the same
+// whenever it runs, so a fold looks the same whether or not a view was taken of it before).
+export function settleTasks(st: FoldState): void {
   for (const task of st.tasks.values()) {
     for (const attempt of task.attempts) attempt.uncertain = attempt.status === 'running';
     task.status = task.attempts.at(-1)?.status ?? 'pending';
   }
+}
+
+// The view of a fold, with the run's approvals checked against the artifacts as they are now.
+export function viewOf(st: FoldState, files: Pick<RunFiles, 'run' | 'approvals' | 'problems'>, projectDir: string): RunView {
+  settleTasks(st);
   const taskList = [...st.tasks.values()];
   return {
     run: files.run,

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { readHandoffs } from '../../handoffs/read.js';
-import type { RunFiles } from '../checkpoint/read.js';
+import type { TeamEvent } from '../../machines/events.js';
 import type { RunPaths } from '../checkpoint/store.js';
 import type { RunView, TaskView } from '../checkpoint/view.js';
 
@@ -31,11 +31,11 @@ const ROW_STATUS: Record<string, string> = {
   conflict: 'blocked',
 };
 
-// Every field teamline writes, for the run in `files` as folded into `view`.
-export function makeCheckpointFields(view: RunView, files: RunFiles, paths: RunPaths): Record<string, unknown> {
+// Every field teamline writes, for the run whose valid events (in order) are folded into `view`.
+export function makeCheckpointFields(view: RunView, events: readonly TeamEvent[], paths: RunPaths): Record<string, unknown> {
   const runId = view.run.run_id;
   const status = toCheckpointStatus(view.status);
-  const titles = taskTitles(files);
+  const titles = taskTitles(events);
   const running = view.tasks.filter((t) => t.status === 'running').map((t) => t.id);
   return {
     protocol_version: '1.1',
@@ -54,7 +54,7 @@ export function makeCheckpointFields(view: RunView, files: RunFiles, paths: RunP
       by_phase: mapCost(view.usage.byStage),
       by_model: mapCost(view.usage.byAgent),
     },
-    recently_done: recentlyDone(files),
+    recently_done: recentlyDone(events),
     skill_state: {
       run_id: runId,
       mode: view.run.mode,
@@ -86,9 +86,9 @@ function summaryOf(view: RunView): string {
   return text.length > SUMMARY_MAX ? `${text.slice(0, SUMMARY_MAX - 3)}...` : text;
 }
 
-function taskTitles(files: RunFiles): Map<string, string> {
+function taskTitles(events: readonly TeamEvent[]): Map<string, string> {
   const titles = new Map<string, string>();
-  for (const e of files.events) {
+  for (const e of events) {
     if (e.event === 'task_assigned' && e.task?.title) titles.set(e.task_id, e.task.title);
   }
   return titles;
@@ -134,8 +134,8 @@ function blockersOf(view: RunView): Array<Record<string, string>> {
   }));
 }
 
-function recentlyDone(files: RunFiles): Array<{ at: string; action: string }> {
-  const done = files.events.flatMap((e) => {
+function recentlyDone(events: readonly TeamEvent[]): Array<{ at: string; action: string }> {
+  const done = events.flatMap((e) => {
     if (e.event === 'stage_completed') return [{ at: e.at, action: `${e.stage} completed` }];
     if (e.event === 'stage_skipped') return [{ at: e.at, action: `${e.stage} skipped` }];
     if (e.event === 'run_completed' || e.event === 'run_failed' || e.event === 'run_cancelled' || e.event === 'run_stopped') return [{ at: e.at, action: e.event.replace('_', ' ') }];

@@ -4,7 +4,8 @@ import { basename, join } from 'node:path';
 import { writeFileAtomic } from '../../workers/atomic.js';
 import { readRunFiles } from '../checkpoint/read.js';
 import type { RunPaths, WriteOptions } from '../checkpoint/store.js';
-import { foldRun } from '../checkpoint/view.js';
+import { foldRun, type RunView } from '../checkpoint/view.js';
+import type { TeamEvent } from '../../machines/events.js';
 import { makeCheckpointFields } from './fields.js';
 import { isObject } from './validate.js';
 
@@ -19,11 +20,17 @@ export function checkpointsDir(projectDir: string): string {
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/;
 
-// Writes the checkpoint of the run at `paths`; returns the file, or undefined when a newer run owns it.
-export function writeTeamCheckpoint(paths: RunPaths, options: WriteOptions, now = new Date()): string | undefined {
-  const files = readRunFiles(paths);
-  const view = foldRun(files, paths.projectDir);
-  const owned = makeCheckpointFields(view, files, paths);
+// The run as the checkpoint is made from it: its view and its valid events, in order.
+export interface CheckpointSource {
+  view: RunView;
+  events: readonly TeamEvent[];
+}
+
+// Writes the checkpoint of the run at `paths` (from `source`, else from its files); returns the file,
+// or undefined when a newer run owns it.
+export function writeTeamCheckpoint(paths: RunPaths, options: WriteOptions, now = new Date(), source: CheckpointSource = readSource(paths)): string | undefined {
+  const { view, events } = source;
+  const owned = makeCheckpointFields(view, events, paths);
   const dir = checkpointsDir(paths.projectDir);
   mkdirSync(dir, { recursive: true });
   const file = join(dir, CHECKPOINT_FILE);
@@ -39,6 +46,11 @@ export function writeTeamCheckpoint(paths: RunPaths, options: WriteOptions, now 
   const merged = merge(base, owned, paths.projectDir, now);
   writeFileAtomic(dir, CHECKPOINT_FILE, `${JSON.stringify(merged, null, 2)}\n`, options);
   return file;
+}
+
+function readSource(paths: RunPaths): CheckpointSource {
+  const files = readRunFiles(paths);
+  return { view: foldRun(files, paths.projectDir), events: files.events };
 }
 
 function readExisting(file: string): { text: string; doc?: Record<string, unknown> } | undefined {

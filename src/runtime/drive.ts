@@ -10,7 +10,6 @@ import { LogWriteError } from '../errors.js';
 import { CANCEL_REQUEST_FILE } from './cancel-request.js';
 import { bindMachine } from './provide.js';
 import { makeMachineSnapshot, saveMachineSnapshot, snapshotDue } from './machine-snapshot.js';
-import { saveViewSnapshot } from './view.js';
 import { resumeEvent, type Replay } from './replay.js';
 import type { RunSession } from './session.js';
 import { settleBranches } from './isolation-end.js';
@@ -183,7 +182,7 @@ async function cleanUp(session: RunSession): Promise<void> {
 // only speed, never the run.
 function saveSnapshot(session: RunSession, snapshot: Snapshot): void {
   try {
-    saveViewSnapshot(session.paths, session.projectDir);
+    session.events.fold.save(session.paths);
   } catch (error) {
     session.log.warn({ err: error }, 'the view snapshot was not saved');
   }

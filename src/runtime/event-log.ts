@@ -10,6 +10,7 @@ import { EventGroup } from '../checkpoint/event-group.js';
 import type { RunPaths, WriteOptions } from '../checkpoint/store.js';
 import { LogWriteError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import type { LogFold } from './log-fold.js';
 import { toMachineEvent } from './replay.js';
 
 export class EventLog {
@@ -21,12 +22,18 @@ export class EventLog {
   /** Attempts whose task_finished this orchestrator wrote, by `task#attempt`. */
   private readonly finished = new Set<string>();
 
+  /** Events appended, and how many of them a flush has made durable. */
+  private appendedCount = 0;
+  private durableCount = 0;
+
   constructor(
     paths: RunPaths,
     private readonly runId: string,
     private readonly log: Logger,
     write: WriteOptions,
     private readonly onBroken: (error: LogWriteError) => void,
+    /** The fold of the log: what it held when this orchestrator began; each durable append joins it. */
+    readonly fold: LogFold,
     /** The digest of every event file in the log so far; each append adds its file. */
     private readonly digest: LogDigest = new LogDigest(),
   ) {
@@ -68,18 +75,28 @@ export class EventLog {
 
   // Appends a record or a fact the machine does not read; in the log at the next flush().
   append(event: NewEvent): TeamEvent {
-    const full = this.guard(() => this.group.add(event)) as TeamEvent;
-    this.log.info(detail(full), full.event);
-    return full;
+    const { full, name } = this.guard(() => this.group.add(event));
+    this.fold.appended({ ...(full as TeamEvent), file: name });
+    this.appendedCount += 1;
+    this.log.info(detail(full as TeamEvent), full.event);
+    return full as TeamEvent;
   }
 
   // Resolves once every event appended so far is in the log and durable: every effect awaits it
   // before it starts. Rejects with the LogWriteError when the log broke.
   flush(): Promise<void> {
     if (this.broken) return Promise.reject(this.broken);
-    return this.group.flush().catch((error: unknown) => {
-      throw this.breakWith(error as Error);
-    });
+    const upTo = this.appendedCount;
+    return this.group.flush().then(
+      () => {
+        if (upTo <= this.durableCount) return;
+        this.fold.durable(upTo - this.durableCount);
+        this.durableCount = upTo;
+      },
+      (error: unknown) => {
+        throw this.breakWith(error as Error);
+      },
+    );
   }
 
   // flush() where nothing can be done about a log that broke (it has stopped the run already).

@@ -3,10 +3,11 @@
 import type { TeamConfig } from '../../config/schema.js';
 import type { Limits, TeamEvent } from '../../machines/events.js';
 import type { LogDigest } from '../checkpoint/log-digest.js';
-import type { RunPaths } from '../checkpoint/store.js';
+import type { RunPaths, RunRecord } from '../checkpoint/store.js';
 import type { Logger } from '../logger.js';
 import { CancelScope } from './cancel-scope.js';
 import { EventLog } from './event-log.js';
+import { LogFold, type FoldedLog } from './log-fold.js';
 import { Isolation } from './isolation.js';
 import type { Progress } from './progress.js';
 import { WorkerRegistry } from './worker-registry.js';
@@ -23,8 +24,12 @@ export interface SessionOptions {
   mode: 'headless' | 'tmux';
   keepPanes: boolean;
   workers: number;
+  /** run.json. */
+  run: RunRecord;
   /** Everything the log held when this orchestrator began. */
   events: TeamEvent[];
+  /** Its fold, valid events and file names (a takeover's read); a new run starts empty. */
+  folded?: FoldedLog;
   /** The digest of every event file the log held then (a takeover's read); a new run starts empty. */
   digest?: LogDigest;
   sessionIds: { session: string; parent_session: string };
@@ -32,7 +37,7 @@ export interface SessionOptions {
   limits: Limits;
 }
 
-export interface RunSession extends Readonly<Omit<SessionOptions, 'events' | 'digest'>> {
+export interface RunSession extends Readonly<Omit<SessionOptions, 'events' | 'digest' | 'folded'>> {
   /** Appends events and hands inputs to the live machine. */
   readonly events: EventLog;
   /** The run's workers and the backends that reach them. */
@@ -45,12 +50,13 @@ export interface RunSession extends Readonly<Omit<SessionOptions, 'events' | 'di
 
 // A session over a run whose log held `options.events` when this orchestrator began.
 export function makeSession(options: SessionOptions): RunSession {
-  const { events, digest: _digest, ...rest } = options;
+  const { events, digest: _digest, folded, ...rest } = options;
   const cancel = new CancelScope();
+  const fold = new LogFold(options.run, folded);
   return {
     ...rest,
     // A log that cannot be written stops the run: nothing that happens next could be recorded.
-    events: new EventLog(options.paths, options.runId, options.log, { fsync: options.config.team.fsync }, (error) => cancel.fail(error), options.digest),
+    events: new EventLog(options.paths, options.runId, options.log, { fsync: options.config.team.fsync }, (error) => cancel.fail(error), fold, options.digest),
     registry: new WorkerRegistry(events),
     cancel,
     isolation: new Isolation(options.projectDir, options.runId, events),

@@ -64,6 +64,7 @@ export async function startRun(request: StartRequest): Promise<{ outcome: DriveO
       mode: request.workerMode,
       keepPanes: request.keepPanes,
       workers: request.workers,
+      run: record,
       events: [],
       sessionIds: request.session,
       limits,

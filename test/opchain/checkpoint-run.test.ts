@@ -2,6 +2,10 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readRunFiles } from '../../src/checkpoint/read.js';
+import { runPaths } from '../../src/checkpoint/store.js';
+import { foldRun } from '../../src/checkpoint/view.js';
+import { makeCheckpointFields } from '../../src/opchain/fields.js';
 import { validateCheckpointText } from '../../src/opchain/validate.js';
 import { readSnaps, snapshottingSim } from '../helpers/checkpoint-snap.js';
 import { removeProjects } from '../helpers/project.js';
@@ -89,6 +93,13 @@ describe('opchain checkpoint of a run', () => {
     expect(doc.cost.total_usd).toBe(status.usage.run.costUsd);
     expect(doc.recently_done[0].action).toBe('run completed');
     expect(doc.blockers).toEqual([]);
+  });
+
+  it('holds what a fresh read of the log gives (the orchestrator writes it from its own fold)', () => {
+    const paths = runPaths(project.dir, afterFirst.doc.skill_state.run_id as string);
+    const files = readRunFiles(paths);
+    const owned = makeCheckpointFields(foldRun(files, project.dir), files.events, paths);
+    for (const [key, value] of Object.entries(owned)) expect(afterFirst.doc[key], key).toEqual(key === 'context_primer' ? expect.objectContaining(value) : value);
   });
 
   it('moves the last run\'s file to history when a new run starts, keeping the fields it does not own and other skills\' files', () => {

@@ -25,6 +25,10 @@ vi.mock('node:fs', async (importOriginal) => {
 
 const { createRun, runPaths } = await import('../../src/checkpoint/store.js');
 const { EventLog } = await import('../../src/runtime/event-log.js');
+const { LogFold } = await import('../../src/runtime/log-fold.js');
+const { readRunFiles } = await import('../../src/checkpoint/read.js');
+const { foldRun } = await import('../../src/checkpoint/view.js');
+const { readViewSnapshot } = await import('../../src/checkpoint/view-snapshot.js');
 const { LogWriteError } = await import('../../src/errors.js');
 const { RUN_FIELDS } = await import('../helpers/runs.js');
 
@@ -42,10 +46,11 @@ const eventsIn = (eventsDir: string) => readdirSync(eventsDir).filter((n) => !n.
 
 // A log over a new run, and a stand-in machine that writes two records for each input it is sent.
 function makeLog() {
-  const { run_id } = createRun(dir, RUN_FIELDS, { fsync: false });
+  const run = createRun(dir, RUN_FIELDS, { fsync: false });
+  const { run_id } = run;
   const paths = runPaths(dir, run_id);
   const broken: unknown[] = [];
-  const log = new EventLog(paths, run_id, pino({ enabled: false }), { fsync: true }, (error) => broken.push(error));
+  const log = new EventLog(paths, run_id, pino({ enabled: false }), { fsync: true }, (error) => broken.push(error), new LogFold(run));
   const machine = {
     send: (event: { type: string }) => {
       trace.push(`machine gets ${event.type} (${folder(paths.eventsDir)})`);
@@ -54,7 +59,7 @@ function makeLog() {
     },
   };
   log.attach(machine as unknown as AnyActorRef);
-  return { log, paths, broken };
+  return { log, paths, broken, run };
 }
 
 describe('runtime/event-log', () => {
@@ -112,5 +117,27 @@ describe('runtime/event-log', () => {
     expect(seen).toEqual([]);
     await log.flush();
     expect(seen).toEqual(['1 in']);
+  });
+  it('folds an event once a flush made it durable, to the view a read of the log gives, and saves that fold as the snapshot', async () => {
+    const { log, paths } = makeLog();
+    log.commit({ event: 'handoff_written', stage: 'team-exec', path: 'h.md', sha256: 'ab'.repeat(32) });
+    expect(log.fold.events).toEqual([]);
+    await log.flush();
+    const files = readRunFiles(paths);
+    expect(log.fold.events.map((e) => e.file)).toEqual(files.events.map((e) => e.file));
+    expect(log.fold.view(dir)).toEqual(foldRun(files, dir));
+    log.fold.save(paths);
+    const names = readdirSync(paths.eventsDir).filter((n) => !n.startsWith('.')).sort();
+    expect(readViewSnapshot(paths, names)?.through).toBe(names.at(-1));
+  });
+
+  it('leaves out of the fold the events of a commit that failed', async () => {
+    const { log } = makeLog();
+    log.append({ event: 'attempt_stalled', task_id: 't1', attempt: 1, silent_ms: 5 });
+    await log.flush();
+    failNext = true;
+    log.append({ event: 'attempt_stalled', task_id: 't2', attempt: 1, silent_ms: 5 });
+    await expect(log.flush()).rejects.toBeInstanceOf(LogWriteError);
+    expect(log.fold.events.map((e) => (e as { task_id?: string }).task_id)).toEqual(['t1']);
   });
 });
