@@ -2,7 +2,6 @@
 // the run store, the lock and the handoffs, so it lives below all of them.
 import { close, closeSync, fsync, fsyncSync, open, openSync, rename, renameSync, write, writeSync, linkSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { customAlphabet } from 'nanoid';
 
 // Temporary files start with a dot and end in .tmp; readers report them as stray.
@@ -52,37 +51,38 @@ export interface StagedFile {
   target: string;
 }
 
-const openInPool = promisify(open);
-const writeInPool = promisify(write);
-const closeInPool = promisify(close);
-const renameInPool = promisify(rename);
-const fsyncInPool: (fd: number) => Promise<void> = promisify(fsync);
-
 // Writes `text` for `dir/name` under a temporary name (synced when asked), all on libuv's thread
-// pool: the event loop goes on meanwhile. Readers do not see the file until renameInPool.
-export async function stageFile(dir: string, name: string, text: string, options: { fsync: boolean }): Promise<StagedFile> {
+// pool: the event loop goes on meanwhile. Readers do not see the file until placeStaged. Callbacks,
+// not promisified calls: this runs for every event, and each await would cost the event loop more.
+export function stageFile(dir: string, name: string, text: string, options: { fsync: boolean }): Promise<StagedFile> {
   const temp = join(dir, `${TEMP_PREFIX}${makeToken()}-${name}.tmp`);
-  const fd = await openInPool(temp, 'wx', 0o644);
-  try {
-    await writeInPool(fd, text);
-    if (options.fsync) await fsyncInPool(fd);
-  } finally {
-    await closeInPool(fd);
-  }
-  return { temp, target: join(dir, name) };
+  return new Promise((resolve, reject) => {
+    open(temp, 'wx', 0o644, (openError, fd) => {
+      if (openError) return reject(openError);
+      const finish = (error: Error | null) =>
+        close(fd, (closeError) => {
+          if (error ?? closeError) reject(error ?? closeError);
+          else resolve({ temp, target: join(dir, name) });
+        });
+      write(fd, text, (writeError) => {
+        if (writeError || !options.fsync) return finish(writeError);
+        fsync(fd, finish);
+      });
+    });
+  });
 }
 
 // Puts a staged file in place.
 export function placeStaged(file: StagedFile): Promise<void> {
-  return renameInPool(file.temp, file.target);
+  return new Promise((resolve, reject) => rename(file.temp, file.target, (error) => (error ? reject(error) : resolve())));
 }
 
 // syncDir on libuv's thread pool.
-export async function syncDirInPool(dir: string): Promise<void> {
-  const fd = await openInPool(dir, 'r');
-  try {
-    await fsyncInPool(fd);
-  } finally {
-    await closeInPool(fd);
-  }
+export function syncDirInPool(dir: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    open(dir, 'r', (openError, fd) => {
+      if (openError) return reject(openError);
+      fsync(fd, (error) => close(fd, (closeError) => (error ?? closeError ? reject(error ?? closeError) : resolve())));
+    });
+  });
 }
