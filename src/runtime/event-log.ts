@@ -78,7 +78,6 @@ export class EventLog {
     const { full, name } = this.guard(() => this.group.add(event));
     this.fold.appended({ ...(full as TeamEvent), file: name });
     this.appendedCount += 1;
-    this.log.info(detail(full as TeamEvent), full.event);
     return full as TeamEvent;
   }
 
@@ -146,10 +145,4 @@ export function probeEventLog(paths: RunPaths, runId: string): void {
   } catch (error) {
     throw new LogWriteError(runId, error as Error, 'nothing was changed');
   }
-}
-
-// What log.jsonl says of an event: its name and identity; the event file holds the rest.
-function detail(event: TeamEvent): Record<string, unknown> {
-  const { task_id, attempt, stage, worker } = event as unknown as Record<string, unknown>;
-  return { event: event.event, task_id, attempt, stage, worker };
 }
