@@ -1,6 +1,6 @@
 // What a project folder is to git: a repository with a commit, or why it is not.
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname, isAbsolute, join } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { git } from './git.js';
 
 // Where a project sits in its repository.
@@ -13,6 +13,9 @@ export const TEAM_EXCLUDE = '.team/';
 
 // Probes `dir`: inside a git work tree with at least one commit, or not (and why).
 export async function probeRepo(dir: string): Promise<RepoProbe> {
+  // No `.git` in the folder or above it, and no GIT_DIR: git would find no repository either, and
+  // asking it costs a process.
+  if (process.env.GIT_DIR === undefined && !hasGitAbove(resolve(dir))) return { kind: 'none', reason: `${dir} is not in a git repository` };
   const top = await git(dir, ['rev-parse', '--show-toplevel']);
   if (!top.ok) return { kind: 'none', reason: `${dir} is not in a git repository` };
   const head = await git(dir, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
@@ -20,6 +23,13 @@ export async function probeRepo(dir: string): Promise<RepoProbe> {
   const prefix = await git(dir, ['rev-parse', '--show-prefix']);
   const branch = await git(dir, ['symbolic-ref', '--quiet', '--short', 'HEAD']);
   return { kind: 'git', top: top.stdout, prefix: prefix.stdout.replace(/\/$/, ''), head: head.stdout, branch: branch.ok ? branch.stdout : '' };
+}
+
+function hasGitAbove(dir: string): boolean {
+  for (let at = dir; ; at = dirname(at)) {
+    if (existsSync(join(at, '.git'))) return true;
+    if (dirname(at) === at) return false;
+  }
 }
 
 // True when commit `a` is contained in `b` (an ancestor of it, or the same).
