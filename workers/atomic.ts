@@ -1,6 +1,6 @@
 // Writes a file once and atomically: a temporary file in the same folder, then rename. Shared by
 // the run store, the lock and the handoffs, so it lives below all of them.
-import { close, closeSync, fsync, fsyncSync, open, openSync, rename, renameSync, write, writeSync, linkSync, unlinkSync } from 'node:fs';
+import { close, closeSync, fsync, fsyncSync, open, openSync, renameSync, write, writeSync, linkSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { customAlphabet } from 'nanoid';
 
@@ -73,8 +73,8 @@ export function stageFile(dir: string, name: string, text: string, options: { fs
 }
 
 // Puts a staged file in place.
-export function placeStaged(file: StagedFile): Promise<void> {
-  return new Promise((resolve, reject) => rename(file.temp, file.target, (error) => (error ? reject(error) : resolve())));
+export function placeStaged(file: StagedFile): void {
+  renameSync(file.temp, file.target);
 }
 
 // syncDir on libuv's thread pool.

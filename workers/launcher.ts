@@ -6,6 +6,7 @@
 // of its own, as execa's `detached` gives. The wrapper tells on the launcher's stdout (its fd 3)
 // that it started, with its pid and start time, and how its agent ended.
 import { execa, type ResultPromise } from 'execa';
+import { readPidStart } from './proc.js';
 import { quoteShellWord } from './wrapper.js';
 
 // A launch line longer than this (a prompt passed as an argument) goes through execa instead: dash
@@ -17,11 +18,13 @@ export const MAX_LAUNCH_LINE = 256 * 1024;
 const LAUNCH_TIMEOUT_MS = 60_000;
 const LOST_LAUNCH_MS = 2_000;
 
-// The loop: $1 is the wrapper script; each line read is a launch (or `exit`).
-const LOOP = `W=$1; shift
+// The loop: $1 is the wrapper script, $2 and $3 the paths of setsid and sh; each line read is a
+// launch. Lines still in the pipe when the orchestrator died are not launched: its successor may
+// already have judged those attempts never started.
+const LOOP = `W=$1; S=$2; SH=$3; shift 3
 nl='
 '
-while IFS= read -r line; do eval "$line"; done`;
+while IFS= read -r line; do kill -0 "$PPID" 2>/dev/null || exit 0; eval "$line"; done`;
 
 export interface LaunchRequest {
   cwd: string;
@@ -38,7 +41,10 @@ export interface LaunchRequest {
 
 export interface Started {
   pid: number;
-  /** Start time in clock ticks since boot, from the wrapper's own /proc stat line. */
+  /**
+   * Start time in clock ticks since boot, read as soon as the wrapper said it started: it cannot be
+   * reaped before it ends. 0 when it had ended and been reaped already (so it is never taken for alive).
+   */
   pidStart: number;
   /** The wrapper's status as it reported it; undefined when it ended without a word (killed). */
   ended: Promise<number | undefined>;
@@ -48,14 +54,27 @@ export interface Started {
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 // One launch's line, or undefined when it would be too long. A name that is not a shell identifier
-// is left out: the wrapper (sh) would not pass it on to the agent either way.
-export function makeLaunchLine(id: number, request: LaunchRequest, programs: { sh: string; setsid: string }): string | undefined {
+// is left out: the wrapper (sh) would not pass it on to the agent either way. dash reads a line one
+// byte at a time, so the attempt folder and the working folder are spelled once, as $d and $c.
+export function makeLaunchLine(id: number, request: LaunchRequest): string | undefined {
+  const d = request.attemptDir;
+  const c = request.cwd;
+  const word = (value: string) => shortWord(value, d, c);
   const names = Object.keys(request.env).filter((name) => NAME.test(name));
-  const exports = names.map((name) => `export ${name}=${oneLine(request.env[name]!)}`).join('; ');
-  const argv = [request.attemptDir, request.stdinFile, String(id), request.file, ...request.args].map(oneLine).join(' ');
-  const enter = `cd ${oneLine(request.cwd)} 2>/dev/null || { printf 'failed ${id} cwd\\n' >&3; exit 0; }`;
-  const line = `(${enter}${exports ? `; ${exports}` : ''}; exec ${oneLine(programs.setsid)} ${oneLine(programs.sh)} -c "$W" sh ${argv}) 3>&1 </dev/null >>${oneLine(request.outputFile)} 2>&1 &\n`;
+  const exports = names.length ? `; export ${names.map((name) => `${name}=${word(request.env[name]!)}`).join(' ')}` : '';
+  const argv = ['"$d"', word(request.stdinFile), String(id), word(request.file), ...request.args.map(word)].join(' ');
+  const enter = `cd "$c" 2>/dev/null || { printf 'failed ${id} cwd\\n' >&3; exit 0; }`;
+  const line = `d=${oneLine(d)}; c=${oneLine(c)}; (${enter}${exports}; exec "$S" "$SH" -c "$W" sh ${argv}) 3>&1 </dev/null >>${word(request.outputFile)} 2>&1 &\n`;
   return line.length > MAX_LAUNCH_LINE ? undefined : line;
+}
+
+// A value as a word, the attempt folder or the working folder at its start written as $d or $c.
+function shortWord(value: string, d: string, c: string): string {
+  for (const [prefix, name] of [[d, '"$d"'], [c, '"$c"']] as const) {
+    if (value === prefix) return name;
+    if (prefix.length > 3 && value.startsWith(`${prefix}/`)) return `${name}${oneLine(value.slice(prefix.length))}`;
+  }
+  return oneLine(value);
 }
 
 // A word quoted for sh on one line: a newline is spliced in from $nl.
@@ -84,7 +103,7 @@ export class Launcher {
   // Starts one wrapper; resolves once it runs in its own session; rejects when it could not start.
   launch(request: LaunchRequest): Promise<Started> | undefined {
     const id = ++this.seq;
-    const line = makeLaunchLine(id, request, this.programs);
+    const line = makeLaunchLine(id, request);
     if (line === undefined) return undefined;
     const stdin = this.ensure().stdin!;
     const started = new Promise<Started>((resolve, reject) => this.starts.set(id, { resolve, reject, timer: this.giveUp(id, LAUNCH_TIMEOUT_MS) }));
@@ -100,7 +119,7 @@ export class Launcher {
 
   private ensure(): ResultPromise {
     if (this.subprocess) return this.subprocess;
-    const subprocess = execa(this.programs.sh, ['-c', LOOP, 'sh', this.wrapperScript], {
+    const subprocess = execa(this.programs.sh, ['-c', LOOP, 'sh', this.wrapperScript, this.programs.setsid, this.programs.sh], {
       stdin: 'pipe',
       stdout: 'pipe',
       stderr: 'ignore',
@@ -156,8 +175,8 @@ export class Launcher {
     if (kind === 'ended') return this.onEnded(Number(first), Number(rest[0]));
   }
 
-  private onStarted(id: number, stat: string): void {
-    const pid = Number(stat.split(' ', 1)[0]);
+  private onStarted(id: number, word: string): void {
+    const pid = Number(word);
     if (!Number.isInteger(pid) || pid <= 1) return;
     const start = this.starts.get(id);
     if (!start) {
@@ -167,7 +186,7 @@ export class Launcher {
     this.starts.delete(id);
     clearTimeout(start.timer);
     const ended = new Promise<number | undefined>((resolve) => this.running.set(pid, resolve));
-    start.resolve({ pid, pidStart: startTimeOf(stat), ended });
+    start.resolve({ pid, pidStart: readPidStart(pid) ?? 0, ended });
   }
 
   private onFailed(id: number, what: string): void {
@@ -190,11 +209,4 @@ export class Launcher {
     this.running.delete(pid);
     resolve?.(undefined);
   }
-}
-
-// Field 22 of a /proc/<pid>/stat line (after the command name, which may hold spaces); 0 if unreadable.
-function startTimeOf(stat: string): number {
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const start = Number(fields[19]);
-  return Number.isInteger(start) ? start : 0;
 }

@@ -52,11 +52,9 @@ run() {
 put ${PID_FILE} "{\\"pid\\":$$}"${notify ? NOTIFY_STARTED : ''}`;
 }
 
-// The launcher learns the wrapper's pid and start time from the wrapper itself, once it runs in its
-// own session: a fast agent may end, and its wrapper be reaped, before anyone else could look.
+// The launcher learns the wrapper's pid from the wrapper itself, once it runs in its own session.
 const NOTIFY_STARTED = `
-read -r stat < /proc/$$/stat || stat="$$"
-printf 'started %s %s\\n' "$launch" "$stat" >&3`;
+printf 'started %s %s\\n' "$launch" "$$" >&3`;
 
 // How the agent ended, once exit.json is written; a reader gone (the orchestrator died) is no matter.
 const NOTIFY_ENDED = `trap '' PIPE

@@ -75,7 +75,9 @@ export class EventGroup {
     this.failure ??= files.find((file): file is Error => file instanceof Error);
     if (this.failure) throw this.failure;
     try {
-      for (const file of files as StagedFile[]) await placeStaged(file);
+      // On the event loop: a rename within one folder is quick, and each one sent to the thread
+      // pool would wait behind the fsyncs there, one after the other.
+      for (const file of files as StagedFile[]) placeStaged(file);
       if (this.options.fsync) await syncDirInPool(this.paths.eventsDir);
     } catch (error) {
       this.failure ??= error as Error;

@@ -52,7 +52,12 @@ async function startWorker(session: RunSession, input: AttemptInput, files: Atte
   const handle = await backend.launch(spec, (launched) => {
     session.registry.record(input.taskId, input.attempt, launched);
     session.events.append({ event: 'attempt_spawned', task_id: input.taskId, attempt: input.attempt, worker: input.worker, handle: launched });
-    return session.events.flush();
+    // A pane's agent waits until its pane is in the log. A process runs from its spawn (its pid file
+    // covers a crash before the record is durable): its record is committed at once, and the watch
+    // need not wait for that, as every later effect on the worker (a stop, the task's end) does.
+    if (launched.backend === 'tmux') return session.events.flush();
+    void session.events.settled();
+    return undefined;
   });
   session.progress.emit(
     { type: 'attempt.started', task: input.taskId, attempt: input.attempt, worker: input.worker, stage: input.stage, agent: input.agent },

@@ -4,6 +4,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeLaunchLine, MAX_LAUNCH_LINE } from '../../workers/launcher.js';
 import { createProcessBackend } from '../../workers/process.js';
@@ -134,14 +135,13 @@ describe('workers/process launcher', () => {
   });
 
   it('leaves to execa a launch past the line limit; leaves out a name sh cannot pass on, as the wrapper would', async () => {
-    const programs = { sh: '/bin/sh', setsid: '/usr/bin/setsid' };
     const request = { cwd: '/', env: {}, attemptDir: '/a', stdinFile: '', file: 'sh', args: [], outputFile: '/a/out' };
-    expect(makeLaunchLine(1, { ...request, env: { 'NOT-A-NAME': '1', OK: '2' } }, programs)).toContain("export OK='2';");
-    expect(makeLaunchLine(1, { ...request, env: { 'NOT-A-NAME': '1' } }, programs)).not.toContain('NOT-A-NAME');
+    expect(makeLaunchLine(1, { ...request, env: { 'NOT-A-NAME': '1', OK: '2' } })).toContain("OK='2'");
+    expect(makeLaunchLine(1, { ...request, env: { 'NOT-A-NAME': '1' } })).not.toContain('NOT-A-NAME');
     // Three arguments of 100 KB: past the line limit, each under the kernel's limit of one argument (128 KB).
     const long = Array.from({ length: Math.ceil(MAX_LAUNCH_LINE / 100_000) }, () => 'y'.repeat(100_000));
-    expect(makeLaunchLine(1, { ...request, args: long }, programs)).toBeUndefined();
-    expect(makeLaunchLine(1, request, programs)).toMatch(/&\n$/);
+    expect(makeLaunchLine(1, { ...request, args: long })).toBeUndefined();
+    expect(makeLaunchLine(1, request)).toMatch(/&\n$/);
 
     const backend = makeBackend();
     const odd = makeSpec('echo "[$0]$ODD_OK"', [], { env: { 'ODD-NAME': 'v', ODD_OK: 'ok' } });
@@ -174,3 +174,33 @@ function readStatField(pid: number, index: number): number | undefined {
     return undefined;
   }
 }
+
+describe('workers/launcher after its orchestrator died', () => {
+  it('launches none of the lines still in its pipe', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'teamline-launcher-orphan-'));
+    folders.push(root);
+    // An orchestrator stand-in: starts a backend, queues a launch, and is killed before the launcher reads it.
+    const script = `
+      const { createProcessBackend } = await import(${JSON.stringify(new URL('../../dist/workers/process.js', import.meta.url).href)});
+      const backend = createProcessBackend();
+      const { mkdirSync } = await import('node:fs');
+      const spec = (n) => { const dir = ${JSON.stringify(root)} + '/a' + n; mkdirSync(dir); return { runId: 'orphan', taskId: 't' + n, attempt: 1, worker: 'w', attemptDir: dir, cwd: ${JSON.stringify(root)}, command: { file: 'sh', args: ['-c', 'touch ran'] }, env: {} }; };
+      await backend.launch(spec(1));
+      process.stdout.write('first\\n');
+      // Stop the launcher's reading for a while, queue the next launch, and die before it reads it.
+      const launcher = ${'`'}\${(await import('node:fs')).readFileSync('/proc/self/task/' + process.pid + '/children', 'utf8').trim().split(' ')[0]}${'`'};
+      process.kill(Number(launcher), 'SIGSTOP');
+      void backend.launch(spec(2));
+      setTimeout(() => { process.stdout.write(launcher + '\\n'); process.kill(process.pid, 'SIGKILL'); }, 100);
+    `;
+    const child = execa(process.execPath, ['--input-type=module', '-e', script], { reject: false, buffer: true });
+    const result = await child;
+    const launcher = Number(String(result.stdout).trim().split('\n')[1]);
+    expect(String(result.stdout), String(result.stderr)).toContain('first');
+    process.kill(launcher, 'SIGCONT');
+    expect(await waitUntil(() => !existsSync(`/proc/${launcher}`) || readProcStat(launcher)?.state === 'Z', 5_000)).toBe(true);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(existsSync(join(root, 'a1', 'pid.json'))).toBe(true);
+    expect(existsSync(join(root, 'a2', 'pid.json'))).toBe(false);
+  });
+});
