@@ -138,6 +138,19 @@ export const EVENT_SCHEMAS = {
   }),
   review_result: z.object({ event: z.literal('review_result'), ...base, ...taskRef, verdict: z.enum(['approve', 'reject']), reasons: z.array(z.string()) }),
   attempt_spawned: z.object({ event: z.literal('attempt_spawned'), ...base, ...taskRef, worker: z.string(), handle: handleSchema }),
+  /** A `team worker` (PostgreSQL store) took the attempt and started its agent on its own machine. */
+  attempt_taken: z.object({
+    event: z.literal('attempt_taken'),
+    ...base,
+    ...taskRef,
+    worker: z.string(),
+    worker_id: z.string(),
+    host: z.string(),
+    /** The agent's wrapper on that machine: never signalled or adopted by the run's writer. */
+    pid: z.number().int(),
+    boot_id: z.string(),
+    report: z.number().int().positive(),
+  }),
   attempt_usage: z.object({
     event: z.literal('attempt_usage'),
     ...base,
@@ -147,6 +160,8 @@ export const EVENT_SCHEMAS = {
     session_id: z.string().optional(),
     cost_usd: z.number().optional(),
     tokens: z.object({ input: z.number(), output: z.number() }).optional(),
+    /** The worker's report it was read from (PostgreSQL store): read once, counted once. */
+    report: z.number().int().positive().optional(),
   }),
   attempt_stalled: z.object({ event: z.literal('attempt_stalled'), ...base, ...taskRef, silent_ms: z.number() }),
   /** Written before the runtime kills an attempt's worker on its own (the watchdog). */

@@ -9,85 +9,46 @@
 // never a hole. The runtime awaits flush() before any effect of a step starts.
 import type { NewEvent } from '../../machines/events.js';
 import { placeStaged, stageFile, syncDirInPool, type StagedFile } from '../../workers/atomic.js';
+import { GroupCommit } from './group-commit.js';
 import type { LogDigest } from './log-digest.js';
 import { makeEventFile, type RunPaths, type WriteOptions } from './store.js';
 
 /** A file being written and synced: settles with it, or with the error that stopped it (never rejects). */
 type Written = Promise<StagedFile | Error>;
 
-export class EventGroup {
-  private staged: Written[] = [];
-  /** The commit under way, and the one queued behind it (it takes what is written until it starts). */
-  private running?: Promise<void>;
-  private queued?: Promise<void>;
-  /** The last commit begun or queued: a flush with nothing new written waits for it. */
-  private last: Promise<void> = Promise.resolve();
-  /** Set by the first commit that failed: nothing is renamed into the log after it. */
-  private failure?: Error;
+// What the run's event log is appended to: the files here, or PostgreSQL (src/store/pg-event-group.ts).
+export interface EventSink {
+  // Adds an event (not yet in the log: the next flush puts it there); returns it and its name.
+  add<E extends NewEvent>(event: E): { full: E & { at: string; run_id: string }; name: string };
+  // Resolves once every event added so far is in the log and durable.
+  flush(): Promise<void>;
+  readonly pending: boolean;
+}
 
+export class EventGroup extends GroupCommit<Written> implements EventSink {
   constructor(
     private readonly paths: RunPaths,
     private readonly runId: string,
     private readonly options: WriteOptions & { digest?: LogDigest },
-  ) {}
+  ) {
+    super();
+  }
 
   // Writes an event (not yet in the log: the next flush puts it there); returns it and its file name.
   add<E extends NewEvent>(event: E): { full: E & { at: string; run_id: string }; name: string } {
     const { full, name, text } = makeEventFile(this.runId, event);
-    this.staged.push(stageFile(this.paths.eventsDir, name, text, this.options).catch((error: Error) => error));
+    this.stage(stageFile(this.paths.eventsDir, name, text, this.options).catch((error: Error) => error));
     this.options.digest?.add(name, text);
     return { full, name };
   }
 
-  // Resolves once every event added so far is in the log and durable; rejects, leaving these events
-  // and every later one out of the log, when a write fails.
-  flush(): Promise<void> {
-    if (this.staged.length === 0 || this.queued) return this.last;
-    if (!this.running) return this.begin();
-    const queued = this.running.then(
-      () => this.begin(),
-      () => this.begin(),
-    );
-    this.queued = queued;
-    this.last = quiet(queued);
-    return queued;
-  }
-
-  /** Whether events were added that no flush has taken yet. */
-  get pending(): boolean {
-    return this.staged.length > 0;
-  }
-
-  // Commits what is written now; the next flush waits for this one.
-  private begin(): Promise<void> {
-    this.queued = undefined;
-    const batch = this.staged.splice(0);
-    const running = this.commit(batch).finally(() => {
-      if (this.running === running) this.running = undefined;
-    });
-    this.running = running;
-    this.last = quiet(running);
-    return running;
-  }
-
-  private async commit(batch: Written[]): Promise<void> {
+  protected async commit(batch: Written[]): Promise<void> {
     const files = await Promise.all(batch);
-    this.failure ??= files.find((file): file is Error => file instanceof Error);
-    if (this.failure) throw this.failure;
-    try {
-      // On the event loop: a rename within one folder is quick, and each one sent to the thread
-      // pool would wait behind the fsyncs there, one after the other.
-      for (const file of files as StagedFile[]) placeStaged(file);
-      if (this.options.fsync) await syncDirInPool(this.paths.eventsDir);
-    } catch (error) {
-      this.failure ??= error as Error;
-      throw error;
-    }
+    const failed = files.find((file): file is Error => file instanceof Error);
+    if (failed) throw failed;
+    // On the event loop: a rename within one folder is quick, and each one sent to the thread
+    // pool would wait behind the fsyncs there, one after the other.
+    for (const file of files as StagedFile[]) placeStaged(file);
+    if (this.options.fsync) await syncDirInPool(this.paths.eventsDir);
   }
-}
-
-// The same settling, with a failure counted as handled (whoever awaits the commit itself hears it).
-function quiet(promise: Promise<void>): Promise<void> {
-  promise.catch(() => undefined);
-  return promise;
 }

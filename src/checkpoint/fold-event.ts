@@ -74,6 +74,7 @@ export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): 
       if (event.task && !/(^|\.)fix-\d+-/.test(event.task_id) && !iterationOf(pipeline.iteration).tasks.includes(event.task_id)) iterationOf(pipeline.iteration).tasks.push(event.task_id);
       break;
     case 'attempt_spawned':
+    case 'attempt_taken':
       attemptOf(event.task_id, event.attempt, {}).worker = event.worker;
       break;
     case 'attempt_stalled':

@@ -8,25 +8,38 @@ import { OUTPUT_FILE } from '../../workers/wrapper.js';
 import type { NewEvent } from '../../machines/events.js';
 import { finishInterrupted, taskFinished, type AttemptFiles } from './attempt-records.js';
 import { readBoundedOutput } from './output.js';
-import { readResult, type AgentResult } from './result.js';
+import { judgeResult, readResultFile, type AgentResult, type ResultFileText } from './result.js';
 import { guardCliText } from './result-guard.js';
 import type { RunSession } from './session.js';
 import { concludeTask } from './isolation-attempt.js';
 
 type Verdict = { status: 'completed'; result: AgentResult } | { status: 'failed'; evidence: string; result?: AgentResult; retryable?: false };
 
+// What an attempt left: how its worker ended, its output (whole up to a bound, else head and tail)
+// and its result file as read. Read from the attempt folder here, or from a worker's finished report.
+export interface AttemptEnd {
+  exit: WorkerExit;
+  output: string;
+  result: ResultFileText;
+}
+
 // Records how the attempt ended. Exit codes alone never make a success: a valid result must exist.
 export async function concludeAttempt(session: RunSession, input: AttemptInput, files: AttemptFiles, adapter: AgentAdapter, exit: WorkerExit, recovered: boolean): Promise<void> {
-  const output = readOutput(files.dir);
+  await concludeEnd(session, input, adapter, { exit, output: readOutput(files.dir), result: readResultFile(files.resultFile) }, recovered);
+}
+
+// The same for an end already read (a team worker's finished report): usage, payload, task_finished.
+export async function concludeEnd(session: RunSession, input: AttemptInput, adapter: AgentAdapter, end: AttemptEnd, recovered: boolean): Promise<void> {
+  const { exit, output } = end;
   const report = adapter.parse(output);
   noteUsage(session, input, report);
   if (recovered && !exit.stopped) {
     // Ended while no orchestrator watched: only a valid result is adopted; without one the attempt
     // is interrupted (it may have done part of its work), never counted as a plain failure.
-    const reading = readResult(input.stage, files.resultFile, report.finalText ?? output, session.projectDir);
+    const reading = judgeResult(input.stage, end.result, report.finalText ?? output, session.projectDir);
     if (!reading.ok) return finishInterrupted(session, input, `recovered after a restart: the worker ended with no valid result (${reading.reason})`);
   }
-  const judged = judge(session, input, files, exit, report, output);
+  const judged = judge(session, input, end.result, exit, report, output);
   // With worktrees, a completed exec or fix task is merged first; a failed merge fails the task.
   const unmerged = await concludeTask(session, input, judged.status === 'completed');
   const verdict: Verdict = unmerged ? { status: 'failed', evidence: unmerged, result: 'result' in judged ? judged.result : undefined } : judged;
@@ -50,11 +63,11 @@ function describeDenials(report: AgentReport): string {
   return report.denials && report.denials.length > 0 ? `; permission denied: ${guardCliText(report.denials.join(', '))}` : '';
 }
 
-function judge(session: RunSession, input: AttemptInput, files: AttemptFiles, exit: WorkerExit, report: AgentReport, output: string): Verdict {
+function judge(session: RunSession, input: AttemptInput, resultFile: ResultFileText, exit: WorkerExit, report: AgentReport, output: string): Verdict {
   // Credentials, quota, model, provider: no retry can fix it, however the attempt ended.
   if (report.failure) return { status: 'failed', evidence: guardCliText(report.failure.reason), retryable: false };
   if (exit.stopped) return { status: 'failed', evidence: guardCliText(exit.reason ?? 'stopped') };
-  const reading = readResult(input.stage, files.resultFile, report.finalText ?? output, session.projectDir);
+  const reading = judgeResult(input.stage, resultFile, report.finalText ?? output, session.projectDir);
   // What the CLI printed is quoted with its secrets redacted.
   const ended = exit.signal ? `killed by ${exit.signal}` : exit.exitCode !== 0 ? `exited ${exit.exitCode ?? '(unknown)'}${exit.reason ? ` (${guardCliText(exit.reason)})` : ''}` : undefined;
   // No machine record at all: what the CLI last said is the evidence.

@@ -6,7 +6,7 @@ import type { AnyActorRef } from 'xstate';
 import { TEMP_PREFIX, writeFileAtomic } from '../../workers/atomic.js';
 import type { NewEvent, TeamEvent } from '../../machines/events.js';
 import { LogDigest, type LogPosition } from '../checkpoint/log-digest.js';
-import { EventGroup } from '../checkpoint/event-group.js';
+import type { EventSink } from '../checkpoint/event-group.js';
 import type { RunPaths, WriteOptions } from '../checkpoint/store.js';
 import { LogWriteError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -16,7 +16,6 @@ import { toMachineEvent } from './replay.js';
 export class EventLog {
   readonly write: WriteOptions;
   private actor?: AnyActorRef;
-  private readonly group: EventGroup;
   /** Set by the first write that failed: nothing more is written, so the log never has a hole. */
   private broken?: LogWriteError;
   /** Attempts whose task_finished this orchestrator wrote, by `task#attempt`. */
@@ -27,18 +26,18 @@ export class EventLog {
   private durableCount = 0;
 
   constructor(
-    paths: RunPaths,
     private readonly runId: string,
     private readonly log: Logger,
     write: WriteOptions,
     private readonly onBroken: (error: LogWriteError) => void,
     /** The fold of the log: what it held when this orchestrator began; each durable append joins it. */
     readonly fold: LogFold,
-    /** The digest of every event file in the log so far; each append adds its file. */
+    /** Where the events go: the run's files (EventGroup, which adds each file to `digest`), or PostgreSQL. */
+    private readonly group: EventSink,
+    /** The digest of every event file in the log so far. */
     private readonly digest: LogDigest = new LogDigest(),
   ) {
     this.write = write;
-    this.group = new EventGroup(paths, runId, { ...write, digest });
   }
 
   // The live machine that committed input events are handed to.

@@ -2,7 +2,8 @@
 // parts — the event log, the worker registry and the cancel scope.
 import type { TeamConfig } from '../../config/schema.js';
 import type { Limits, TeamEvent } from '../../machines/events.js';
-import type { LogDigest } from '../checkpoint/log-digest.js';
+import { EventGroup, type EventSink } from '../checkpoint/event-group.js';
+import { LogDigest } from '../checkpoint/log-digest.js';
 import type { RunPaths, RunRecord } from '../checkpoint/store.js';
 import type { Logger } from '../logger.js';
 import { CancelScope } from './cancel-scope.js';
@@ -30,6 +31,8 @@ export interface SessionOptions {
   events: TeamEvent[];
   /** Its fold, valid events and file names (a takeover's read); a new run starts empty. */
   folded?: FoldedLog;
+  /** Where events go when not to the run's files (PostgreSQL). */
+  sink?: EventSink;
   /** The digest of every event file the log held then (a takeover's read); a new run starts empty. */
   digest?: LogDigest;
   sessionIds: { session: string; parent_session: string };
@@ -37,7 +40,7 @@ export interface SessionOptions {
   limits: Limits;
 }
 
-export interface RunSession extends Readonly<Omit<SessionOptions, 'events' | 'digest' | 'folded'>> {
+export interface RunSession extends Readonly<Omit<SessionOptions, 'events' | 'digest' | 'folded' | 'sink'>> {
   /** Appends events and hands inputs to the live machine. */
   readonly events: EventLog;
   /** The run's workers and the backends that reach them. */
@@ -50,13 +53,15 @@ export interface RunSession extends Readonly<Omit<SessionOptions, 'events' | 'di
 
 // A session over a run whose log held `options.events` when this orchestrator began.
 export function makeSession(options: SessionOptions): RunSession {
-  const { events, digest: _digest, folded, ...rest } = options;
+  const { events, digest: _digest, folded, sink: _sink, ...rest } = options;
   const cancel = new CancelScope();
+  const write = { fsync: options.config.team.fsync };
+  const digest = options.digest ?? new LogDigest();
   const fold = new LogFold(options.run, folded);
   return {
     ...rest,
     // A log that cannot be written stops the run: nothing that happens next could be recorded.
-    events: new EventLog(options.paths, options.runId, options.log, { fsync: options.config.team.fsync }, (error) => cancel.fail(error), fold, options.digest),
+    events: new EventLog(options.runId, options.log, write, (error) => cancel.fail(error), fold, options.sink ?? new EventGroup(options.paths, options.runId, { ...write, digest }), digest),
     registry: new WorkerRegistry(events),
     cancel,
     isolation: new Isolation(options.projectDir, options.runId, events),

@@ -5,6 +5,8 @@
 import type PgBoss from 'pg-boss';
 import type pg from 'pg';
 import type { NewEvent, TeamEvent } from '../../machines/events.js';
+import { eventFileName } from '../checkpoint/store.js';
+import { nowIso } from '../checkpoint/time.js';
 import { attemptJobId, attemptQueue, type AttemptJob } from './attempt-job.js';
 import { ensureAttemptQueue, onClient } from './pg-queue.js';
 import type { PgStore } from './pg-store.js';
@@ -12,10 +14,18 @@ import { endedBy } from './terminal.js';
 
 // Appends the step; `jobs` holds one job for each task_started among `records`, and no other.
 export async function appendStep(store: PgStore, boss: PgBoss, runId: string, records: NewEvent[], jobs: AttemptJob[]): Promise<TeamEvent[]> {
+  const full = records.map((r) => ({ ...r, at: nowIso(), run_id: runId }) as TeamEvent);
+  await appendMadeStep(store, boss, runId, full.map((event) => ({ event, name: eventFileName(event) })), jobs);
+  return full;
+}
+
+// The same step of events already made, as the run's writer commits them (pg-event-group.ts).
+export async function appendMadeStep(store: PgStore, boss: PgBoss, runId: string, made: Array<{ event: TeamEvent; name: string }>, jobs: AttemptJob[]): Promise<void> {
+  const records = made.map((m) => m.event);
   checkJobs(runId, records, jobs);
   // Queues are made outside the transaction: making one is idempotent, and harmless if the step rolls back.
   for (const label of new Set(jobs.map((job) => job.label))) await ensureAttemptQueue(boss, label);
-  return store.append(runId, records, async (client) => {
+  await store.appendMade(runId, made, async (client) => {
     const db = onClient(client);
     for (const job of jobs) {
       const id = attemptJobId(job.runId, job.taskId, job.attempt);

@@ -54,7 +54,16 @@ export class PgStore implements RunStore {
   // runs in that transaction after the rows are in (pg-step.ts sends the step's attempt jobs there):
   // when it throws, nothing of the step is written.
   async append(runId: string, records: NewEvent[], within?: (client: pg.ClientBase, written: TeamEvent[]) => Promise<void>): Promise<TeamEvent[]> {
-    return this.transaction(async (client) => {
+    const full = records.map((r) => ({ ...r, at: nowIso(), run_id: runId }) as TeamEvent);
+    await this.appendMade(runId, full.map((event) => ({ event, name: eventFileName(event) })), within);
+    return full;
+  }
+
+  // The same append of events already made (their `at`, `run_id` and name given), as the orchestrator
+  // makes each one when it appends it and commits a step's later.
+  async appendMade(runId: string, made: Array<{ event: TeamEvent; name: string }>, within?: (client: pg.ClientBase, written: TeamEvent[]) => Promise<void>): Promise<void> {
+    const records = made.map((m) => m.event);
+    await this.transaction(async (client) => {
       const run = await client.query('SELECT 1 FROM teamline.runs WHERE run_id = $1 FOR UPDATE', [runId]);
       if (run.rowCount !== 1) throw this.noRun(runId);
       const ended = endedBy(records);
@@ -66,20 +75,18 @@ export class PgStore implements RunStore {
         const has = new Set(found.rows.map((r) => `${r.task}#${r.attempt}`));
         refuseSecondTerminal(runId, records, (k) => has.has(`${k.task}#${k.attempt}`));
       }
-      const full = records.map((r) => ({ ...r, at: nowIso(), run_id: runId }) as TeamEvent);
       const last = await client.query<{ last: string }>('SELECT coalesce(max(seq), 0) AS last FROM teamline.events WHERE run_id = $1', [runId]);
       await client
         .query(
           'INSERT INTO teamline.events (run_id, seq, name, body) SELECT $1, $2::bigint + t.ord, t.name, t.body::json FROM unnest($3::text[], $4::text[]) WITH ORDINALITY AS t(name, body, ord)',
-          [runId, last.rows[0]!.last, full.map((e) => eventFileName(e)), full.map((e) => JSON.stringify(e))],
+          [runId, last.rows[0]!.last, made.map((m) => m.name), records.map((e) => JSON.stringify(e))],
         )
         .catch((error: { constraint?: string }) => {
           // The index is the last word: a second terminal record never commits.
           if (error.constraint === 'events_one_terminal' && ended[0]) throw new TerminalConflictError(runId, ended[0].task, ended[0].attempt);
           throw error;
         });
-      await within?.(client, full);
-      return full;
+      await within?.(client, records);
     });
   }
 

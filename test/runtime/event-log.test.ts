@@ -25,6 +25,8 @@ vi.mock('node:fs', async (importOriginal) => {
 
 const { createRun, runPaths } = await import('../../src/checkpoint/store.js');
 const { EventLog } = await import('../../src/runtime/event-log.js');
+const { EventGroup } = await import('../../src/checkpoint/event-group.js');
+const { LogDigest } = await import('../../src/checkpoint/log-digest.js');
 const { LogFold } = await import('../../src/runtime/log-fold.js');
 const { readRunFiles } = await import('../../src/checkpoint/read.js');
 const { foldRun } = await import('../../src/checkpoint/view.js');
@@ -50,7 +52,8 @@ function makeLog() {
   const { run_id } = run;
   const paths = runPaths(dir, run_id);
   const broken: unknown[] = [];
-  const log = new EventLog(paths, run_id, pino({ enabled: false }), { fsync: true }, (error) => broken.push(error), new LogFold(run));
+  const digest = new LogDigest();
+  const log = new EventLog(run_id, pino({ enabled: false }), { fsync: true }, (error) => broken.push(error), new LogFold(run), new EventGroup(paths, run_id, { fsync: true, digest }), digest);
   const machine = {
     send: (event: { type: string }) => {
       trace.push(`machine gets ${event.type} (${folder(paths.eventsDir)})`);
