@@ -3,8 +3,8 @@
 // lock, never the log, and imports nothing heavy: the build bundles it apart (src/cli-cancel.ts), so
 // that the request goes out as soon as node has started. When no orchestrator is left to ask, the
 // caller sweeps (cancel.ts).
-import { watch, writeFileSync, type FSWatcher } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { validateId } from '../checkpoint/guards.js';
 import { readRunEnd, readStartedGrace } from '../checkpoint/run-marks.js';
 import { resolveRun, type RunPaths } from '../checkpoint/store.js';
@@ -32,13 +32,20 @@ export interface OrchestratorGone {
   force: boolean;
 }
 
+// The run is in a PostgreSQL store (--store, or team.store in the project's config): the whole CLI cancels it.
+export interface OnStore {
+  store: true;
+  args: ParsedArgs;
+}
+
 // Asks the live orchestrator of the latest or named run to cancel it and waits for the end; returns
 // the exit code, or what the sweep needs when no orchestrator is (or is any longer) there. A run
 // that already ended is said so, and nothing changes.
-export async function askOrchestrator(argv: string[]): Promise<number | OrchestratorGone> {
+export async function askOrchestrator(argv: string[]): Promise<number | OrchestratorGone | OnStore> {
   const cmd = 'team cancel';
-  const args = parseFlags(argv, { ...PROJECT_FLAGS, run: { type: 'string' }, force: { type: 'boolean' }, json: { type: 'boolean' } }, cmd);
+  const args = parseFlags(argv, { ...PROJECT_FLAGS, run: { type: 'string' }, force: { type: 'boolean' }, json: { type: 'boolean' }, store: { type: 'string' } }, cmd);
   const dir = openProjectDir(args);
+  if (optionalString(args, 'store') !== undefined || namesStore(dir, optionalString(args, 'config'))) return { store: true, args };
   const runId = optionalString(args, 'run');
   const paths = resolveRun(dir, runId === undefined ? undefined : validateId(runId, '--run'));
   const force = args.values.force === true;
@@ -71,6 +78,17 @@ export async function askOrchestrator(argv: string[]): Promise<number | Orchestr
     }
   }
   return { paths, args, progress, force };
+}
+
+// Whether the project's config names a PostgreSQL store (a look at its JSON only: the whole CLI
+// validates it). The light start must not cancel a run of the files when the runs are in a store.
+function namesStore(dir: string, configFlag: string | undefined): boolean {
+  try {
+    const config = JSON.parse(readFileSync(configFlag === undefined ? join(dir, '.team', 'config.json') : resolve(dir, configFlag), 'utf8')) as { team?: { store?: unknown } };
+    return config.team?.store !== undefined;
+  } catch {
+    return false;
+  }
 }
 
 // Resolves with the run's end record once it is written (watched in events/), or with what is

@@ -10,7 +10,25 @@ import { askOrchestrator } from './cancel-ask.js';
 // Cancels the latest or named run; cancelling a run that already ended says so and changes nothing.
 export async function cancelCommand(argv: string[]): Promise<number> {
   const asked = await askOrchestrator(argv);
-  return typeof asked === 'number' ? asked : sweep(asked.paths, asked.args, asked.progress, asked.force);
+  if (typeof asked === 'number') return asked;
+  if ('store' in asked) return cancelOnStore(asked.args);
+  return sweep(asked.paths, asked.args, asked.progress, asked.force);
+}
+
+// The run is in a PostgreSQL store: asked of its writer there, or cancelled from the store's log.
+async function cancelOnStore(args: ParsedArgs): Promise<number> {
+  const [{ openProject }, { storeUrlOf }, { optionalString }, { validateId }, { makeProgress }, { cancelStoreRun }] = await Promise.all([
+    import('./project.js'),
+    import('../store/store-url.js'),
+    import('./args.js'),
+    import('../checkpoint/guards.js'),
+    import('../runtime/progress.js'),
+    import('./store-commands.js'),
+  ]);
+  const project = openProject(args, { readsStore: true });
+  const url = storeUrlOf(optionalString(args, 'store'), project.config)!;
+  const runId = optionalString(args, 'run');
+  return cancelStoreRun(url, runId === undefined ? undefined : validateId(runId, '--run'), project, makeProgress({ json: args.values.json === true }), args.values.force === true);
 }
 
 // The orchestrator is gone: take the run over and cancel it through the same machine path.

@@ -10,14 +10,22 @@ import { loadRunView } from '../runtime/view.js';
 import { optionalString, parseFlags } from './args.js';
 import { detachRun } from './detach.js';
 import { openProject, PROJECT_FLAGS } from './project.js';
+import { storeUrlOf } from '../store/store-url.js';
 import { OUTCOME_EXIT, reportEnd } from './run.js';
 
 // Resumes the latest or named run; returns the exit code of how it ends.
 export async function resumeCommand(argv: string[]): Promise<number> {
   const cmd = 'team resume';
-  const args = parseFlags(argv, { ...PROJECT_FLAGS, run: { type: 'string' }, 'retry-interrupted': { type: 'boolean' }, json: { type: 'boolean' }, detach: { type: 'boolean' } }, cmd);
-  const project = openProject(args);
+  const args = parseFlags(argv, { ...PROJECT_FLAGS, run: { type: 'string' }, 'retry-interrupted': { type: 'boolean' }, json: { type: 'boolean' }, detach: { type: 'boolean' }, store: { type: 'string' } }, cmd);
+  const project = openProject(args, { readsStore: true });
   const runId = optionalString(args, 'run');
+  const storeUrl = storeUrlOf(optionalString(args, 'store'), project.config);
+  if (storeUrl !== undefined) {
+    if (args.values.detach) throw new UsageError(`${cmd}: --detach does not go with a PostgreSQL store yet: start \`team resume --store …\` under nohup or a service manager`);
+    const progress = makeRunProgress({ json: args.values.json === true, projectDir: project.dir });
+    const { resumeStoreRun } = await import('./store-commands.js');
+    return resumeStoreRun(storeUrl, runId === undefined ? undefined : validateId(runId, '--run'), project, progress, args.values['retry-interrupted'] === true);
+  }
   const paths = resolveRun(project.dir, runId === undefined ? undefined : validateId(runId, '--run'));
   if (args.values.detach) {
     refuseEnded(loadRunView(paths, project.dir).status, paths.runId);

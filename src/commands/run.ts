@@ -17,6 +17,7 @@ import { DETACHED_RUN_VAR, detachRun } from './detach.js';
 import { readSessionIds } from './host-session.js';
 import { refuseOneWordTask } from './one-word.js';
 import { openProject, PROJECT_FLAGS } from './project.js';
+import { storeUrlOf } from '../store/store-url.js';
 
 const RUN_FLAGS = {
   ...PROJECT_FLAGS,
@@ -30,6 +31,7 @@ const RUN_FLAGS = {
   task: { type: 'string' as const },
   land: { type: 'boolean' as const },
   detach: { type: 'boolean' as const },
+  store: { type: 'string' as const },
 };
 
 // The exit code of each way a run can end.
@@ -42,7 +44,9 @@ export async function runTeam(argv: string[], mode: 'team' | 'ralph'): Promise<n
   if (args.values.tmux && args.values.headless) throw new UsageError(`${cmd}: --tmux and --headless exclude each other`);
   if (mode === 'team' && args.values['max-iterations'] !== undefined) throw new UsageError(`${cmd}: --max-iterations belongs to \`team ralph\``);
   const { teamArg, task } = splitPositionals(args.positionals, cmd, optionalString(args, 'task'));
-  const project = openProject(args);
+  const project = openProject(args, { readsStore: true });
+  const storeUrl = storeUrlOf(optionalString(args, 'store'), project.config);
+  if (storeUrl !== undefined) refuseOnStore(args.values, cmd);
   const config = structuredClone(project.config);
   const maxFixLoops = optionalInt(args, 'max-fix-loops', cmd, 0, 100);
   if (maxFixLoops !== undefined) config.team.maxFixLoops = maxFixLoops;
@@ -60,7 +64,7 @@ export async function runTeam(argv: string[], mode: 'team' | 'ralph'): Promise<n
   const detachedId = process.env[DETACHED_RUN_VAR];
   delete process.env[DETACHED_RUN_VAR];
   const progress = makeRunProgress({ json, projectDir: project.dir });
-  const { outcome, paths } = await startRun({
+  const request = {
     runId: detachedId === undefined ? undefined : validateId(detachedId, DETACHED_RUN_VAR),
     projectDir: project.dir,
     config,
@@ -69,12 +73,18 @@ export async function runTeam(argv: string[], mode: 'team' | 'ralph'): Promise<n
     task,
     workers,
     routing,
-    workerMode: args.values.tmux ? 'tmux' : args.values.headless ? 'headless' : config.team.mode,
+    workerMode: args.values.tmux ? ('tmux' as const) : args.values.headless ? ('headless' as const) : config.team.mode,
     keepPanes: args.values['keep-panes'] === true,
     progress,
     session: readSessionIds(),
     land: args.values.land === true,
-  });
+  };
+  if (storeUrl !== undefined) {
+    const ended = await (await import('../runtime/store-run.js')).startStoreRun({ ...request, storeUrl });
+    reportViewEnd(ended.view, ended.paths.runDir, ended.outcome, progress);
+    return OUTCOME_EXIT[ended.outcome.kind];
+  }
+  const { outcome, paths } = await startRun(request);
   if (outcome.kind === 'completed' && args.values.land) await landAfterRun(paths, progress, project.write);
   reportEnd(paths, project.dir, outcome, progress);
   return OUTCOME_EXIT[outcome.kind];
@@ -88,6 +98,19 @@ async function landAfterRun(paths: Parameters<typeof loadRunView>[0], progress: 
   } catch (error) {
     progress.emit({ type: 'land.refused', run: runId, reason: (error as Error).message }, `--land: ${(error as Error).message}`);
   }
+}
+
+// With the PostgreSQL store the attempts run on team workers: what needs this machine is refused.
+function refuseOnStore(values: Record<string, unknown>, cmd: string): void {
+  for (const flag of ['tmux', 'land', 'keep-panes'] as const) {
+    if (values[flag]) throw new UsageError(`${cmd}: --${flag} does not go with a PostgreSQL store: its attempts run on team workers, each in its own folder`);
+  }
+}
+
+// Prints the final summary of a run whose view the orchestrator holds (a run on the store).
+export function reportViewEnd(view: ReturnType<typeof loadRunView>, runDir: string, outcome: DriveOutcome, progress: ReturnType<typeof makeProgress>): void {
+  const { lines, data } = summarize(view, outcome, runDir);
+  progress.emit(data, lines.join('\n'));
 }
 
 // Prints the final summary from the log.

@@ -117,10 +117,12 @@ function makeSpec(ctx: WorkerContext, taken: TakenAttempt): { spec: LaunchSpec; 
   mkdirSync(attemptDir, { recursive: true });
   const promptFile = join(attemptDir, 'prompt.md');
   const resultFile = join(attemptDir, 'result.json');
-  writeFileSync(promptFile, job.prompt);
+  // The writer leaves this machine's paths to it (src/runtime/remote-job.ts).
+  const prompt = job.prompt.replaceAll('{{projectDir}}', ctx.projectDir).replaceAll('{{resultFile}}', resultFile);
+  writeFileSync(promptFile, prompt);
   const adapter = getAdapter(job.agent.adapter, { sim });
   if (!adapter) throw new Error(`no adapter ${job.agent.adapter}`);
-  const command = adapter.build({ prompt: job.prompt, promptFile, resultFile, projectDir: ctx.projectDir, agent: job.agent, stage: job.stage, permission: job.permission });
+  const command = adapter.build({ prompt, promptFile, resultFile, projectDir: ctx.projectDir, agent: job.agent, stage: job.stage, permission: job.permission });
   const env = { ...job.env, TEAM_PROMPT_FILE: promptFile, TEAM_RESULT_FILE: resultFile, TEAM_PROJECT_DIR: ctx.projectDir };
   return { spec: { runId: job.runId, taskId: job.taskId, attempt: job.attempt, worker: job.worker, attemptDir, cwd: ctx.projectDir, command, env }, adapter };
 }

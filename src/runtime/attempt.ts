@@ -11,7 +11,8 @@ import { adoptUnrecorded } from './adopt.js';
 import { attemptFiles, finishInterrupted, type AttemptFiles } from './attempt-records.js';
 import { concludeAttempt } from './conclude.js';
 import { prepareAttempt } from './isolation-attempt.js';
-import { readHandoffTexts } from './handoff-texts.js';
+import { runRemoteAttempt } from './remote-attempt.js';
+import { handoffTextsOf } from './handoff-texts.js';
 import { buildPrompt } from './prompts.js';
 import type { RunSession } from './session.js';
 import { watchWorker } from './watch.js';
@@ -20,6 +21,7 @@ export type AttemptRequest = AttemptInput;
 
 // The effect behind the machine's runAttempt actor.
 export async function runAttempt(session: RunSession, input: AttemptRequest, signal: AbortSignal): Promise<void> {
+  if (session.remote) return runRemoteAttempt(session, input, signal);
   const files = attemptFiles(session, input.taskId, input.attempt);
   const { adapter, agent } = resolveAgent(session.config, input.agent);
   const backend = session.registry.backend(agent.tmux ? 'tmux' : session.mode);
@@ -45,7 +47,7 @@ export async function runAttempt(session: RunSession, input: AttemptRequest, sig
 async function startWorker(session: RunSession, input: AttemptInput, files: AttemptFiles, spec: LaunchSpec, backend: WorkerBackend, adapter: AgentAdapter, agent: AgentConfig): Promise<WorkerHandle> {
   // On the thread pool: many attempts start at once, and the file system's journal may make each wait.
   await mkdir(files.dir, { recursive: true });
-  const handoffTexts = readHandoffTexts(session.paths.handoffsDir, input.handoffs.map((h) => h.path));
+  const handoffTexts = handoffTextsOf(session, input.handoffs.map((h) => h.path));
   const prompt = buildPrompt({ input, config: session.config, configFile: session.configFile, projectDir: session.isolation.workDir(input.stage, input.worker), resultFile: files.resultFile, handoffTexts, workers: session.workers });
   await writeFile(files.promptFile, prompt);
   spec.command = adapter.build({ prompt, promptFile: files.promptFile, resultFile: files.resultFile, projectDir: session.projectDir, agent, stage: input.stage, permission: permissionFor(agent, input.stage) });

@@ -14,6 +14,7 @@ import { resumeEvent, type Replay } from './replay.js';
 import type { RunSession } from './session.js';
 import { settleBranches } from './isolation-end.js';
 import { stopLeftoverGates } from './gate-groups.js';
+import { listenForStoreCancel, passCancelOn } from './remote.js';
 
 export type DriveOutcome = { kind: 'completed' | 'failed' | 'cancelled' | 'stopped'; reason: string };
 
@@ -58,8 +59,10 @@ export async function driveRun(
     actor.start();
     if ('replay' in start) {
       actor.send(resumeEvent(start.replay));
-      if (start.cancel) session.events.commit({ event: 'cancel_requested', by: start.cancel.by, force: start.cancel.force });
-      else session.events.commit({ event: 'run_resumed', pid: process.pid, retry_interrupted: start.retryInterrupted });
+      if (start.cancel) {
+        session.events.commit({ event: 'cancel_requested', by: start.cancel.by, force: start.cancel.force });
+        void session.cancel.track(session.events.settled().then(() => passCancelOn(session, start.cancel!.by, start.cancel!.force)));
+      } else session.events.commit({ event: 'run_resumed', pid: process.pid, retry_interrupted: start.retryInterrupted });
     }
     void session.events.settled();
     ready = true;
@@ -87,6 +90,8 @@ export async function driveRun(
 // is due (snapshotDue), so that a resume after a crash replays only the events after it.
 function periodicSnapshots(session: RunSession): (snapshot: Snapshot) => void {
   let savedAt = session.events.count;
+  // Snapshots are files beside a run's files; a run in PostgreSQL replays its log whole.
+  if (session.remote) return () => undefined;
   return (snapshot) => {
     const count = session.events.count;
     if (!snapshotDue(count, savedAt)) return;
@@ -126,20 +131,29 @@ function outcomeOf(snapshot: Snapshot): DriveOutcome | undefined {
 }
 
 // SIGINT, SIGTERM, SIGHUP and `team cancel` all take the one cancel path; a second SIGINT forces it.
+// With the PostgreSQL store a cancel request from another machine takes it too, and the cancel is
+// passed on to the team workers.
 function listenForCancel(session: RunSession): () => void {
   let requests = 0;
-  const request = (by: string, force: boolean) => {
+  const request = (by: string, force: boolean, fromStore = false) => {
     requests += 1;
     const forced = force || requests > 1;
     if (forced) session.cancel.forceStops();
     session.progress.emit({ type: 'cancel.requested', by, force: forced }, `!! cancel requested by ${by}${forced ? ' (forced: no grace period)' : ''}`);
     try {
       session.events.commit({ event: 'cancel_requested', by, force: forced });
+      if (!fromStore) void session.cancel.track(session.events.settled().then(() => passCancelOn(session, by, forced)));
     } catch (error) {
       // A log that cannot be written has stopped the run already; anything else is our bug.
       if (!(error instanceof LogWriteError)) session.cancel.fail(error as Error);
     }
   };
+  const stopStoreListener = session.remote
+    ? listenForStoreCancel(session, (by, force) => request(by, force, true)).catch((error: unknown) => {
+        session.log.warn({ err: error }, 'cannot listen for cancel requests from other machines');
+        return async () => undefined;
+      })
+    : undefined;
   const fromFile = (signal: string) => {
     const file = join(session.paths.runDir, CANCEL_REQUEST_FILE);
     if (!existsSync(file)) return request(signal, false);
@@ -161,12 +175,14 @@ function listenForCancel(session: RunSession): () => void {
     process.off('SIGINT', onInt);
     process.off('SIGTERM', onTerm);
     process.off('SIGHUP', onHup);
+    void stopStoreListener?.then((stop) => stop());
   };
 }
 
 // After the run: the tmux server goes (unless the user keeps the panes), and nothing owned is left.
 async function cleanUp(session: RunSession): Promise<void> {
   session.registry.close();
+  session.remote?.news.close();
   if (!session.keepPanes) {
     for (const socketDir of session.registry.tmuxSocketDirs()) {
       await killServer(session.runId, { socketDir }).catch((error: unknown) => session.log.warn({ err: error }, 'tmux cleanup failed'));
@@ -181,6 +197,7 @@ async function cleanUp(session: RunSession): Promise<void> {
 // The run's fold and machine as it ended or stopped, saved for status and resume: a failure costs
 // only speed, never the run.
 function saveSnapshot(session: RunSession, snapshot: Snapshot): void {
+  if (session.remote) return;
   try {
     session.events.fold.save(session.paths);
   } catch (error) {

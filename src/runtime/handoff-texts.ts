@@ -1,6 +1,9 @@
-// The handoff texts a prompt includes: each handoff file is written once, so it is read once per orchestrator.
+// The handoff texts a prompt includes: each handoff file is written once, so it is read once per
+// orchestrator. A run's log holds them too (handoff_written.text): an orchestrator on another machine
+// than the one that wrote a handoff (PostgreSQL store) takes it from there.
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import type { RunSession } from './session.js';
 
 const texts = new Map<string, string>();
 
@@ -21,4 +24,16 @@ export function readHandoffTexts(handoffsDir: string, paths: string[]): string[]
     found.push(text);
   }
   return found;
+}
+
+// The texts of the named handoffs (paths as handoff_written records them), from the log, else the files.
+export function handoffTextsOf(session: RunSession, paths: string[]): string[] {
+  const logged = new Map<string, string>();
+  for (const event of session.events.fold.events) if (event.event === 'handoff_written' && event.text !== undefined) logged.set(event.path, event.text);
+  const missing = paths.filter((path) => !logged.has(path));
+  const fromFiles = new Map(missing.map((path) => [path, readHandoffTexts(session.paths.handoffsDir, [path])[0]]));
+  return paths.flatMap((path) => {
+    const text = logged.get(path) ?? fromFiles.get(path);
+    return text === undefined ? [] : [text];
+  });
 }

@@ -6,6 +6,7 @@ import { pipelineMachine } from '../../machines/pipeline.js';
 import type { AttemptInput, HandoffInput } from '../../machines/types.js';
 import type { NewEvent } from '../../machines/events.js';
 import { runAttempt, type AttemptRequest } from './attempt.js';
+import { makeAttemptJob } from './remote-job.js';
 import { taskFinished } from './attempt-records.js';
 import { LogWriteError } from '../errors.js';
 import { runGates } from './gates.js';
@@ -18,6 +19,9 @@ export function bindMachine(session: RunSession) {
   return pipelineMachine.provide({
     actors: {
       runAttempt: fromPromise<void, AttemptInput>(async ({ input, signal }) => {
+        // On the PostgreSQL store the attempt's job commits with its task_started: the commit asks
+        // for it, so it is offered before anything else (the step's records flush after this start).
+        if (session.remote && !input.resumed) session.remote.sink.expectJob(input.taskId, input.attempt, () => makeAttemptJob(session, input));
         // xstate starts the children of a machine's first state before it runs that state's
         // actions; one microtask later the task_started record is appended. (Stopping the worker is
         // an effect too: watchWorker awaits the log before it stops one.)
@@ -44,10 +48,10 @@ export function bindMachine(session: RunSession) {
       writeHandoff: fromPromise<void, HandoffInput>(async ({ input }) => {
         await guard(session, async () => {
           await session.events.flush();
-          const { file, sha256 } = writeHandoff(session.paths.handoffsDir, input, session.events.write);
+          const { file, text, sha256 } = writeHandoff(session.paths.handoffsDir, input, session.events.write);
           const path = relative(session.projectDir, file);
           session.progress.emit({ type: 'handoff', stage: input.stage, path }, `  handoff ${path}`);
-          session.events.commit({ event: 'handoff_written', stage: input.stage, path, sha256 });
+          session.events.commit({ event: 'handoff_written', stage: input.stage, path, sha256, text });
         });
       }),
     },

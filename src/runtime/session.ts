@@ -2,13 +2,14 @@
 // parts — the event log, the worker registry and the cancel scope.
 import type { TeamConfig } from '../../config/schema.js';
 import type { Limits, TeamEvent } from '../../machines/events.js';
-import { EventGroup, type EventSink } from '../checkpoint/event-group.js';
+import { EventGroup } from '../checkpoint/event-group.js';
 import { LogDigest } from '../checkpoint/log-digest.js';
 import type { RunPaths, RunRecord } from '../checkpoint/store.js';
 import type { Logger } from '../logger.js';
 import { CancelScope } from './cancel-scope.js';
 import { EventLog } from './event-log.js';
 import { LogFold, type FoldedLog } from './log-fold.js';
+import { makeRemote, type Remote, type StoreLink } from './remote.js';
 import { Isolation } from './isolation.js';
 import type { Progress } from './progress.js';
 import { WorkerRegistry } from './worker-registry.js';
@@ -31,8 +32,8 @@ export interface SessionOptions {
   events: TeamEvent[];
   /** Its fold, valid events and file names (a takeover's read); a new run starts empty. */
   folded?: FoldedLog;
-  /** Where events go when not to the run's files (PostgreSQL). */
-  sink?: EventSink;
+  /** The PostgreSQL store the run's log is in, when it is not in the run's files. */
+  store?: StoreLink;
   /** The digest of every event file the log held then (a takeover's read); a new run starts empty. */
   digest?: LogDigest;
   sessionIds: { session: string; parent_session: string };
@@ -40,7 +41,7 @@ export interface SessionOptions {
   limits: Limits;
 }
 
-export interface RunSession extends Readonly<Omit<SessionOptions, 'events' | 'digest' | 'folded' | 'sink'>> {
+export interface RunSession extends Readonly<Omit<SessionOptions, 'events' | 'digest' | 'folded' | 'store'>> {
   /** Appends events and hands inputs to the live machine. */
   readonly events: EventLog;
   /** The run's workers and the backends that reach them. */
@@ -49,21 +50,26 @@ export interface RunSession extends Readonly<Omit<SessionOptions, 'events' | 'di
   readonly cancel: CancelScope;
   /** Worktree isolation: the run's branches, worktrees and merges. */
   readonly isolation: Isolation;
+  /** The writer's hold on the PostgreSQL store: attempts run on team workers. */
+  readonly remote?: Remote;
 }
 
 // A session over a run whose log held `options.events` when this orchestrator began.
 export function makeSession(options: SessionOptions): RunSession {
-  const { events, digest: _digest, folded, sink: _sink, ...rest } = options;
+  const { events, digest: _digest, folded, store, ...rest } = options;
   const cancel = new CancelScope();
   const write = { fsync: options.config.team.fsync };
   const digest = options.digest ?? new LogDigest();
   const fold = new LogFold(options.run, folded);
-  return {
+  const sink = store?.sink ?? new EventGroup(options.paths, options.runId, { ...write, digest });
+  const session: { -readonly [K in keyof RunSession]: RunSession[K] } = {
     ...rest,
     // A log that cannot be written stops the run: nothing that happens next could be recorded.
-    events: new EventLog(options.runId, options.log, write, (error) => cancel.fail(error), fold, options.sink ?? new EventGroup(options.paths, options.runId, { ...write, digest }), digest),
+    events: new EventLog(options.runId, options.log, write, (error) => cancel.fail(error), fold, sink, digest),
     registry: new WorkerRegistry(events),
     cancel,
     isolation: new Isolation(options.projectDir, options.runId, events),
   };
+  if (store) session.remote = makeRemote(session, store);
+  return session;
 }

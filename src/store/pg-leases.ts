@@ -83,3 +83,14 @@ export async function completeJob(boss: PgBoss, taken: TakenAttempt): Promise<bo
 export async function failJob(boss: PgBoss, taken: TakenAttempt, reason: string): Promise<void> {
   await boss.fail(taken.queue, taken.jobId, { reason });
 }
+
+// Cancels the attempt's job unless a worker has taken it: true when it was cancelled before any
+// worker took it (it will never run), false when a worker holds (or held) its lease. One transaction:
+// a worker taking the job at the same moment holds its row, so the cancel waits and then sees the lease.
+export async function cancelUntakenJob(store: PgStore, boss: PgBoss, ref: { runId: string; taskId: string; attempt: number }, queue: string, jobId: string): Promise<boolean> {
+  return store.transaction(async (client) => {
+    await boss.cancel(queue, jobId, { db: onClient(client) });
+    const lease = await client.query('SELECT 1 FROM teamline.leases WHERE run_id = $1 AND task_id = $2 AND attempt = $3', [ref.runId, ref.taskId, ref.attempt]);
+    return lease.rowCount === 0;
+  });
+}

@@ -103,6 +103,21 @@ export class PgStore implements RunStore {
     });
   }
 
+  // How the run ended (completed, failed or cancelled), or undefined while it has not: its last end record.
+  async endOf(runId: string): Promise<'completed' | 'failed' | 'cancelled' | undefined> {
+    const end = await this.pool.query<{ event: string }>(
+      "SELECT body->>'event' AS event FROM teamline.events WHERE run_id = $1 AND body->>'event' IN ('run_completed', 'run_failed', 'run_cancelled') ORDER BY seq DESC LIMIT 1",
+      [runId],
+    );
+    const event = end.rows[0]?.event;
+    return event === undefined ? undefined : (event.slice('run_'.length) as 'completed' | 'failed' | 'cancelled');
+  }
+
+  // The pool, for queries of the store's other tables (the writer lock's holder, the workers' rows).
+  get db(): pg.Pool {
+    return this.pool;
+  }
+
   async approve(runId: string, approval: Approval): Promise<void> {
     await this.pool.query('INSERT INTO teamline.approvals (run_id, name, body) VALUES ($1, $2, $3::json)', [runId, approvalFileName(approval), JSON.stringify(approval)]).catch((error: { code?: string }) => {
       throw error.code === '23503' ? this.noRun(runId) : error;

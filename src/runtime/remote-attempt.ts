@@ -1,0 +1,69 @@
+// An attempt run by a `team worker` (PostgreSQL store): its job went into the queue with its
+// task_started; the effect waits for the worker's word (worker-news.ts) and records the end as the
+// orchestrator records one of its own. A cancel before any worker took the job cancels the job; a
+// worker that runs it stops it on the run's cancel request, and its report says so. A lease that
+// expired (the worker's machine gone) fails the attempt, which is retried by the usual rules.
+import { z } from 'zod';
+import type { AttemptInput } from '../../machines/types.js';
+import type { WorkerExit } from '../../workers/types.js';
+import { attemptJobId, attemptQueue } from '../store/attempt-job.js';
+import { cancelUntakenJob } from '../store/pg-leases.js';
+import { resolveAgent } from './agents.js';
+import { finishInterrupted, taskFinished } from './attempt-records.js';
+import { concludeEnd } from './conclude.js';
+import { guardCliText } from './result-guard.js';
+import type { RunSession } from './session.js';
+import type { RemoteEnd } from './worker-news.js';
+
+// A finished report as a worker writes it (src/commands/worker-attempt.ts); anything else is refused.
+const finishedBody = z.object({
+  result: z.union([z.object({ refused: z.string() }), z.object({ text: z.string().optional() })]),
+  exit: z.object({ exitCode: z.number().int().nullable(), signal: z.string().nullable(), durationMs: z.number(), stopped: z.boolean(), reason: z.string().optional() }),
+  exitRecord: z.object({ exitCode: z.number().int().nullable(), signal: z.string().nullable(), reason: z.string().optional() }).nullable(),
+  output: z.string(),
+});
+
+// The effect behind runAttempt when a team worker runs the attempt.
+export async function runRemoteAttempt(session: RunSession, input: AttemptInput, signal: AbortSignal): Promise<void> {
+  const remote = session.remote!;
+  const waiting = remote.news.waitFor(input);
+  try {
+    let end = await Promise.race([waiting, aborted(signal)]);
+    if (end === 'aborted') {
+      const ref = { runId: session.runId, taskId: input.taskId, attempt: input.attempt };
+      if (await cancelUntakenJob(remote.store, remote.boss, ref, attemptQueue(), attemptJobId(ref.runId, ref.taskId, ref.attempt))) {
+        return finishInterrupted(session, input, 'stopped by cancel before a worker took it');
+      }
+      // A worker runs it: the run's cancel request stops it there, and its report (or lease) says how it ended.
+      end = await waiting;
+    }
+    await conclude(session, input, end, signal);
+  } finally {
+    remote.news.forget(input);
+  }
+}
+
+async function conclude(session: RunSession, input: AttemptInput, end: RemoteEnd, signal: AbortSignal): Promise<void> {
+  if (end.kind === 'expired') {
+    // Whatever the attempt did is on the machine that is gone, never in a folder another attempt
+    // works in: it fails as a killed attempt does, and is retried by the usual rules.
+    const { workerId, host, expiresAt } = end.lease;
+    const evidence = `worker ${workerId} on ${host || 'its machine'} stopped renewing its lease (expired ${expiresAt}): that machine is gone or cut off`;
+    session.progress.emit({ type: 'attempt.finished', task: input.taskId, attempt: input.attempt, worker: input.worker, status: 'failed', evidence }, `✘ ${input.taskId} a${input.attempt} failed: ${evidence}`);
+    session.events.commit(taskFinished(session, input, 'failed', evidence, [], ''));
+    return;
+  }
+  const body = finishedBody.safeParse(end.report.body);
+  if (!body.success) return finishInterrupted(session, input, `worker ${end.report.workerId} sent a finished report that is not one (${guardCliText(body.error.issues[0]?.message ?? 'invalid')})`);
+  const { result, exit, exitRecord, output } = body.data;
+  // The wrapper's record holds the agent's own status, as for an attempt of this machine.
+  const ended: WorkerExit = exitRecord ? { exitCode: exitRecord.exitCode, signal: exitRecord.signal, durationMs: exit.durationMs, stopped: exit.stopped, ...(exit.reason ? { reason: exit.reason } : {}) } : exit;
+  if (ended.stopped && signal.aborted) return finishInterrupted(session, input, `stopped by cancel on worker ${end.report.workerId} (${ended.reason ?? 'stopped'})`);
+  const { adapter } = resolveAgent(session.config, input.agent);
+  await concludeEnd(session, input, adapter, { exit: ended, output, result }, false);
+}
+
+function aborted(signal: AbortSignal): Promise<'aborted'> {
+  if (signal.aborted) return Promise.resolve('aborted');
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve('aborted'), { once: true }));
+}

@@ -1,0 +1,50 @@
+// The job of an attempt that a `team worker` runs (PostgreSQL store): what the orchestrator would
+// launch itself, less the paths of its own machine. The prompt's project folder and result file are
+// left as {{projectDir}} and {{resultFile}}, which the worker fills in with its own.
+import type { AttemptInput } from '../../machines/types.js';
+import { permissionFor } from '../../workers/adapters/permissions.js';
+import type { AttemptJob } from '../store/attempt-job.js';
+import { resolveAgent } from './agents.js';
+import { handoffTextsOf } from './handoff-texts.js';
+import { buildPrompt } from './prompts.js';
+import type { RunSession } from './session.js';
+
+// The placeholders a worker fills in when it writes the prompt.
+export const WORKER_PLACES = { projectDir: '{{projectDir}}', resultFile: '{{resultFile}}' } as const;
+
+// The job of the attempt, made when the commit of its task_started is under way.
+export function makeAttemptJob(session: RunSession, input: AttemptInput): AttemptJob {
+  const { agent } = resolveAgent(session.config, input.agent);
+  const permission = permissionFor(agent, input.stage);
+  const prompt = buildPrompt({
+    input,
+    config: session.config,
+    configFile: session.configFile,
+    projectDir: WORKER_PLACES.projectDir,
+    resultFile: WORKER_PLACES.resultFile,
+    handoffTexts: handoffTextsOf(session, input.handoffs.map((h) => h.path)),
+    workers: session.workers,
+  });
+  return {
+    runId: session.runId,
+    taskId: input.taskId,
+    attempt: input.attempt,
+    worker: input.worker,
+    stage: input.stage,
+    role: input.role,
+    agentName: input.agent,
+    agent,
+    permission,
+    prompt,
+    env: {
+      TEAM_RUN_ID: session.runId,
+      TEAM_TASK_ID: input.taskId,
+      TEAM_ATTEMPT: String(input.attempt),
+      TEAM_STAGE: input.stage,
+      TEAM_ROLE: input.role,
+      TEAM_WORKER: input.worker,
+      TEAM_PERMISSION: permission,
+      ...(agent.env ?? {}),
+    },
+  };
+}

@@ -1,0 +1,162 @@
+// A run whose log is in PostgreSQL (team.store, --store): its writer holds the run's advisory lock,
+// appends through PgEventGroup (each attempt's job in the transaction of its task_started), and
+// its attempts run on `team worker` processes. The writer's own files (handoffs, log.jsonl) live in
+// .team/store-runs/<run> of the folder it runs in; the log alone is enough to go on from any other.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { TeamConfig } from '../../config/schema.js';
+import type { EventOf } from '../../machines/events.js';
+import type { RunPaths } from '../checkpoint/store.js';
+import { makeRunId } from '../checkpoint/time.js';
+import { foldEvents, newFold, viewOf, type RunView } from '../checkpoint/view.js';
+import { LogWriteError, UsageError } from '../errors.js';
+import { makeRunLogger } from '../logger.js';
+import { PgEventGroup } from '../store/pg-event-group.js';
+import { openQueue } from '../store/pg-queue.js';
+import { PgStore } from '../store/pg-store.js';
+import { takeWriterLock, writerName } from '../store/pg-writer-lock.js';
+import { driveRun, type DriveOutcome } from './drive.js';
+import type { Progress } from './progress.js';
+import { closeRemote, type StoreLink } from './remote.js';
+import { inputOf, replayRun, type Replay } from './replay.js';
+import { makeSession, type RunSession, type SessionOptions } from './session.js';
+import type { StartRequest } from './start.js';
+
+// Why a run on the store has no worktrees: the code stays in each worker's own folder for now.
+const ISOLATION = { mode: 'none' as const, reason: 'attempts run on team workers, each in its own folder (PostgreSQL store)' };
+
+// The writer's own files of a run on the store.
+export function storeRunPaths(projectDir: string, runId: string): RunPaths {
+  const runDir = join(projectDir, '.team', 'store-runs', runId);
+  return {
+    projectDir,
+    runDir,
+    runJson: join(runDir, 'run.json'),
+    eventsDir: join(runDir, 'events'),
+    approvalsDir: join(runDir, 'approvals'),
+    handoffsDir: join(runDir, 'handoffs'),
+    attemptsDir: join(runDir, 'attempts'),
+    logFile: join(runDir, 'log.jsonl'),
+  };
+}
+
+// Creates the run in the store and drives it to its end (or a stop for a decision).
+export async function startStoreRun(request: StartRequest & { storeUrl: string }): Promise<{ outcome: DriveOutcome; view: RunView; runId: string; paths: RunPaths }> {
+  const { config, routing } = request;
+  const runId = request.runId ?? makeRunId();
+  const link = await openLink(request.storeUrl, runId, async (store) => {
+    await store.createRun({ profile: 'default', stage: 'team-plan', status: 'running', ...request.session, task: request.task, workers: request.workers, agentType: routing.agentType, mode: request.mode }, runId);
+  });
+  try {
+    const paths = openPaths(request.projectDir, runId);
+    const record = (await link.store.read(runId)).run;
+    const limits = {
+      maxTasks: config.team.maxTasks,
+      maxFixLoops: config.team.maxFixLoops,
+      maxTaskAttempts: config.team.maxTaskAttempts,
+      maxIterations: config.ralph.maxIterations,
+      statusCheckMs: config.watchdog.statusCheckMs,
+      reassignMs: config.watchdog.reassignMs,
+      shutdownTimeoutMs: config.team.shutdownTimeoutMs,
+    };
+    request.progress.emit({ type: 'run.started', run: runId, runDir: paths.runDir }, `teamline run ${runId} (${request.mode}, ${request.workers} workers) in the store; its attempts go to team workers`);
+    const session = makeStoreSession({ runId, paths, projectDir: request.projectDir, config, configFile: request.configFile, progress: request.progress, mode: 'headless', keepPanes: false, workers: request.workers, run: record, events: [], sessionIds: request.session, limits }, link);
+    const started = session.events.append({
+      event: 'run_started',
+      mode: request.mode,
+      task: request.task,
+      workers: request.workers,
+      agentType: routing.agentType,
+      limits,
+      gates: config.verify.commands,
+      agents: routing.agents,
+      defaultAgent: routing.defaultAgent,
+      ...request.session,
+      workerMode: 'headless',
+      keepPanes: false,
+      isolation: ISOLATION,
+    }) as EventOf<'run_started'>;
+    session.isolation.note(started);
+    session.progress.emit({ type: 'isolation', mode: 'none', reason: ISOLATION.reason }, `isolation: none — ${ISOLATION.reason}`);
+    const outcome = await driveRun(session, { input: inputOf(started) });
+    return { outcome, view: session.events.fold.view(request.projectDir), runId, paths };
+  } finally {
+    await closeRemote(link);
+  }
+}
+
+export interface StoreTakeover {
+  session: RunSession;
+  replay: Replay;
+  view: RunView;
+  close: () => Promise<void>;
+}
+
+// Takes the run's writer lock and rebuilds its state from the store's log (on any machine).
+export async function takeOverStore(storeUrl: string, runId: string, project: { dir: string; config: TeamConfig; configFile?: string }, progress: Progress): Promise<StoreTakeover> {
+  const link = await openLink(storeUrl, runId);
+  try {
+    const read = await link.store.read(runId);
+    const st = newFold(read.run);
+    foldEvents(st, read.events);
+    const files = { run: read.run, events: read.events, approvals: read.approvals, problems: read.malformed };
+    const view = viewOf(st, files, project.dir);
+    const started = read.events.find((e): e is EventOf<'run_started'> & { file: string } => e.event === 'run_started');
+    if (!started) throw new UsageError(`run ${runId} in the store was not started by the pipeline (no run_started event)`);
+    const replay = replayRun(read.events);
+    const session = makeStoreSession(
+      {
+        runId,
+        paths: openPaths(project.dir, runId),
+        projectDir: project.dir,
+        config: project.config,
+        configFile: project.configFile,
+        progress,
+        mode: 'headless',
+        keepPanes: false,
+        workers: started.workers,
+        run: read.run,
+        events: read.events,
+        folded: { st, events: read.events, names: read.events.map((e) => e.file) },
+        sessionIds: { session: started.session, parent_session: started.parent_session },
+        limits: started.limits,
+      },
+      link,
+    );
+    return { session, replay, view, close: () => closeRemote(session.remote ?? link) };
+  } catch (error) {
+    await closeRemote(link);
+    throw error;
+  }
+}
+
+// The store, pg-boss and the run's writer lock; `before` runs once the store is open (it makes the run).
+async function openLink(url: string, runId: string, before?: (store: PgStore) => Promise<void>): Promise<StoreLink> {
+  const name = writerName(runId);
+  const store = await PgStore.open(url, name);
+  try {
+    await before?.(store);
+    const lock = await takeWriterLock(url, runId, name);
+    const boss = await openQueue(url, name).catch(async (error: unknown) => {
+      await lock.release();
+      throw error;
+    });
+    return { url, store, boss, lock, sink: new PgEventGroup(store, boss, runId) };
+  } catch (error) {
+    await store.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+function openPaths(projectDir: string, runId: string): RunPaths {
+  const paths = storeRunPaths(projectDir, runId);
+  mkdirSync(paths.handoffsDir, { recursive: true });
+  return paths;
+}
+
+// A session whose log is the store's; a writer lock lost (its connection gone) stops the run.
+function makeStoreSession(options: Omit<SessionOptions, 'log' | 'store'>, link: StoreLink): RunSession {
+  const session = makeSession({ ...options, log: makeRunLogger(options.paths.logFile), store: link });
+  void link.lock.lost.then((error) => session.cancel.fail(new LogWriteError(options.runId, error)));
+  return session;
+}

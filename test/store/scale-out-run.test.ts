@@ -1,0 +1,61 @@
+// A whole run on the PostgreSQL store: the writer appends the log (each attempt's job with its
+// task_started), two team workers in folders of their own (as two machines) run its attempts, and
+// the writer turns their reports into the log's facts.
+import { describe, expect, it } from 'vitest';
+import { until } from '../worker/worker-fixture.js';
+import { clusterAndProject } from './pg-fixture.js';
+import { closeScaleOuts, openScaleOut } from './scale-out-fixture.js';
+
+const env = clusterAndProject('teamline-scale-out-');
+const worlds = closeScaleOuts();
+
+const FOUR_TASKS = {
+  name: 'scale-out',
+  plan: { tasks: ['t1', 't2', 't3', 't4'].map((id) => ({ id, title: `Task ${id}`, acceptance: [`${id} written`] })) },
+  stages: { 'team-exec': { sleepMs: 300 } },
+};
+
+describe('a run on the PostgreSQL store', () => {
+  it('completes with two team workers in separate folders, each attempt run once, the log written by the writer alone', async () => {
+    const world = worlds.add(await openScaleOut(env.cluster.url, env.project, FOUR_TASKS));
+    const a = world.worker('machine-a', ['--max', '2']);
+    const b = world.worker('machine-b', ['--max', '2']);
+    const run = await world.team(['2:executor', 'add four greetings', '--agent', 'sim']);
+    expect(run.exitCode, String(run.stderr)).toBe(0);
+    expect(String(run.stderr)).toContain('COMPLETED');
+    const runId = (await world.runId())!;
+    const events = await world.events(runId);
+    // Every attempt ran once, on one machine or the other.
+    const ledger = world.ledger().filter((l) => l.run === runId);
+    const attempts = ledger.map((l) => `${l.task}#${l.attempt}`);
+    expect(new Set(attempts).size).toBe(attempts.length);
+    expect(ledger.filter((l) => l.stage === 'team-exec').map((l) => l.task).sort()).toEqual(['t1', 't2', 't3', 't4']);
+    expect([...world.outputsOf(a), ...world.outputsOf(b)].sort()).toEqual(['t1', 't2', 't3', 't4']);
+    // The log says who took each attempt, and ends completed.
+    const taken = events.filter((e) => e.event === 'attempt_taken');
+    const finished = events.filter((e) => e.event === 'task_finished');
+    expect(taken.map((e) => `${e.task_id}#${e.attempt}`).sort()).toEqual(finished.map((e) => `${e.task_id}#${e.attempt}`).sort());
+    expect(finished.every((e) => e.event === 'task_finished' && e.status === 'completed')).toBe(true);
+    expect(events.at(-1)?.event).toBe('run_completed');
+    // The handoffs are in the log, text and all: a writer on any machine has them.
+    const handoffs = events.filter((e) => e.event === 'handoff_written');
+    expect(handoffs.length).toBeGreaterThanOrEqual(3);
+    expect(handoffs.every((e) => e.event === 'handoff_written' && typeof e.text === 'string' && e.text.startsWith('## Handoff: '))).toBe(true);
+    // `team status` of the store shows the same run.
+    const status = await world.team(['status', '--json']);
+    expect(JSON.parse(String(status.stdout))).toMatchObject({ status: 'completed' });
+    for (const machine of [a, b]) machine.child.kill('SIGTERM');
+    expect((await a.child).exitCode).toBe(0);
+    expect((await b.child).exitCode).toBe(0);
+  });
+
+  it('waits for a worker: the attempts stay queued until one comes, then the run completes', async () => {
+    const world = worlds.add(await openScaleOut(env.cluster.url, env.project, { name: 'one', plan: { tasks: [{ id: 't1', title: 'One', acceptance: ['written'] }] } }));
+    const run = world.team(['1:executor', 'add one greeting', '--agent', 'sim']);
+    const runId = await until(() => world.runId(), 'the run in the store');
+    await until(async () => (await world.events(runId)).some((e) => e.event === 'task_started'), 'the plan attempt queued');
+    expect((await world.events(runId)).some((e) => e.event === 'attempt_taken')).toBe(false);
+    world.worker('machine-a');
+    expect((await run).exitCode).toBe(0);
+  });
+});
