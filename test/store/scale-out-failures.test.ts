@@ -1,0 +1,108 @@
+// Machines failing under a run on the PostgreSQL store: a worker killed mid-attempt (its lease
+// expires, the attempt is retried on the other worker), the orchestrator killed (a resume from
+// another folder finishes the run), and a cancel from a third folder (both workers stop their agents).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isProcessAlive } from '../../workers/proc.js';
+import { until } from '../worker/worker-fixture.js';
+import { clusterAndProject } from './pg-fixture.js';
+import { closeScaleOuts, openScaleOut } from './scale-out-fixture.js';
+
+const env = clusterAndProject('teamline-scale-out-fail-');
+const worlds = closeScaleOuts();
+
+const task = (id: string) => ({ id, title: `Task ${id}`, acceptance: [`${id} written`] });
+
+// The agents that workers started and that still run, from the workers' spawned reports.
+async function liveAgents(world: Awaited<ReturnType<typeof openScaleOut>>, runId: string): Promise<number[]> {
+  const reports = await world.reports(runId);
+  return reports.flatMap((r) => {
+    const handle = r.body.handle as { pid?: number; pidStart?: number } | undefined;
+    return r.kind === 'spawned' && handle?.pid && handle.pidStart && isProcessAlive(handle.pid, handle.pidStart) ? [handle.pid] : [];
+  });
+}
+
+describe('a run on the PostgreSQL store, when machines fail', () => {
+  it('retries on the other worker an attempt whose worker was killed with kill -9, once its lease expired; nothing is done twice', async () => {
+    // t1's first attempt never does its work: only its retry can.
+    const scenario = { name: 'worker-dies', plan: { tasks: [task('t1'), task('t2')] }, rules: [{ match: { stage: 'team-exec', task: 't1', attempt: 1 }, do: { hang: true } }] };
+    const world = worlds.add(await openScaleOut(env.cluster.url, env.project, scenario));
+    const a = world.worker('machine-a', ['--max', '2', '--lease-ttl', '3']);
+    const run = world.team(['2:executor', 'add two greetings', '--agent', 'sim']);
+    const runId = await until(() => world.runId(), 'the run in the store');
+    await until(async () => (await world.events(runId)).some((e) => e.event === 'attempt_taken' && e.task_id === 't1' && e.attempt === 1), 't1 a1 taken by machine a', 30_000);
+    a.child.kill('SIGKILL');
+    await a.child;
+    const b = world.worker('machine-b', ['--max', '2', '--lease-ttl', '3']);
+    const ended = await run;
+    expect(ended.exitCode, String(ended.stderr)).toBe(0);
+    const events = await world.events(runId);
+    const finishes = events.filter((e) => e.event === 'task_finished' && e.task_id === 't1').map((e) => e.event === 'task_finished' && [e.attempt, e.status, e.evidence]);
+    expect(finishes).toEqual([
+      [1, 'failed', expect.stringMatching(/^worker .+ stopped renewing its lease \(expired .+\): that machine is gone or cut off$/)],
+      [2, 'completed', expect.any(String)],
+    ]);
+    // The ledger: t1's work was done once, by its second attempt, on machine b.
+    const ledger = world.ledger().filter((l) => l.run === runId && l.task === 't1');
+    expect(ledger.map((l) => l.attempt)).toEqual([2]);
+    expect(world.outputsOf(b)).toContain('t1');
+    expect(world.outputsOf(a)).not.toContain('t1');
+  });
+
+  it('finishes the run from another folder with team resume after the orchestrator was killed with kill -9', async () => {
+    const scenario = { name: 'writer-dies', plan: { tasks: [task('t1'), task('t2'), task('t3')] }, stages: { 'team-exec': { sleepMs: 1500 } } };
+    const world = worlds.add(await openScaleOut(env.cluster.url, env.project, scenario));
+    world.worker('machine-a', ['--max', '2']);
+    world.worker('machine-b', ['--max', '2']);
+    const run = world.team(['3:executor', 'add three greetings', '--agent', 'sim']);
+    const runId = await until(() => world.runId(), 'the run in the store');
+    await until(async () => (await world.events(runId)).some((e) => e.event === 'attempt_taken' && e.task_id.startsWith('t')), 'an exec attempt taken', 30_000);
+    run.kill('SIGKILL');
+    await run;
+    // Another clone of the project: the same config, another folder.
+    const other = join(env.project, 'other');
+    mkdirSync(join(other, '.team'), { recursive: true });
+    writeFileSync(join(other, '.team', 'config.json'), JSON.stringify({ team: { store: world.url }, agents: { sim: { adapter: 'sim', scenario: join(env.project, 'scenario.json'), env: { TEAM_SIM_LEDGER: join(env.project, 'ledger.jsonl') } } } }));
+    const resumed = await world.team(['resume', '--run', runId], other);
+    expect(resumed.exitCode, String(resumed.stderr)).toBe(0);
+    const events = await world.events(runId);
+    expect(events.at(-1)?.event).toBe('run_completed');
+    // Each attempt started once and ended once; the ledger shows each one's work done once.
+    const started = events.filter((e) => e.event === 'task_started').map((e) => `${e.task_id}#${e.attempt}`);
+    const finished = events.filter((e) => e.event === 'task_finished').map((e) => `${e.task_id}#${e.attempt}`);
+    expect(new Set(started).size).toBe(started.length);
+    expect(finished.sort()).toEqual([...started].sort());
+    const ledger = world.ledger().filter((l) => l.run === runId).map((l) => `${l.task}#${l.attempt}`);
+    expect(new Set(ledger).size).toBe(ledger.length);
+    expect(ledger.filter((k) => k.startsWith('t')).sort()).toEqual(['t1#1', 't2#1', 't3#1']);
+  });
+
+  it('stops both workers\' agents with team cancel from a third folder, and leaves no agent running', async () => {
+    const scenario = { name: 'cancelled', plan: { tasks: [task('t1'), task('t2')] }, stages: { 'team-exec': { hang: true } } };
+    const world = worlds.add(await openScaleOut(env.cluster.url, env.project, scenario));
+    const a = world.worker('machine-a');
+    const b = world.worker('machine-b');
+    const run = world.team(['2:executor', 'add two greetings', '--agent', 'sim']);
+    const runId = await until(() => world.runId(), 'the run in the store');
+    const takers = await until(async () => {
+      const taken = (await world.events(runId)).filter((e) => e.event === 'attempt_taken' && e.task_id.startsWith('t'));
+      return taken.length === 2 && taken;
+    }, 'both exec attempts taken', 30_000);
+    // One attempt on each machine (each takes one at a time).
+    expect(new Set(takers.map((e) => e.event === 'attempt_taken' && e.worker_id)).size).toBe(2);
+    const third = join(env.project, 'third');
+    mkdirSync(third);
+    const cancelled = await world.team(['cancel', '--store', world.url, '--run', runId], third);
+    expect(cancelled.exitCode, String(cancelled.stderr)).toBe(0);
+    expect(String(cancelled.stderr)).toContain(`run ${runId} cancelled`);
+    expect((await run).exitCode).toBe(3);
+    const events = await world.events(runId);
+    expect(events.at(-1)?.event).toBe('run_cancelled');
+    expect(events.filter((e) => e.event === 'task_finished' && e.task_id.startsWith('t')).map((e) => e.event === 'task_finished' && e.status)).toEqual(['interrupted', 'interrupted']);
+    expect(await liveAgents(world, runId)).toEqual([]);
+    // The workers go on: a cancel of one run is not the end of a worker.
+    expect(a.child.exitCode).toBeNull();
+    expect(b.child.exitCode).toBeNull();
+  });
+});
