@@ -83,6 +83,8 @@ const isolationSchema = z.object({
   prefix: z.string().optional(),
   /** Land the integration branch into the user's branch when the run completes (--land). */
   land: z.boolean().optional(),
+  /** PostgreSQL store: the git remote the branches go through; the workers make the task worktrees in their own clones. */
+  remote: z.string().optional(),
 });
 export type IsolationRecord = z.infer<typeof isolationSchema>;
 
@@ -168,7 +170,8 @@ export const EVENT_SCHEMAS = {
   attempt_stopping: z.object({ event: z.literal('attempt_stopping'), ...base, ...taskRef, by: z.string(), reason: z.string() }),
   fix_loop_started: z.object({ event: z.literal('fix_loop_started'), ...base, iteration: z.number().int(), loop: z.number().int(), defects: z.array(defectSchema) }),
   iteration_started: z.object({ event: z.literal('iteration_started'), ...base, iteration: z.number().int() }),
-  handoff_written: z.object({ event: z.literal('handoff_written'), ...base, stage: z.string(), path: z.string(), sha256: z.string() }),
+  /** With the handoff's text (absent in older logs): the log alone holds everything a prompt includes. */
+  handoff_written: z.object({ event: z.literal('handoff_written'), ...base, stage: z.string(), path: z.string(), sha256: z.string(), text: z.string().optional() }),
   cancel_requested: z.object({ event: z.literal('cancel_requested'), ...base, by: z.string(), force: z.boolean() }),
   run_completed: z.object({ event: z.literal('run_completed'), ...base, summary: z.string() }),
   run_failed: z.object({ event: z.literal('run_failed'), ...base, reason: z.string() }),

@@ -16,6 +16,7 @@ import { completeJob, failJob, renewLease, type LeaseHolder, type TakenAttempt }
 import { writeReport } from '../store/pg-reports.js';
 import type { PgStore } from '../store/pg-store.js';
 import { keepLease } from './worker-lease.js';
+import { openAttemptTree, type AttemptTree, type GitOutcome } from './worker-git.js';
 
 // The output a finished report carries (its head and tail): where a fenced result may be found.
 const OUTPUT_REPORT_LIMIT = 64 * 1024;
@@ -60,7 +61,17 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
   });
   const done = (async () => {
     try {
-      const { spec, adapter } = makeSpec(ctx, taken);
+      let tree: AttemptTree | undefined;
+      try {
+        tree = job.git ? await openAttemptTree(ctx.projectDir, ctx.folder, job) : undefined;
+      } catch (error) {
+        // No worktree, no agent: the finished report says why, and the writer fails the attempt.
+        ctx.say(`■ ${name}: ${(error as Error).message}`);
+        const exit = { exitCode: null, signal: null, durationMs: 0, stopped: false, reason: `the worker could not prepare the attempt's code: ${(error as Error).message}` };
+        await finish(ctx, taken, makeSpec(ctx, taken, ctx.projectDir).spec, undefined, exit, () => lost !== undefined);
+        return;
+      }
+      const { spec, adapter } = makeSpec(ctx, taken, tree?.workDir ?? ctx.projectDir);
       handle = await ctx.backend.launch(spec, (launched) => recordLaunch(spec.attemptDir, ctx.holder.workerId, launched));
       if (stopped) await stop(stopped);
       ctx.say(`▶ ${name} started (pid ${handle.pid})`);
@@ -69,8 +80,9 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
       const exit = await ctx.backend.wait(handle, spec);
       session.stop();
       await stopEscapees(escapeeMarker(job.runId, job.taskId, job.attempt, handle));
+      const code = tree ? await tree.finish(stopped ? 'stopped' : 'ended').catch((error: Error) => ({ pushed: false, error: error.message })) : undefined;
       // The lease is kept while the report is written: a store that is down for a while loses nothing.
-      if (!lost) await finish(ctx, taken, spec, adapter, { ...exit, stopped: stopped !== undefined, ...(stopped && { reason: stopped }) }, () => lost !== undefined);
+      if (!lost) await finish(ctx, taken, spec, adapter, { ...exit, stopped: stopped !== undefined, ...(stopped && { reason: stopped }) }, () => lost !== undefined, code);
       lease.stop();
       if (lost) return void (await failJob(ctx.boss, taken, lost).catch(() => undefined));
       ctx.say(`■ ${name} finished (${exit.signal ?? `exit ${exit.exitCode}`}${stopped ? `, stopped: ${stopped}` : ''})`);
@@ -85,16 +97,17 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
 // The finished report (the result file's text as the orchestrator reads it, the exit, the output),
 // then the job's completion: a job is complete only once its report committed. A store that cannot
 // be reached is tried again every TTL/4 until the lease is lost.
-async function finish(ctx: WorkerContext, taken: TakenAttempt, spec: LaunchSpec, adapter: AgentAdapter, exit: WorkerExit, isLost: () => boolean): Promise<void> {
+async function finish(ctx: WorkerContext, taken: TakenAttempt, spec: LaunchSpec, adapter: AgentAdapter | undefined, exit: WorkerExit, isLost: () => boolean, code?: GitOutcome): Promise<void> {
   const { job } = taken;
   const ref = { runId: job.runId, taskId: job.taskId, attempt: job.attempt };
-  const usage = usageOf(adapter.parse(readBoundedOutput(join(spec.attemptDir, OUTPUT_FILE))));
+  const usage = adapter && usageOf(adapter.parse(readBoundedOutput(join(spec.attemptDir, OUTPUT_FILE))));
   if (usage) await writeReport(ctx.store, ref, ctx.holder.workerId, 'usage', usage).catch(() => false);
   const body = {
     result: readResultFile(join(spec.attemptDir, 'result.json')),
     exit,
     exitRecord: (await readExitRecord(spec.attemptDir)) ?? null,
     output: readBoundedOutput(join(spec.attemptDir, OUTPUT_FILE), OUTPUT_REPORT_LIMIT),
+    ...(code && { git: code }),
   };
   let written: boolean | undefined;
   while (written === undefined && !isLost()) {
@@ -109,7 +122,7 @@ async function finish(ctx: WorkerContext, taken: TakenAttempt, spec: LaunchSpec,
 }
 
 // The attempt folder under the worker's own folder, the prompt in it, and the command the adapter builds.
-function makeSpec(ctx: WorkerContext, taken: TakenAttempt): { spec: LaunchSpec; adapter: AgentAdapter } {
+function makeSpec(ctx: WorkerContext, taken: TakenAttempt, workDir: string): { spec: LaunchSpec; adapter: AgentAdapter } {
   const { job } = taken;
   const attemptDir = join(ctx.folder, 'attempts', job.runId, job.taskId, `a${job.attempt}`);
   // A job is taken once: whatever is there is a leftover of an earlier worker on this folder.
@@ -118,13 +131,13 @@ function makeSpec(ctx: WorkerContext, taken: TakenAttempt): { spec: LaunchSpec; 
   const promptFile = join(attemptDir, 'prompt.md');
   const resultFile = join(attemptDir, 'result.json');
   // The writer leaves this machine's paths to it (src/runtime/remote-job.ts).
-  const prompt = job.prompt.replaceAll('{{projectDir}}', ctx.projectDir).replaceAll('{{resultFile}}', resultFile);
+  const prompt = job.prompt.replaceAll('{{projectDir}}', workDir).replaceAll('{{resultFile}}', resultFile);
   writeFileSync(promptFile, prompt);
   const adapter = getAdapter(job.agent.adapter, { sim });
   if (!adapter) throw new Error(`no adapter ${job.agent.adapter}`);
-  const command = adapter.build({ prompt, promptFile, resultFile, projectDir: ctx.projectDir, agent: job.agent, stage: job.stage, permission: job.permission });
-  const env = { ...job.env, TEAM_PROMPT_FILE: promptFile, TEAM_RESULT_FILE: resultFile, TEAM_PROJECT_DIR: ctx.projectDir };
-  return { spec: { runId: job.runId, taskId: job.taskId, attempt: job.attempt, worker: job.worker, attemptDir, cwd: ctx.projectDir, command, env }, adapter };
+  const command = adapter.build({ prompt, promptFile, resultFile, projectDir: workDir, agent: job.agent, stage: job.stage, permission: job.permission });
+  const env = { ...job.env, TEAM_PROMPT_FILE: promptFile, TEAM_RESULT_FILE: resultFile, TEAM_PROJECT_DIR: workDir };
+  return { spec: { runId: job.runId, taskId: job.taskId, attempt: job.attempt, worker: job.worker, attemptDir, cwd: workDir, command, env }, adapter };
 }
 
 // jsonb refuses U+0000 in text: a raw NUL never belongs to valid JSON or a readable line, so it is

@@ -83,6 +83,11 @@ export class Isolation {
     return this.record!.branch!;
   }
 
+  /** The git remote the branches go through (PostgreSQL store), when the workers are team workers. */
+  get remote(): string | undefined {
+    return this.active ? this.record!.remote : undefined;
+  }
+
   // The folder of a worker's worktree, or of the integration branch's.
   worktreePath(name: string): string {
     return join(this.projectDir, WORKTREES_DIR, this.runId, name);

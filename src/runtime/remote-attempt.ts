@@ -21,6 +21,8 @@ const finishedBody = z.object({
   exit: z.object({ exitCode: z.number().int().nullable(), signal: z.string().nullable(), durationMs: z.number(), stopped: z.boolean(), reason: z.string().optional() }),
   exitRecord: z.object({ exitCode: z.number().int().nullable(), signal: z.string().nullable(), reason: z.string().optional() }).nullable(),
   output: z.string(),
+  /** Through a remote: the task's branch as the worker left it. */
+  git: z.object({ branch: z.string().optional(), commit: z.string().optional(), pushed: z.boolean(), error: z.string().optional() }).optional(),
 });
 
 // The effect behind runAttempt when a team worker runs the attempt.
@@ -55,7 +57,13 @@ async function conclude(session: RunSession, input: AttemptInput, end: RemoteEnd
   }
   const body = finishedBody.safeParse(end.report.body);
   if (!body.success) return finishInterrupted(session, input, `worker ${end.report.workerId} sent a finished report that is not one (${guardCliText(body.error.issues[0]?.message ?? 'invalid')})`);
-  const { result, exit, exitRecord, output } = body.data;
+  const { result, exit, exitRecord, output, git } = body.data;
+  if (git?.branch && !git.pushed) {
+    const evidence = `worker ${end.report.workerId} could not push ${git.branch} (${guardCliText(git.error ?? 'no reason given')}): its work is not where this run can merge it`;
+    session.progress.emit({ type: 'attempt.finished', task: input.taskId, attempt: input.attempt, worker: input.worker, status: 'failed', evidence }, `✘ ${input.taskId} a${input.attempt} failed: ${evidence}`);
+    session.events.commit(taskFinished(session, input, 'failed', evidence, [], ''));
+    return;
+  }
   // The wrapper's record holds the agent's own status, as for an attempt of this machine.
   const ended: WorkerExit = exitRecord ? { exitCode: exitRecord.exitCode, signal: exitRecord.signal, durationMs: exit.durationMs, stopped: exit.stopped, ...(exit.reason ? { reason: exit.reason } : {}) } : exit;
   if (ended.stopped && signal.aborted) return finishInterrupted(session, input, `stopped by cancel on worker ${end.report.workerId} (${ended.reason ?? 'stopped'})`);

@@ -6,6 +6,7 @@ import { permissionFor } from '../../workers/adapters/permissions.js';
 import type { AttemptJob } from '../store/attempt-job.js';
 import { resolveAgent } from './agents.js';
 import { handoffTextsOf } from './handoff-texts.js';
+import { isWorkStage, taskBranch } from './isolation.js';
 import { buildPrompt } from './prompts.js';
 import type { RunSession } from './session.js';
 
@@ -36,6 +37,7 @@ export function makeAttemptJob(session: RunSession, input: AttemptInput): Attemp
     agent,
     permission,
     prompt,
+    ...gitOf(session, input),
     env: {
       TEAM_RUN_ID: session.runId,
       TEAM_TASK_ID: input.taskId,
@@ -47,4 +49,12 @@ export function makeAttemptJob(session: RunSession, input: AttemptInput): Attemp
       ...(agent.env ?? {}),
     },
   };
+}
+
+// Through a remote: the base every attempt fetches, and the branch an exec or fix attempt works on.
+function gitOf(session: RunSession, input: AttemptInput): Pick<AttemptJob, 'git'> {
+  const iso = session.isolation;
+  if (iso.remote === undefined) return {};
+  const branch = isWorkStage(input.stage) ? { branch: taskBranch(iso.branch, input.taskId) } : {};
+  return { git: { remote: iso.remote, base: iso.branch, ...branch, prefix: iso.record?.prefix ?? '' } };
 }

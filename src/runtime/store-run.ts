@@ -5,7 +5,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TeamConfig } from '../../config/schema.js';
-import type { EventOf } from '../../machines/events.js';
+import type { EventOf, IsolationRecord } from '../../machines/events.js';
+import { fetchIntoBranch, hasRemote, reachRemote } from '../git/remote.js';
+import { probeRepo } from '../git/repo.js';
 import type { RunPaths } from '../checkpoint/store.js';
 import { makeRunId } from '../checkpoint/time.js';
 import { foldEvents, newFold, viewOf, type RunView } from '../checkpoint/view.js';
@@ -17,13 +19,27 @@ import { PgStore } from '../store/pg-store.js';
 import { takeWriterLock, writerName } from '../store/pg-writer-lock.js';
 import { driveRun, type DriveOutcome } from './drive.js';
 import type { Progress } from './progress.js';
+import { integrationBranch } from './isolation-start.js';
+import { pushIntegration } from './isolation-remote.js';
 import { closeRemote, type StoreLink } from './remote.js';
 import { inputOf, replayRun, type Replay } from './replay.js';
 import { makeSession, type RunSession, type SessionOptions } from './session.js';
 import type { StartRequest } from './start.js';
 
-// Why a run on the store has no worktrees: the code stays in each worker's own folder for now.
-const ISOLATION = { mode: 'none' as const, reason: 'attempts run on team workers, each in its own folder (PostgreSQL store)' };
+// Without team.remote, a run on the store has no branches: each worker works in its own folder.
+const NO_REMOTE = { mode: 'none' as const, reason: 'attempts run on team workers, each in its own folder, and no team.remote carries the code between them' };
+
+// With team.remote the code goes through git: `team/<run>` from this clone's HEAD, task branches
+// made, worked on and pushed by the workers in their own clones, merged here and pushed back.
+async function chooseStoreIsolation(projectDir: string, remote: string | undefined, runId: string): Promise<IsolationRecord> {
+  if (remote === undefined) return NO_REMOTE;
+  const repo = await probeRepo(projectDir);
+  if (repo.kind === 'none') throw new UsageError(`team.remote: "${remote}" needs a git repository with a commit, and ${repo.reason}`);
+  if (!(await hasRemote(projectDir, remote))) throw new UsageError(`team.remote: this repository has no remote "${remote}" (\`git remote -v\` lists its remotes)`);
+  const reached = await reachRemote(projectDir, remote);
+  if (!reached.ok) throw new UsageError(`team.remote: the remote "${remote}" cannot be reached (${reached.stderr || `git exited ${reached.code}`}); nothing was started`);
+  return { mode: 'worktree', reason: `team.remote: the branches go through ${remote}`, base: repo.head, userBranch: repo.branch, prefix: repo.prefix, remote, branch: integrationBranch(runId) };
+}
 
 // The writer's own files of a run on the store.
 export function storeRunPaths(projectDir: string, runId: string): RunPaths {
@@ -44,6 +60,8 @@ export function storeRunPaths(projectDir: string, runId: string): RunPaths {
 export async function startStoreRun(request: StartRequest & { storeUrl: string }): Promise<{ outcome: DriveOutcome; view: RunView; runId: string; paths: RunPaths }> {
   const { config, routing } = request;
   const runId = request.runId ?? makeRunId();
+  // Decided before anything is written: a remote that cannot be used is refused with nothing made.
+  const isolation = await chooseStoreIsolation(request.projectDir, config.team.remote, runId);
   const link = await openLink(request.storeUrl, runId, async (store) => {
     await store.createRun({ profile: 'default', stage: 'team-plan', status: 'running', ...request.session, task: request.task, workers: request.workers, agentType: routing.agentType, mode: request.mode }, runId);
   });
@@ -74,10 +92,10 @@ export async function startStoreRun(request: StartRequest & { storeUrl: string }
       ...request.session,
       workerMode: 'headless',
       keepPanes: false,
-      isolation: ISOLATION,
+      isolation,
     }) as EventOf<'run_started'>;
     session.isolation.note(started);
-    session.progress.emit({ type: 'isolation', mode: 'none', reason: ISOLATION.reason }, `isolation: none — ${ISOLATION.reason}`);
+    await openStoreIsolation(session);
     const outcome = await driveRun(session, { input: inputOf(started) });
     return { outcome, view: session.events.fold.view(request.projectDir), runId, paths };
   } finally {
@@ -104,6 +122,9 @@ export async function takeOverStore(storeUrl: string, runId: string, project: { 
     const started = read.events.find((e): e is EventOf<'run_started'> & { file: string } => e.event === 'run_started');
     if (!started) throw new UsageError(`run ${runId} in the store was not started by the pipeline (no run_started event)`);
     const replay = replayRun(read.events);
+    // Another clone: the integration branch is the remote's, with every merge made so far.
+    const remote = started.isolation?.mode === 'worktree' ? started.isolation.remote : undefined;
+    if (remote !== undefined && started.isolation?.branch) await fetchIntoBranch(project.dir, remote, started.isolation.branch);
     const session = makeStoreSession(
       {
         runId,
@@ -128,6 +149,19 @@ export async function takeOverStore(storeUrl: string, runId: string, project: { 
     await closeRemote(link);
     throw error;
   }
+}
+
+// Says which isolation runs; through a remote, makes `team/<run>` and pushes it for the workers.
+async function openStoreIsolation(session: RunSession): Promise<void> {
+  const iso = session.isolation;
+  if (iso.remote === undefined) {
+    session.progress.emit({ type: 'isolation', mode: 'none', reason: NO_REMOTE.reason }, `isolation: none — ${NO_REMOTE.reason}`);
+    return;
+  }
+  await iso.serial(() => iso.ensureIntegration(session));
+  const refused = await pushIntegration(session);
+  if (refused) throw new UsageError(`team.remote: ${refused}`);
+  session.progress.emit({ type: 'isolation', mode: 'worktree', branch: iso.branch, remote: iso.remote }, `isolation: through ${iso.remote} — each worker on its task's branch in its own clone; merged work on ${iso.branch}, pushed to ${iso.remote}`);
 }
 
 // The store, pg-boss and the run's writer lock; `before` runs once the store is open (it makes the run).

@@ -32,6 +32,20 @@ export const attemptJobSchema = z.strictObject({
   env: z.record(z.string(), z.string()),
   /** Only workers started with this label take the attempt. */
   label: id.optional(),
+  /**
+   * The code through git: the worker fetches `base` from `remote` (its own clone's remote of that
+   * name) and works in a worktree of it, on `branch` (exec, fix: continued from the remote's branch
+   * when it exists, committed and pushed after) or detached (the other stages, which only read).
+   * `prefix` is the project's folder inside the repository.
+   */
+  git: z
+    .strictObject({
+      remote: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/),
+      base: z.string().min(1),
+      branch: z.string().min(1).optional(),
+      prefix: z.string(),
+    })
+    .optional(),
 });
 export type AttemptJob = z.infer<typeof attemptJobSchema>;
 

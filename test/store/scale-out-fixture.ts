@@ -19,14 +19,14 @@ export interface Machine {
 }
 
 // A store and a writer's project for one test; `worker` starts a team worker as another machine.
-export async function openScaleOut(clusterUrl: string, root: string, scenario: object) {
+export async function openScaleOut(clusterUrl: string, root: string, scenario: object, team: Record<string, unknown> = {}) {
   const url = await makeDatabase(clusterUrl);
   const writer = join(root, 'writer');
   mkdirSync(join(writer, '.team'), { recursive: true });
   const scenarioFile = join(root, 'scenario.json');
   const ledgerFile = join(root, 'ledger.jsonl');
   writeFileSync(scenarioFile, JSON.stringify(scenario));
-  const config = { team: { store: url }, agents: { sim: { adapter: 'sim', scenario: scenarioFile, env: { TEAM_SIM_LEDGER: ledgerFile } } } };
+  const config = { team: { store: url, ...team }, agents: { sim: { adapter: 'sim', scenario: scenarioFile, env: { TEAM_SIM_LEDGER: ledgerFile } } } };
   writeFileSync(join(writer, '.team', 'config.json'), JSON.stringify(config, null, 2));
   const store = await PgStore.open(url, 'teamline scale-out test');
   const started: ResultPromise[] = [];
@@ -37,8 +37,8 @@ export async function openScaleOut(clusterUrl: string, root: string, scenario: o
     store,
     machines,
     // `team` (or any command) in `cwd` (default the writer's folder), as its own process.
-    team: (args: string[], cwd = writer) => {
-      const child = execa('node', [CLI, ...args, '--cwd', cwd], { reject: false, stdin: 'ignore', env: { TEAM_SESSION: undefined } });
+    team: (args: string[], cwd = writer, extraEnv: Record<string, string> = {}) => {
+      const child = execa('node', [CLI, ...args, '--cwd', cwd], { reject: false, stdin: 'ignore', env: { TEAM_SESSION: undefined, ...extraEnv } });
       started.push(child);
       return child;
     },

@@ -1,0 +1,69 @@
+// The code of an attempt through git (its job's `git`, PostgreSQL store with team.remote): a worktree
+// in this worker's clone, made from the remote's base, or, for an exec or fix attempt, from its task
+// branch there when an earlier attempt left one; after the agent, that branch committed and pushed.
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { git, gitOrThrow } from '../git/git.js';
+import { fetchTracking, pushBranch } from '../git/remote.js';
+import { excludeTeamFiles } from '../git/repo.js';
+import { commitAll, listWorktrees } from '../git/worktree.js';
+import type { AttemptJob } from '../store/attempt-job.js';
+
+// What the finished report says of the attempt's branch.
+export interface GitOutcome {
+  branch?: string;
+  commit?: string;
+  pushed: boolean;
+  error?: string;
+}
+
+export interface AttemptTree {
+  /** Where the agent works: the worktree, at the project's folder inside the repository. */
+  workDir: string;
+  /** Commits what the agent left on the task's branch and pushes it; removes the worktree. */
+  finish(why: string): Promise<GitOutcome>;
+}
+
+// Makes the attempt's worktree under `folder` (the worker's own, in its clone at `cloneDir`); throws
+// with a readable reason when the clone or the remote cannot give it.
+export async function openAttemptTree(cloneDir: string, folder: string, job: AttemptJob): Promise<AttemptTree> {
+  const spec = job.git!;
+  const top = await git(cloneDir, ['rev-parse', '--show-toplevel']);
+  if (!top.ok) throw new Error(`this worker's folder ${cloneDir} is not a git clone, and the run's code goes through the remote "${spec.remote}"`);
+  const repo = top.stdout;
+  await excludeTeamFiles(repo);
+  const base = await fetchTracking(repo, spec.remote, spec.base);
+  if (!base.ref) throw new Error(`${spec.base} could not be fetched from "${spec.remote}" (${base.result.stderr || `git exited ${base.result.code}`})`);
+  const path = join(folder, 'worktrees', job.runId, `${job.taskId}-a${job.attempt}`);
+  await removeWorktree(repo, path);
+  if (spec.branch) {
+    const own = await fetchTracking(repo, spec.remote, spec.branch);
+    // An earlier attempt's worktree on this machine that still holds the branch lets it go first.
+    for (const tree of await listWorktrees(repo)) if (tree.branch === spec.branch) await removeWorktree(repo, tree.path);
+    await gitOrThrow(repo, ['worktree', 'add', '--quiet', '-B', spec.branch, path, own.ref ?? base.ref]);
+  } else {
+    await gitOrThrow(repo, ['worktree', 'add', '--quiet', '--detach', path, base.ref]);
+  }
+  return {
+    workDir: join(path, spec.prefix),
+    finish: async (why) => {
+      if (!spec.branch) {
+        await removeWorktree(repo, path);
+        return { pushed: false };
+      }
+      await commitAll(path, `team ${job.runId}: ${job.taskId} attempt ${job.attempt} (${why})`);
+      const commit = await gitOrThrow(path, ['rev-parse', 'HEAD']);
+      const pushed = await pushBranch(path, spec.remote, spec.branch);
+      if (!pushed.ok) return { branch: spec.branch, commit, pushed: false, error: pushed.stderr || `git push exited ${pushed.code}` };
+      await removeWorktree(repo, path);
+      return { branch: spec.branch, commit, pushed: true };
+    },
+  };
+}
+
+// Removes a worktree of this clone (whatever it holds: its branch was pushed, or it is a leftover).
+async function removeWorktree(repo: string, path: string): Promise<void> {
+  await git(repo, ['worktree', 'remove', '--force', path]);
+  if (existsSync(path)) rmSync(path, { recursive: true, force: true });
+  await git(repo, ['worktree', 'prune']);
+}

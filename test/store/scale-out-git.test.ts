@@ -1,0 +1,67 @@
+// The code of a run on the PostgreSQL store moves through git (team.remote): the writer pushes
+// `team/<run>`, each team worker works in its own clone on the task's branch and pushes it, the
+// writer merges it and pushes `team/<run>` again, from which the dependent tasks start.
+import { execFileSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { GIT_ENV } from '../helpers/git-project.js';
+import { clusterAndProject } from './pg-fixture.js';
+import { closeScaleOuts, openScaleOut } from './scale-out-fixture.js';
+
+const env = clusterAndProject('teamline-scale-out-git-');
+const worlds = closeScaleOuts();
+
+const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' }).trim();
+
+// A bare repository with one commit, and a clone of it at each of `names` (under `root`).
+function makeRepos(root: string, names: string[]): { origin: string } {
+  const origin = join(root, 'origin.git');
+  git(root, 'init', '--quiet', '--bare', '--initial-branch', 'main', origin);
+  const seed = join(root, 'seed');
+  git(root, 'clone', '--quiet', origin, seed);
+  writeFileSync(join(seed, 'README.md'), '# greetings\n');
+  git(seed, 'add', 'README.md');
+  git(seed, 'commit', '--quiet', '-m', 'base');
+  git(seed, 'push', '--quiet', 'origin', 'main');
+  for (const name of names) git(root, 'clone', '--quiet', origin, join(root, name));
+  return { origin };
+}
+
+describe('a run on the PostgreSQL store, its code through git', () => {
+  it('merges each worker\'s pushed task branch into team/<run>, and a dependent task starts from its blocker\'s merged work', async () => {
+    const { origin } = makeRepos(env.project, ['writer', 'machine-a', 'machine-b']);
+    const scenario = {
+      name: 'through-git',
+      plan: { tasks: [{ id: 't1', title: 'First', acceptance: ['t1'] }, { id: 't2', title: 'Second', blockedBy: ['t1'], acceptance: ['t2'] }, { id: 't3', title: 'Third', acceptance: ['t3'] }] },
+      stages: { 'team-exec': { sleepMs: 200 } },
+    };
+    const world = worlds.add(await openScaleOut(env.cluster.url, env.project, scenario, { remote: 'origin' }));
+    world.worker('machine-a', ['--max', '2']);
+    world.worker('machine-b', ['--max', '2']);
+    const run = await world.team(['2:executor', 'add three greetings', '--agent', 'sim'], world.writer, GIT_ENV);
+    expect(run.exitCode, String(run.stderr)).toBe(0);
+    const runId = (await world.runId())!;
+    const integration = `team/${runId}`;
+    // The remote holds the merged work; t2's branch began after t1 was merged.
+    git(env.project, '--git-dir', origin, 'rev-parse', '--verify', `refs/heads/${integration}`);
+    for (const task of ['t1', 't2', 't3']) expect(git(env.project, '--git-dir', origin, 'show', `${integration}:sim-output/${task}.txt`)).toContain(`task ${task} attempt 1`);
+    expect(git(env.project, '--git-dir', origin, 'show', `${integration}--t2:sim-output/t1.txt`)).toContain('task t1 attempt 1');
+    // Each merge is in the log, and the writer's own checkout is untouched.
+    const events = await world.events(runId);
+    expect(events.filter((e) => e.event === 'merge_done').map((e) => e.event === 'merge_done' && e.task_id).sort()).toEqual(['t1', 't2', 't3']);
+    expect(existsSync(join(world.writer, 'sim-output'))).toBe(false);
+    expect(git(world.writer, 'status', '--porcelain', '--untracked-files=no')).toBe('');
+    // The verifier read the merged work: its worktree was of team/<run>.
+    expect(events.some((e) => e.event === 'task_finished' && e.task_id === 'verify-1' && e.status === 'completed')).toBe(true);
+  });
+
+  it('refuses a team.remote the repository does not have, exit 2, starting nothing', async () => {
+    makeRepos(env.project, ['writer']);
+    const world = worlds.add(await openScaleOut(env.cluster.url, env.project, { name: 'no-remote' }, { remote: 'upstream' }));
+    const run = await world.team(['2:executor', 'add a greeting', '--agent', 'sim']);
+    expect(run.exitCode).toBe(2);
+    expect(String(run.stderr)).toContain('team.remote: this repository has no remote "upstream" (`git remote -v` lists its remotes)');
+    expect(await world.runId()).toBeUndefined();
+  });
+});
