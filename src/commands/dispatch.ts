@@ -2,13 +2,13 @@
 // only when that command runs, so that `team status` does not load the machine, execa or pino.
 
 export const USAGE = `usage:
-  team [N:agent-type] "task" [--config FILE] [--cwd DIR] [--tmux|--headless] [--agent NAME] [--max-fix-loops K] [--json] [--detach]
+  team [N:agent-type] "task" [--config FILE] [--cwd DIR] [--tmux|--headless] [--agent NAME] [--max-fix-loops K] [--json] [--detach] [--store postgres://…]
   team [N:agent-type] --task WORD [run options]     (a bare one-word task is refused: it is more often a mistyped command)
   team ralph [N:agent-type] "task" [--max-iterations K] [run options]
   team status [--run ID] [--json] [--store postgres://…]   (--store or team.store: read the run from PostgreSQL)
   team watch [--run ID] [--interval MS] [--store postgres://…]   (also: team status --watch; q quits, the run goes on)
-  team resume [--run ID] [--retry-interrupted] [--detach]
-  team cancel [--run ID] [--force]
+  team resume [--run ID] [--retry-interrupted] [--detach] [--store postgres://…]
+  team cancel [--run ID] [--force] [--store postgres://…]
   team wait [--run ID] [--timeout S] [--json]      (exit: the run's code; 5 at the timeout; 6 when nobody drives the run)
   team list [--json]
   team init [--claude] [--opencode] [--gemini] [--codex] [--global] [--print] [--force] [--git-drivers]   (the /team, /ralph, /cancel, /team-status commands; the checkpoint merge driver)

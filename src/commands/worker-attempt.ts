@@ -50,6 +50,7 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
   let session: { stop(): void } | undefined;
   let stopped: string | undefined;
   let lost: string | undefined;
+  let cap: NodeJS.Timeout | undefined;
   const stop = async (reason: string) => {
     stopped ??= reason;
     if (handle) await ctx.backend.stop(handle, { graceMs: STOP_GRACE_MS });
@@ -74,6 +75,11 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
       const { spec, adapter } = makeSpec(ctx, taken, tree?.workDir ?? ctx.projectDir);
       handle = await ctx.backend.launch(spec, (launched) => recordLaunch(spec.attemptDir, ctx.holder.workerId, launched));
       if (stopped) await stop(stopped);
+      // The run's cap on an attempt's wall-clock time holds on this machine as on the writer's.
+      if (job.capMs !== undefined) {
+        const capMs = job.capMs;
+        cap = setTimeout(() => void stop(`attempt cap: ran over the ${Math.round(capMs / 1000)}s allowed for ${job.stage} (team.attemptTimeoutMs); killed`), Math.max(0, capMs - (Date.now() - takenAt)));
+      }
       ctx.say(`▶ ${name} started (pid ${handle.pid})`);
       await writeReport(ctx.store, ref, ctx.holder.workerId, 'spawned', { handle, host: ctx.holder.host, attemptDir: spec.attemptDir }).catch(() => false);
       session = watchSessionId(adapter, join(spec.attemptDir, OUTPUT_FILE), (id) => void writeReport(ctx.store, ref, ctx.holder.workerId, 'usage', { session_id: id }).catch(() => false));
@@ -87,6 +93,7 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
       if (lost) return void (await failJob(ctx.boss, taken, lost).catch(() => undefined));
       ctx.say(`■ ${name} finished (${exit.signal ?? `exit ${exit.exitCode}`}${stopped ? `, stopped: ${stopped}` : ''})`);
     } finally {
+      if (cap) clearTimeout(cap);
       session?.stop();
       lease.stop();
     }

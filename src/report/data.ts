@@ -113,10 +113,11 @@ export function folderHandoffs(paths: RunPaths): ReportData['handoffs'] {
   return readHandoffs(paths.handoffsDir).map((h) => ({ name: `${String(h.index).padStart(2, '0')}-${h.stage}`, text: h.text }));
 }
 
-// The handoffs the log of a PostgreSQL run names: their texts are files of the writer's machine, not stored yet.
+// The handoffs the log of a PostgreSQL run holds, texts and all; an older log recorded only the file
+// of the writer's machine, which the page names.
 export function loggedHandoffs(files: Pick<RunFiles, 'events'>): ReportData['handoffs'] {
   return files.events.flatMap((e) =>
-    e.event === 'handoff_written' ? [{ name: basename(e.path).replace(/\.md$/, ''), text: `(not stored in PostgreSQL yet: the log records ${e.path}, sha256 ${e.sha256})` }] : [],
+    e.event === 'handoff_written' ? [{ name: basename(e.path).replace(/\.md$/, ''), text: e.text ?? `(not in this log: it records ${e.path}, sha256 ${e.sha256}, a file of the machine that wrote it)` }] : [],
   );
 }
 

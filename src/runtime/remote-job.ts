@@ -5,6 +5,7 @@ import type { AttemptInput } from '../../machines/types.js';
 import { permissionFor } from '../../workers/adapters/permissions.js';
 import type { AttemptJob } from '../store/attempt-job.js';
 import { resolveAgent } from './agents.js';
+import { attemptCapMs } from './attempt-cap.js';
 import { handoffTextsOf } from './handoff-texts.js';
 import { isWorkStage, taskBranch } from './isolation.js';
 import { buildPrompt } from './prompts.js';
@@ -37,6 +38,7 @@ export function makeAttemptJob(session: RunSession, input: AttemptInput): Attemp
     agent,
     permission,
     prompt,
+    capMs: attemptCapMs(session.config, input.stage),
     ...gitOf(session, input),
     env: {
       TEAM_RUN_ID: session.runId,

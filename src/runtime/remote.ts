@@ -57,12 +57,19 @@ export async function listenForStoreCancel(session: RunSession, onCancel: (by: s
   const listener = await listenRequests(remote.url, `teamline writer of ${session.runId} listening`, (runId) => {
     if (runId === session.runId) read();
   });
-  // A request committed before the listener began is read once now.
+  // A request committed before the listener began is read once now; and every few seconds, in case
+  // the listener's connection dropped and a notification was lost with it.
   read();
+  const timer = setInterval(read, REQUEST_POLL_MS);
+  timer.unref();
   return async () => {
+    clearInterval(timer);
     await listener.close();
   };
 }
+
+// How often the requests are read besides their notifications.
+const REQUEST_POLL_MS = 2_000;
 
 // Ends what the writer holds, the lock last (a successor may take the run once it is free).
 export async function closeRemote(link: StoreLink & { news?: WorkerNews }): Promise<void> {

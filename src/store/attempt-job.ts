@@ -32,6 +32,8 @@ export const attemptJobSchema = z.strictObject({
   env: z.record(z.string(), z.string()),
   /** Only workers started with this label take the attempt. */
   label: id.optional(),
+  /** The attempt's wall-clock cap (team.attemptTimeoutMs, or its stage's): the worker stops the agent past it. */
+  capMs: z.number().int().positive().optional(),
   /**
    * The code through git: the worker fetches `base` from `remote` (its own clone's remote of that
    * name) and works in a worktree of it, on `branch` (exec, fix: continued from the remote's branch

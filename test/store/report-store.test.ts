@@ -38,13 +38,13 @@ describe('team report --store', () => {
       comparable({ ...files, generatedAt: 0, events: [], attempts: [], handoffs: [], bands: files.bands.length }),
     );
     expect(pg.status).toBe('completed');
-    // Handoff texts are files of the writer's machine: the page names each one the log records and says it is not stored.
+    // A log whose handoff_written records hold no text (an older writer's): the page names each file and says where it is.
     const logged = pg.events.filter((e: { event: string }) => e.event === 'handoff_written');
     expect(logged.length).toBeGreaterThan(0);
     expect(pg.handoffs).toHaveLength(logged.length);
     for (const [i, h] of pg.handoffs.entries()) {
       const { path, sha256 } = JSON.parse(logged[i].detail);
-      expect(h.text).toBe(`(not stored in PostgreSQL yet: the log records ${path}, sha256 ${sha256})`);
+      expect(h.text).toBe(`(not in this log: it records ${path}, sha256 ${sha256}, a file of the machine that wrote it)`);
     }
   });
 

@@ -105,4 +105,16 @@ describe('a run on the PostgreSQL store, when machines fail', () => {
     expect(a.child.exitCode).toBeNull();
     expect(b.child.exitCode).toBeNull();
   });
+  it('stops on its worker an attempt that runs past the attempt cap, and the attempt fails with the cap as its evidence', async () => {
+    const scenario = { name: 'capped', plan: { tasks: [task('t1')] }, stages: { 'team-exec': { hang: true } } };
+    const world = worlds.add(await openScaleOut(env.cluster.url, env.project, scenario, { attemptTimeoutMsPerStage: { 'team-exec': 2000 }, maxTaskAttempts: 1 }));
+    world.worker('machine-a');
+    // No fix loop: the failed task fails the run.
+    const run = await world.team(['1:executor', 'add a greeting', '--agent', 'sim', '--max-fix-loops', '0']);
+    expect(run.exitCode).toBe(1);
+    const runId = (await world.runId())!;
+    const t1 = (await world.events(runId)).filter((e) => e.event === 'task_finished' && e.task_id === 't1');
+    expect(t1.map((e) => e.event === 'task_finished' && [e.status, e.evidence])).toEqual([['failed', 'attempt cap: ran over the 2s allowed for team-exec (team.attemptTimeoutMs); killed']]);
+    expect(await liveAgents(world, runId)).toEqual([]);
+  });
 });

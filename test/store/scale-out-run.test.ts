@@ -1,6 +1,8 @@
 // A whole run on the PostgreSQL store: the writer appends the log (each attempt's job with its
 // task_started), two team workers in folders of their own (as two machines) run its attempts, and
 // the writer turns their reports into the log's facts.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { until } from '../worker/worker-fixture.js';
 import { clusterAndProject } from './pg-fixture.js';
@@ -41,9 +43,13 @@ describe('a run on the PostgreSQL store', () => {
     const handoffs = events.filter((e) => e.event === 'handoff_written');
     expect(handoffs.length).toBeGreaterThanOrEqual(3);
     expect(handoffs.every((e) => e.event === 'handoff_written' && typeof e.text === 'string' && e.text.startsWith('## Handoff: '))).toBe(true);
-    // `team status` of the store shows the same run.
+    // `team status` of the store shows the same run, and its report the handoffs' texts, from any folder.
     const status = await world.team(['status', '--json']);
     expect(JSON.parse(String(status.stdout))).toMatchObject({ status: 'completed' });
+    const page = join(env.project, 'report.html');
+    expect((await world.team(['report', '--store', world.url, '--out', page], env.project)).exitCode).toBe(0);
+    const data = JSON.parse(/<script type="application\/json" id="report-data">([^<]*)<\/script>/.exec(readFileSync(page, 'utf8'))![1]!) as { handoffs: Array<{ text: string }> };
+    expect(data.handoffs.map((h) => h.text)).toEqual(handoffs.map((e) => e.event === 'handoff_written' && e.text));
     for (const machine of [a, b]) machine.child.kill('SIGTERM');
     expect((await a.child).exitCode).toBe(0);
     expect((await b.child).exitCode).toBe(0);
