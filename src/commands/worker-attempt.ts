@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type PgBoss from 'pg-boss';
 import { getAdapter } from '../../workers/adapters/index.js';
 import { escapeeMarker, stopEscapees } from '../../workers/escapees.js';
+import { killServer } from '../../workers/tmux/index.js';
 import { sim } from '../../workers/sim/adapter.js';
 import type { AgentAdapter, LaunchSpec, WorkerBackend, WorkerExit, WorkerHandle } from '../../workers/types.js';
 import { OUTPUT_FILE, readExitRecord } from '../../workers/wrapper.js';
@@ -27,7 +28,12 @@ const STOP_GRACE_MS = 2_000;
 export interface WorkerContext {
   store: PgStore;
   boss: PgBoss;
+  /** Headless agents: each in its own process group. */
   backend: WorkerBackend;
+  /** Agents whose config says tmux: a pane in the run's own private tmux server on this machine. */
+  tmux: WorkerBackend;
+  /** Runs with a tmux server here, and how many of their attempts run in it now. */
+  tmuxRuns: Map<string, number>;
   holder: LeaseHolder;
   projectDir: string;
   /** The worker's own folder: attempts/<run>/<task>/a<n> are made under it. */
@@ -51,9 +57,11 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
   let stopped: string | undefined;
   let lost: string | undefined;
   let cap: NodeJS.Timeout | undefined;
+  // The agent runs as the orchestrator would run it: its own process group, or a pane when its config says tmux.
+  const backend = job.agent.tmux ? ctx.tmux : ctx.backend;
   const stop = async (reason: string) => {
     stopped ??= reason;
-    if (handle) await ctx.backend.stop(handle, { graceMs: STOP_GRACE_MS });
+    if (handle) await backend.stop(handle, { graceMs: STOP_GRACE_MS });
   };
   const lease = keepLease(() => renewLease(ctx.store, job, ctx.holder), ctx.holder.ttlMs, takenAt, (reason) => {
     lost = reason;
@@ -73,7 +81,8 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
         return;
       }
       const { spec, adapter } = makeSpec(ctx, taken, tree?.workDir ?? ctx.projectDir);
-      handle = await ctx.backend.launch(spec, (launched) => recordLaunch(spec.attemptDir, ctx.holder.workerId, launched));
+      if (job.agent.tmux) ctx.tmuxRuns.set(job.runId, (ctx.tmuxRuns.get(job.runId) ?? 0) + 1);
+      handle = await backend.launch(spec, (launched) => recordLaunch(spec.attemptDir, ctx.holder.workerId, launched));
       if (stopped) await stop(stopped);
       // The run's cap on an attempt's wall-clock time holds on this machine as on the writer's.
       if (job.capMs !== undefined) {
@@ -83,7 +92,7 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
       ctx.say(`▶ ${name} started (pid ${handle.pid})`);
       await writeReport(ctx.store, ref, ctx.holder.workerId, 'spawned', { handle, host: ctx.holder.host, attemptDir: spec.attemptDir }).catch(() => false);
       session = watchSessionId(adapter, join(spec.attemptDir, OUTPUT_FILE), (id) => void writeReport(ctx.store, ref, ctx.holder.workerId, 'usage', { session_id: id }).catch(() => false));
-      const exit = await ctx.backend.wait(handle, spec);
+      const exit = await backend.wait(handle, spec);
       session.stop();
       await stopEscapees(escapeeMarker(job.runId, job.taskId, job.attempt, handle));
       const code = tree ? await tree.finish(stopped ? 'stopped' : 'ended').catch((error: Error) => ({ pushed: false, error: error.message })) : undefined;
@@ -96,9 +105,18 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
       if (cap) clearTimeout(cap);
       session?.stop();
       lease.stop();
+      if (job.agent.tmux) await releaseTmux(ctx, job.runId);
     }
   })();
   return { done, stop };
+}
+
+// The run's tmux server on this machine goes once none of its attempts runs here any more.
+async function releaseTmux(ctx: WorkerContext, runId: string): Promise<void> {
+  const left = (ctx.tmuxRuns.get(runId) ?? 1) - 1;
+  if (left > 0) return void ctx.tmuxRuns.set(runId, left);
+  ctx.tmuxRuns.delete(runId);
+  await killServer(runId).catch((error: Error) => ctx.say(`the tmux server of run ${runId} could not be ended: ${error.message}`));
 }
 
 // The finished report (the result file's text as the orchestrator reads it, the exit, the output),

@@ -32,8 +32,11 @@ export async function stopLeftovers(ctx: WorkerContext, told: Set<string>): Prom
   let stopped = 0;
   for (const { dir, ref } of attemptFolders(join(ctx.folder, 'attempts'))) {
     const launch = readLaunch(join(dir, LAUNCH_FILE));
-    if (!launch || launch.workerId === ctx.holder.workerId || launch.handle.backend !== 'process') continue;
-    if (!(await ctx.backend.isAlive(launch.handle))) continue;
+    if (!launch || launch.workerId === ctx.holder.workerId) continue;
+    // A pane's agent too is stopped by its process group (pid, start time, boot): no tmux command is
+    // run on what a file of the attempt folder, which the agent could rewrite, says.
+    const handle: WorkerHandle = { backend: 'process', pid: launch.handle.pid, pidStart: launch.handle.pidStart, pgid: launch.handle.pgid, ...(launch.handle.bootId ? { bootId: launch.handle.bootId } : {}) };
+    if (!(await ctx.backend.isAlive(handle))) continue;
     const name = `${ref.runId} ${ref.taskId} a${ref.attempt}`;
     if (await leaseHeld(ctx.store, ref, launch.workerId)) {
       if (!told.has(name)) ctx.say(`↺ ${name}: left running, its lease is still held by worker ${launch.workerId}`);
@@ -41,7 +44,7 @@ export async function stopLeftovers(ctx: WorkerContext, told: Set<string>): Prom
       continue;
     }
     ctx.say(`■ ${name}: started by worker ${launch.workerId}, whose lease is gone: stopping its agent (pid ${launch.handle.pid})`);
-    await ctx.backend.stop(launch.handle, { graceMs: STOP_GRACE_MS });
+    await ctx.backend.stop(handle, { graceMs: STOP_GRACE_MS });
     stopped++;
   }
   return stopped;

@@ -5,6 +5,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { nanoid } from 'nanoid';
 import { createProcessBackend } from '../../workers/process.js';
+import { createTmuxBackend } from '../../workers/tmux/index.js';
 import { BOOT_ID } from '../../workers/proc.js';
 import { ATTEMPT_QUEUE } from '../store/attempt-job.js';
 import { describeUrl } from '../store/pg-connect.js';
@@ -74,6 +75,8 @@ async function openWorker(options: WorkerOptions): Promise<WorkerContext> {
     store,
     boss,
     backend: createProcessBackend(),
+    tmux: createTmuxBackend(),
+    tmuxRuns: new Map(),
     holder: { workerId, host: hostname(), bootId: BOOT_ID ?? '', ttlMs: options.leaseTtlMs },
     projectDir: options.projectDir,
     folder: join(options.projectDir, '.team', 'worker'),

@@ -19,14 +19,14 @@ export interface Machine {
 }
 
 // A store and a writer's project for one test; `worker` starts a team worker as another machine.
-export async function openScaleOut(clusterUrl: string, root: string, scenario: object, team: Record<string, unknown> = {}) {
+export async function openScaleOut(clusterUrl: string, root: string, scenario: object, team: Record<string, unknown> = {}, agent: Record<string, unknown> = {}) {
   const url = await makeDatabase(clusterUrl);
   const writer = join(root, 'writer');
   mkdirSync(join(writer, '.team'), { recursive: true });
   const scenarioFile = join(root, 'scenario.json');
   const ledgerFile = join(root, 'ledger.jsonl');
   writeFileSync(scenarioFile, JSON.stringify(scenario));
-  const config = { team: { store: url, ...team }, agents: { sim: { adapter: 'sim', scenario: scenarioFile, env: { TEAM_SIM_LEDGER: ledgerFile } } } };
+  const config = { team: { store: url, ...team }, agents: { sim: { adapter: 'sim', scenario: scenarioFile, env: { TEAM_SIM_LEDGER: ledgerFile }, ...agent } } };
   writeFileSync(join(writer, '.team', 'config.json'), JSON.stringify(config, null, 2));
   const store = await PgStore.open(url, 'teamline scale-out test');
   const started: ResultPromise[] = [];
@@ -43,10 +43,10 @@ export async function openScaleOut(clusterUrl: string, root: string, scenario: o
       return child;
     },
     // A team worker in a folder of its own, as a machine of its own.
-    worker: (name: string, args: string[] = []): Machine => {
+    worker: (name: string, args: string[] = [], extraEnv: Record<string, string> = {}): Machine => {
       const dir = join(root, name);
       mkdirSync(dir, { recursive: true });
-      const child = execa('node', [CLI, 'worker', '--store', url, '--cwd', dir, ...args], { reject: false, stdin: 'ignore' });
+      const child = execa('node', [CLI, 'worker', '--store', url, '--cwd', dir, ...args], { reject: false, stdin: 'ignore', env: extraEnv });
       started.push(child);
       const machine = { dir, child };
       machines.push(machine);

@@ -1,8 +1,10 @@
 // A whole run on the PostgreSQL store: the writer appends the log (each attempt's job with its
 // task_started), two team workers in folders of their own (as two machines) run its attempts, and
 // the writer turns their reports into the log's facts.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { until } from '../worker/worker-fixture.js';
 import { clusterAndProject } from './pg-fixture.js';
@@ -63,5 +65,26 @@ describe('a run on the PostgreSQL store', () => {
     expect((await world.events(runId)).some((e) => e.event === 'attempt_taken')).toBe(false);
     world.worker('machine-a');
     expect((await run).exitCode).toBe(0);
+  });
+  it('runs an agent whose config says tmux in a pane of the run\'s own tmux server on the worker, and ends that server after', async () => {
+    const tmuxDir = mkdtempSync(join(tmpdir(), 'teamline-worker-tmux-'));
+    let runId = '';
+    try {
+      const world = worlds.add(await openScaleOut(env.cluster.url, env.project, { name: 'panes', plan: { tasks: [{ id: 't1', title: 'One', acceptance: ['written'] }] } }, {}, { tmux: true }));
+      const a = world.worker('machine-a', [], { TMUX_TMPDIR: tmuxDir });
+      const run = await world.team(['1:executor', 'add one greeting', '--agent', 'sim']);
+      expect(run.exitCode, String(run.stderr)).toBe(0);
+      runId = (await world.runId())!;
+      const spawned = (await world.reports(runId)).filter((r) => r.kind === 'spawned');
+      expect(spawned.length).toBeGreaterThanOrEqual(3);
+      for (const report of spawned) expect(report.body.handle).toMatchObject({ backend: 'tmux', server: `team-${runId}`, socketDir: expect.stringContaining(tmuxDir) });
+      expect(world.outputsOf(a)).toEqual(['t1']);
+      const server = await execa('tmux', ['-L', `team-${runId}`, 'list-sessions'], { env: { TMUX_TMPDIR: tmuxDir, TMUX: undefined }, reject: false, stdin: 'ignore' });
+      expect(server.exitCode, 'the run\'s tmux server is gone').not.toBe(0);
+    } finally {
+      // A failed test leaves no server of its own behind.
+      if (runId) await execa('tmux', ['-L', `team-${runId}`, 'kill-server'], { env: { TMUX_TMPDIR: tmuxDir, TMUX: undefined }, reject: false, stdin: 'ignore' });
+      rmSync(tmuxDir, { recursive: true, force: true });
+    }
   });
 });
