@@ -45,7 +45,11 @@ export function runsDir(projectDir: string): string {
 
 // Every path of one run.
 export function runPaths(projectDir: string, runId: string): RunPaths {
-  const runDir = join(runsDir(projectDir), runId);
+  return runPathsIn(join(runsDir(projectDir), runId), projectDir);
+}
+
+// The files of a run folder at `runDir`, wherever it is.
+export function runPathsIn(runDir: string, projectDir: string): RunPaths {
   return {
     projectDir,
     runDir,

@@ -12,6 +12,7 @@ import { attemptFiles, finishInterrupted, type AttemptFiles } from './attempt-re
 import { concludeAttempt } from './conclude.js';
 import { prepareAttempt } from './isolation-attempt.js';
 import { runRemoteAttempt } from './remote-attempt.js';
+import { attemptEnv } from './attempt-env.js';
 import { handoffTextsOf } from './handoff-texts.js';
 import { buildPrompt } from './prompts.js';
 import type { RunSession } from './session.js';
@@ -78,16 +79,10 @@ function makeLaunchSpec(session: RunSession, input: AttemptInput, files: Attempt
     cwd: session.isolation.workDir(input.stage, input.worker),
     command: { file: adapter.name, args: [] },
     env: {
-      TEAM_RUN_ID: session.runId,
-      TEAM_TASK_ID: input.taskId,
-      TEAM_ATTEMPT: String(input.attempt),
-      TEAM_STAGE: input.stage,
-      TEAM_ROLE: input.role,
-      TEAM_WORKER: input.worker,
+      ...attemptEnv(session.runId, input, permissionFor(agent, input.stage)),
       TEAM_PROMPT_FILE: files.promptFile,
       TEAM_RESULT_FILE: files.resultFile,
       TEAM_PROJECT_DIR: session.isolation.workDir(input.stage, input.worker),
-      TEAM_PERMISSION: permissionFor(agent, input.stage),
       ...(agent.env ?? {}),
     },
   };

@@ -13,7 +13,7 @@ import { finishInterrupted, taskFinished } from './attempt-records.js';
 import { concludeEnd } from './conclude.js';
 import { guardCliText } from './result-guard.js';
 import type { RunSession } from './session.js';
-import type { RemoteEnd } from './worker-news.js';
+import { workerWord, type RemoteEnd } from './worker-news.js';
 
 // A finished report as a worker writes it (src/commands/worker-attempt.ts); anything else is refused.
 const finishedBody = z.object({
@@ -49,24 +49,24 @@ async function conclude(session: RunSession, input: AttemptInput, end: RemoteEnd
   if (end.kind === 'expired') {
     // Whatever the attempt did is on the machine that is gone, never in a folder another attempt
     // works in: it fails as a killed attempt does, and is retried by the usual rules.
-    const { workerId, host, expiresAt } = end.lease;
-    const evidence = `worker ${workerId} on ${host || 'its machine'} stopped renewing its lease (expired ${expiresAt}): that machine is gone or cut off`;
+    const { expiresAt } = end.lease;
+    const evidence = `worker ${workerWord(end.lease.workerId, 'a worker')} on ${workerWord(end.lease.host, 'its machine')} stopped renewing its lease (expired ${expiresAt}): that machine is gone or cut off`;
     session.progress.emit({ type: 'attempt.finished', task: input.taskId, attempt: input.attempt, worker: input.worker, status: 'failed', evidence }, `✘ ${input.taskId} a${input.attempt} failed: ${evidence}`);
     session.events.commit(taskFinished(session, input, 'failed', evidence, [], ''));
     return;
   }
   const body = finishedBody.safeParse(end.report.body);
-  if (!body.success) return finishInterrupted(session, input, `worker ${end.report.workerId} sent a finished report that is not one (${guardCliText(body.error.issues[0]?.message ?? 'invalid')})`);
+  if (!body.success) return finishInterrupted(session, input, `worker ${workerWord(end.report.workerId, 'a worker')} sent a finished report that is not one (${guardCliText(body.error.issues[0]?.message ?? 'invalid')})`);
   const { result, exit, exitRecord, output, git } = body.data;
   if (git?.branch && !git.pushed) {
-    const evidence = `worker ${end.report.workerId} could not push ${git.branch} (${guardCliText(git.error ?? 'no reason given')}): its work is not where this run can merge it`;
+    const evidence = `worker ${workerWord(end.report.workerId, 'a worker')} could not push ${git.branch} (${guardCliText(git.error ?? 'no reason given')}): its work is not where this run can merge it`;
     session.progress.emit({ type: 'attempt.finished', task: input.taskId, attempt: input.attempt, worker: input.worker, status: 'failed', evidence }, `✘ ${input.taskId} a${input.attempt} failed: ${evidence}`);
     session.events.commit(taskFinished(session, input, 'failed', evidence, [], ''));
     return;
   }
   // The wrapper's record holds the agent's own status, as for an attempt of this machine.
   const ended: WorkerExit = exitRecord ? { exitCode: exitRecord.exitCode, signal: exitRecord.signal, durationMs: exit.durationMs, stopped: exit.stopped, ...(exit.reason ? { reason: exit.reason } : {}) } : exit;
-  if (ended.stopped && signal.aborted) return finishInterrupted(session, input, `stopped by cancel on worker ${end.report.workerId} (${ended.reason ?? 'stopped'})`);
+  if (ended.stopped && signal.aborted) return finishInterrupted(session, input, `stopped by cancel on worker ${workerWord(end.report.workerId, 'a worker')} (${guardCliText(ended.reason ?? 'stopped')})`);
   const { adapter } = resolveAgent(session.config, input.agent);
   await concludeEnd(session, input, adapter, { exit: ended, output, result }, false);
 }

@@ -6,6 +6,7 @@ import { permissionFor } from '../../workers/adapters/permissions.js';
 import type { AttemptJob } from '../store/attempt-job.js';
 import { resolveAgent } from './agents.js';
 import { attemptCapMs } from './attempt-cap.js';
+import { attemptEnv } from './attempt-env.js';
 import { handoffTextsOf } from './handoff-texts.js';
 import { isWorkStage, taskBranch } from './isolation.js';
 import { buildPrompt } from './prompts.js';
@@ -40,16 +41,7 @@ export function makeAttemptJob(session: RunSession, input: AttemptInput): Attemp
     prompt,
     capMs: attemptCapMs(session.config, input.stage),
     ...gitOf(session, input),
-    env: {
-      TEAM_RUN_ID: session.runId,
-      TEAM_TASK_ID: input.taskId,
-      TEAM_ATTEMPT: String(input.attempt),
-      TEAM_STAGE: input.stage,
-      TEAM_ROLE: input.role,
-      TEAM_WORKER: input.worker,
-      TEAM_PERMISSION: permission,
-      ...(agent.env ?? {}),
-    },
+    env: { ...attemptEnv(session.runId, input, permission), ...(agent.env ?? {}) },
   };
 }
 

@@ -1,6 +1,6 @@
 // Starts a new run: the run folder, the lock, run_started, then the pipeline.
 import type { TeamConfig } from '../../config/schema.js';
-import type { EventOf } from '../../machines/events.js';
+import type { EventOf, IsolationRecord, Limits, NewEvent } from '../../machines/events.js';
 import { createRun, runPaths, type RunPaths } from '../checkpoint/store.js';
 import { makeRunLogger } from '../logger.js';
 import type { Routing } from './agents.js';
@@ -43,15 +43,7 @@ export async function startRun(request: StartRequest): Promise<{ outcome: DriveO
   const paths = runPaths(request.projectDir, record.run_id);
   const release = acquireLock(paths, `team ${request.mode === 'ralph' ? 'ralph ' : ''}run`);
   try {
-    const limits = {
-      maxTasks: config.team.maxTasks,
-      maxFixLoops: config.team.maxFixLoops,
-      maxTaskAttempts: config.team.maxTaskAttempts,
-      maxIterations: config.ralph.maxIterations,
-      statusCheckMs: config.watchdog.statusCheckMs,
-      reassignMs: config.watchdog.reassignMs,
-      shutdownTimeoutMs: config.team.shutdownTimeoutMs,
-    };
+    const limits = limitsOf(config);
     request.progress.emit({ type: 'run.started', run: record.run_id, runDir: paths.runDir }, `teamline run ${record.run_id} (${request.mode}, ${request.workers} workers) in ${paths.runDir}`);
     const session = makeSession({
       runId: record.run_id,
@@ -69,21 +61,7 @@ export async function startRun(request: StartRequest): Promise<{ outcome: DriveO
       sessionIds: request.session,
       limits,
     });
-    const started = session.events.append({
-      event: 'run_started',
-      mode: request.mode,
-      task: request.task,
-      workers: request.workers,
-      agentType: routing.agentType,
-      limits,
-      gates: config.verify.commands,
-      agents: routing.agents,
-      defaultAgent: routing.defaultAgent,
-      ...request.session,
-      workerMode: request.workerMode,
-      keepPanes: request.keepPanes,
-      isolation: forRun(isolation, record.run_id),
-    }) as EventOf<'run_started'>;
+    const started = session.events.append(runStartedRecord(request, limits, { workerMode: request.workerMode, keepPanes: request.keepPanes, isolation: forRun(isolation, record.run_id) })) as EventOf<'run_started'>;
     session.isolation.note(started);
     await openIsolation(session);
     const outcome = await driveRun(session, { input: inputOf(started) });
@@ -91,4 +69,35 @@ export async function startRun(request: StartRequest): Promise<{ outcome: DriveO
   } finally {
     release();
   }
+}
+
+// The limits a run starts with (run_started): the config's now, kept for the run's whole life.
+export function limitsOf(config: TeamConfig): Limits {
+  return {
+    maxTasks: config.team.maxTasks,
+    maxFixLoops: config.team.maxFixLoops,
+    maxTaskAttempts: config.team.maxTaskAttempts,
+    maxIterations: config.ralph.maxIterations,
+    statusCheckMs: config.watchdog.statusCheckMs,
+    reassignMs: config.watchdog.reassignMs,
+    shutdownTimeoutMs: config.team.shutdownTimeoutMs,
+  };
+}
+
+// A new run's first record: what it was started with.
+export function runStartedRecord(request: StartRequest, limits: Limits, where: { workerMode: 'headless' | 'tmux'; keepPanes: boolean; isolation: IsolationRecord }): NewEvent {
+  const { config, routing } = request;
+  return {
+    event: 'run_started',
+    mode: request.mode,
+    task: request.task,
+    workers: request.workers,
+    agentType: routing.agentType,
+    limits,
+    gates: config.verify.commands,
+    agents: routing.agents,
+    defaultAgent: routing.defaultAgent,
+    ...request.session,
+    ...where,
+  };
 }

@@ -8,7 +8,7 @@ import type { TeamConfig } from '../../config/schema.js';
 import type { EventOf, IsolationRecord } from '../../machines/events.js';
 import { fetchIntoBranch, hasRemote, reachRemote } from '../git/remote.js';
 import { probeRepo } from '../git/repo.js';
-import type { RunPaths } from '../checkpoint/store.js';
+import { runPathsIn, type RunPaths } from '../checkpoint/store.js';
 import { makeRunId } from '../checkpoint/time.js';
 import { foldEvents, newFold, viewOf, type RunView } from '../checkpoint/view.js';
 import { LogWriteError, UsageError } from '../errors.js';
@@ -24,7 +24,7 @@ import { pushIntegration } from './isolation-remote.js';
 import { closeRemote, type StoreLink } from './remote.js';
 import { inputOf, replayRun, type Replay } from './replay.js';
 import { makeSession, type RunSession, type SessionOptions } from './session.js';
-import type { StartRequest } from './start.js';
+import { limitsOf, runStartedRecord, type StartRequest } from './start.js';
 
 // Without team.remote, a run on the store has no branches: each worker works in its own folder.
 const NO_REMOTE = { mode: 'none' as const, reason: 'attempts run on team workers, each in its own folder, and no team.remote carries the code between them' };
@@ -41,19 +41,9 @@ async function chooseStoreIsolation(projectDir: string, remote: string | undefin
   return { mode: 'worktree', reason: `team.remote: the branches go through ${remote}`, base: repo.head, userBranch: repo.branch, prefix: repo.prefix, remote, branch: integrationBranch(runId) };
 }
 
-// The writer's own files of a run on the store.
+// The writer's own files of a run on the store: laid out as a run folder's, under .team/store-runs.
 export function storeRunPaths(projectDir: string, runId: string): RunPaths {
-  const runDir = join(projectDir, '.team', 'store-runs', runId);
-  return {
-    projectDir,
-    runDir,
-    runJson: join(runDir, 'run.json'),
-    eventsDir: join(runDir, 'events'),
-    approvalsDir: join(runDir, 'approvals'),
-    handoffsDir: join(runDir, 'handoffs'),
-    attemptsDir: join(runDir, 'attempts'),
-    logFile: join(runDir, 'log.jsonl'),
-  };
+  return runPathsIn(join(projectDir, '.team', 'store-runs', runId), projectDir);
 }
 
 // Creates the run in the store and drives it to its end (or a stop for a decision).
@@ -68,32 +58,10 @@ export async function startStoreRun(request: StartRequest & { storeUrl: string }
   try {
     const paths = openPaths(request.projectDir, runId);
     const record = (await link.store.read(runId)).run;
-    const limits = {
-      maxTasks: config.team.maxTasks,
-      maxFixLoops: config.team.maxFixLoops,
-      maxTaskAttempts: config.team.maxTaskAttempts,
-      maxIterations: config.ralph.maxIterations,
-      statusCheckMs: config.watchdog.statusCheckMs,
-      reassignMs: config.watchdog.reassignMs,
-      shutdownTimeoutMs: config.team.shutdownTimeoutMs,
-    };
+    const limits = limitsOf(config);
     request.progress.emit({ type: 'run.started', run: runId, runDir: paths.runDir }, `teamline run ${runId} (${request.mode}, ${request.workers} workers) in the store; its attempts go to team workers`);
     const session = makeStoreSession({ runId, paths, projectDir: request.projectDir, config, configFile: request.configFile, progress: request.progress, mode: 'headless', keepPanes: false, workers: request.workers, run: record, events: [], sessionIds: request.session, limits }, link);
-    const started = session.events.append({
-      event: 'run_started',
-      mode: request.mode,
-      task: request.task,
-      workers: request.workers,
-      agentType: routing.agentType,
-      limits,
-      gates: config.verify.commands,
-      agents: routing.agents,
-      defaultAgent: routing.defaultAgent,
-      ...request.session,
-      workerMode: 'headless',
-      keepPanes: false,
-      isolation,
-    }) as EventOf<'run_started'>;
+    const started = session.events.append(runStartedRecord(request, limits, { workerMode: 'headless', keepPanes: false, isolation })) as EventOf<'run_started'>;
     session.isolation.note(started);
     await openStoreIsolation(session);
     const outcome = await driveRun(session, { input: inputOf(started) });

@@ -7,6 +7,7 @@
 import type { AttemptInput } from '../../machines/types.js';
 import { readWorkerNews, type ExpiredLease, type Report } from '../store/pg-reports.js';
 import type { PgStore } from '../store/pg-store.js';
+import { guardCliText } from './result-guard.js';
 import type { RunSession } from './session.js';
 
 // How often the writer asks for news while attempts wait.
@@ -15,6 +16,15 @@ const POLL_MS = 200;
 export type RemoteEnd = { kind: 'finished'; report: Report } | { kind: 'expired'; lease: ExpiredLease };
 
 const keyOf = (taskId: string, attempt: number) => `${taskId}#${attempt}`;
+
+// What a worker names itself with (its id, its host): rows of the store, which anyone who can write
+// the database could have written, are checked like an agent's text before the log holds them.
+const WORD_LIMIT = 200;
+export function workerWord(value: unknown, fallback: string): string {
+  if (typeof value !== 'string' || value === '') return fallback;
+  const guarded = guardCliText(value.replace(/[\u0000-\u001f\u007f]/g, ' '));
+  return guarded.length > WORD_LIMIT ? `${guarded.slice(0, WORD_LIMIT - 1)}…` : guarded;
+}
 
 export class WorkerNews {
   private position = 0;
@@ -29,6 +39,7 @@ export class WorkerNews {
   private readonly assigned = new Map<string, string>();
   private timer?: NodeJS.Timeout;
   private closed = false;
+  private unreachable = false;
 
   constructor(
     private readonly session: RunSession,
@@ -76,10 +87,13 @@ export class WorkerNews {
     try {
       news = await readWorkerNews(this.store, this.session.runId, this.position);
     } catch (error) {
-      // The store is away for a moment: asked again at the next tick (a lost writer lock stops the run).
-      this.session.log.warn({ err: error }, 'the workers\' reports cannot be read now');
+      // The store is away for a moment: asked again at the next tick (a lost writer lock stops the
+      // run). Said once until a read succeeds again.
+      if (!this.unreachable) this.session.log.warn({ err: error }, 'the workers\' reports cannot be read now');
+      this.unreachable = true;
       return;
     }
+    this.unreachable = false;
     for (const report of news.reports) this.fold(report);
     this.position = news.position;
     for (const lease of news.expired) this.end(keyOf(lease.taskId, lease.attempt), { kind: 'expired', lease });
@@ -91,20 +105,21 @@ export class WorkerNews {
     if (this.finished.has(key)) return;
     const attempt = this.started.get(key);
     if (report.kind === 'spawned' && !this.taken.has(key)) {
-      const handle = (report.body.handle ?? {}) as { pid?: number; bootId?: string };
+      const handle = (report.body.handle ?? {}) as { pid?: unknown; bootId?: unknown };
+      const workerId = workerWord(report.workerId, 'a worker');
+      const host = workerWord(report.body.host, 'another machine');
       this.append({
         event: 'attempt_taken',
         task_id: report.taskId,
         attempt: report.attempt,
-        worker: attempt?.worker ?? this.assigned.get(report.taskId) ?? report.workerId,
-        worker_id: report.workerId,
-        host: typeof report.body.host === 'string' ? report.body.host : '',
-        pid: Number.isInteger(handle.pid) ? handle.pid! : 0,
-        boot_id: typeof handle.bootId === 'string' ? handle.bootId : '',
+        worker: attempt?.worker ?? this.assigned.get(report.taskId) ?? workerId,
+        worker_id: workerId,
+        host,
+        pid: Number.isInteger(handle.pid) ? (handle.pid as number) : 0,
+        boot_id: workerWord(handle.bootId, ''),
         report: report.seq,
       });
-      const host = typeof report.body.host === 'string' ? report.body.host : 'another machine';
-      this.session.progress.emit({ type: 'attempt.taken', task: report.taskId, attempt: report.attempt, workerId: report.workerId, host }, `▶ ${report.taskId} a${report.attempt} taken by worker ${report.workerId} on ${host}`);
+      this.session.progress.emit({ type: 'attempt.taken', task: report.taskId, attempt: report.attempt, workerId, host }, `▶ ${report.taskId} a${report.attempt} taken by worker ${workerId} on ${host}`);
     }
     if (report.kind === 'usage' && !this.usageRead.has(report.seq) && attempt) {
       const body = report.body as { session_id?: unknown; cost_usd?: unknown; tokens?: { input?: unknown; output?: unknown } };
@@ -115,7 +130,7 @@ export class WorkerNews {
         attempt: report.attempt,
         stage: attempt.stage,
         agent: attempt.agent,
-        ...(typeof body.session_id === 'string' ? { session_id: body.session_id } : {}),
+        ...(typeof body.session_id === 'string' ? { session_id: workerWord(body.session_id, '') } : {}),
         ...(Number.isFinite(body.cost_usd) ? { cost_usd: Number(body.cost_usd) } : {}),
         ...(tokens ? { tokens } : {}),
         report: report.seq,

@@ -1,0 +1,29 @@
+// What a worker says of itself (its id, its host, its session id) reaches the log checked like an
+// agent's text: the store's rows could have been written by anyone who can write the database.
+import { describe, expect, it } from 'vitest';
+import { workerWord } from '../../src/runtime/worker-news.js';
+
+describe('runtime/worker-news workerWord', () => {
+  it('keeps a plain worker id or host as it is', () => {
+    expect(workerWord('ci-runner-7-4242-Ab3dE9', 'a worker')).toBe('ci-runner-7-4242-Ab3dE9');
+  });
+
+  it('redacts what looks like a secret, and says so', () => {
+    const word = workerWord('host sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789', 'another machine');
+    expect(word).not.toContain('abcdefghijklmnopqrstuvwxyz0123456789');
+    expect(word).toContain('[teamline redacted what looked like secrets');
+  });
+
+  it('turns control characters into spaces and cuts a long word to its bound', () => {
+    expect(workerWord('a\nb\u0007c', 'x')).toBe('a b c');
+    const long = workerWord('h'.repeat(5_000), 'x');
+    expect(long).toHaveLength(200);
+    expect(long.endsWith('…')).toBe(true);
+  });
+
+  it('gives the fallback for a missing or non-text value', () => {
+    expect(workerWord(undefined, 'another machine')).toBe('another machine');
+    expect(workerWord(42, 'a worker')).toBe('a worker');
+    expect(workerWord('', 'a worker')).toBe('a worker');
+  });
+});
