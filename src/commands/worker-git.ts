@@ -5,7 +5,8 @@ import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { git, gitOrThrow } from '../git/git.js';
 import { fetchTracking, pushBranch } from '../git/remote.js';
-import { excludeTeamFiles } from '../git/repo.js';
+import { abortMerge, filesWithMarkers, mergeInProgress, startConflictedMerge } from '../git/merge.js';
+import { excludeTeamFiles, isAncestor } from '../git/repo.js';
 import { commitAll, listWorktrees } from '../git/worktree.js';
 import type { AttemptJob } from '../store/attempt-job.js';
 
@@ -15,6 +16,8 @@ export interface GitOutcome {
   commit?: string;
   pushed: boolean;
   error?: string;
+  /** A conflict fix: the conflicted files that still hold conflict markers (nothing was committed). */
+  markers?: string[];
 }
 
 export interface AttemptTree {
@@ -36,11 +39,13 @@ export async function openAttemptTree(cloneDir: string, folder: string, job: Att
   if (!base.ref) throw new Error(`${spec.base} could not be fetched from "${spec.remote}" (${base.result.stderr || `git exited ${base.result.code}`})`);
   const path = join(folder, 'worktrees', job.runId, `${job.taskId}-a${job.attempt}`);
   await removeWorktree(repo, path);
+  let conflicted: string[] = [];
   if (spec.branch) {
     const own = await fetchTracking(repo, spec.remote, spec.branch);
     // An earlier attempt's worktree on this machine that still holds the branch lets it go first.
     for (const tree of await listWorktrees(repo)) if (tree.branch === spec.branch) await removeWorktree(repo, tree.path);
     await gitOrThrow(repo, ['worktree', 'add', '--quiet', '-B', spec.branch, path, own.ref ?? base.ref]);
+    conflicted = spec.merging ? await startMerge(repo, path, spec.remote, spec.merging) : [];
   } else {
     await gitOrThrow(repo, ['worktree', 'add', '--quiet', '--detach', path, base.ref]);
   }
@@ -51,6 +56,14 @@ export async function openAttemptTree(cloneDir: string, folder: string, job: Att
         await removeWorktree(repo, path);
         return { pushed: false };
       }
+      // A conflict is resolved only when its markers are gone: otherwise nothing is committed, and
+      // the next attempt merges again from the start.
+      const markers = await filesWithMarkers(path, conflicted);
+      if (markers.length > 0) {
+        if (await mergeInProgress(path)) await abortMerge(path);
+        await removeWorktree(repo, path);
+        return { branch: spec.branch, pushed: false, markers };
+      }
       await commitAll(path, `team ${job.runId}: ${job.taskId} attempt ${job.attempt} (${why})`);
       const commit = await gitOrThrow(path, ['rev-parse', 'HEAD']);
       const pushed = await pushBranch(path, spec.remote, spec.branch);
@@ -59,6 +72,15 @@ export async function openAttemptTree(cloneDir: string, folder: string, job: Att
       return { branch: spec.branch, commit, pushed: true };
     },
   };
+}
+
+// Starts merging the conflicting branch into the worktree, its conflicts left in the files for the
+// agent (unless the branch holds it already); returns the conflicted files.
+async function startMerge(repo: string, path: string, remote: string, merging: string): Promise<string[]> {
+  const theirs = await fetchTracking(repo, remote, merging);
+  if (!theirs.ref) throw new Error(`${merging}, whose conflict this attempt resolves, could not be fetched from "${remote}" (${theirs.result.stderr || `git exited ${theirs.result.code}`})`);
+  if (await isAncestor(path, theirs.ref, 'HEAD')) return [];
+  return startConflictedMerge(path, theirs.ref);
 }
 
 // Removes a worktree of this clone (whatever it holds: its branch was pushed, or it is a leftover).

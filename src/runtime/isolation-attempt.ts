@@ -77,9 +77,14 @@ export async function saveLeftovers(session: RunSession, path: string, branch: s
 // The conflict this fix attempt resolves (its defect is `task-<T>` of a task whose merge
 // conflicted), when its branch does not hold that task's work yet.
 async function pendingConflict(session: RunSession, input: AttemptInput, path: string, branch: string): Promise<ConflictRecord | undefined> {
-  if (input.stage !== 'team-fix' || !input.def) return undefined;
-  const title = input.def.title;
-  const conflict = [...session.isolation.conflicts.values()].find((c) => title.startsWith(`Fix defect task-${c.task} (task ${c.task})`));
+  const conflict = conflictToFix(session, input);
   if (!conflict || (await mergeInProgress(path))) return undefined;
   return (await isAncestor(session.isolation.projectDir, conflict.branch, branch)) ? undefined : conflict;
+}
+
+// The conflict a fix attempt is for, if it is one of those.
+export function conflictToFix(session: RunSession, input: AttemptInput): ConflictRecord | undefined {
+  if (input.stage !== 'team-fix' || !input.def) return undefined;
+  const title = input.def.title;
+  return [...session.isolation.conflicts.values()].find((c) => title.startsWith(`Fix defect task-${c.task} (task ${c.task})`));
 }

@@ -22,7 +22,7 @@ const finishedBody = z.object({
   exitRecord: z.object({ exitCode: z.number().int().nullable(), signal: z.string().nullable(), reason: z.string().optional() }).nullable(),
   output: z.string(),
   /** Through a remote: the task's branch as the worker left it. */
-  git: z.object({ branch: z.string().optional(), commit: z.string().optional(), pushed: z.boolean(), error: z.string().optional() }).optional(),
+  git: z.object({ branch: z.string().optional(), commit: z.string().optional(), pushed: z.boolean(), error: z.string().optional(), markers: z.array(z.string()).optional() }).optional(),
 });
 
 // The effect behind runAttempt when a team worker runs the attempt.
@@ -50,25 +50,24 @@ async function conclude(session: RunSession, input: AttemptInput, end: RemoteEnd
     // Whatever the attempt did is on the machine that is gone, never in a folder another attempt
     // works in: it fails as a killed attempt does, and is retried by the usual rules.
     const { expiresAt } = end.lease;
-    const evidence = `worker ${workerWord(end.lease.workerId, 'a worker')} on ${workerWord(end.lease.host, 'its machine')} stopped renewing its lease (expired ${expiresAt}): that machine is gone or cut off`;
-    session.progress.emit({ type: 'attempt.finished', task: input.taskId, attempt: input.attempt, worker: input.worker, status: 'failed', evidence }, `✘ ${input.taskId} a${input.attempt} failed: ${evidence}`);
-    session.events.commit(taskFinished(session, input, 'failed', evidence, [], ''));
-    return;
+    return fail(session, input, `worker ${workerWord(end.lease.workerId, 'a worker')} on ${workerWord(end.lease.host, 'its machine')} stopped renewing its lease (expired ${expiresAt}): that machine is gone or cut off`);
   }
   const body = finishedBody.safeParse(end.report.body);
   if (!body.success) return finishInterrupted(session, input, `worker ${workerWord(end.report.workerId, 'a worker')} sent a finished report that is not one (${guardCliText(body.error.issues[0]?.message ?? 'invalid')})`);
   const { result, exit, exitRecord, output, git } = body.data;
-  if (git?.branch && !git.pushed) {
-    const evidence = `worker ${workerWord(end.report.workerId, 'a worker')} could not push ${git.branch} (${guardCliText(git.error ?? 'no reason given')}): its work is not where this run can merge it`;
-    session.progress.emit({ type: 'attempt.finished', task: input.taskId, attempt: input.attempt, worker: input.worker, status: 'failed', evidence }, `✘ ${input.taskId} a${input.attempt} failed: ${evidence}`);
-    session.events.commit(taskFinished(session, input, 'failed', evidence, [], ''));
-    return;
-  }
+  if (git?.markers?.length) return fail(session, input, `conflict markers are still in ${git.markers.map((file) => guardCliText(file)).join(', ')}: the conflict is not resolved, nothing was committed or merged`);
+  if (git?.branch && !git.pushed) return fail(session, input, `worker ${workerWord(end.report.workerId, 'a worker')} could not push ${git.branch} (${guardCliText(git.error ?? 'no reason given')}): its work is not where this run can merge it`);
   // The wrapper's record holds the agent's own status, as for an attempt of this machine.
   const ended: WorkerExit = exitRecord ? { exitCode: exitRecord.exitCode, signal: exitRecord.signal, durationMs: exit.durationMs, stopped: exit.stopped, ...(exit.reason ? { reason: exit.reason } : {}) } : exit;
   if (ended.stopped && signal.aborted) return finishInterrupted(session, input, `stopped by cancel on worker ${workerWord(end.report.workerId, 'a worker')} (${guardCliText(ended.reason ?? 'stopped')})`);
   const { adapter } = resolveAgent(session.config, input.agent);
   await concludeEnd(session, input, adapter, { exit: ended, output, result }, false);
+}
+
+// The attempt failed for a reason of the workers' side: retried by the usual rules.
+function fail(session: RunSession, input: AttemptInput, evidence: string): void {
+  session.progress.emit({ type: 'attempt.finished', task: input.taskId, attempt: input.attempt, worker: input.worker, status: 'failed', evidence }, `✘ ${input.taskId} a${input.attempt} failed: ${evidence}`);
+  session.events.commit(taskFinished(session, input, 'failed', evidence, [], ''));
 }
 
 function aborted(signal: AbortSignal): Promise<'aborted'> {

@@ -9,6 +9,7 @@ import { attemptCapMs } from './attempt-cap.js';
 import { attemptEnv } from './attempt-env.js';
 import { handoffTextsOf } from './handoff-texts.js';
 import { isWorkStage, taskBranch } from './isolation.js';
+import { conflictToFix } from './isolation-attempt.js';
 import { buildPrompt } from './prompts.js';
 import type { RunSession } from './session.js';
 
@@ -50,5 +51,6 @@ function gitOf(session: RunSession, input: AttemptInput): Pick<AttemptJob, 'git'
   const iso = session.isolation;
   if (iso.remote === undefined) return {};
   const branch = isWorkStage(input.stage) ? { branch: taskBranch(iso.branch, input.taskId) } : {};
-  return { git: { remote: iso.remote, base: iso.branch, ...branch, prefix: iso.record?.prefix ?? '' } };
+  const conflict = conflictToFix(session, input);
+  return { git: { remote: iso.remote, base: iso.branch, ...branch, ...(conflict && { merging: conflict.branch }), prefix: iso.record?.prefix ?? '' } };
 }

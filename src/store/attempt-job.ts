@@ -45,6 +45,8 @@ export const attemptJobSchema = z.strictObject({
       remote: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/),
       base: z.string().min(1),
       branch: z.string().min(1).optional(),
+      /** A conflict fix: the task branch whose merge waits in the worktree with its conflict markers. */
+      merging: z.string().min(1).optional(),
       prefix: z.string(),
     })
     .optional(),

@@ -14,14 +14,14 @@ const worlds = closeScaleOuts();
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' }).trim();
 
-// A bare repository with one commit, and a clone of it at each of `names` (under `root`).
-function makeRepos(root: string, names: string[]): { origin: string } {
+// A bare repository with one commit (README.md and `files`), and a clone of it at each of `names` (under `root`).
+function makeRepos(root: string, names: string[], files: Record<string, string> = {}): { origin: string } {
   const origin = join(root, 'origin.git');
   git(root, 'init', '--quiet', '--bare', '--initial-branch', 'main', origin);
   const seed = join(root, 'seed');
   git(root, 'clone', '--quiet', origin, seed);
-  writeFileSync(join(seed, 'README.md'), '# greetings\n');
-  git(seed, 'add', 'README.md');
+  for (const [path, text] of Object.entries({ 'README.md': '# greetings\n', ...files })) writeFileSync(join(seed, path), text);
+  git(seed, 'add', '--all');
   git(seed, 'commit', '--quiet', '-m', 'base');
   git(seed, 'push', '--quiet', 'origin', 'main');
   for (const name of names) git(root, 'clone', '--quiet', origin, join(root, name));
@@ -54,6 +54,35 @@ describe('a run on the PostgreSQL store, its code through git', () => {
     expect(git(world.writer, 'status', '--porcelain', '--untracked-files=no')).toBe('');
     // The verifier read the merged work: its worktree was of team/<run>.
     expect(events.some((e) => e.event === 'task_finished' && e.task_id === 'verify-1' && e.status === 'completed')).toBe(true);
+  });
+
+  it('keeps both sides of a conflict: the fix attempt on a worker gets the merge with its markers, and the resolution merges both task branches', async () => {
+    const FILE = 'shared.txt';
+    const RESOLVED = 'line one\nTWO by t1 and t2\nline three\n';
+    const { origin } = makeRepos(env.project, ['writer', 'machine-a'], { [FILE]: 'line one\nline two\nline three\n' });
+    const scenario = {
+      name: 'conflict',
+      plan: { tasks: [{ id: 't1', acceptance: ['line 2'] }, { id: 't2', acceptance: ['line 2 too'] }] },
+      rules: [
+        { match: { task: 't1' }, do: { files: [], edits: [{ path: FILE, line: 2, text: 'TWO by t1' }] } },
+        { match: { task: 't2' }, do: { files: [], edits: [{ path: FILE, line: 2, text: 'TWO by t2' }] } },
+        { match: { task: 'fix-*' }, do: { files: [{ path: FILE, content: RESOLVED }] } },
+      ],
+    };
+    const world = worlds.add(await openScaleOut(env.cluster.url, env.project, scenario, { remote: 'origin' }));
+    world.worker('machine-a', ['--max', '2']);
+    const run = await world.team(['2:executor', 'both change line two', '--agent', 'sim'], world.writer, GIT_ENV);
+    expect(run.exitCode, String(run.stderr)).toBe(0);
+    const runId = (await world.runId())!;
+    const integration = `team/${runId}`;
+    const events = await world.events(runId);
+    const failed = events.filter((e) => e.event === 'merge_failed');
+    expect(failed.map((e) => e.event === 'merge_failed' && [e.reason, e.files])).toEqual([['conflict', [FILE]]]);
+    const loser = failed[0]!.event === 'merge_failed' ? failed[0]!.task_id : '';
+    // The fix's branch holds the merge of the loser's branch; the remote's team/<run> holds the resolution and both branches.
+    expect(git(env.project, '--git-dir', origin, 'show', `${integration}:${FILE}`)).toBe(RESOLVED.trimEnd());
+    for (const task of ['t1', 't2']) git(env.project, '--git-dir', origin, 'merge-base', '--is-ancestor', `${integration}--${task}`, integration);
+    expect(git(env.project, '--git-dir', origin, 'log', '--format=%P', '-1', `${integration}--fix-1-task-${loser}`).split(' ')).toHaveLength(2);
   });
 
   it('refuses a team.remote the repository does not have, exit 2, starting nothing', async () => {
