@@ -1,10 +1,11 @@
 // `team watch --store URL`: the live view of a run read from PostgreSQL, each tick a store read
-// folded as the files are. Output tails are not stored there: a lane's last line stays empty.
+// folded as the files are; a lane's last line is its worker's latest output-tail report.
 import { TeamError } from '../errors.js';
 import { describeUrl, makePool, StoreUnreachableError } from '../store/pg-connect.js';
 import { hasWriter } from '../store/pg-writer-lock.js';
 import { watchRun, type LiveOptions } from '../watch/live.js';
 import { modelOf } from '../watch/model.js';
+import { OutputTails } from './watch-tails.js';
 import { foldInput, openStore, pickRun } from './store-run.js';
 
 // Shows the named run (else the store's latest) until it ends or the person quits.
@@ -13,10 +14,11 @@ export async function watchStore(url: string, runId: string | undefined, project
   const locks = makePool(url, `teamline watch pid ${process.pid}`);
   try {
     const id = await pickRun(store, url, runId);
+    const tails = new OutputTails(store, id);
     await watchRun(async () => {
       try {
-        const [read, live] = await Promise.all([store.read(id), hasWriter(locks, id)]);
-        return modelOf({ read: foldInput(read), projectDir, live: () => live, undriven: `no writer holds its lock in ${describeUrl(url)}`, tail: () => '' });
+        const [read, live] = await Promise.all([store.read(id), hasWriter(locks, id), tails.read()]);
+        return modelOf({ read: foldInput(read), projectDir, live: () => live, undriven: `no writer holds its lock in ${describeUrl(url)}`, tail: (task, attempt) => tails.of(task, attempt) });
       } catch (error) {
         // The database lost mid-watch: the reason, never a stack (our own errors pass as they are).
         if (error instanceof TeamError) throw error;

@@ -10,7 +10,7 @@ import { sim } from '../../workers/sim/adapter.js';
 import type { AgentAdapter, LaunchSpec, WorkerBackend, WorkerExit, WorkerHandle } from '../../workers/types.js';
 import { OUTPUT_FILE, readExitRecord } from '../../workers/wrapper.js';
 import { recordLaunch } from './worker-leftovers.js';
-import { usageOf, watchSessionId } from './worker-usage.js';
+import { usageOf, watchOutputTail, watchSessionId } from './worker-usage.js';
 import { readBoundedOutput } from '../runtime/output.js';
 import { readResultFile } from '../runtime/result.js';
 import { completeJob, failJob, renewLease, type LeaseHolder, type TakenAttempt } from '../store/pg-leases.js';
@@ -54,6 +54,7 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
   const name = `${job.runId} ${job.taskId} a${job.attempt}`;
   let handle: WorkerHandle | undefined;
   let session: { stop(): void } | undefined;
+  let tail: { stop(): void } | undefined;
   let stopped: string | undefined;
   let lost: string | undefined;
   let cap: NodeJS.Timeout | undefined;
@@ -92,8 +93,10 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
       ctx.say(`▶ ${name} started (pid ${handle.pid})`);
       await writeReport(ctx.store, ref, ctx.holder.workerId, 'spawned', { handle, host: ctx.holder.host, attemptDir: spec.attemptDir }).catch(() => false);
       session = watchSessionId(adapter, join(spec.attemptDir, OUTPUT_FILE), (id) => void writeReport(ctx.store, ref, ctx.holder.workerId, 'usage', { session_id: id }).catch(() => false));
+      tail = watchOutputTail(join(spec.attemptDir, OUTPUT_FILE), (line) => void writeReport(ctx.store, ref, ctx.holder.workerId, 'output-tail', { line }).catch(() => false));
       const exit = await backend.wait(handle, spec);
       session.stop();
+      tail.stop();
       await stopEscapees(escapeeMarker(job.runId, job.taskId, job.attempt, handle));
       const code = tree ? await tree.finish(stopped ? 'stopped' : 'ended').catch((error: Error) => ({ pushed: false, error: error.message })) : undefined;
       // The lease is kept while the report is written: a store that is down for a while loses nothing.
@@ -104,6 +107,7 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
     } finally {
       if (cap) clearTimeout(cap);
       session?.stop();
+      tail?.stop();
       lease.stop();
       if (job.agent.tmux) await releaseTmux(ctx, job.runId);
     }

@@ -1,11 +1,16 @@
 // An attempt's usage as its CLI's output shows it, for `usage` reports: the session id as soon as it
 // appears, and at the end the session id, cost and tokens, as the orchestrator records them in
-// attempt_usage events.
+// attempt_usage events. And its last output line, for `output-tail` reports (the live view's lane).
 import type { AgentAdapter, AgentReport } from '../../workers/types.js';
 import { readBoundedOutput } from '../runtime/output.js';
+import { guardCliText } from '../runtime/result-guard.js';
+import { lastLine } from '../watch/model.js';
 
-// How often a running attempt's output is looked at for its session id.
+// How often a running attempt's output is looked at for its session id, and for its last line.
 const PEEK_MS = 1_000;
+const TAIL_MS = 2_000;
+// A lane shows one line: more is never sent.
+const TAIL_CHARS = 300;
 // The output's head holds the session id when the CLI prints one.
 const PEEK_BYTES = 64 * 1024;
 
@@ -25,6 +30,19 @@ export function watchSessionId(adapter: AgentAdapter, outputFile: string, onSeen
     clearInterval(timer);
     onSeen(id);
   }, PEEK_MS);
+  return { stop: () => clearInterval(timer) };
+}
+
+// Calls `onLine` with the output's last line each time it changed (secrets redacted, bounded), every
+// TAIL_MS while the attempt runs; stop() ends the looking.
+export function watchOutputTail(outputFile: string, onLine: (line: string) => void): { stop(): void } {
+  let shown = '';
+  const timer = setInterval(() => {
+    const line = guardCliText(lastLine(outputFile)).slice(0, TAIL_CHARS);
+    if (line === '' || line === shown) return;
+    shown = line;
+    onLine(line);
+  }, TAIL_MS);
   return { stop: () => clearInterval(timer) };
 }
 

@@ -1,12 +1,13 @@
 // `team worker` runs attempts from PostgreSQL as the orchestrator would, reports them, completes
 // their jobs, and shares a queue with other workers without running anything twice.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { judgeResult, readResult, type ResultFileText } from '../../src/runtime/result.js';
 import { attemptJobId } from '../../src/store/attempt-job.js';
 import { writeRequest } from '../../src/store/pg-requests.js';
+import { OutputTails } from '../../src/commands/watch-tails.js';
 import { isRunning } from '../helpers/proc-groups.js';
 import { ROOT } from '../helpers/team.js';
 import { clusterAndProject } from '../store/pg-fixture.js';
@@ -107,5 +108,24 @@ describe('team worker', () => {
       bystander.kill('SIGKILL');
       await bystander;
     }
+  });
+  it('reports its agent\'s last output line while it runs, secrets redacted, and the live view reads it as the lane\'s line', async () => {
+    const world = worlds.add(await openWorld(env.cluster.url, env.project));
+    const release = join(env.project, 'release-tail');
+    const script = `echo starting; echo "working with sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789"; while [ ! -e '${release}' ]; do sleep 0.05; done; printf '{"status":"completed","summary":"tail"}' > "$TEAM_RESULT_FILE"`;
+    await world.start([['t1', 1]], false, [], { agent: { adapter: 'command', command: 'sh', args: ['-c', script], promptVia: 'file' } });
+    world.worker('machine-a');
+    const tails = await until(async () => {
+      const found = (await world.news()).reports.filter((r) => r.kind === 'output-tail');
+      return found.length > 0 && found;
+    }, 'an output-tail report');
+    const line = String(tails.at(-1)!.body.line);
+    expect(line).toContain('working with');
+    expect(line).not.toContain('abcdefghijklmnopqrstuvwxyz0123456789');
+    const reader = new OutputTails(world.store, world.runId);
+    await reader.read();
+    expect(reader.of('t1', 1)).toBe(line);
+    writeFileSync(release, '');
+    await world.reportsOf('t1', 1, 'finished');
   });
 });
