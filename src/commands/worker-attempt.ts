@@ -10,7 +10,7 @@ import { sim } from '../../workers/sim/adapter.js';
 import type { AgentAdapter, LaunchSpec, WorkerBackend, WorkerExit, WorkerHandle } from '../../workers/types.js';
 import { OUTPUT_FILE, readExitRecord } from '../../workers/wrapper.js';
 import { recordLaunch } from './worker-leftovers.js';
-import { usageOf, watchOutputTail, watchSessionId } from './worker-usage.js';
+import { usageOf, watchOutputTail, watchSessionId, watchSilence } from './worker-usage.js';
 import { readBoundedOutput } from '../runtime/output.js';
 import { readResultFile } from '../runtime/result.js';
 import { completeJob, failJob, renewLease, type LeaseHolder, type TakenAttempt } from '../store/pg-leases.js';
@@ -58,6 +58,7 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
   let stopped: string | undefined;
   let lost: string | undefined;
   let cap: NodeJS.Timeout | undefined;
+  let silence: { stop(): void } | undefined;
   // The agent runs as the orchestrator would run it: its own process group, or a pane when its config says tmux.
   const backend = job.agent.tmux ? ctx.tmux : ctx.backend;
   const stop = async (reason: string) => {
@@ -85,11 +86,13 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
       if (job.agent.tmux) ctx.tmuxRuns.set(job.runId, (ctx.tmuxRuns.get(job.runId) ?? 0) + 1);
       handle = await backend.launch(spec, (launched) => recordLaunch(spec.attemptDir, ctx.holder.workerId, launched));
       if (stopped) await stop(stopped);
-      // The run's cap on an attempt's wall-clock time holds on this machine as on the writer's.
+      // The run's cap on an attempt's wall-clock time holds on this machine as on the writer's, and
+      // so does its watchdog's kill of an attempt that shows no sign of life.
       if (job.capMs !== undefined) {
         const capMs = job.capMs;
         cap = setTimeout(() => void stop(`attempt cap: ran over the ${Math.round(capMs / 1000)}s allowed for ${job.stage} (team.attemptTimeoutMs); killed`), Math.max(0, capMs - (Date.now() - takenAt)));
       }
+      if (job.silenceMs !== undefined) silence = watchSilence(spec.attemptDir, job.silenceMs, (reason) => void stop(reason));
       ctx.say(`▶ ${name} started (pid ${handle.pid})`);
       await writeReport(ctx.store, ref, ctx.holder.workerId, 'spawned', { handle, host: ctx.holder.host, attemptDir: spec.attemptDir }).catch(() => false);
       session = watchSessionId(adapter, join(spec.attemptDir, OUTPUT_FILE), (id) => void writeReport(ctx.store, ref, ctx.holder.workerId, 'usage', { session_id: id }).catch(() => false));
@@ -106,6 +109,7 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
       ctx.say(`■ ${name} finished (${exit.signal ?? `exit ${exit.exitCode}`}${stopped ? `, stopped: ${stopped}` : ''})`);
     } finally {
       if (cap) clearTimeout(cap);
+      silence?.stop();
       session?.stop();
       tail?.stop();
       lease.stop();

@@ -1,6 +1,8 @@
 // An attempt's usage as its CLI's output shows it, for `usage` reports: the session id as soon as it
 // appears, and at the end the session id, cost and tokens, as the orchestrator records them in
 // attempt_usage events. And its last output line, for `output-tail` reports (the live view's lane).
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { AgentAdapter, AgentReport } from '../../workers/types.js';
 import { readBoundedOutput } from '../runtime/output.js';
 import { guardCliText } from '../runtime/result-guard.js';
@@ -44,6 +46,31 @@ export function watchOutputTail(outputFile: string, onLine: (line: string) => vo
     onLine(line);
   }, TAIL_MS);
   return { stop: () => clearInterval(timer) };
+}
+
+// The files whose change is a sign of life of an attempt (its output, heartbeat and result).
+const LIFE_FILES = ['output.log', 'heartbeat', 'result.json'];
+
+// Calls `onSilent` once when none of the attempt's sign-of-life files changed for `silenceMs`
+// (watchdog.reassignMs); stop() ends the looking.
+export function watchSilence(attemptDir: string, silenceMs: number, onSilent: (reason: string) => void): { stop(): void } {
+  const started = Date.now();
+  const timer = setInterval(() => {
+    const life = Math.max(started, ...LIFE_FILES.map((name) => mtimeOf(join(attemptDir, name))));
+    const silent = Date.now() - life;
+    if (silent < silenceMs) return;
+    clearInterval(timer);
+    onSilent(`watchdog: no progress for ${Math.round(silent / 1000)}s (reassign after ${Math.round(silenceMs / 1000)}s); killed`);
+  }, Math.max(10, Math.min(1_000, Math.floor(silenceMs / 4))));
+  return { stop: () => clearInterval(timer) };
+}
+
+function mtimeOf(file: string): number {
+  try {
+    return statSync(file).mtimeMs;
+  } catch {
+    return 0;
+  }
 }
 
 // The usage of an ended attempt from its CLI's report, or undefined when it shows none.

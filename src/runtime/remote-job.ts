@@ -41,6 +41,7 @@ export function makeAttemptJob(session: RunSession, input: AttemptInput): Attemp
     permission,
     prompt,
     capMs: attemptCapMs(session.config, input.stage),
+    silenceMs: session.limits.reassignMs,
     ...gitOf(session, input),
     env: { ...attemptEnv(session.runId, input, permission), ...(agent.env ?? {}) },
   };

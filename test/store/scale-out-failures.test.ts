@@ -1,7 +1,7 @@
 // Machines failing under a run on the PostgreSQL store: a worker killed mid-attempt (its lease
 // expires, the attempt is retried on the other worker), the orchestrator killed (a resume from
 // another folder finishes the run), and a cancel from a third folder (both workers stop their agents).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../workers/proc.js';
@@ -115,6 +115,19 @@ describe('a run on the PostgreSQL store, when machines fail', () => {
     const runId = (await world.runId())!;
     const t1 = (await world.events(runId)).filter((e) => e.event === 'task_finished' && e.task_id === 't1');
     expect(t1.map((e) => e.event === 'task_finished' && [e.status, e.evidence])).toEqual([['failed', 'attempt cap: ran over the 2s allowed for team-exec (team.attemptTimeoutMs); killed']]);
+    expect(await liveAgents(world, runId)).toEqual([]);
+  });
+  it('stops on its worker an attempt that shows no sign of life for watchdog.reassignMs, and the attempt fails with the watchdog as its evidence', async () => {
+    const scenario = { name: 'silent', plan: { tasks: [task('t1')] }, stages: { 'team-exec': { hang: true } } };
+    const world = worlds.add(await openScaleOut(env.cluster.url, env.project, scenario, { maxTaskAttempts: 1 }));
+    writeFileSync(join(world.writer, '.team', 'config.json'), JSON.stringify({ ...JSON.parse(readFileSync(join(world.writer, '.team', 'config.json'), 'utf8')), watchdog: { statusCheckMs: 500, reassignMs: 1500 } }));
+    world.worker('machine-a');
+    const run = await world.team(['1:executor', 'add a greeting', '--agent', 'sim', '--max-fix-loops', '0']);
+    expect(run.exitCode).toBe(1);
+    const runId = (await world.runId())!;
+    const t1 = (await world.events(runId)).filter((e) => e.event === 'task_finished' && e.task_id === 't1');
+    expect(t1.map((e) => e.event === 'task_finished' && e.status)).toEqual(['failed']);
+    expect(t1[0]!.event === 'task_finished' && t1[0]!.evidence).toMatch(/^watchdog: no progress for \d+s \(reassign after 2s\); killed$/);
     expect(await liveAgents(world, runId)).toEqual([]);
   });
 });
