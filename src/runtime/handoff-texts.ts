@@ -28,12 +28,8 @@ export function readHandoffTexts(handoffsDir: string, paths: string[]): string[]
 
 // The texts of the named handoffs (paths as handoff_written records them), from the log, else the files.
 export function handoffTextsOf(session: RunSession, paths: string[]): string[] {
-  const logged = new Map<string, string>();
-  for (const event of session.events.fold.events) if (event.event === 'handoff_written' && event.text !== undefined) logged.set(event.path, event.text);
-  const missing = paths.filter((path) => !logged.has(path));
-  const fromFiles = new Map(missing.map((path) => [path, readHandoffTexts(session.paths.handoffsDir, [path])[0]]));
   return paths.flatMap((path) => {
-    const text = logged.get(path) ?? fromFiles.get(path);
+    const text = session.events.fold.handoffText(path) ?? readHandoffTexts(session.paths.handoffsDir, [path])[0];
     return text === undefined ? [] : [text];
   });
 }

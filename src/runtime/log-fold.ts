@@ -21,6 +21,8 @@ export class LogFold {
   private readonly names: string[];
   /** Appended, not yet known to be durable. */
   private readonly pending: LoggedEvent[] = [];
+  /** Each handoff's text by the path its handoff_written names (older logs hold none). */
+  private readonly handoffs = new Map<string, string>();
 
   constructor(
     private readonly run: RunRecord,
@@ -29,6 +31,7 @@ export class LogFold {
     this.st = begun?.st ?? newFold(run);
     this.known = begun ? [...begun.events] : [];
     this.names = begun ? [...begun.names] : [];
+    for (const event of this.known) this.noteHandoff(event);
   }
 
   // An event appended to the log (in the log once a flush says so).
@@ -43,7 +46,17 @@ export class LogFold {
     for (const event of batch) {
       this.known.push(event);
       this.names.push(event.file);
+      this.noteHandoff(event);
     }
+  }
+
+  // The text of the handoff at `path`, when the durable log holds it.
+  handoffText(path: string): string | undefined {
+    return this.handoffs.get(path);
+  }
+
+  private noteHandoff(event: LoggedEvent): void {
+    if (event.event === 'handoff_written' && event.text !== undefined) this.handoffs.set(event.path, event.text);
   }
 
   // The valid events of the log so far, in order.
