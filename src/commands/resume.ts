@@ -6,6 +6,8 @@ import { driveRun } from '../runtime/drive.js';
 import { probeEventLog } from '../runtime/event-log.js';
 import { makeRunProgress } from '../watch/run-progress.js';
 import { takeOver } from '../runtime/takeover.js';
+import type { RunSession } from '../runtime/session.js';
+import { killServer } from '../../workers/tmux/index.js';
 import { loadRunView } from '../runtime/view.js';
 import { optionalString, parseFlags } from './args.js';
 import { detachRun } from './detach.js';
@@ -36,6 +38,7 @@ export async function resumeCommand(argv: string[]): Promise<number> {
   probeEventLog(paths, paths.runId);
   const { session, replay, view, release } = takeOver(paths, project, progress, cmd);
   try {
+    if (ENDED.has(view.status)) await endLeftovers(session);
     refuseEnded(view.status, paths.runId);
     progress.emit({ type: 'run.resumed', run: paths.runId, state: replay.snapshot.value }, `teamline: resuming run ${paths.runId} at ${JSON.stringify(replay.snapshot.value)}${view.uncertain.length ? ` (${view.uncertain.length} uncertain attempt(s) to reconcile)` : ''}`);
     const outcome = await driveRun(session, { replay, retryInterrupted: args.values['retry-interrupted'] === true });
@@ -45,6 +48,18 @@ export async function resumeCommand(argv: string[]): Promise<number> {
   } finally {
     release();
   }
+}
+
+const ENDED = new Set(['completed', 'failed', 'cancelled']);
+
+// A run that ended has nothing to resume; what a crash right after its end left running (its tmux
+// server, a process group its orchestrator had not seen go) is ended all the same, as the
+// orchestrator would have. Only what the log recorded, and only while it is still ours.
+async function endLeftovers(session: RunSession): Promise<void> {
+  const { registry } = session;
+  await Promise.all(registry.all().map((handle) => registry.backendOf(handle).stop(handle, { graceMs: 0 }).catch(() => undefined)));
+  if (session.keepPanes) return;
+  for (const socketDir of registry.tmuxSocketDirs()) await killServer(session.runId, { socketDir }).catch(() => undefined);
 }
 
 function refuseEnded(status: string, runId: string): void {
