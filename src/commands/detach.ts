@@ -27,6 +27,11 @@ export interface DetachRequest {
   /** A new run: the child creates it with this id; its folder is removed if the child never does. */
   creates: boolean;
   json: boolean;
+  /**
+   * The run's log is elsewhere than its folder (a PostgreSQL store): whether the child drives the
+   * run (holds its writer lock), and whether the run exists. Default: the folder's lock and run.json.
+   */
+  log?: { driven(pid: number | undefined): Promise<boolean>; exists(): Promise<boolean>; close(): Promise<void> };
 }
 
 // Starts the detached orchestrator and reports how to follow it; returns this command's exit code.
@@ -43,11 +48,19 @@ export async function detachRun(request: DetachRequest): Promise<number> {
   const child = spawn(process.execPath, [cli, ...request.argv], { detached: true, stdio: ['ignore', fd, fd], env });
   closeSync(fd);
   const ended = once(child, 'exit').then(([code]) => (typeof code === 'number' ? code : EXIT.failed));
-  const exited = await Promise.race([ended, untilLocked(paths, child.pid)]);
-  child.unref();
-  if (exited !== undefined && (exited === EXIT.usage || (request.creates && !existsSync(paths.runJson)))) {
+  const log = request.log ?? fileLog(paths);
+  let exited: number | undefined;
+  let made: boolean;
+  try {
+    exited = await Promise.race([ended, untilDriven(log, child.pid)]);
+    child.unref();
+    made = await log.exists();
+  } finally {
+    await log.close();
+  }
+  if (exited !== undefined && (exited === EXIT.usage || (request.creates && !made))) {
     process.stderr.write(readFileSync(logFile, 'utf8'));
-    if (request.creates && !existsSync(paths.runJson)) rmSync(paths.runDir, { recursive: true, force: true });
+    if (request.creates && !made) rmSync(paths.runDir, { recursive: true, force: true });
     return exited;
   }
   const follow: string[] = [`team wait --run ${runId}`, `team status --run ${runId}`, `team cancel --run ${runId}`];
@@ -66,9 +79,14 @@ export async function detachRun(request: DetachRequest): Promise<number> {
   return EXIT.completed;
 }
 
-// Resolves (undefined) once the lock names `pid`, or after START_LIMIT_MS.
-async function untilLocked(paths: RunPaths, pid: number | undefined): Promise<undefined> {
+// A run of the files: driven while its lock names the child; made once its run.json exists.
+function fileLog(paths: RunPaths): NonNullable<DetachRequest['log']> {
+  return { driven: async (pid) => readLockHolder(paths)?.pid === pid, exists: async () => existsSync(paths.runJson), close: async () => undefined };
+}
+
+// Resolves (undefined) once the child drives the run, or after START_LIMIT_MS.
+async function untilDriven(log: NonNullable<DetachRequest['log']>, pid: number | undefined): Promise<undefined> {
   const deadline = Date.now() + START_LIMIT_MS;
-  while (readLockHolder(paths)?.pid !== pid && Date.now() < deadline) await sleep(POLL_MS);
+  while (!(await log.driven(pid).catch(() => false)) && Date.now() < deadline) await sleep(POLL_MS);
   return undefined;
 }

@@ -23,7 +23,13 @@ export async function resumeCommand(argv: string[]): Promise<number> {
   const runId = optionalString(args, 'run');
   const storeUrl = storeUrlOf(optionalString(args, 'store'), project.config);
   if (storeUrl !== undefined) {
-    if (args.values.detach) throw new UsageError(`${cmd}: --detach does not go with a PostgreSQL store yet: start \`team resume --store …\` under nohup or a service manager`);
+    if (args.values.detach) {
+      const [{ storeRunPaths }, { storeLog }, { openStore, pickRun }] = await Promise.all([import('../runtime/store-run.js'), import('./store-detach.js'), import('./store-run.js')]);
+      const store = await openStore(storeUrl, cmd);
+      const id = await pickRun(store, storeUrl, runId === undefined ? undefined : validateId(runId, '--run')).finally(() => store.close());
+      const childArgv = ['resume', ...argv.filter((a) => a !== '--detach'), ...(runId === undefined ? ['--run', id] : [])];
+      return detachRun({ argv: childArgv, paths: storeRunPaths(project.dir, id), runId: id, creates: false, json: args.values.json === true, log: await storeLog(storeUrl, id) });
+    }
     const progress = makeRunProgress({ json: args.values.json === true, projectDir: project.dir });
     const { resumeStoreRun } = await import('./store-commands.js');
     return resumeStoreRun(storeUrl, runId === undefined ? undefined : validateId(runId, '--run'), project, progress, args.values['retry-interrupted'] === true);

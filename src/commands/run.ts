@@ -59,7 +59,10 @@ export async function runTeam(argv: string[], mode: 'team' | 'ralph'): Promise<n
   if (args.values.detach) {
     const runId = makeRunId();
     const childArgv = [...(mode === 'ralph' ? ['ralph'] : []), ...argv.filter((a) => a !== '--detach')];
-    return detachRun({ argv: childArgv, paths: runPaths(project.dir, runId), runId, creates: true, json });
+    if (storeUrl === undefined) return detachRun({ argv: childArgv, paths: runPaths(project.dir, runId), runId, creates: true, json });
+    const { storeRunPaths } = await import('../runtime/store-run.js');
+    const { storeLog } = await import('./store-detach.js');
+    return detachRun({ argv: childArgv, paths: storeRunPaths(project.dir, runId), runId, creates: true, json, log: await storeLog(storeUrl, runId) });
   }
   const detachedId = process.env[DETACHED_RUN_VAR];
   delete process.env[DETACHED_RUN_VAR];

@@ -11,6 +11,7 @@ import { summarize } from '../runtime/summary.js';
 import { loadRunView } from '../runtime/view.js';
 import { optionalInt, optionalString, parseFlags } from './args.js';
 import { openProject, PROJECT_FLAGS } from './project.js';
+import { storeUrlOf } from '../store/store-url.js';
 import { OUTCOME_EXIT } from './run.js';
 import { summarizeProgress } from './wait-summary.js';
 
@@ -21,45 +22,79 @@ const LIVENESS_MS = 1_000;
 
 type Ended = 'completed' | 'failed' | 'cancelled' | 'stopped';
 
+// What a wait looks at: the run's view (folded again only when its log grew), and whether an
+// orchestrator drives it. The files of a run, or a run on the PostgreSQL store.
+interface WaitSource {
+  runId: string;
+  runDir: string;
+  view(): Promise<RunView>;
+  driven(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
 // Waits for the latest or named run; returns the run's exit code, 5 at the timeout, 6 when orphaned.
 export async function waitCommand(argv: string[]): Promise<number> {
   const cmd = 'team wait';
-  const args = parseFlags(argv, { ...PROJECT_FLAGS, run: { type: 'string' }, timeout: { type: 'string' }, json: { type: 'boolean' } }, cmd);
+  const args = parseFlags(argv, { ...PROJECT_FLAGS, run: { type: 'string' }, timeout: { type: 'string' }, json: { type: 'boolean' }, store: { type: 'string' } }, cmd);
   const timeoutS = optionalInt(args, 'timeout', cmd, 1, 7 * 24 * 3600);
-  const project = openProject(args);
+  const project = openProject(args, { readsStore: true });
   const runId = optionalString(args, 'run');
-  const paths = resolveRun(project.dir, runId === undefined ? undefined : validateId(runId, '--run'));
-  const json = args.values.json === true;
+  const storeUrl = storeUrlOf(optionalString(args, 'store'), project.config);
+  const named = runId === undefined ? undefined : validateId(runId, '--run');
+  const source = storeUrl === undefined ? fileSource(project.dir, named) : await (await import('./wait-store.js')).storeSource(storeUrl, named, project.dir);
+  try {
+    return await waitFor(source, args.values.json === true, timeoutS);
+  } finally {
+    await source.close();
+  }
+}
+
+async function waitFor(source: WaitSource, json: boolean, timeoutS: number | undefined): Promise<number> {
   const started = Date.now();
-  let seen = -1;
   let lastLiveness = 0;
-  let view: RunView = loadRunView(paths, project.dir);
   for (;;) {
-    const count = countEvents(paths.eventsDir);
-    if (count !== seen) {
-      seen = count;
-      view = loadRunView(paths, project.dir);
-    }
+    let view = await source.view();
     const ended = endedAs(view.status);
-    if (ended && (ended !== 'stopped' || !liveHolder(paths))) return reportEnded(view, ended, paths.runDir, json);
+    if (ended && (ended !== 'stopped' || !(await source.driven()))) return reportEnded(view, ended, source.runDir, json);
     if (Date.now() - lastLiveness >= LIVENESS_MS) {
       lastLiveness = Date.now();
-      if (!liveHolder(paths)) {
-        view = loadRunView(paths, project.dir);
+      if (!(await source.driven())) {
+        view = await source.view();
         const now = endedAs(view.status);
-        if (now) return reportEnded(view, now, paths.runDir, json);
-        const line = `run ${paths.runId} is ${view.status} at ${view.stage}, but no orchestrator drives it (it was stopped or died); \`team resume --run ${paths.runId} --detach\` continues it, \`team cancel --run ${paths.runId}\` ends it`;
-        write(json, { type: 'wait.orphaned', run: paths.runId, status: view.status, stage: view.stage }, line);
+        if (now) return reportEnded(view, now, source.runDir, json);
+        const line = `run ${source.runId} is ${view.status} at ${view.stage}, but no orchestrator drives it (it was stopped or died); \`team resume --run ${source.runId} --detach\` continues it, \`team cancel --run ${source.runId}\` ends it`;
+        write(json, { type: 'wait.orphaned', run: source.runId, status: view.status, stage: view.stage }, line);
         return EXIT.noOrchestrator;
       }
     }
     if (timeoutS !== undefined && Date.now() - started >= timeoutS * 1000) {
-      const lines = summarizeProgress(loadRunView(paths, project.dir), paths.runDir, timeoutS);
-      write(json, { type: 'wait.timeout', run: paths.runId, status: view.status, stage: view.stage, summary: lines }, lines.join('\n'));
+      const lines = summarizeProgress(await source.view(), source.runDir, timeoutS);
+      write(json, { type: 'wait.timeout', run: source.runId, status: view.status, stage: view.stage, summary: lines }, lines.join('\n'));
       return EXIT.waitTimeout;
     }
     await sleep(POLL_MS);
   }
+}
+
+// A run of the files: folded again when its events folder lists another number of files.
+function fileSource(projectDir: string, runId: string | undefined): WaitSource {
+  const paths = resolveRun(projectDir, runId);
+  let seen = -1;
+  let view: RunView | undefined;
+  return {
+    runId: paths.runId,
+    runDir: paths.runDir,
+    view: async () => {
+      const count = countEvents(paths.eventsDir);
+      if (count !== seen || !view) {
+        seen = count;
+        view = loadRunView(paths, projectDir);
+      }
+      return view;
+    },
+    driven: async () => liveHolder(paths) !== undefined,
+    close: async () => undefined,
+  };
 }
 
 function endedAs(status: string): Ended | undefined {

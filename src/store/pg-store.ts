@@ -103,6 +103,17 @@ export class PgStore implements RunStore {
     });
   }
 
+  // How many events the run's log holds (a cheap look for whether it grew).
+  async eventCount(runId: string): Promise<number> {
+    const row = await this.pool.query<{ n: string }>('SELECT count(*) AS n FROM teamline.events WHERE run_id = $1', [runId]);
+    return Number(row.rows[0]!.n);
+  }
+
+  // Whether the store has the run.
+  async hasRun(runId: string): Promise<boolean> {
+    return ((await this.pool.query('SELECT 1 FROM teamline.runs WHERE run_id = $1', [runId])).rowCount ?? 0) > 0;
+  }
+
   // How the run ended (completed, failed or cancelled), or undefined while it has not: its last end record.
   async endOf(runId: string): Promise<'completed' | 'failed' | 'cancelled' | undefined> {
     const end = await this.pool.query<{ event: string }>(

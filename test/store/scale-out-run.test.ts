@@ -57,6 +57,21 @@ describe('a run on the PostgreSQL store', () => {
     expect((await b.child).exitCode).toBe(0);
   });
 
+  it('starts detached on the store, and team wait follows the run to its end, from any folder', async () => {
+    const world = worlds.add(await openScaleOut(env.cluster.url, env.project, { name: 'detached', plan: { tasks: [{ id: 't1', title: 'One', acceptance: ['written'] }] }, stages: { 'team-exec': { sleepMs: 1000 } } }));
+    world.worker('machine-a');
+    const started = await world.team(['1:executor', 'add one greeting', '--agent', 'sim', '--detach']);
+    expect(started.exitCode, String(started.stderr)).toBe(0);
+    const runId = /teamline run (\S+) runs detached/.exec(String(started.stdout))?.[1];
+    expect(runId).toBe(await world.runId());
+    // Still running when the wait begins: the wait ends with the run, exit 0.
+    expect((await world.store.endOf(runId!))).toBeUndefined();
+    const waited = await world.team(['wait', '--run', runId!, '--store', world.url], env.project);
+    expect(waited.exitCode, String(waited.stderr)).toBe(0);
+    expect(String(waited.stdout)).toContain('COMPLETED');
+    expect(await world.store.endOf(runId!)).toBe('completed');
+  });
+
   it('waits for a worker: the attempts stay queued until one comes, then the run completes', async () => {
     const world = worlds.add(await openScaleOut(env.cluster.url, env.project, { name: 'one', plan: { tasks: [{ id: 't1', title: 'One', acceptance: ['written'] }] } }));
     const run = world.team(['1:executor', 'add one greeting', '--agent', 'sim']);

@@ -68,13 +68,13 @@ describe('team status --store', () => {
   it('leaves the commands that do not work on a store refusing a team.store, exit 2; a run on a store that cannot be reached fails naming it; nothing written', async () => {
     mkdirSync(join(env.project, '.team'));
     writeFileSync(join(env.project, '.team', 'config.json'), JSON.stringify({ team: { store: 'postgres://teamline:secret@127.0.0.1:1/postgres' } }));
-    for (const args of [['approve', '--stage', 'team-plan', '--artifact', 'x', '--by', 'ann'], ['list'], ['wait']]) {
+    for (const args of [['approve', '--stage', 'team-plan', '--artifact', 'x', '--by', 'ann'], ['list'], ['land']]) {
       const refused = await runTeam(args, { cwd: env.project });
       expect(refused.exitCode, args[0]).toBe(2);
-      expect(refused.stderr).toContain(`config ${join(env.project, '.team', 'config.json')}: team.store names a PostgreSQL store, which only \`team\`, \`team ralph\`, \`team resume\`, \`team cancel\`, \`team worker\`, \`team status\`, \`team watch\` and \`team report\` work on so far; this command works on the files under .team/runs: remove team.store to use it`);
+      expect(refused.stderr).toContain(`config ${join(env.project, '.team', 'config.json')}: team.store names a PostgreSQL store, which only \`team\`, \`team ralph\`, \`team resume\`, \`team cancel\`, \`team wait\`, \`team worker\`, \`team status\`, \`team watch\` and \`team report\` work on so far; this command works on the files under .team/runs: remove team.store to use it`);
       expect(refused.stderr).not.toContain('secret');
     }
-    for (const args of [['add a greeting', '--agent', 'sim'], ['resume'], ['cancel']]) {
+    for (const args of [['add a greeting', '--agent', 'sim'], ['resume'], ['cancel'], ['wait']]) {
       const failed = await runTeam(args, { cwd: env.project });
       expect(failed.exitCode, args[0]).toBe(1);
       expect(failed.stderr).toContain('the store postgres://teamline:***@127.0.0.1:1/postgres cannot be reached');

@@ -1,0 +1,36 @@
+// `team wait --store URL` (or team.store): a run on the PostgreSQL store, folded again when its
+// log grew, and driven while a writer holds its lock there. The wait's mark (what changed since the
+// last wait) is kept in this project's folder of the run.
+import { mkdirSync } from 'node:fs';
+import type { RunView } from '../checkpoint/view.js';
+import { storeRunPaths } from '../runtime/store-run.js';
+import { hasWriter } from '../store/pg-writer-lock.js';
+import { foldStoreRun, openStore, pickRun } from './store-run.js';
+
+export async function storeSource(url: string, runId: string | undefined, projectDir: string) {
+  const store = await openStore(url, 'wait');
+  try {
+    const id = await pickRun(store, url, runId);
+    const runDir = storeRunPaths(projectDir, id).runDir;
+    mkdirSync(runDir, { recursive: true });
+    let seen = -1;
+    let view: RunView | undefined;
+    return {
+      runId: id,
+      runDir,
+      view: async (): Promise<RunView> => {
+        const count = await store.eventCount(id);
+        if (count !== seen || !view) {
+          seen = count;
+          view = foldStoreRun(await store.read(id), projectDir);
+        }
+        return view;
+      },
+      driven: () => hasWriter(store.db, id),
+      close: () => store.close(),
+    };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
