@@ -7,6 +7,7 @@ import { git, gitOrThrow } from '../git/git.js';
 import { fetchTracking, pushBranch } from '../git/remote.js';
 import { abortMerge, filesWithMarkers, mergeInProgress, startConflictedMerge } from '../git/merge.js';
 import { excludeTeamFiles, isAncestor } from '../git/repo.js';
+import { serialFor } from '../git/serial.js';
 import { commitAll, listWorktrees } from '../git/worktree.js';
 import type { AttemptJob } from '../store/attempt-job.js';
 
@@ -28,12 +29,18 @@ export interface AttemptTree {
 }
 
 // Makes the attempt's worktree under `folder` (the worker's own, in its clone at `cloneDir`); throws
-// with a readable reason when the clone or the remote cannot give it.
+// with a readable reason when the clone or the remote cannot give it. The attempts a worker runs at
+// once share its clone, so their fetches, worktree changes and pushes there go one at a time.
 export async function openAttemptTree(cloneDir: string, folder: string, job: AttemptJob): Promise<AttemptTree> {
-  const spec = job.git!;
   const top = await git(cloneDir, ['rev-parse', '--show-toplevel']);
-  if (!top.ok) throw new Error(`this worker's folder ${cloneDir} is not a git clone, and the run's code goes through the remote "${spec.remote}"`);
-  const repo = top.stdout;
+  if (!top.ok) throw new Error(`this worker's folder ${cloneDir} is not a git clone, and the run's code goes through the remote "${job.git!.remote}"`);
+  const serial = serialFor(top.stdout);
+  const tree = await serial.run(() => makeAttemptTree(top.stdout, folder, job));
+  return { workDir: tree.workDir, finish: (why) => serial.run(() => tree.finish(why)) };
+}
+
+async function makeAttemptTree(repo: string, folder: string, job: AttemptJob): Promise<AttemptTree> {
+  const spec = job.git!;
   await excludeTeamFiles(repo);
   const base = await fetchTracking(repo, spec.remote, spec.base);
   if (!base.ref) throw new Error(`${spec.base} could not be fetched from "${spec.remote}" (${base.result.stderr || `git exited ${base.result.code}`})`);
@@ -44,7 +51,7 @@ export async function openAttemptTree(cloneDir: string, folder: string, job: Att
     const own = await fetchTracking(repo, spec.remote, spec.branch);
     // An earlier attempt's worktree on this machine that still holds the branch lets it go first.
     for (const tree of await listWorktrees(repo)) if (tree.branch === spec.branch) await removeWorktree(repo, tree.path);
-    await gitOrThrow(repo, ['worktree', 'add', '--quiet', '-B', spec.branch, path, own.ref ?? base.ref]);
+    await gitOrThrow(repo, ['worktree', 'add', '--quiet', '--no-track', '-B', spec.branch, path, own.ref ?? base.ref]);
     conflicted = spec.merging ? await startMerge(repo, path, spec.remote, spec.merging) : [];
   } else {
     await gitOrThrow(repo, ['worktree', 'add', '--quiet', '--detach', path, base.ref]);

@@ -7,6 +7,7 @@ import type { Stage } from '../../workers/types.js';
 import { excludeTeamFiles } from '../git/repo.js';
 import { ensureBranch, ensureWorktree } from '../git/worktree.js';
 import { abortMerge, mergeInProgress } from '../git/merge.js';
+import { Serial } from '../git/serial.js';
 import type { RunSession } from './session.js';
 
 // The folder under the project that holds every run's worktrees (never committed).
@@ -52,7 +53,7 @@ export class Isolation {
   readonly fixing = new Map<string, string[]>();
   /** The last attempt each task's worktree was made ready for. */
   readonly attempts = new Map<string, number>();
-  private chain: Promise<unknown> = Promise.resolve();
+  private readonly steps = new Serial();
 
   constructor(
     readonly projectDir: string,
@@ -102,9 +103,7 @@ export class Isolation {
 
   // Runs git work on the repository one step at a time (merges must not interleave).
   serial<T>(work: () => Promise<T>): Promise<T> {
-    const next = this.chain.then(work, work);
-    this.chain = next.catch(() => undefined);
-    return next;
+    return this.steps.run(work);
   }
 
   // The integration worktree, ready, where verify's gates and agents run (the project without isolation).

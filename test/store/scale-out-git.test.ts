@@ -43,12 +43,15 @@ describe('a run on the PostgreSQL store, its code through git', () => {
     expect(run.exitCode, String(run.stderr)).toBe(0);
     const runId = (await world.runId())!;
     const integration = `team/${runId}`;
+    const events = await world.events(runId);
+    // Every task done at its first attempt (the ends say why not).
+    const ends = events.filter((e) => e.event === 'task_finished' && ['t1', 't2', 't3'].includes(e.task_id));
+    expect(ends.map((e) => e.event === 'task_finished' && `${e.task_id} ${e.status}`).sort(), JSON.stringify(ends)).toEqual(['t1 completed', 't2 completed', 't3 completed']);
     // The remote holds the merged work; t2's branch began after t1 was merged.
     git(env.project, '--git-dir', origin, 'rev-parse', '--verify', `refs/heads/${integration}`);
     for (const task of ['t1', 't2', 't3']) expect(git(env.project, '--git-dir', origin, 'show', `${integration}:sim-output/${task}.txt`)).toContain(`task ${task} attempt 1`);
     expect(git(env.project, '--git-dir', origin, 'show', `${integration}--t2:sim-output/t1.txt`)).toContain('task t1 attempt 1');
     // Each merge is in the log, and the writer's own checkout is untouched.
-    const events = await world.events(runId);
     expect(events.filter((e) => e.event === 'merge_done').map((e) => e.event === 'merge_done' && e.task_id).sort()).toEqual(['t1', 't2', 't3']);
     expect(existsSync(join(world.writer, 'sim-output'))).toBe(false);
     expect(git(world.writer, 'status', '--porcelain', '--untracked-files=no')).toBe('');

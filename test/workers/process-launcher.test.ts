@@ -61,7 +61,8 @@ function output(spec: LaunchSpec): string {
 describe('workers/process launcher', () => {
   it('starts the wrapper leading its own session and group, in the working folder, with the environment, and reads its end', async () => {
     const backend = makeBackend();
-    const spec = makeSpec('pwd; echo "env=$TEAM_TASK_ID/$EXTRA"; ls /proc/$$/fd | tr "\\n" " "; echo; sleep 0.2; exit 7', [], { env: { EXTRA: 'x y' } });
+    // The agent's fds, listed by ls (no pipe: the shell would hold the pipe's two ends as fds for a while).
+    const spec = makeSpec('pwd; echo "env=$TEAM_TASK_ID/$EXTRA"; ls /proc/$$/fd; echo end; sleep 0.2; exit 7', [], { env: { EXTRA: 'x y' } });
     const handle = await launch(backend, spec);
     const stat = readProcStat(handle.pid);
     // pid, start time, group and session: the wrapper's own, from /proc.
@@ -75,8 +76,9 @@ describe('workers/process launcher', () => {
     expect(lines[0]).toBe(spec.cwd);
     expect(lines[1]).toBe('env=t1/x y');
     // The launcher's channel (fd 3) is closed for the agent.
-    expect(lines[2]!.trim().split(' ')).toEqual(expect.arrayContaining(['0', '1', '2']));
-    expect(lines[2]!.trim().split(' ')).not.toContain('3');
+    const fds = lines.slice(2, lines.indexOf('end'));
+    expect(fds).toEqual(expect.arrayContaining(['0', '1', '2']));
+    expect(fds).not.toContain('3');
   });
 
   it('hands the agent arguments with newlines, quotes and spaces intact', async () => {
