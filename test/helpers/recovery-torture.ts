@@ -13,6 +13,8 @@ const FALLBACK_MS = 2_500;
 const CYCLE_LIMIT_MS = 90_000;
 // No attempt finished for this long, over any number of cycles: the run is stuck.
 const STALL_MS = 60_000;
+// With this few tasks left, no random kill points: only the take-over and the event points.
+const NEAR_END_TASKS = 3;
 // The run has taken over: its first event, or the resume's run_resumed.
 const TAKEOVER = /-(run_started|run_resumed)-run-a0-/;
 // The run has ended: a resume after this finds nothing to do.
@@ -119,7 +121,9 @@ function choosePoint(options: TortureOptions, kills: Kill[], random: () => numbe
   // machine 900 ms can finish the rest of the run.
   const delayMs = Math.floor(random() * (need > left ? 150 : 900));
   if (r < lockShare) return { kind: 'lock' };
-  if (r < lockShare + (1 - lockShare) * 0.45) return event;
+  // Near the end a random delay may outlast the rest of the run (fix and verify take a few hundred
+  // ms): the event points come before the last task ends, whatever the machine's speed.
+  if (r < lockShare + (1 - lockShare) * 0.45 || left <= NEAR_END_TASKS) return event;
   return { kind: 'random', delayMs };
 }
 
