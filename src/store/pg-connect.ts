@@ -1,7 +1,21 @@
 // Connections to the PostgreSQL store: its URL as messages show it (no password) and the errors
 // of a database that cannot be reached.
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
 import { EXIT, TeamError } from '../errors.js';
+
+// pg (and pg-boss, pg-queue.ts) load at the first connection: a run on files, and every command
+// that names no store, never pays for them (they and what they require cost a command ~100 ms).
+const requireHere = createRequire(import.meta.url);
+let pgModule: typeof pg | undefined;
+function pgLib(): typeof pg {
+  return (pgModule ??= requireHere('pg') as typeof pg);
+}
+
+// Requires a driver package from here, the first time it is needed (pg-queue.ts: pg-boss).
+export function requireDriver<T>(name: 'pg-boss'): T {
+  return requireHere(name) as T;
+}
 
 // The database cannot be reached or refused us: the command stops with the reason.
 export class StoreUnreachableError extends TeamError {
@@ -27,14 +41,14 @@ export function describeUrl(url: string): string {
 // A pool of connections named `applicationName` in pg_stat_activity; an idle connection that
 // breaks is dropped by the pool, and the next query says why.
 export function makePool(url: string, applicationName: string): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, application_name: applicationName, max: 4, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  const pool = new (pgLib().Pool)({ connectionString: url, application_name: applicationName, max: 4, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   pool.on('error', () => undefined);
   return pool;
 }
 
 // One dedicated connection (the writer lock's); a connection that cannot be made is StoreUnreachableError.
 export async function connectClient(url: string, applicationName: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: url, application_name: applicationName, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  const client = new (pgLib().Client)({ connectionString: url, application_name: applicationName, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   client.on('error', () => undefined);
   try {
     await client.connect();

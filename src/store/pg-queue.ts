@@ -1,8 +1,8 @@
 // pg-boss on the store's database: the attempt queues, with retries off (teamline decides retries)
 // and no maintenance (no expiry, no archive: a job id stays taken, so an attempt is enqueued once).
-import PgBoss from 'pg-boss';
+import type PgBoss from 'pg-boss';
 import type pg from 'pg';
-import { StoreUnreachableError } from './pg-connect.js';
+import { requireDriver, StoreUnreachableError } from './pg-connect.js';
 import { attemptQueue } from './attempt-job.js';
 
 // pg-boss's tables live in their own schema beside `teamline`.
@@ -10,7 +10,8 @@ const BOSS_SCHEMA = 'pgboss';
 
 // A pg-boss instance on `url`, started, its schema made when missing.
 export async function openQueue(url: string, applicationName: string): Promise<PgBoss> {
-  const boss = new PgBoss({ connectionString: url, application_name: applicationName, schema: BOSS_SCHEMA, max: 2, supervise: false, schedule: false, retryLimit: 0 });
+  const Boss = requireDriver<typeof PgBoss>('pg-boss');
+  const boss = new Boss({ connectionString: url, application_name: applicationName, schema: BOSS_SCHEMA, max: 2, supervise: false, schedule: false, retryLimit: 0 });
   boss.on('error', () => undefined);
   try {
     await boss.start();
