@@ -10,7 +10,7 @@ export const USAGE = `usage:
   team resume [--run ID] [--retry-interrupted] [--detach] [--store postgres://…]
   team cancel [--run ID] [--force] [--store postgres://…]
   team wait [--run ID] [--timeout S] [--json] [--store postgres://…]   (exit: the run's code; 5 at the timeout; 6 when nobody drives the run)
-  team list [--json]
+  team list [--json] [--store postgres://…]
   team init [--claude] [--opencode] [--gemini] [--codex] [--global] [--print] [--force] [--git-drivers]   (the /team, /ralph, /cancel, /team-status commands; the checkpoint merge driver)
   team attach [--run ID]
   team land [--run ID]       (merge a completed run's branch team/<run> into your branch)

@@ -1,9 +1,12 @@
-// `team list [--json]`: the project's runs, oldest first: id, task, mode, status, started, duration, cost, session.
+// `team list [--json] [--store URL]`: the project's runs (or the store's), oldest first: id, task,
+// mode, status, started, duration, cost, session.
 import { existsSync, readdirSync } from 'node:fs';
 import { readRunFiles } from '../checkpoint/read.js';
 import { runPaths, runsDir } from '../checkpoint/store.js';
-import { foldRun } from '../checkpoint/view.js';
-import { parseFlags } from './args.js';
+import { foldRun, type RunView } from '../checkpoint/view.js';
+import { describeUrl } from '../store/pg-connect.js';
+import { storeUrlOf } from '../store/store-url.js';
+import { optionalString, parseFlags } from './args.js';
 import { openProject, PROJECT_FLAGS } from './project.js';
 
 export interface RunRow {
@@ -17,13 +20,14 @@ export interface RunRow {
   session: string;
 }
 
-// Prints one line per run (a table), or a JSON array with --json; a project with no run says so.
-export function listCommand(argv: string[]): number {
-  const args = parseFlags(argv, { ...PROJECT_FLAGS, json: { type: 'boolean' } }, 'team list');
-  const project = openProject(args);
-  const rows = readRows(project.dir);
+// Prints one line per run (a table), or a JSON array with --json; a project (or store) with no run says so.
+export async function listCommand(argv: string[]): Promise<number> {
+  const args = parseFlags(argv, { ...PROJECT_FLAGS, json: { type: 'boolean' }, store: { type: 'string' } }, 'team list');
+  const project = openProject(args, { readsStore: true });
+  const storeUrl = storeUrlOf(optionalString(args, 'store'), project.config);
+  const rows = storeUrl === undefined ? readRows(project.dir) : await (await import('./list-store.js')).storeRows(storeUrl, project.dir);
   if (args.values.json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
-  else if (rows.length === 0) process.stdout.write(`no run in ${project.dir}\n`);
+  else if (rows.length === 0) process.stdout.write(`no run in ${storeUrl === undefined ? project.dir : describeUrl(storeUrl)}\n`);
   else process.stdout.write(renderRows(rows));
   return 0;
 }
@@ -38,21 +42,25 @@ export function readRows(projectDir: string): RunRow[] {
     const paths = runPaths(projectDir, id);
     if (!existsSync(paths.runJson)) continue;
     const files = readRunFiles(paths);
-    const view = foldRun(files, projectDir);
-    const running = view.status === 'running' || view.status === 'cancelling';
-    const end = running ? Date.now() : Date.parse(files.events.at(-1)?.at ?? view.run.created_at);
-    rows.push({
-      id,
-      task: view.run.task,
-      mode: view.run.mode,
-      status: view.status,
-      started: view.run.created_at,
-      seconds: Math.max(0, Math.round((end - Date.parse(view.run.created_at)) / 1000)),
-      costUsd: Number(view.usage.run.costUsd.toFixed(6)),
-      session: view.run.session,
-    });
+    rows.push(rowOf(id, foldRun(files, projectDir), files.events.at(-1)?.at));
   }
   return rows;
+}
+
+// A run's row, from its view and the time of its last event (a run still going lasts until now).
+export function rowOf(id: string, view: RunView, lastAt: string | undefined): RunRow {
+  const running = view.status === 'running' || view.status === 'cancelling';
+  const end = running ? Date.now() : Date.parse(lastAt ?? view.run.created_at);
+  return {
+    id,
+    task: view.run.task,
+    mode: view.run.mode,
+    status: view.status,
+    started: view.run.created_at,
+    seconds: Math.max(0, Math.round((end - Date.parse(view.run.created_at)) / 1000)),
+    costUsd: Number(view.usage.run.costUsd.toFixed(6)),
+    session: view.run.session,
+  };
 }
 
 function renderRows(rows: RunRow[]): string {

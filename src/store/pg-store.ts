@@ -142,6 +142,12 @@ export class PgStore implements RunStore {
     return approvals.map((approval) => checkApproval(approval, projectDir));
   }
 
+  /** Every run's id, oldest first (the order `team list` shows them in). */
+  async runIds(): Promise<string[]> {
+    const runs = await this.pool.query<{ run_id: string }>('SELECT run_id FROM teamline.runs ORDER BY inserted_at, run_id');
+    return runs.rows.map((row) => row.run_id);
+  }
+
   async current(): Promise<string | undefined> {
     const latest = await this.pool.query<{ run_id: string }>('SELECT run_id FROM teamline.runs ORDER BY inserted_at DESC, run_id DESC LIMIT 1');
     return latest.rows[0]?.run_id;

@@ -1,5 +1,5 @@
 // The database drivers (pg, pg-boss, and what they require: about 100 ms of a command's start) load
-// only for a PostgreSQL store: a run on files, its status and report never require them.
+// only for a PostgreSQL store: a run on files, its status, report and list never require them.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -21,12 +21,12 @@ async function teamRecorded(cwd: string, args: string[]): Promise<{ exitCode: nu
 }
 
 describe('database drivers', () => {
-  it('are never required by a run on files, nor by its status and report', async () => {
+  it('are never required by a run on files, nor by its status, report and list', async () => {
     const project = makeSimProject('agents-one-task');
     const run = await teamRecorded(project.dir, ['1:executor', 'add one greeting', '--agent', 'sim']);
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.loads).toEqual([]);
-    for (const command of [['status'], ['report']]) {
+    for (const command of [['status'], ['report'], ['list']]) {
       const shown = await teamRecorded(project.dir, command);
       expect(shown.exitCode, shown.stderr).toBe(0);
       expect(shown.loads).toEqual([]);

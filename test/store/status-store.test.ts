@@ -68,13 +68,13 @@ describe('team status --store', () => {
   it('leaves the commands that do not work on a store refusing a team.store, exit 2; a run on a store that cannot be reached fails naming it; nothing written', async () => {
     mkdirSync(join(env.project, '.team'));
     writeFileSync(join(env.project, '.team', 'config.json'), JSON.stringify({ team: { store: 'postgres://teamline:secret@127.0.0.1:1/postgres' } }));
-    for (const args of [['approve', '--stage', 'team-plan', '--artifact', 'x', '--by', 'ann'], ['list'], ['land']]) {
+    for (const args of [['approve', '--stage', 'team-plan', '--artifact', 'x', '--by', 'ann'], ['land'], ['clean']]) {
       const refused = await runTeam(args, { cwd: env.project });
       expect(refused.exitCode, args[0]).toBe(2);
-      expect(refused.stderr).toContain(`config ${join(env.project, '.team', 'config.json')}: team.store names a PostgreSQL store, which only \`team\`, \`team ralph\`, \`team resume\`, \`team cancel\`, \`team wait\`, \`team worker\`, \`team status\`, \`team watch\` and \`team report\` work on so far; this command works on the files under .team/runs: remove team.store to use it`);
+      expect(refused.stderr).toContain(`config ${join(env.project, '.team', 'config.json')}: team.store names a PostgreSQL store, which only \`team\`, \`team ralph\`, \`team resume\`, \`team cancel\`, \`team wait\`, \`team worker\`, \`team status\`, \`team watch\`, \`team report\` and \`team list\` work on so far; this command works on the files under .team/runs: remove team.store to use it`);
       expect(refused.stderr).not.toContain('secret');
     }
-    for (const args of [['add a greeting', '--agent', 'sim'], ['resume'], ['cancel'], ['wait']]) {
+    for (const args of [['add a greeting', '--agent', 'sim'], ['resume'], ['cancel'], ['wait'], ['list']]) {
       const failed = await runTeam(args, { cwd: env.project });
       expect(failed.exitCode, args[0]).toBe(1);
       expect(failed.stderr).toContain('the store postgres://teamline:***@127.0.0.1:1/postgres cannot be reached');
@@ -102,5 +102,36 @@ describe('team status --store', () => {
     expect(down.exitCode).toBe(1);
     expect(down.stderr).toContain('the store postgres://teamline:***@127.0.0.1:1/postgres cannot be reached (connect ECONNREFUSED 127.0.0.1:1)');
     expect(down.stderr).not.toContain('secret');
+  });
+});
+
+describe('team list --store', () => {
+  it('lists the store\'s runs oldest first, with the rows the files give for the same logs; an empty store says so', async () => {
+    const url = await makeDatabase(env.cluster.url);
+    const empty = await runTeam(['list', '--store', url], { cwd: env.project });
+    expect(empty).toMatchObject({ exitCode: 0, stdout: `no run in ${hidden(url)}\n` });
+    const pg = await PgStore.open(url);
+    await writeRun(pg, 'run-1');
+    await pg.createRun(RUN_FIELDS, 'run-2');
+    await pg.close();
+    const files = new FileStore(env.project, { fsync: false });
+    await writeRun(files, 'run-1');
+    await files.createRun(RUN_FIELDS, 'run-2');
+    const fromPg = await runTeam(['list', '--store', url, '--json'], { cwd: env.project });
+    expect(fromPg.stderr).toBe('');
+    const fromFiles = await runTeam(['list', '--json'], { cwd: env.project });
+    const rows = JSON.parse(fromPg.stdout) as Array<{ id: string; status: string; started: string; seconds: number }>;
+    expect(rows.map((row) => [row.id, row.status])).toEqual([['run-1', 'completed'], ['run-2', 'running']]);
+    // The same rows but for the times each store stamped itself.
+    const timeless = (text: string) => (JSON.parse(text) as Array<Record<string, unknown>>).map(({ started: _s, seconds: _d, ...rest }) => rest);
+    expect(timeless(fromPg.stdout)).toEqual(timeless(fromFiles.stdout));
+    // team.store names it too; the table shows both runs.
+    writeFileSync(join(env.project, '.team', 'config.json'), JSON.stringify({ team: { store: url } }));
+    const table = await runTeam(['list'], { cwd: env.project });
+    expect(table.exitCode, table.stderr).toBe(0);
+    expect(table.stdout.split('\n').filter((line) => /^run-\d/.test(line)).map((line) => line.split(/\s+/).slice(0, 3))).toEqual([
+      ['run-1', RUN_FIELDS.mode, 'completed'],
+      ['run-2', RUN_FIELDS.mode, 'running'],
+    ]);
   });
 });
