@@ -1,32 +1,51 @@
-// `team approve` and `team state approve`: records a human approval of an artifact revision.
+// `team approve` and `team state approve`: records a human approval of an artifact revision, in the
+// run's files or (`team approve` with --store or team.store) in the PostgreSQL store.
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Approval } from '../../machines/events.js';
 import { appendApproval, resolveRun } from '../checkpoint/store.js';
 import { LIMITS, validateId, validateProjectPath, validateText } from '../checkpoint/guards.js';
 import { hashFile } from '../checkpoint/approvals.js';
 import { nowIso } from '../checkpoint/time.js';
 import { UsageError } from '../errors.js';
+import { storeUrlOf } from '../store/store-url.js';
 import { optionalString, parseFlags, requireString } from './args.js';
 import { openProject, PROJECT_FLAGS } from './project.js';
 
 // Hashes the artifact as it is now and records who approved it.
-export function recordApproval(argv: string[], cmd: string): number {
+export async function recordApproval(argv: string[], cmd: string): Promise<number> {
+  const onStore = cmd === 'team approve';
   const args = parseFlags(
     argv,
-    { ...PROJECT_FLAGS, run: { type: 'string' }, stage: { type: 'string' }, artifact: { type: 'string' }, by: { type: 'string' }, note: { type: 'string' } },
+    { ...PROJECT_FLAGS, run: { type: 'string' }, stage: { type: 'string' }, artifact: { type: 'string' }, by: { type: 'string' }, note: { type: 'string' }, ...(onStore && { store: { type: 'string' as const } }) },
     cmd,
   );
-  const project = openProject(args);
+  const project = openProject(args, { readsStore: onStore });
+  const storeUrl = onStore ? storeUrlOf(optionalString(args, 'store'), project.config) : undefined;
   const runId = optionalString(args, 'run');
-  const run = resolveRun(project.dir, runId === undefined ? undefined : validateId(runId, '--run'));
+  const named = runId === undefined ? undefined : validateId(runId, '--run');
+  // The run is known before the artifact is read: a run that is not there is the first thing said.
+  const run = storeUrl === undefined ? resolveRun(project.dir, named) : undefined;
   const stage = validateId(requireString(args, 'stage', cmd), '--stage');
   const artifact = validateProjectPath(project.dir, requireString(args, 'artifact', cmd), '--artifact');
   const by = validateText(requireString(args, 'by', cmd), '--by', LIMITS.by);
   const note = validateText(optionalString(args, 'note') ?? '', '--note');
   const path = join(project.dir, artifact);
   if (!existsSync(path) || !statSync(path).isFile()) throw new UsageError(`${cmd}: --artifact ${artifact} is not a file in the project`);
-  const sha256 = hashFile(path);
-  appendApproval(run, { stage, artifact, sha256, by, approved_at: nowIso(), note }, project.write);
-  process.stdout.write(`approved ${artifact} (sha256 ${sha256.slice(0, 12)}…) for ${stage} by ${by}\n`);
+  const approval: Approval = { stage, artifact, sha256: hashFile(path), by, approved_at: nowIso(), note };
+  if (run) appendApproval(run, approval, project.write);
+  else await approveOnStore(storeUrl!, named, approval);
+  process.stdout.write(`approved ${artifact} (sha256 ${approval.sha256.slice(0, 12)}…) for ${stage} by ${by}\n`);
   return 0;
+}
+
+// The approval of the named run (else the store's latest) as a row of the store.
+async function approveOnStore(url: string, runId: string | undefined, approval: Approval): Promise<void> {
+  const { openStore, pickRun } = await import('./store-run.js');
+  const store = await openStore(url, 'approve');
+  try {
+    await store.approve(await pickRun(store, url, runId), approval);
+  } finally {
+    await store.close();
+  }
 }

@@ -15,7 +15,7 @@ export const USAGE = `usage:
   team attach [--run ID]
   team land [--run ID]       (merge a completed run's branch team/<run> into your branch)
   team clean [--run ID]      (remove ended runs' worktrees and merged branches)
-  team approve --stage S --artifact PATH --by NAME [--note TEXT] [--run ID]
+  team approve --stage S --artifact PATH --by NAME [--note TEXT] [--run ID] [--store postgres://…]
   team state <start-run|start-task|finish-task|retry|approve|status> ...
   team report [--run ID] [--out FILE] [--store postgres://…]   (one self-contained HTML page of the run)
   team worker --store postgres://… [--labels a,b] [--max N] [--lease-ttl S] [--cwd DIR]   (pull and run attempts on this machine)

@@ -68,10 +68,10 @@ describe('team status --store', () => {
   it('leaves the commands that do not work on a store refusing a team.store, exit 2; a run on a store that cannot be reached fails naming it; nothing written', async () => {
     mkdirSync(join(env.project, '.team'));
     writeFileSync(join(env.project, '.team', 'config.json'), JSON.stringify({ team: { store: 'postgres://teamline:secret@127.0.0.1:1/postgres' } }));
-    for (const args of [['approve', '--stage', 'team-plan', '--artifact', 'x', '--by', 'ann'], ['land'], ['clean']]) {
+    for (const args of [['land'], ['clean'], ['state', 'approve', '--stage', 'team-plan', '--artifact', 'x', '--by', 'ann']]) {
       const refused = await runTeam(args, { cwd: env.project });
       expect(refused.exitCode, args[0]).toBe(2);
-      expect(refused.stderr).toContain(`config ${join(env.project, '.team', 'config.json')}: team.store names a PostgreSQL store, which only \`team\`, \`team ralph\`, \`team resume\`, \`team cancel\`, \`team wait\`, \`team worker\`, \`team status\`, \`team watch\`, \`team report\` and \`team list\` work on so far; this command works on the files under .team/runs: remove team.store to use it`);
+      expect(refused.stderr).toContain(`config ${join(env.project, '.team', 'config.json')}: team.store names a PostgreSQL store, which only \`team\`, \`team ralph\`, \`team resume\`, \`team cancel\`, \`team wait\`, \`team worker\`, \`team status\`, \`team watch\`, \`team report\`, \`team list\` and \`team approve\` work on so far; this command works on the files under .team/runs: remove team.store to use it`);
       expect(refused.stderr).not.toContain('secret');
     }
     for (const args of [['add a greeting', '--agent', 'sim'], ['resume'], ['cancel'], ['wait'], ['list']]) {
@@ -133,5 +133,28 @@ describe('team list --store', () => {
       ['run-1', RUN_FIELDS.mode, 'completed'],
       ['run-2', RUN_FIELDS.mode, 'running'],
     ]);
+  });
+});
+
+describe('team approve --store', () => {
+  it('records the approval in the store, where status shows it, and stale once the artifact changes; a run the store lacks is refused, nothing written', async () => {
+    const url = await makeDatabase(env.cluster.url);
+    const pg = await PgStore.open(url);
+    await writeRun(pg, 'run-1');
+    await pg.close();
+    writeFileSync(join(env.project, 'plan.md'), '# the plan\n');
+    const approved = await runTeam(['approve', '--store', url, '--stage', 'team-plan', '--artifact', 'plan.md', '--by', 'ann', '--note', 'looks right'], { cwd: env.project });
+    expect(approved.stderr).toBe('');
+    expect(approved.exitCode).toBe(0);
+    expect(approved.stdout).toMatch(/^approved plan\.md \(sha256 [0-9a-f]{12}…\) for team-plan by ann\n$/);
+    const status = async () => JSON.parse((await runTeam(['status', '--store', url, '--json'], { cwd: env.project })).stdout) as { approvals: Array<{ stage: string; artifact: string; by: string; note: string; stale: boolean }> };
+    expect((await status()).approvals).toMatchObject([{ stage: 'team-plan', artifact: 'plan.md', by: 'ann', note: 'looks right', stale: false }]);
+    writeFileSync(join(env.project, 'plan.md'), '# the plan, changed\n');
+    expect((await status()).approvals).toMatchObject([{ artifact: 'plan.md', stale: true }]);
+    const unknown = await runTeam(['approve', '--store', url, '--run', 'nope', '--stage', 'team-plan', '--artifact', 'plan.md', '--by', 'ann'], { cwd: env.project });
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.stderr).toContain(`--run: no run nope in ${hidden(url)}`);
+    expect((await status()).approvals).toHaveLength(1);
+    expect(existsSync(join(env.project, '.team'))).toBe(false);
   });
 });
