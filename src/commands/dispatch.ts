@@ -13,7 +13,7 @@ export const USAGE = `usage:
   team list [--json] [--store postgres://…]
   team init [--claude] [--opencode] [--gemini] [--codex] [--global] [--print] [--force] [--git-drivers]   (the /team, /ralph, /cancel, /team-status commands; the checkpoint merge driver)
   team attach [--run ID]
-  team land [--run ID]       (merge a completed run's branch team/<run> into your branch)
+  team land [--run ID] [--store postgres://…]   (merge a completed run's branch team/<run> into your branch)
   team clean [--run ID]      (remove ended runs' worktrees and merged branches)
   team approve --stage S --artifact PATH --by NAME [--note TEXT] [--run ID] [--store postgres://…]
   team state <start-run|start-task|finish-task|retry|approve|status> ...

@@ -1,9 +1,11 @@
-// `team land [--run ID]`: merges a completed run's integration branch into your branch.
+// `team land [--run ID] [--store URL]`: merges a completed run's integration branch into your branch
+// (on the PostgreSQL store: fetched from the run's git remote, src/commands/land-store.ts).
 import { validateId } from '../checkpoint/guards.js';
-import { resolveRun, type RunPaths } from '../checkpoint/store.js';
+import { appendEvent, resolveRun, type RunPaths } from '../checkpoint/store.js';
 import { UsageError } from '../errors.js';
-import { readBranches } from '../runtime/isolation-view.js';
-import { landRun } from '../runtime/land.js';
+import { readBranches, type BranchesView } from '../runtime/isolation-view.js';
+import { landRun, type LandOutcome } from '../runtime/land.js';
+import { storeUrlOf } from '../store/store-url.js';
 import type { Progress } from '../runtime/progress.js';
 import { makeProgress } from '../runtime/progress.js';
 import { loadRunView } from '../runtime/view.js';
@@ -13,21 +15,43 @@ import { openProject, PROJECT_FLAGS } from './project.js';
 // Lands the latest or named run; exit 0 landed (or already), 2 refused, 1 a conflict.
 export async function landCommand(argv: string[]): Promise<number> {
   const cmd = 'team land';
-  const args = parseFlags(argv, { ...PROJECT_FLAGS, run: { type: 'string' }, json: { type: 'boolean' } }, cmd);
-  const project = openProject(args);
+  const args = parseFlags(argv, { ...PROJECT_FLAGS, run: { type: 'string' }, json: { type: 'boolean' }, store: { type: 'string' } }, cmd);
+  const project = openProject(args, { readsStore: true });
+  const storeUrl = storeUrlOf(optionalString(args, 'store'), project.config);
   const runId = optionalString(args, 'run');
-  const paths = resolveRun(project.dir, runId === undefined ? undefined : validateId(runId, '--run'));
+  const named = runId === undefined ? undefined : validateId(runId, '--run');
+  const progress = makeProgress({ json: args.values.json === true });
+  if (storeUrl !== undefined) {
+    await (await import('./land-store.js')).landStoreRun(storeUrl, named, project.dir, progress);
+    return 0;
+  }
+  const paths = resolveRun(project.dir, named);
   const status = loadRunView(paths, project.dir).status;
-  if (status !== 'completed') throw new UsageError(`${cmd}: run ${paths.runId} is ${status}; only a completed run lands`);
-  await landWork(paths, paths.runId, makeProgress({ json: args.values.json === true }), project.write);
+  refuseUnlanded(paths.runId, status);
+  await landWork(paths, paths.runId, progress, project.write);
   return 0;
+}
+
+// Only a completed run lands.
+export function refuseUnlanded(runId: string, status: string): void {
+  if (status !== 'completed') throw new UsageError(`team land: run ${runId} is ${status}; only a completed run lands`);
+}
+
+// The run's branches, when it ran in worktrees; refused otherwise.
+export function landableBranches(runId: string, branches: BranchesView | undefined): BranchesView {
+  if (!branches || branches.mode !== 'worktree') throw new UsageError(`team land: run ${runId} ran without worktrees (isolation none): its work is already in the project folder`);
+  return branches;
 }
 
 // Lands a completed run and says what happened; refusals throw with the reason.
 export async function landWork(paths: RunPaths, runId: string, progress: Progress, write: { fsync: boolean }): Promise<void> {
-  const branches = readBranches(paths);
-  if (!branches || branches.mode !== 'worktree') throw new UsageError(`team land: run ${runId} ran without worktrees (isolation none): its work is already in the project folder`);
-  const outcome = await landRun(paths, runId, branches, write);
+  const branches = landableBranches(runId, readBranches(paths));
+  const outcome = await landRun(paths.projectDir, runId, branches, { ref: `refs/heads/${branches.branch!}`, record: (event) => void appendEvent(paths, runId, event, write) });
+  tellLanded(progress, runId, branches, outcome);
+}
+
+// What happened, for a person and for --json.
+export function tellLanded(progress: Progress, runId: string, branches: BranchesView, outcome: LandOutcome): void {
   const line = outcome.kind === 'landed' ? `landed ${branches.branch} into ${outcome.into} (${outcome.commit.slice(0, 10)})` : `${branches.branch} is already in ${outcome.into}; nothing to do`;
   progress.emit({ type: 'land', run: runId, ...outcome, branch: branches.branch }, line);
 }

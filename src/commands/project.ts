@@ -22,7 +22,7 @@ export function openProject(args: ParsedArgs, options: { readsStore?: boolean } 
   const dir = openProjectDir(args);
   const { config, file } = readConfig(dir, optionalString(args, 'config'));
   if (config.team.store !== undefined && !options.readsStore) {
-    throw new UsageError(`config ${file ?? '(defaults)'}: team.store names a PostgreSQL store, which only \`team\`, \`team ralph\`, \`team resume\`, \`team cancel\`, \`team wait\`, \`team worker\`, \`team status\`, \`team watch\`, \`team report\`, \`team list\` and \`team approve\` work on so far; this command works on the files under .team/runs: remove team.store to use it`);
+    throw new UsageError(`config ${file ?? '(defaults)'}: team.store names a PostgreSQL store, which only \`team\`, \`team ralph\`, \`team resume\`, \`team cancel\`, \`team wait\`, \`team worker\`, \`team status\`, \`team watch\`, \`team report\`, \`team list\`, \`team approve\` and \`team land\` work on so far; this command works on the files under .team/runs: remove team.store to use it`);
   }
   return { dir, config, configFile: file, write: { fsync: config.team.fsync } };
 }

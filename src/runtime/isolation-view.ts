@@ -16,6 +16,8 @@ export interface BranchesView {
   reason: string;
   branch?: string;
   userBranch?: string;
+  /** PostgreSQL store: the git remote the run's branches went through (team.remote). */
+  remote?: string;
   tasks: TaskBranchView[];
   /** The last branches_kept: branches with commits their target lacks. */
   kept: Array<{ branch: string; commits: number }>;
@@ -36,8 +38,8 @@ export function foldBranches(events: TeamEvent[]): BranchesView | undefined {
   const tasks = new Map<string, TaskBranchView>();
   for (const event of events) {
     if (event.event === 'run_started' && event.isolation) {
-      const { mode, reason, branch, userBranch } = event.isolation;
-      view = { mode, reason, branch, userBranch, tasks: [], kept: [] };
+      const { mode, reason, branch, userBranch, remote } = event.isolation;
+      view = { mode, reason, branch, userBranch, ...(remote !== undefined && { remote }), tasks: [], kept: [] };
     } else if (!view) continue;
     else if (event.event === 'branch_created' && event.task_id) tasks.set(event.task_id, { task: event.task_id, branch: event.branch, state: 'not merged', files: [] });
     else if (event.event === 'merge_done') tasks.set(event.task_id, { task: event.task_id, branch: event.branch, state: 'merged', files: [] });

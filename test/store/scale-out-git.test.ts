@@ -29,7 +29,7 @@ function makeRepos(root: string, names: string[], files: Record<string, string> 
 }
 
 describe('a run on the PostgreSQL store, its code through git', () => {
-  it('merges each worker\'s pushed task branch into team/<run>, and a dependent task starts from its blocker\'s merged work', async () => {
+  it('merges each worker\'s pushed task branch into team/<run>, a dependent task starts from its blocker\'s merged work, and team land --store brings the run into another clone', async () => {
     const { origin } = makeRepos(env.project, ['writer', 'machine-a', 'machine-b']);
     const scenario = {
       name: 'through-git',
@@ -57,6 +57,27 @@ describe('a run on the PostgreSQL store, its code through git', () => {
     expect(git(world.writer, 'status', '--porcelain', '--untracked-files=no')).toBe('');
     // The verifier read the merged work: its worktree was of team/<run>.
     expect(events.some((e) => e.event === 'task_finished' && e.task_id === 'verify-1' && e.status === 'completed')).toBe(true);
+
+    // `team land --store` in another clone fetches team/<run> from the remote and merges it into its
+    // branch; the landing is in the store's log, and a second land has nothing to do.
+    const lander = join(env.project, 'lander');
+    git(env.project, 'clone', '--quiet', origin, lander);
+    writeFileSync(join(lander, 'README.md'), '# greetings, changed and not committed\n');
+    const dirty = await world.team(['land', '--store', world.url], lander, GIT_ENV);
+    expect(dirty.exitCode).toBe(2);
+    expect(String(dirty.stderr)).toContain('your working tree has uncommitted changes');
+    expect(git(lander, 'log', '--format=%s', 'main')).toBe('base');
+    git(lander, '-c', 'user.name=Lander', '-c', 'user.email=lander@example.com', 'commit', '--quiet', '-am', 'readme');
+    const landed = await world.team(['land', '--store', world.url, '--run', runId], lander, GIT_ENV);
+    expect(landed.exitCode, String(landed.stderr)).toBe(0);
+    expect(String(landed.stderr)).toMatch(new RegExp(`landed ${integration} into main \\([0-9a-f]{10}\\)`));
+    for (const task of ['t1', 't2', 't3']) expect(git(lander, 'show', `main:sim-output/${task}.txt`)).toContain(`task ${task} attempt 1`);
+    const landedEvents = (await world.events(runId)).filter((e) => e.event === 'branch_landed');
+    expect(landedEvents).toMatchObject([{ branch: integration, into: 'main', commit: git(lander, 'rev-parse', 'HEAD') }]);
+    const again = await world.team(['land', '--store', world.url], lander, GIT_ENV);
+    expect(again.exitCode).toBe(0);
+    expect(String(again.stderr)).toContain(`${integration} is already in main; nothing to do`);
+    expect((await world.events(runId)).filter((e) => e.event === 'branch_landed')).toHaveLength(1);
   });
 
   it('keeps both sides of a conflict: the fix attempt on a worker gets the merge with its markers, and the resolution merges both task branches', async () => {

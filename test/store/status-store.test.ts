@@ -68,13 +68,13 @@ describe('team status --store', () => {
   it('leaves the commands that do not work on a store refusing a team.store, exit 2; a run on a store that cannot be reached fails naming it; nothing written', async () => {
     mkdirSync(join(env.project, '.team'));
     writeFileSync(join(env.project, '.team', 'config.json'), JSON.stringify({ team: { store: 'postgres://teamline:secret@127.0.0.1:1/postgres' } }));
-    for (const args of [['land'], ['clean'], ['state', 'approve', '--stage', 'team-plan', '--artifact', 'x', '--by', 'ann']]) {
+    for (const args of [['clean'], ['state', 'approve', '--stage', 'team-plan', '--artifact', 'x', '--by', 'ann']]) {
       const refused = await runTeam(args, { cwd: env.project });
       expect(refused.exitCode, args[0]).toBe(2);
-      expect(refused.stderr).toContain(`config ${join(env.project, '.team', 'config.json')}: team.store names a PostgreSQL store, which only \`team\`, \`team ralph\`, \`team resume\`, \`team cancel\`, \`team wait\`, \`team worker\`, \`team status\`, \`team watch\`, \`team report\`, \`team list\` and \`team approve\` work on so far; this command works on the files under .team/runs: remove team.store to use it`);
+      expect(refused.stderr).toContain(`config ${join(env.project, '.team', 'config.json')}: team.store names a PostgreSQL store, which only \`team\`, \`team ralph\`, \`team resume\`, \`team cancel\`, \`team wait\`, \`team worker\`, \`team status\`, \`team watch\`, \`team report\`, \`team list\`, \`team approve\` and \`team land\` work on so far; this command works on the files under .team/runs: remove team.store to use it`);
       expect(refused.stderr).not.toContain('secret');
     }
-    for (const args of [['add a greeting', '--agent', 'sim'], ['resume'], ['cancel'], ['wait'], ['list']]) {
+    for (const args of [['add a greeting', '--agent', 'sim'], ['resume'], ['cancel'], ['wait'], ['list'], ['land']]) {
       const failed = await runTeam(args, { cwd: env.project });
       expect(failed.exitCode, args[0]).toBe(1);
       expect(failed.stderr).toContain('the store postgres://teamline:***@127.0.0.1:1/postgres cannot be reached');
@@ -156,5 +156,22 @@ describe('team approve --store', () => {
     expect(unknown.stderr).toContain(`--run: no run nope in ${hidden(url)}`);
     expect((await status()).approvals).toHaveLength(1);
     expect(existsSync(join(env.project, '.team'))).toBe(false);
+  });
+});
+
+describe('team land --store', () => {
+  it('refuses a run that is not completed, and one that ran without worktrees, exit 2, recording nothing', async () => {
+    const url = await makeDatabase(env.cluster.url);
+    const pg = await PgStore.open(url);
+    await writeRun(pg, 'run-1');
+    await pg.createRun(RUN_FIELDS, 'run-2');
+    const running = await runTeam(['land', '--store', url], { cwd: env.project });
+    expect(running.exitCode).toBe(2);
+    expect(running.stderr).toContain('team land: run run-2 is running; only a completed run lands');
+    const shared = await runTeam(['land', '--store', url, '--run', 'run-1'], { cwd: env.project });
+    expect(shared.exitCode).toBe(2);
+    expect(shared.stderr).toContain('team land: run run-1 ran without worktrees');
+    for (const id of ['run-1', 'run-2']) expect((await pg.read(id)).events.filter((e) => e.event === 'branch_landed')).toEqual([]);
+    await pg.close();
   });
 });
