@@ -13,6 +13,7 @@ import { optionalInt, optionalString, parseFlags } from './args.js';
 import { openProject, PROJECT_FLAGS } from './project.js';
 import { storeUrlOf } from '../store/store-url.js';
 import { OUTCOME_EXIT } from './run.js';
+import { TEMP_PREFIX } from '../../workers/atomic.js';
 import { summarizeProgress } from './wait-summary.js';
 
 // How often the events folder is listed; the run is folded again only when it changed.
@@ -77,7 +78,7 @@ async function waitFor(source: WaitSource, json: boolean, timeoutS: number | und
 }
 
 // A run of the files: folded again when its events folder lists another number of files.
-function fileSource(projectDir: string, runId: string | undefined): WaitSource {
+export function fileSource(projectDir: string, runId: string | undefined): WaitSource {
   const paths = resolveRun(projectDir, runId);
   let seen = -1;
   let view: RunView | undefined;
@@ -111,9 +112,11 @@ function write(json: boolean, data: object, text: string): void {
   process.stdout.write(json ? `${JSON.stringify(data)}\n` : `${text}\n`);
 }
 
+// The events in place: a file being written (a temporary name) counts only once renamed, so that
+// a view folded while it was there is folded again when it lands.
 function countEvents(dir: string): number {
   try {
-    return readdirSync(dir).length;
+    return readdirSync(dir).filter((name) => !name.startsWith(TEMP_PREFIX)).length;
   } catch {
     return -1;
   }
