@@ -92,7 +92,10 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
         const capMs = job.capMs;
         cap = setTimeout(() => void stop(`attempt cap: ran over the ${Math.round(capMs / 1000)}s allowed for ${job.stage} (team.attemptTimeoutMs); killed`), Math.max(0, capMs - (Date.now() - takenAt)));
       }
-      if (job.silenceMs !== undefined) silence = watchSilence(spec.attemptDir, job.silenceMs, (reason) => void stop(reason));
+      if (job.silenceMs !== undefined) {
+        const stall = job.stallMs === undefined ? undefined : { ms: job.stallMs, onStall: (silentMs: number) => void writeReport(ctx.store, ref, ctx.holder.workerId, 'stalled', { silent_ms: silentMs }).catch(() => false) };
+        silence = watchSilence(spec.attemptDir, job.silenceMs, (reason) => void stop(reason), stall);
+      }
       ctx.say(`▶ ${name} started (pid ${handle.pid})`);
       await writeReport(ctx.store, ref, ctx.holder.workerId, 'spawned', { handle, host: ctx.holder.host, attemptDir: spec.attemptDir }).catch(() => false);
       session = watchSessionId(adapter, join(spec.attemptDir, OUTPUT_FILE), (id) => void writeReport(ctx.store, ref, ctx.holder.workerId, 'usage', { session_id: id }).catch(() => false));

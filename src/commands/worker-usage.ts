@@ -53,15 +53,22 @@ const LIFE_FILES = ['output.log', 'heartbeat', 'result.json'];
 
 // Calls `onSilent` once when none of the attempt's sign-of-life files changed for `silenceMs`
 // (watchdog.reassignMs); stop() ends the looking.
-export function watchSilence(attemptDir: string, silenceMs: number, onSilent: (reason: string) => void): { stop(): void } {
+export function watchSilence(attemptDir: string, silenceMs: number, onSilent: (reason: string) => void, stall?: { ms: number; onStall(silentMs: number): void }): { stop(): void } {
   const started = Date.now();
+  let stalled = false;
+  const shortest = Math.min(silenceMs, stall?.ms ?? silenceMs);
   const timer = setInterval(() => {
     const life = Math.max(started, ...LIFE_FILES.map((name) => mtimeOf(join(attemptDir, name))));
     const silent = Date.now() - life;
+    // Marked stalled once, at watchdog.statusCheckMs of silence, as the writer's own watchdog does.
+    if (stall && !stalled && silent >= stall.ms) {
+      stalled = true;
+      stall.onStall(silent);
+    }
     if (silent < silenceMs) return;
     clearInterval(timer);
     onSilent(`watchdog: no progress for ${Math.round(silent / 1000)}s (reassign after ${Math.round(silenceMs / 1000)}s); killed`);
-  }, Math.max(10, Math.min(1_000, Math.floor(silenceMs / 4))));
+  }, Math.max(10, Math.min(1_000, Math.floor(shortest / 4))));
   return { stop: () => clearInterval(timer) };
 }
 

@@ -42,6 +42,7 @@ export function makeAttemptJob(session: RunSession, input: AttemptInput): Attemp
     prompt,
     capMs: attemptCapMs(session.config, input.stage),
     silenceMs: session.limits.reassignMs,
+    stallMs: session.limits.statusCheckMs,
     ...gitOf(session, input),
     env: { ...attemptEnv(session.runId, input, permission), ...(agent.env ?? {}) },
   };

@@ -1,7 +1,7 @@
 // What the run's team workers say (PostgreSQL store), turned into the log's facts by the run's
-// writer: a worker took an attempt (attempt_taken), its usage (attempt_usage), and its end — the
-// finished report, or a lease its worker stopped renewing — handed to the attempt effect waiting for
-// it. Every report is read again by a new writer (a resume) and folded only when the log lacks it:
+// writer: a worker took an attempt (attempt_taken), its usage (attempt_usage), that it stalled
+// (attempt_stalled, once), and its end — the finished report, or a lease its worker stopped
+// renewing — handed to the attempt effect waiting for it. Every report is read again by a new writer (a resume) and folded only when the log lacks it:
 // one attempt_taken per attempt, each usage report once (by its seq), ends only of attempts the log
 // has not ended.
 import type { AttemptInput } from '../../machines/types.js';
@@ -33,6 +33,7 @@ export class WorkerNews {
   private readonly ends = new Map<string, RemoteEnd>();
   private readonly taken = new Set<string>();
   private readonly usageRead = new Set<number>();
+  private readonly stalled = new Set<string>();
   private readonly started = new Map<string, { stage: string; agent: string; worker?: string }>();
   private readonly finished = new Set<string>();
   /** The run's worker (worker-N) each task was last assigned to. */
@@ -136,6 +137,12 @@ export class WorkerNews {
         report: report.seq,
       });
     }
+    if (report.kind === 'stalled' && attempt && !this.stalled.has(key)) {
+      const silent = (report.body as { silent_ms?: unknown }).silent_ms;
+      const silentMs = Number.isFinite(silent) && (silent as number) >= 0 ? Math.round(silent as number) : 0;
+      this.append({ event: 'attempt_stalled', task_id: report.taskId, attempt: report.attempt, silent_ms: silentMs });
+      this.session.progress.emit({ type: 'attempt.stalled', task: report.taskId, attempt: report.attempt, silentMs }, `… ${report.taskId} a${report.attempt} stalled on its worker: no progress for ${Math.round(silentMs / 1000)}s`);
+    }
     if (report.kind === 'finished') this.end(key, { kind: 'finished', report });
   }
 
@@ -162,6 +169,7 @@ export class WorkerNews {
     if (!key) return;
     if (event.event === 'attempt_taken') this.taken.add(key);
     if (event.event === 'attempt_usage' && typeof event.report === 'number') this.usageRead.add(event.report);
+    if (event.event === 'attempt_stalled') this.stalled.add(key);
     if (event.event === 'task_started') this.started.set(key, { stage: String(event.stage), agent: String(event.agent) });
     if (event.event === 'task_finished') this.finished.add(key);
   }

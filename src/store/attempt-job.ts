@@ -36,6 +36,8 @@ export const attemptJobSchema = z.strictObject({
   capMs: z.number().int().positive().optional(),
   /** watchdog.reassignMs of the run: the worker stops an agent that shows no sign of life for this long. */
   silenceMs: z.number().int().positive().optional(),
+  /** watchdog.statusCheckMs of the run: the worker reports an agent silent this long as stalled (once). */
+  stallMs: z.number().int().positive().optional(),
   /**
    * The code through git: the worker fetches `base` from `remote` (its own clone's remote of that
    * name) and works in a worktree of it, on `branch` (exec, fix: continued from the remote's branch

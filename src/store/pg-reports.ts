@@ -2,7 +2,7 @@
 // turn into events (workers never write the log). The writer also learns which leases expired.
 import type { PgStore } from './pg-store.js';
 
-export const REPORT_KINDS = ['spawned', 'usage', 'output-tail', 'finished'] as const;
+export const REPORT_KINDS = ['spawned', 'usage', 'output-tail', 'stalled', 'finished'] as const;
 export type ReportKind = (typeof REPORT_KINDS)[number];
 
 // One attempt of one task of one run.

@@ -1,5 +1,8 @@
 // The tables of the workers (docs/scale-out.md): leases (renewed in place), reports and requests
 // (append-only, like the log). Workers write leases and reports; they never write events.
+import { REPORT_KINDS } from './pg-reports.js';
+
+const KINDS = REPORT_KINDS.map((kind) => `'${kind}'`).join(', ');
 
 // Leases: one row per attempt a worker took; renewed by its worker, read by the run's writer.
 const LEASES = `
@@ -27,12 +30,19 @@ CREATE TABLE IF NOT EXISTS teamline.reports (
   task_id text NOT NULL,
   attempt int NOT NULL CHECK (attempt > 0),
   worker_id text NOT NULL,
-  kind text NOT NULL CHECK (kind IN ('spawned', 'usage', 'output-tail', 'finished')),
+  kind text NOT NULL CONSTRAINT reports_kind_check CHECK (kind IN (${KINDS})),
   body jsonb NOT NULL,
   at timestamptz NOT NULL DEFAULT clock_timestamp(),
   PRIMARY KEY (run_id, seq)
 );
-CREATE UNIQUE INDEX IF NOT EXISTS reports_one_finished ON teamline.reports (run_id, task_id, attempt) WHERE kind = 'finished';`;
+CREATE UNIQUE INDEX IF NOT EXISTS reports_one_finished ON teamline.reports (run_id, task_id, attempt) WHERE kind = 'finished';
+-- A store made before a kind was added takes the new list (each kind's name is in the check).
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_constraint WHERE conname = 'reports_kind_check' AND conrelid = 'teamline.reports'::regclass AND pg_get_constraintdef(oid) LIKE '%''stalled''%') THEN
+    ALTER TABLE teamline.reports DROP CONSTRAINT IF EXISTS reports_kind_check;
+    ALTER TABLE teamline.reports ADD CONSTRAINT reports_kind_check CHECK (kind IN (${KINDS}));
+  END IF;
+END $$;`;
 
 // Requests: cancel and resume asked from any machine, in the order they commit.
 const REQUESTS = `

@@ -60,6 +60,25 @@ describe('src/store/pg-store tables', () => {
     await again.close();
   });
 
+  it('lets a store made before a report kind existed take the new kind when it opens, and still refuses an unknown one', async () => {
+    const fx = await openPgFixture(cluster.url);
+    try {
+      await fx.store.createRun(RUN_FIELDS, 'run-1');
+      // The check as a store made before 'stalled' has it.
+      await fx.raw.query("ALTER TABLE teamline.reports DROP CONSTRAINT reports_kind_check, ADD CONSTRAINT reports_kind_check CHECK (kind IN ('spawned', 'usage', 'output-tail', 'finished'))");
+      const report = (seq: number, kind: string) => fx.raw.query("INSERT INTO teamline.reports (run_id, seq, task_id, attempt, worker_id, kind, body) VALUES ('run-1', $1, 't1', 1, 'w1', $2, '{}')", [seq, kind]);
+      await expect(report(1, 'stalled')).rejects.toThrow(/reports_kind_check/);
+      const reopened = await PgStore.open(fx.url);
+      await reopened.close();
+      await report(1, 'stalled');
+      await expect(report(2, 'gossip')).rejects.toThrow(/reports_kind_check/);
+      const { rows } = await fx.raw.query<{ kind: string }>('SELECT kind FROM teamline.reports ORDER BY seq');
+      expect(rows.map((r) => r.kind)).toEqual(['stalled']);
+    } finally {
+      await fx.cleanup();
+    }
+  });
+
   it('says which store cannot be reached, without its password', async () => {
     const url = cluster.url.replace(/:\d+\//, ':1/');
     await expect(PgStore.open(url)).rejects.toThrow(StoreUnreachableError);
