@@ -26,6 +26,13 @@ export function workerWord(value: unknown, fallback: string): string {
   return guarded.length > WORD_LIMIT ? `${guarded.slice(0, WORD_LIMIT - 1)}…` : guarded;
 }
 
+// A stalled report's silence in ms: a whole number of at most a year, 0 for anything else.
+const MAX_SILENT_MS = 365 * 24 * 3600 * 1000;
+export function silentMsOf(body: unknown): number {
+  const silent = (body as { silent_ms?: unknown } | null)?.silent_ms;
+  return typeof silent === 'number' && Number.isFinite(silent) && silent >= 0 ? Math.round(Math.min(silent, MAX_SILENT_MS)) : 0;
+}
+
 export class WorkerNews {
   private position = 0;
   private readonly waiting = new Map<string, { input: AttemptInput; resolve: (end: RemoteEnd) => void }>();
@@ -138,8 +145,7 @@ export class WorkerNews {
       });
     }
     if (report.kind === 'stalled' && attempt && !this.stalled.has(key)) {
-      const silent = (report.body as { silent_ms?: unknown }).silent_ms;
-      const silentMs = Number.isFinite(silent) && (silent as number) >= 0 ? Math.round(silent as number) : 0;
+      const silentMs = silentMsOf(report.body);
       this.append({ event: 'attempt_stalled', task_id: report.taskId, attempt: report.attempt, silent_ms: silentMs });
       this.session.progress.emit({ type: 'attempt.stalled', task: report.taskId, attempt: report.attempt, silentMs }, `… ${report.taskId} a${report.attempt} stalled on its worker: no progress for ${Math.round(silentMs / 1000)}s`);
     }

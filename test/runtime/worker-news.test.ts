@@ -1,7 +1,7 @@
 // What a worker says of itself (its id, its host, its session id) reaches the log checked like an
 // agent's text: the store's rows could have been written by anyone who can write the database.
 import { describe, expect, it } from 'vitest';
-import { workerWord } from '../../src/runtime/worker-news.js';
+import { silentMsOf, workerWord } from '../../src/runtime/worker-news.js';
 
 describe('runtime/worker-news workerWord', () => {
   it('keeps a plain worker id or host as it is', () => {
@@ -25,5 +25,13 @@ describe('runtime/worker-news workerWord', () => {
     expect(workerWord(undefined, 'another machine')).toBe('another machine');
     expect(workerWord(42, 'a worker')).toBe('a worker');
     expect(workerWord('', 'a worker')).toBe('a worker');
+  });
+});
+
+describe('runtime/worker-news silentMsOf', () => {
+  it('takes a stalled report\'s silence as whole ms, bounded, and 0 for what is not a number of ms', () => {
+    expect(silentMsOf({ silent_ms: 5_000.4 })).toBe(5_000);
+    expect(silentMsOf({ silent_ms: 1e300 })).toBe(365 * 24 * 3600 * 1000);
+    for (const body of [{ silent_ms: -1 }, { silent_ms: '5000' }, { silent_ms: Number.NaN }, {}, null, 'text']) expect(silentMsOf(body)).toBe(0);
   });
 });
