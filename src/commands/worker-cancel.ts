@@ -40,4 +40,10 @@ export class CancelWatch {
     this.say(`■ run ${runId} cancelled: stopping its ${known.attempts.size} attempt(s) here`);
     await Promise.allSettled([...known.attempts].map((attempt) => attempt.stop(`the run was cancelled`)));
   }
+
+  // The listener was away (its connection dropped and was made again): every run's requests are read
+  // for what a lost notification would have said.
+  async onGap(): Promise<void> {
+    await Promise.allSettled([...this.runs.keys()].map((runId) => this.onRequest(runId)));
+  }
 }

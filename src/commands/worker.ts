@@ -37,7 +37,12 @@ export async function workerCommand(argv: string[]): Promise<number> {
   };
   process.on('SIGTERM', onSignal).on('SIGINT', onSignal);
   const cancels = new CancelWatch(ctx.store, ctx.say);
-  const listener = await listenRequests(options.storeUrl, `teamline worker ${ctx.holder.workerId} listening`, (runId) => void cancels.onRequest(runId).catch(() => undefined)).catch((error: Error) => {
+  const listener = await listenRequests(
+    options.storeUrl,
+    `teamline worker ${ctx.holder.workerId} listening`,
+    (runId) => void cancels.onRequest(runId).catch(() => undefined),
+    () => void cancels.onGap(),
+  ).catch((error: Error) => {
     ctx.say(`cannot listen for cancel requests (${error.message}): a cancelled attempt stops at its next lease renewal`);
     return undefined;
   });

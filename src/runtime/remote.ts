@@ -54,11 +54,16 @@ export async function listenForStoreCancel(session: RunSession, onCancel: (by: s
       }
     }).catch((error: unknown) => session.log.warn({ err: error }, 'the run\'s requests cannot be read now'));
   };
-  const listener = await listenRequests(remote.url, `teamline writer of ${session.runId} listening`, (runId) => {
-    if (runId === session.runId) read();
-  });
+  const listener = await listenRequests(
+    remote.url,
+    `teamline writer of ${session.runId} listening`,
+    (runId) => {
+      if (runId === session.runId) read();
+    },
+    read,
+  );
   // A request committed before the listener began is read once now; and every few seconds, in case
-  // the listener's connection dropped and a notification was lost with it.
+  // a notification was lost before the listener's connection was found dropped and made again.
   read();
   const timer = setInterval(read, REQUEST_POLL_MS);
   timer.unref();

@@ -48,12 +48,62 @@ export async function lastRequestId(store: PgStore, runId: string): Promise<numb
   return Number(row.rows[0]!.id);
 }
 
+// A lost listening connection is made again after this long, doubling up to the last.
+const RECONNECT_MS = [250, 500, 1_000, 2_000, 5_000];
+
+export interface RequestListener {
+  close(): Promise<void>;
+}
+
 // Listens on its own connection; `onRun` gets the run id of each request committed from now on.
-export async function listenRequests(url: string, applicationName: string, onRun: (runId: string) => void): Promise<{ client: pg.Client; close(): Promise<void> }> {
-  const client = await connectClient(url, applicationName);
-  client.on('notification', (message) => {
-    if (message.channel === RUN_CHANNEL && message.payload) onRun(message.payload);
-  });
-  await client.query(`LISTEN ${RUN_CHANNEL}`);
-  return { client, close: () => client.end().catch(() => undefined) };
+// A connection that drops (a network gone for a while, the server restarted, the backend ended) is
+// made again, with `onGap` called once it listens again: notifications sent meanwhile are lost, so
+// the caller reads what it may have missed.
+export async function listenRequests(url: string, applicationName: string, onRun: (runId: string) => void, onGap?: () => void): Promise<RequestListener> {
+  let closed = false;
+  let client: pg.Client | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const connect = async (): Promise<pg.Client> => {
+    const made = await connectClient(url, applicationName);
+    made.on('notification', (message) => {
+      if (message.channel === RUN_CHANNEL && message.payload) onRun(message.payload);
+    });
+    const lost = () => {
+      if (closed || client !== made) return;
+      client = undefined;
+      void made.end().catch(() => undefined);
+      again(0);
+    };
+    made.on('error', lost).on('end', lost);
+    try {
+      await made.query(`LISTEN ${RUN_CHANNEL}`);
+    } catch (error) {
+      await made.end().catch(() => undefined);
+      throw error;
+    }
+    return made;
+  };
+  const again = (step: number) => {
+    timer = setTimeout(() => {
+      timer = undefined;
+      if (closed) return;
+      connect().then(
+        (made) => {
+          if (closed) return void made.end().catch(() => undefined);
+          client = made;
+          onGap?.();
+        },
+        () => again(Math.min(step + 1, RECONNECT_MS.length - 1)),
+      );
+    }, RECONNECT_MS[step]);
+    timer.unref();
+  };
+  client = await connect();
+  return {
+    close: async () => {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      await client?.end().catch(() => undefined);
+    },
+  };
 }

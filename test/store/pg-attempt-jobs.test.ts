@@ -7,6 +7,7 @@ import { closeQueue, openQueue } from '../../src/store/pg-queue.js';
 import { readWorkerNews, writeReport } from '../../src/store/pg-reports.js';
 import { lastRequestId, listenRequests, readRequests, writeRequest } from '../../src/store/pg-requests.js';
 import { appendStep } from '../../src/store/pg-step.js';
+import { CancelWatch } from '../../src/commands/worker-cancel.js';
 import { PgStore } from '../../src/store/pg-store.js';
 import { startCluster, type PgCluster } from '../helpers/postgres.js';
 import { shJob, started } from './attempt-records.js';
@@ -171,6 +172,62 @@ describe('src/store/pg-leases and pg-reports', () => {
       expect(heard).toEqual(['run-1', 'run-1']);
     } finally {
       await listener.close();
+      await fx.cleanup();
+    }
+  });
+
+  it('makes a listening connection the server ended again, says so, and hears the requests after it', async () => {
+    const fx = await open();
+    const heard: string[] = [];
+    let gaps = 0;
+    const name = 'teamline test listener that loses its connection';
+    const listener = await listenRequests(fx.url, name, (runId) => heard.push(runId), () => (gaps += 1));
+    const until = async (done: () => boolean) => {
+      for (const deadline = Date.now() + 10_000; !done(); await new Promise((r) => setTimeout(r, 20))) if (Date.now() > deadline) throw new Error('timed out');
+    };
+    try {
+      const backends = async () => (await fx.raw.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [name])).rows.map((r) => r.pid);
+      const [first] = await backends();
+      expect(first).toBeDefined();
+      // The server ends the backend, as a restart or a dropped network would.
+      await fx.raw.query('SELECT pg_terminate_backend($1)', [first]);
+      await until(() => gaps === 1);
+      const [second] = await backends();
+      expect(second).toBeDefined();
+      expect(second).not.toBe(first);
+      await writeRequest(fx.store, 'run-1', 'cancel', { by: 'after the drop' });
+      await until(() => heard.length === 1);
+      expect(heard).toEqual(['run-1']);
+      await listener.close();
+      // Closed: no connection is made again.
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await backends()).toEqual([]);
+      expect(gaps).toBe(1);
+    } finally {
+      await listener.close();
+      await fx.cleanup();
+    }
+  });
+
+  it('has a worker read, after its listener was away, the cancel whose notification it missed, and stop that run\'s attempts only', async () => {
+    const fx = await open();
+    try {
+      await fx.store.createRun(RUN_FIELDS, 'run-2');
+      const watch = new CancelWatch(fx.store, () => undefined);
+      const stopped: string[] = [];
+      const attempt = (name: string) => ({ done: Promise.resolve(), stop: async (reason: string) => void stopped.push(`${name}: ${reason}`) });
+      await watch.track('run-1', attempt('run-1 t1'));
+      await watch.track('run-2', attempt('run-2 t1'));
+      // Committed while nobody listened: no notification reaches the worker.
+      await writeRequest(fx.store, 'run-1', 'cancel', { by: 'team cancel' });
+      await writeRequest(fx.store, 'run-2', 'resume', { by: 'team resume' });
+      expect(stopped).toEqual([]);
+      await watch.onGap();
+      expect(stopped).toEqual(['run-1 t1: the run was cancelled']);
+      // Read once: a second gap finds nothing new.
+      await watch.onGap();
+      expect(stopped).toHaveLength(1);
+    } finally {
       await fx.cleanup();
     }
   });
