@@ -10,7 +10,7 @@ import { sim } from '../../workers/sim/adapter.js';
 import type { AgentAdapter, LaunchSpec, WorkerBackend, WorkerExit, WorkerHandle } from '../../workers/types.js';
 import { OUTPUT_FILE, readExitRecord } from '../../workers/wrapper.js';
 import { recordLaunch } from './worker-leftovers.js';
-import { usageOf, watchOutputTail, watchSessionId, watchSilence } from './worker-usage.js';
+import { usageOf, watchLife, watchOutputTail, watchSessionId } from './worker-usage.js';
 import { readBoundedOutput } from '../runtime/output.js';
 import { readResultFile } from '../runtime/result.js';
 import { completeJob, failJob, renewLease, type LeaseHolder, type TakenAttempt } from '../store/pg-leases.js';
@@ -94,7 +94,7 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
       }
       if (job.silenceMs !== undefined) {
         const stall = job.stallMs === undefined ? undefined : { ms: job.stallMs, onStall: (silentMs: number) => void writeReport(ctx.store, ref, ctx.holder.workerId, 'stalled', { silent_ms: silentMs }).catch(() => false) };
-        silence = watchSilence(spec.attemptDir, job.silenceMs, (reason) => void stop(reason), stall);
+        silence = watchLife(spec.attemptDir, adapter, job.silenceMs, (reason) => void stop(reason), stall);
       }
       ctx.say(`▶ ${name} started (pid ${handle.pid})`);
       await writeReport(ctx.store, ref, ctx.holder.workerId, 'spawned', { handle, host: ctx.holder.host, attemptDir: spec.attemptDir }).catch(() => false);

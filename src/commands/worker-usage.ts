@@ -1,12 +1,15 @@
 // An attempt's usage as its CLI's output shows it, for `usage` reports: the session id as soon as it
 // appears, and at the end the session id, cost and tokens, as the orchestrator records them in
-// attempt_usage events. And its last output line, for `output-tail` reports (the live view's lane).
+// attempt_usage events. Its last output line, for `output-tail` reports (the live view's lane). And
+// its watchdog on the worker's machine (watchLife).
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentAdapter, AgentReport } from '../../workers/types.js';
 import { readBoundedOutput } from '../runtime/output.js';
 import { guardCliText } from '../runtime/result-guard.js';
 import { lastLine } from '../watch/model.js';
+import { OutputLines } from '../runtime/output-lines.js';
+import { OUTPUT_FILE } from '../../workers/wrapper.js';
 
 // How often a running attempt's output is looked at for its session id, and for its last line.
 const PEEK_MS = 1_000;
@@ -48,18 +51,30 @@ export function watchOutputTail(outputFile: string, onLine: (line: string) => vo
   return { stop: () => clearInterval(timer) };
 }
 
-// The files whose change is a sign of life of an attempt (its output, heartbeat and result).
-const LIFE_FILES = ['output.log', 'heartbeat', 'result.json'];
+// The files whose change is a sign of life of an attempt (its heartbeat and result; its output too
+// unless the adapter reads the output for real progress).
+const LIFE_FILES = ['heartbeat', 'result.json'];
 
-// Calls `onSilent` once when none of the attempt's sign-of-life files changed for `silenceMs`
-// (watchdog.reassignMs); stop() ends the looking.
-export function watchSilence(attemptDir: string, silenceMs: number, onSilent: (reason: string) => void, stall?: { ms: number; onStall(silentMs: number): void }): { stop(): void } {
-  const started = Date.now();
+// The watchdog of an attempt on this machine, as the writer's own (src/runtime/watch.ts): once none
+// of its signs of life (progress in its output as the adapter reads it, heartbeat, result) came for
+// `stall.ms` (watchdog.statusCheckMs) `stall.onStall` is called once, and for `silenceMs`
+// (watchdog.reassignMs) `onStop` with the watchdog's reason; a failure the adapter reads in the
+// output that no retry can fix (credentials, quota, model) calls `onStop` at once. stop() ends it.
+export function watchLife(attemptDir: string, adapter: AgentAdapter, silenceMs: number, onStop: (reason: string) => void, stall?: { ms: number; onStall(silentMs: number): void }): { stop(): void } {
+  const output = new OutputLines(join(attemptDir, OUTPUT_FILE));
+  const files = adapter.scan ? LIFE_FILES : [...LIFE_FILES, OUTPUT_FILE];
+  let lastLife = Date.now();
   let stalled = false;
   const shortest = Math.min(silenceMs, stall?.ms ?? silenceMs);
   const timer = setInterval(() => {
-    const life = Math.max(started, ...LIFE_FILES.map((name) => mtimeOf(join(attemptDir, name))));
-    const silent = Date.now() - life;
+    const signals = adapter.scan?.(output.readNew());
+    if (signals?.failure) {
+      clearInterval(timer);
+      return onStop(`${guardCliText(signals.failure.reason)} (stopped early: no retry can fix it)`);
+    }
+    if (signals?.progress) lastLife = Date.now();
+    lastLife = Math.max(lastLife, ...files.map((name) => mtimeOf(join(attemptDir, name))));
+    const silent = Date.now() - lastLife;
     // Marked stalled once, at watchdog.statusCheckMs of silence, as the writer's own watchdog does.
     if (stall && !stalled && silent >= stall.ms) {
       stalled = true;
@@ -67,7 +82,7 @@ export function watchSilence(attemptDir: string, silenceMs: number, onSilent: (r
     }
     if (silent < silenceMs) return;
     clearInterval(timer);
-    onSilent(`watchdog: no progress for ${Math.round(silent / 1000)}s (reassign after ${Math.round(silenceMs / 1000)}s); killed`);
+    onStop(`watchdog: no progress for ${Math.round(silent / 1000)}s (reassign after ${Math.round(silenceMs / 1000)}s); killed`);
   }, Math.max(10, Math.min(1_000, Math.floor(shortest / 4))));
   return { stop: () => clearInterval(timer) };
 }

@@ -5,6 +5,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../workers/proc.js';
+import { STUB_BIN } from '../helpers/agent-project.js';
 import { until } from '../worker/worker-fixture.js';
 import { clusterAndProject } from './pg-fixture.js';
 import { closeScaleOuts, openScaleOut } from './scale-out-fixture.js';
@@ -134,6 +135,36 @@ describe('a run on the PostgreSQL store, when machines fail', () => {
     expect(stalled).toMatchObject([{ task_id: 't1', attempt: 1 }]);
     expect(stalled[0]!.event === 'attempt_stalled' && stalled[0]!.silent_ms).toBeGreaterThanOrEqual(500);
     expect(events.findIndex((e) => e.event === 'attempt_stalled')).toBeLessThan(events.findIndex((e) => e.event === 'task_finished' && e.task_id === 't1'));
+    expect(await liveAgents(world, runId)).toEqual([]);
+  });
+
+  it('stops on its worker, at once, a CLI whose output shows a failure no retry can fix, and the run fails with no second attempt', async () => {
+    const world = worlds.add(await openScaleOut(env.cluster.url, env.project, { name: 'unused' }, {}, { adapter: 'claude', command: join(STUB_BIN, 'claude'), env: { STUB_MODE: 'auth-retry' } }));
+    world.worker('machine-a');
+    const started = Date.now();
+    const run = await world.team(['1:executor', 'add a greeting', '--agent', 'sim']);
+    expect(run.exitCode, String(run.stderr)).toBe(1);
+    // claude retries a refused key for minutes; the worker read the first retry and stopped it.
+    expect(Date.now() - started).toBeLessThan(60_000);
+    const runId = (await world.runId())!;
+    const finished = (await world.events(runId)).filter((e) => e.event === 'task_finished');
+    expect(finished.map((e) => e.event === 'task_finished' && [e.task_id, e.attempt, e.status, e.retryable])).toEqual([['plan', 1, 'failed', false]]);
+    expect(finished[0]!.event === 'task_finished' && finished[0]!.evidence).toContain('claude: the API key was refused');
+    expect(await liveAgents(world, runId)).toEqual([]);
+  });
+
+  it('marks stalled and stops on its worker a CLI that only prints reconnect notices: they are not progress there either', async () => {
+    const world = worlds.add(await openScaleOut(env.cluster.url, env.project, { name: 'unused' }, { maxTaskAttempts: 1 }, { adapter: 'codex', command: join(STUB_BIN, 'codex'), env: { STUB_MODE: 'reconnect' } }));
+    writeFileSync(join(world.writer, '.team', 'config.json'), JSON.stringify({ ...JSON.parse(readFileSync(join(world.writer, '.team', 'config.json'), 'utf8')), watchdog: { statusCheckMs: 1000, reassignMs: 2500 } }));
+    world.worker('machine-a');
+    const run = await world.team(['1:executor', 'add a greeting', '--agent', 'sim']);
+    expect(run.exitCode, String(run.stderr)).toBe(1);
+    const runId = (await world.runId())!;
+    const events = await world.events(runId);
+    expect(events.filter((e) => e.event === 'attempt_stalled').map((e) => e.event === 'attempt_stalled' && [e.task_id, e.attempt])).toEqual([['plan', 1]]);
+    const finished = events.filter((e) => e.event === 'task_finished');
+    expect(finished.map((e) => e.event === 'task_finished' && [e.task_id, e.status])).toEqual([['plan', 'failed']]);
+    expect(finished[0]!.event === 'task_finished' && finished[0]!.evidence).toMatch(/^watchdog: no progress for \d+s \(reassign after 3s\); killed$/);
     expect(await liveAgents(world, runId)).toEqual([]);
   });
 });
