@@ -138,6 +138,7 @@ function scanGroups(): Map<number, number[]> {
 }
 
 function groupExists(pgid: number): boolean {
+  if (!isTarget(pgid)) return false;
   try {
     process.kill(-pgid, 0);
     return true;
@@ -154,8 +155,16 @@ export function ownsGroup(pid: number, pidStart: number, bootId?: string): boole
   return stat === undefined || stat.startTime === pidStart;
 }
 
+// Only a pid or group id above 1 names a process teamline may have started: kill(0) would signal
+// our own group, kill(-1) every process we may signal, and 1 is init. A handle or a record that
+// holds such a number (corrupted, or a pid read as 0) is never signalled.
+function isTarget(id: number): boolean {
+  return Number.isSafeInteger(id) && id > 1;
+}
+
 // Sends a signal to a whole process group; a group already gone is not an error.
 export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  if (!isTarget(pgid)) return;
   try {
     process.kill(-pgid, signal);
   } catch (error) {
@@ -165,6 +174,7 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
 
 // Sends a signal to one process; a process already gone is not an error.
 export function signalProcess(pid: number, signal: NodeJS.Signals): void {
+  if (!isTarget(pid)) return;
   try {
     process.kill(pid, signal);
   } catch (error) {

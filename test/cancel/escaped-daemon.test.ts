@@ -39,7 +39,11 @@ describe('escaped descendants (setsid)', () => {
   afterEach(() => {
     for (const dir of dirs.splice(0)) {
       try {
-        process.kill(daemonPid(dir), 'SIGKILL');
+        // Only the daemon itself (`sleep 300`, the run's marker in its environment): a daemon the
+        // run stopped may have left its pid to another process by now (pid_max can be 32768).
+        const pid = daemonPid(dir);
+        const environ = readFileSync(`/proc/${pid}/environ`, 'utf8');
+        if (pid > 1 && readFileSync(`/proc/${pid}/cmdline`, 'utf8') === 'sleep\u0000300\u0000' && environ.includes(`TEAM_PROJECT_DIR=${dir}`)) process.kill(pid, 'SIGKILL');
       } catch {
         // Stopped by the run, as it should be.
       }
