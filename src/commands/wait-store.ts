@@ -18,9 +18,9 @@ export async function storeSource(url: string, runId: string | undefined, projec
     return {
       runId: id,
       runDir,
-      view: async (): Promise<RunView> => {
+      view: async (fresh = false): Promise<RunView> => {
         const count = await store.eventCount(id);
-        if (count !== seen || !view) {
+        if (fresh || count !== seen || !view) {
           seen = count;
           view = foldStoreRun(await store.read(id), projectDir);
         }

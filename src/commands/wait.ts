@@ -28,7 +28,8 @@ type Ended = 'completed' | 'failed' | 'cancelled' | 'stopped';
 interface WaitSource {
   runId: string;
   runDir: string;
-  view(): Promise<RunView>;
+  /** `fresh`: folded now, whatever the log's length says (before a verdict that ends the wait). */
+  view(fresh?: boolean): Promise<RunView>;
   driven(): Promise<boolean>;
   close(): Promise<void>;
 }
@@ -60,7 +61,7 @@ async function waitFor(source: WaitSource, json: boolean, timeoutS: number | und
     if (Date.now() - lastLiveness >= LIVENESS_MS) {
       lastLiveness = Date.now();
       if (!(await source.driven())) {
-        view = await source.view();
+        view = await source.view(true);
         const now = endedAs(view.status);
         if (now) return reportEnded(view, now, source.runDir, json);
         const line = `run ${source.runId} is ${view.status} at ${view.stage}, but no orchestrator drives it (it was stopped or died); \`team resume --run ${source.runId} --detach\` continues it, \`team cancel --run ${source.runId}\` ends it`;
@@ -85,9 +86,9 @@ export function fileSource(projectDir: string, runId: string | undefined): WaitS
   return {
     runId: paths.runId,
     runDir: paths.runDir,
-    view: async () => {
+    view: async (fresh = false) => {
       const count = countEvents(paths.eventsDir);
-      if (count !== seen || !view) {
+      if (fresh || count !== seen || !view) {
         seen = count;
         view = loadRunView(paths, projectDir);
       }
