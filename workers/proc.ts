@@ -137,7 +137,8 @@ function scanGroups(): Map<number, number[]> {
   return groups;
 }
 
-function groupExists(pgid: number): boolean {
+// Whether any process, a zombie too, is still in the group.
+export function groupExists(pgid: number): boolean {
   if (!isTarget(pgid)) return false;
   try {
     process.kill(-pgid, 0);

@@ -6,7 +6,7 @@ import { constants } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { execa } from 'execa';
 import { Launcher, type Started } from './launcher.js';
-import { BOOT_ID, isProcessAlive, listGroupMembers, ownsGroup, readForkCount, readPidStart, readZombieEnd, signalGroup, waitUntil } from './proc.js';
+import { BOOT_ID, groupExists, isProcessAlive, listGroupMembers, ownsGroup, readForkCount, readPidStart, readZombieEnd, signalGroup, waitUntil } from './proc.js';
 import type { LaunchSpec, StopOptions, WorkerBackend, WorkerExit, WorkerHandle } from './types.js';
 import { makeWrapperScript, OUTPUT_FILE, readExitRecord, SHUTDOWN_FILE, wrapperArgv, wrapperEnv } from './wrapper.js';
 
@@ -203,12 +203,14 @@ function readAttemptDir(pid: number): string | undefined {
   }
 }
 
-// Members of a finished worker's group that linger (the agent's own children) are ended; the group
-// is looked at again before the delayed SIGKILL.
+// Members of a finished worker's group that linger (the agent's own children) are ended, and killed
+// if the group is still there after the delay. No scan of /proc for them (it would cost every
+// attempt's end a read of every process): the wrapper has reported its end, so the group's members
+// that may still get the signal are its leader on its way out (it traps TERM) or its zombie, which
+// no signal reaches, and a group already empty answers ESRCH.
 function reapGroup(pgid: number, stillOurs: () => boolean): void {
-  if (listGroupMembers(pgid).length === 0) return;
   signalGroup(pgid, 'SIGTERM');
   setTimeout(() => {
-    if (listGroupMembers(pgid).length > 0 && stillOurs()) signalGroup(pgid, 'SIGKILL');
+    if (groupExists(pgid) && stillOurs()) signalGroup(pgid, 'SIGKILL');
   }, TERM_TO_KILL_MS).unref();
 }

@@ -108,6 +108,27 @@ describe('workers/process launcher', () => {
     expect(isProcessAlive(handle.pid, handle.pidStart)).toBe(false);
   });
 
+  it('ends what the agent left running in its group once its end is read, and kills what ignores SIGTERM', async () => {
+    const backend = makeBackend();
+    // Two children outlive the agent: one that takes SIGTERM, one that ignores it (sleep inherits the
+    // ignored signal), and says so once it does.
+    const spec = makeSpec(`sleep 600 & echo $! > polite; sh -c 'trap "" TERM; echo $$ > stubborn; exec sleep 600' & while [ ! -s stubborn ]; do sleep 0.01; done; exit 3`);
+    const handle = await launch(backend, spec);
+    const exit = await backend.wait(handle, spec);
+    expect(exit.exitCode).toBe(3);
+    const pidOf = (name: string) => Number(readFileSync(join(spec.cwd, name), 'utf8').trim());
+    const alive = (pid: number) => {
+      const stat = readProcStat(pid);
+      return stat !== undefined && stat.state !== 'Z' && stat.state !== 'X';
+    };
+    const [polite, stubborn] = [pidOf('polite'), pidOf('stubborn')];
+    expect(readProcStat(polite)?.pgid).toBe(handle.pgid);
+    expect(await waitUntil(() => !alive(polite), 5_000)).toBe(true);
+    // SIGTERM reached it too and did nothing; the SIGKILL that follows a second later ends it.
+    expect(alive(stubborn)).toBe(true);
+    expect(await waitUntil(() => !alive(stubborn), 5_000)).toBe(true);
+  });
+
   it('starts attempts side by side and tells each its own end', async () => {
     const backend = makeBackend();
     const specs = Array.from({ length: 12 }, (_, i) => makeSpec(`sleep 0.0${i % 5}; exit ${i}`));
