@@ -129,6 +129,8 @@ export const EVENT_SCHEMAS = {
   stage_completed: z.object({ event: z.literal('stage_completed'), ...base, stage: z.string(), iteration: z.number().int(), loop: z.number().int() }),
   stage_skipped: z.object({ event: z.literal('stage_skipped'), ...base, stage: z.string(), iteration: z.number().int(), reason: z.string() }),
   task_assigned: z.object({ event: z.literal('task_assigned'), ...base, task_id: z.string(), worker: z.string(), task: taskDefSchema.optional() }),
+  /** The tasks a plan or a fix loop adds, each with its worker: one record for the step that made them all. */
+  tasks_assigned: z.object({ event: z.literal('tasks_assigned'), ...base, tasks: z.array(z.strictObject({ task_id: z.string(), worker: z.string(), task: taskDefSchema })).min(1) }),
   plan_accepted: z.object({ event: z.literal('plan_accepted'), ...base, ...taskRef, tasks: z.array(taskDefSchema), needsPrd: z.boolean() }),
   prd_accepted: z.object({ event: z.literal('prd_accepted'), ...base, ...taskRef, acceptance: z.record(z.string(), z.array(z.string())) }),
   verify_result: z.object({

@@ -3,7 +3,7 @@
 import { makeFixTasks, namespacePlan, prefixFor } from './plan.js';
 import { assignWorkers, makeExecAttemptInput, schedule, taskStartedRecord } from './schedule.js';
 import { emptyTaskIndex, indexTasks, TaskDraft } from './task-index.js';
-import type { AttemptInput, Defect, NewEvent, PipelineContext, PipelineEvent, Stage, TaskState } from './types.js';
+import type { AttemptInput, Defect, NewEvent, PipelineContext, PipelineEvent, Stage, TaskDef, TaskState } from './types.js';
 
 export interface Step {
   context?: Partial<PipelineContext>;
@@ -125,8 +125,15 @@ export function acceptPlan(context: PipelineContext, event: EventOf<'plan.accept
   const needsPrd = event.needsPrd || defs.some((d) => !d.acceptance || d.acceptance.length === 0);
   return {
     context: { tasks, taskIndex: indexTasks(tasks), order: defs.map((d) => d.id), needsPrd },
-    records: defs.map((d) => ({ event: 'task_assigned' as const, task_id: d.id, worker: workers[d.id]!, task: d })),
+    records: assigned(defs, workers),
   };
+}
+
+// The record of the tasks a step adds, each with its worker: one event for them all, written before
+// any of them starts (a plan of 200 tasks is one file and one fsync, not 200). None for no task.
+function assigned(defs: TaskDef[], workers: Record<string, string>): NewEvent[] {
+  if (defs.length === 0) return [];
+  return [{ event: 'tasks_assigned', tasks: defs.map((d) => ({ task_id: d.id, worker: workers[d.id]!, task: d })) }];
 }
 
 // Acceptance criteria from the analyst, merged into the tasks.
@@ -242,7 +249,7 @@ export function startFixLoop(context: PipelineContext): Step {
     context: { loop, ...draft.changes, order: [...context.order, ...defs.map((d) => d.id)], verdict: null, gateResults: [] },
     records: [
       { event: 'fix_loop_started', iteration: context.iteration, loop, defects: context.defects },
-      ...defs.map((d) => ({ event: 'task_assigned' as const, task_id: d.id, worker: workers[d.id]!, task: d })),
+      ...assigned(defs, workers),
     ],
   };
 }

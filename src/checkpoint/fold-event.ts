@@ -38,6 +38,12 @@ export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): 
   const taskOf = (id: string) => taskIn(tasks, id);
   const attemptOf = (id: string, number: number, e: { stage?: string; agent?: string }) => attemptIn(tasks, id, number, e);
   const iterationOf = (k: number) => iterationIn(iterations, k);
+  // A task enters the graph; one defined here (not a fix task, which stands for a defect) counts among its iteration's.
+  const assign = (id: string, defined: boolean) => {
+    taskOf(id);
+    const iteration = iterationOf(pipeline.iteration);
+    if (defined && !/(^|\.)fix-\d+-/.test(id) && !iteration.tasks.includes(id)) iteration.tasks.push(id);
+  };
   switch (event.event) {
     case 'task_started': {
       const attempt = attemptOf(event.task_id, event.attempt, event);
@@ -70,8 +76,10 @@ export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): 
       taskOf(event.task_id).retries.push({ attempt: event.attempt, reason: event.reason, at: event.at });
       break;
     case 'task_assigned':
-      taskOf(event.task_id);
-      if (event.task && !/(^|\.)fix-\d+-/.test(event.task_id) && !iterationOf(pipeline.iteration).tasks.includes(event.task_id)) iterationOf(pipeline.iteration).tasks.push(event.task_id);
+      assign(event.task_id, event.task !== undefined);
+      break;
+    case 'tasks_assigned':
+      for (const task of event.tasks) assign(task.task_id, true);
       break;
     case 'attempt_spawned':
     case 'attempt_taken':

@@ -90,6 +90,7 @@ function taskTitles(events: readonly TeamEvent[]): Map<string, string> {
   const titles = new Map<string, string>();
   for (const e of events) {
     if (e.event === 'task_assigned' && e.task?.title) titles.set(e.task_id, e.task.title);
+    if (e.event === 'tasks_assigned') for (const t of e.tasks) if (t.task.title) titles.set(t.task_id, t.task.title);
   }
   return titles;
 }

@@ -12,7 +12,7 @@ export type PipelineSnapshot = SnapshotFrom<typeof pipelineMachine>;
 
 // Events the machine writes itself, as the first step of a transition.
 const RECORDS = new Set([
-  'stage_entered', 'stage_completed', 'stage_skipped', 'task_assigned', 'task_started', 'task_blocked',
+  'stage_entered', 'stage_completed', 'stage_skipped', 'task_assigned', 'tasks_assigned', 'task_started', 'task_blocked',
   'fix_loop_started', 'iteration_started', 'run_completed', 'run_failed', 'run_cancelled', 'run_stopped',
 ]);
 
@@ -109,9 +109,11 @@ function foldEvents(events: TeamEvent[], initial: NewEvent[], step: (event: Pipe
   let pending = initial;
   for (const event of events) {
     if (RECORDS.has(event.event)) {
+      if (event.event === 'task_assigned' && pending[0]?.event === 'tasks_assigned') pending.unshift(...oneByOne(pending.shift() as EventOf<'tasks_assigned'>));
       const expected = pending.shift();
       if (!expected || !sameRecord(expected, strip(event))) {
-        throw new DeterminismError(`${fileOf(event)} records ${describe(strip(event))}, but replaying the log gives ${expected ? describe(expected) : 'no record here'}`);
+        const [logged, replayed] = expected ? describeDifference(strip(event), expected) : [describe(strip(event)), 'no record here'];
+        throw new DeterminismError(`${fileOf(event)} records ${logged}, but replaying the log gives ${replayed}`);
       }
       continue;
     }
@@ -125,6 +127,12 @@ function foldEvents(events: TeamEvent[], initial: NewEvent[], step: (event: Pipe
   return pending;
 }
 
+// A log written before the tasks of one step were one record holds one task_assigned per task, in
+// the same order: it replays as the same step.
+function oneByOne(record: Omit<EventOf<'tasks_assigned'>, 'at' | 'run_id'>): NewEvent[] {
+  return record.tasks.map((t) => ({ event: 'task_assigned', task_id: t.task_id, worker: t.worker, task: t.task }));
+}
+
 function strip(event: TeamEvent): Record<string, unknown> {
   const { at: _at, run_id: _run, file: _file, ...rest } = event as TeamEvent & { file?: string };
   return rest;
@@ -134,6 +142,18 @@ function strip(event: TeamEvent): Record<string, unknown> {
 // whose value is undefined (JSON leaves it out).
 function sameRecord(expected: NewEvent, logged: Record<string, unknown>): boolean {
   return isDeepStrictEqual(JSON.parse(JSON.stringify(expected)), logged);
+}
+
+// The two records as the message names them: of two task lists, the first task they differ in.
+function describeDifference(logged: Record<string, unknown>, expected: NewEvent): [string, string] {
+  if (logged.event === 'tasks_assigned' && expected.event === 'tasks_assigned' && Array.isArray(logged.tasks)) {
+    const tasks = logged.tasks as unknown[];
+    const at = expected.tasks.findIndex((t, i) => !isDeepStrictEqual(JSON.parse(JSON.stringify(t)), tasks[i]));
+    const index = at === -1 ? expected.tasks.length : at;
+    const name = (task: unknown) => (task === undefined ? 'tasks_assigned(no task here)' : describe({ ...(task as Record<string, unknown>), event: 'tasks_assigned' }));
+    return [name(tasks[index]), name(expected.tasks[index])];
+  }
+  return [describe(logged), describe(expected)];
 }
 
 function describe(record: Record<string, unknown> | NewEvent): string {

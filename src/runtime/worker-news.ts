@@ -182,5 +182,10 @@ export class WorkerNews {
 
   private noteAssignment(event: { event: string } & Record<string, unknown>): void {
     if (event.event === 'task_assigned' && typeof event.task_id === 'string' && typeof event.worker === 'string') this.assigned.set(event.task_id, event.worker);
+    if (event.event === 'tasks_assigned' && Array.isArray(event.tasks)) {
+      for (const task of event.tasks as Array<Record<string, unknown>>) {
+        if (typeof task.task_id === 'string' && typeof task.worker === 'string') this.assigned.set(task.task_id, task.worker);
+      }
+    }
   }
 }

@@ -15,7 +15,7 @@ describe('team cancel (a log that cannot be replayed)', () => {
     const project = makeRecoveryProject('slow-exec');
     const handle = await killWhileRunning(project, 't1');
     expect(isAlive(handle)).toBe(true);
-    const torn = join(project.eventsDir(), project.eventNames().find((n) => /-task_assigned-t1-/.test(n))!);
+    const torn = join(project.eventsDir(), project.eventNames().find((n) => /-tasks_assigned-/.test(n))!);
     const text = readFileSync(torn, 'utf8');
     writeFileSync(torn, text.slice(0, text.length / 2));
 

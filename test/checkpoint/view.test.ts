@@ -19,6 +19,13 @@ describe('checkpoint/view foldRun', () => {
     expect(view).toMatchObject({ stage: 'team-plan', status: 'running', tasks: [], uncertain: [], conflicts: [], eventCount: 0 });
   });
 
+  it('lists the tasks of one tasks_assigned as pending; the planned ones count in their iteration, a fix task does not', () => {
+    const def = (id: string) => ({ id, title: id, description: 'd' });
+    const view = fold([{ event: 'tasks_assigned', tasks: [{ task_id: 't1', worker: 'worker-1', task: def('t1') }, { task_id: 't2', worker: 'worker-2', task: def('t2') }, { task_id: 'fix-1-d1', worker: 'worker-1', task: def('fix-1-d1') }] }]);
+    expect(view.tasks.map((t) => [t.id, t.status])).toEqual([['t1', 'pending'], ['t2', 'pending'], ['fix-1-d1', 'pending']]);
+    expect(view.iterations.map((it) => it.tasks)).toEqual([['t1', 't2']]);
+  });
+
   it('lists an assigned task that has not started as pending', () => {
     const view = fold([{ event: 'task_assigned', task_id: 't1', worker: 'worker-1' }]);
     expect(view.tasks).toEqual([{ id: 't1', status: 'pending', attempts: [], retries: [] }]);

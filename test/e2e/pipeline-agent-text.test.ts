@@ -82,8 +82,8 @@ describe('pipeline agent text', () => {
   it('cuts a 5 MB task description to 4,000 characters, in every event that carries it', () => {
     const [plan] = eventsOf(run.events, 'plan_accepted');
     expect(plan!.tasks[0]!.description).toHaveLength(4_000);
-    const assigned = eventsOf(run.events, 'task_assigned').find((e) => e.task_id === 't1');
-    if (assigned?.task) expect(assigned.task.description).toHaveLength(4_000);
+    const assigned = eventsOf(run.events, 'tasks_assigned').flatMap((e) => e.tasks).find((t) => t.task_id === 't1');
+    expect(assigned!.task.description).toHaveLength(4_000);
     const sizes = readdirSync(run.paths.eventsDir).map((name) => readFileSync(join(run.paths.eventsDir, name)).length);
     expect(Math.max(...sizes)).toBeLessThan(64 * 1024);
   });

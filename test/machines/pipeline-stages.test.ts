@@ -13,7 +13,10 @@ describe('pipeline machine: team-plan and team-prd', () => {
   it('assigns every planned task to a worker round-robin before any dispatch', () => {
     const d = new Driver();
     d.plan([T1, { ...T1, id: 't2' }, { ...T1, id: 't3' }, { ...T1, id: 't4' }]);
-    expect(d.recorded('task_assigned').map((r) => [r.task_id, r.worker])).toEqual([
+    // One record for the plan's tasks, not one per task.
+    expect(d.recorded('tasks_assigned')).toHaveLength(1);
+    expect(d.recorded('task_assigned')).toEqual([]);
+    expect(d.recorded('tasks_assigned')[0]!.tasks.map((r) => [r.task_id, r.worker])).toEqual([
       ['t1', 'worker-1'], ['t2', 'worker-2'], ['t3', 'worker-3'], ['t4', 'worker-1'],
     ]);
     expect(d.recorded('task_started').map((r) => r.task_id)).toEqual(['plan']);

@@ -77,7 +77,7 @@ describe('pipeline machine: ralph', () => {
     toReview(d).review('reject').handoff().handoff();
     const started = d.recorded('task_started').filter((r) => r.task_id.startsWith('i2.')).map((r) => r.task_id);
     expect(started).toEqual(['i2.plan', 'i2.t1', 'i2.verify-1', 'i2.review-1', 'i2.fix-1-review-1']);
-    expect(d.recorded('task_assigned').filter((r) => r.task_id.startsWith('i2.')).map((r) => r.task_id)).toEqual(['i2.t1', 'i2.fix-1-review-1']);
+    expect(d.recorded('tasks_assigned').flatMap((r) => r.tasks).filter((r) => r.task_id.startsWith('i2.')).map((r) => r.task_id)).toEqual(['i2.t1', 'i2.fix-1-review-1']);
   });
 
   it('starts the next iteration from team-plan with every handoff so far when verify fails with the fix loops spent', () => {

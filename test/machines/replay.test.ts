@@ -66,9 +66,26 @@ describe('replayRun on machine logs', () => {
 
   it('throws a DeterminismError when a record names another worker', () => {
     const d = toExec(new Driver(makeInput({ workers: 2 })), independent(2));
-    const log = d.log.map((e) => (e.event === 'task_assigned' && e.task_id === 't2' ? { ...e, worker: 'worker-1' } : e));
+    const log = d.log.map((e) => (e.event === 'tasks_assigned' ? { ...e, tasks: e.tasks.map((t) => (t.task_id === 't2' ? { ...t, worker: 'worker-1' } : t)) } : e));
     expect(() => replayRun(log)).toThrow(DeterminismError);
-    expect(() => replayRun(log)).toThrow(/task_assigned\(task_id=t2 worker=worker-1\), but replaying the log gives task_assigned\(task_id=t2 worker=worker-2\)/);
+    expect(() => replayRun(log)).toThrow(/tasks_assigned\(task_id=t2 worker=worker-1\), but replaying the log gives tasks_assigned\(task_id=t2 worker=worker-2\)/);
+  });
+
+  it('throws a DeterminismError when the tasks of a step are not the ones replay assigns', () => {
+    const d = toExec(new Driver(makeInput({ workers: 2 })), independent(2));
+    const log = d.log.map((e) => (e.event === 'tasks_assigned' ? { ...e, tasks: e.tasks.slice(0, 1) } : e));
+    expect(() => replayRun(log)).toThrow(/tasks_assigned\(no task here\), but replaying the log gives tasks_assigned\(task_id=t2 worker=worker-2\)/);
+  });
+
+  it('replays a log written with one task_assigned per task, as logs were before the tasks of a step were one record', () => {
+    const d = toExec(new Driver(makeInput({ workers: 2 })), independent(2));
+    const log = d.log.flatMap((e) => (e.event === 'tasks_assigned' ? e.tasks.map((t) => ({ event: 'task_assigned' as const, at: e.at, run_id: e.run_id, ...t })) : [e]));
+    expect(log.filter((e) => e.event === 'task_assigned')).toHaveLength(2);
+    expect(replayRun(log).snapshot.value).toEqual(replayRun(d.log).snapshot.value);
+    expect(replayRun(log).snapshot.context.tasks).toEqual(replayRun(d.log).snapshot.context.tasks);
+    // Each record still has to be the one replay makes.
+    const edited = log.map((e) => (e.event === 'task_assigned' && e.task_id === 't2' ? { ...e, worker: 'worker-1' } : e));
+    expect(() => replayRun(edited)).toThrow(/task_assigned\(task_id=t2 worker=worker-1\), but replaying the log gives task_assigned\(task_id=t2 worker=worker-2\)/);
   });
 
   it('throws a DeterminismError when a task_started has another attempt', () => {

@@ -4,7 +4,7 @@ import { replayRun } from '../../src/runtime/replay.js';
 import { resumeAt } from './resume.js';
 import { RECORDED_ROUTES } from './recorded-routes.js';
 
-const fixTasks = (log: TeamEvent[]) => log.filter((e) => e.event === 'task_assigned' && e.task_id.includes('fix')).map((e) => (e as { task_id: string }).task_id);
+const fixTasks = (log: TeamEvent[]) => log.flatMap((e) => (e.event === 'tasks_assigned' ? e.tasks.map((t) => t.task_id) : [])).filter((id) => id.includes('fix'));
 
 describe('runtime.resume (a takeover at every recorded transition)', () => {
   for (const [name, route] of Object.entries(RECORDED_ROUTES)) {

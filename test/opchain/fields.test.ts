@@ -32,6 +32,15 @@ describe('checkpoint fields', () => {
     expect(doc.next_actions[0].text).toContain(`team watch --run ${RUN_ID}`);
   });
 
+  it('labels the tasks of one tasks_assigned record, as it does those of task_assigned records', () => {
+    const assigned = { event: 'tasks_assigned', tasks: HEAD.slice(1).map((e) => ({ task_id: e.task_id, worker: e.worker, task: e.task })) };
+    const { doc } = checkpointOf([HEAD[0]!, assigned, started('t1'), started('t2'), finished('t2', 1, 'completed')]);
+    expect(doc.progress_table).toEqual([
+      { id: 't1', label: 'Schema', status: 'in_progress' },
+      { id: 't2', label: 'Handler', status: 'complete' },
+    ]);
+  });
+
   it('is blocked with a user decision per interrupted attempt when the run stopped', () => {
     const { doc, verdict } = checkpointOf([...HEAD, started('t1'), finished('t1', 1, 'interrupted'), { event: 'run_stopped', reason: 'waiting for a decision', attempts: ['t1#a1'] }]);
     expect(verdict).toEqual({ errors: [], warnings: [] });

@@ -62,7 +62,7 @@ describe('runtime/gates (a gate whose orchestrator was killed)', () => {
 
   it('is stopped by team cancel when the log cannot be replayed (a torn event)', { timeout: 240_000 }, async () => {
     const { project, child } = await killedDuringGate();
-    const torn = join(project.eventsDir(), project.eventNames().find((n) => /-task_assigned-t1-/.test(n))!);
+    const torn = join(project.eventsDir(), project.eventNames().find((n) => /-tasks_assigned-/.test(n))!);
     writeFileSync(torn, readFileSync(torn, 'utf8').slice(0, 20));
 
     const cancelled = await project.team('cancel');

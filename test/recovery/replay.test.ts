@@ -24,9 +24,17 @@ function eventFile(project: RecoveryProject, pattern: RegExp): string {
   return join(project.eventsDir(), name);
 }
 
-function editEvent(project: RecoveryProject, pattern: RegExp, change: Record<string, unknown>): void {
+function editEvent(project: RecoveryProject, pattern: RegExp, change: Record<string, unknown> | ((event: Record<string, unknown>) => Record<string, unknown>)): void {
   const file = eventFile(project, pattern);
-  writeFileSync(file, `${JSON.stringify({ ...(JSON.parse(readFileSync(file, 'utf8')) as object), ...change })}\n`);
+  const event = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  writeFileSync(file, `${JSON.stringify(typeof change === 'function' ? change(event) : { ...event, ...change })}\n`);
+}
+
+// The plan's record of its tasks, with t2 given to another worker.
+function t2ToWorker1(event: Record<string, unknown>): Record<string, unknown> {
+  const tasks = event.tasks as Array<{ task_id: string; worker: string }>;
+  if (!tasks.some((t) => t.task_id === 't2')) throw new Error('the plan assigned no t2');
+  return { ...event, tasks: tasks.map((t) => (t.task_id === 't2' ? { ...t, worker: 'worker-1' } : t)) };
 }
 
 // Every file of the run outside events/ (but the lock, which a refused take-over may clear), with its size.
@@ -39,7 +47,7 @@ function listRun(project: RecoveryProject): string[] {
 
 const ALTERATIONS: Array<[string, (project: RecoveryProject) => void]> = [
   ['a task_started whose attempt was edited', (p) => editEvent(p, /-task_started-t1-a1-/, { attempt: 2 })],
-  ['a task_assigned whose worker was edited', (p) => editEvent(p, /-task_assigned-t2-a0-/, { worker: 'worker-1' })],
+  ['a tasks_assigned whose worker of t2 was edited', (p) => editEvent(p, /-tasks_assigned-run-a0-/, t2ToWorker1)],
   ['a deleted record (the stage_completed of team-plan)', (p) => rmSync(eventFile(p, /-stage_completed-run-a0-/))],
 ];
 

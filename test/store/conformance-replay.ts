@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hashFile } from '../../src/checkpoint/approvals.js';
 import { approvalFileName } from '../../src/checkpoint/store.js';
+import type { NewEvent } from '../../machines/events.js';
 import { DeterminismError } from '../../src/errors.js';
 import { replayRun } from '../../src/runtime/replay.js';
 import { Driver, makeInput } from '../machines/drive.js';
@@ -84,13 +85,14 @@ export function approvalConformance(fixture: () => StoreFixture): void {
     it('finds a record the machine would not have made, naming it', async () => {
       const { store } = fixture();
       const d = ROUTES['two workers, a failed verify and a fix loop']!();
-      const steps = toSteps(d.log).map((step) => step.map((r) => (r.event === 'task_assigned' && r.task_id === 't2' ? { ...r, worker: 'worker-9' } : r)));
+      const reassign = (r: NewEvent): NewEvent => (r.event === 'tasks_assigned' ? { ...r, tasks: r.tasks.map((t) => (t.task_id === 't2' ? { ...t, worker: 'worker-9' } : t)) } : r);
+      const steps = toSteps(d.log).map((step) => step.map(reassign));
       const run = await store.createRun(RUN_FIELDS);
       await appendSteps(store, run.run_id, steps);
       const read = await store.read(run.run_id);
-      const tampered = read.events.find((e) => e.event === 'task_assigned' && e.task_id === 't2')!;
+      const tampered = read.events.find((e) => e.event === 'tasks_assigned')!;
       expect(() => replayRun(read.events)).toThrow(DeterminismError);
-      expect(() => replayRun(read.events)).toThrow(`events/${tampered.file} records task_assigned(task_id=t2 worker=worker-9), but replaying the log gives task_assigned(task_id=t2 worker=worker-2)`);
+      expect(() => replayRun(read.events)).toThrow(`events/${tampered.file} records tasks_assigned(task_id=t2 worker=worker-9), but replaying the log gives tasks_assigned(task_id=t2 worker=worker-2)`);
     });
   });
 }
