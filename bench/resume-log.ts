@@ -15,8 +15,9 @@ import type { WorkerHandle } from '../workers/types.js';
 // runtime's facts (spawns, usage) and the periodic machine snapshots, stopped mid-exec after about `events` events with `workers` attempts running.
 export function writeRun(dir: string, events: number, workers: number): { paths: RunPaths; runId: string; events: number } {
   mkdirSync(dir, { recursive: true });
-  // About five events per exec task (assigned, started, spawned, usage, finished): more tasks than fit.
-  const planned = Math.ceil(events / 5) + workers;
+  // About four events per exec task (started, spawned, usage, finished; the plan's tasks are
+  // assigned in one record): more tasks than fit.
+  const planned = Math.ceil(events / 4) + workers;
   const limits = { maxTasks: planned, maxFixLoops: 3, maxTaskAttempts: 2, maxIterations: 10, statusCheckMs: 300_000, reassignMs: 600_000, shutdownTimeoutMs: 15_000 };
   const input: PipelineInput = { mode: 'team', task: 'bench: a long run', workers, agentType: 'executor', limits, gates: [], agents: {}, defaultAgent: 'claude', session: 's1', parent_session: '' };
   const run = createRun(dir, { profile: 'bench', stage: 'team-plan', status: 'running', session: 's1', parent_session: '', task: input.task, workers, agentType: 'executor', mode: 'team' }, { fsync: false });

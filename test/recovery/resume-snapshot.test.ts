@@ -13,9 +13,10 @@ import { CLI, ROOT } from '../helpers/team.js';
 import { isStray } from '../helpers/recovery-checks.js';
 import { waitFor } from '../helpers/recovery-wait.js';
 
-const TASKS = 130;
-// Tasks t120 and after wait for the release file: by then the log holds well over 500 events.
-const GATED = `case "$TEAM_TASK_ID" in t1[2-9][0-9]) while [ ! -e "$TEAM_PROJECT_DIR/release" ]; do sleep 0.05; done ;; esac; exec sh ${join(ROOT, 'test/fixtures/agents/bench-agent.sh')}`;
+const TASKS = 190;
+// Tasks t170 and after wait for the release file: by then the log holds well over 500 events (about
+// four per task), and a snapshot is due every 500.
+const GATED = `case "$TEAM_TASK_ID" in t1[7-9][0-9]) while [ ! -e "$TEAM_PROJECT_DIR/release" ]; do sleep 0.05; done ;; esac; exec sh ${join(ROOT, 'test/fixtures/agents/bench-agent.sh')}`;
 
 const dir = mkdtempSync(join(tmpdir(), 'teamline-resume-snapshot-'));
 afterAll(() => {
@@ -32,7 +33,7 @@ describe('team resume from a machine snapshot', () => {
     writeFileSync(join(dir, '.team', 'config.json'), JSON.stringify({ team: { maxTasks: TASKS }, agents: { gated: agent } }));
     const first = execa('node', [CLI, '4:executor', 'many small tasks', '--cwd', dir, '--agent', 'gated'], { reject: false, stdin: 'ignore', detached: true });
     const runDir = await waitFor('the run folder', () => existsSync(join(dir, '.team/runs/current')) && resolveRun(dir, undefined).runDir, 60_000, 50);
-    await waitFor('a gated task to start after a snapshot', () => existsSync(join(runDir, MACHINE_SNAPSHOT_FILE)) && readRunFiles(resolveRun(dir, undefined)).events.some((e) => e.event === 'attempt_spawned' && /^t1[2-9]\d$/.test(e.task_id)), 120_000, 200);
+    await waitFor('a gated task to start after a snapshot', () => existsSync(join(runDir, MACHINE_SNAPSHOT_FILE)) && readRunFiles(resolveRun(dir, undefined)).events.some((e) => e.event === 'attempt_spawned' && /^t1[7-9]\d$/.test(e.task_id)), 120_000, 200);
     process.kill(first.pid!, 'SIGKILL');
     await first;
     writeFileSync(join(dir, 'release'), '');
