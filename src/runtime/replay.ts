@@ -148,10 +148,11 @@ function sameRecord(expected: NewEvent, logged: Record<string, unknown>): boolea
 function describeDifference(logged: Record<string, unknown>, expected: NewEvent): [string, string] {
   if (logged.event === 'tasks_assigned' && expected.event === 'tasks_assigned' && Array.isArray(logged.tasks)) {
     const tasks = logged.tasks as unknown[];
-    const at = expected.tasks.findIndex((t, i) => !isDeepStrictEqual(JSON.parse(JSON.stringify(t)), tasks[i]));
-    const index = at === -1 ? expected.tasks.length : at;
     const name = (task: unknown) => (task === undefined ? 'tasks_assigned(no task here)' : describe({ ...(task as Record<string, unknown>), event: 'tasks_assigned' }));
-    return [name(tasks[index]), name(expected.tasks[index])];
+    for (let i = 0; i < Math.max(tasks.length, expected.tasks.length); i++) {
+      const mine = expected.tasks[i];
+      if (mine === undefined || !isDeepStrictEqual(JSON.parse(JSON.stringify(mine)), tasks[i])) return [name(tasks[i]), name(mine)];
+    }
   }
   return [describe(logged), describe(expected)];
 }
@@ -159,6 +160,7 @@ function describeDifference(logged: Record<string, unknown>, expected: NewEvent)
 function describe(record: Record<string, unknown> | NewEvent): string {
   const r = record as Record<string, unknown>;
   const detail = ['stage', 'task_id', 'attempt', 'worker', 'iteration', 'loop'].filter((k) => r[k] !== undefined).map((k) => `${k}=${String(r[k])}`);
+  if (Array.isArray(r.tasks)) detail.push(`${r.tasks.length} tasks`);
   return `${String(r.event)}(${detail.join(' ')})`;
 }
 
