@@ -11,6 +11,8 @@ export interface Comparison {
   detail: string;
   /** The unit of ms and baselineMs when it is not milliseconds, e.g. "MB" or "ms/event". */
   unit?: string;
+  /** Why a row has no target, when it does not only feed a growth row. */
+  untargeted?: string;
 }
 
 // A line such as `store write  5000 events, fsync  812.3 ms vs 701.0 ms  1.16x  (target 1.5x)  PASS`.
@@ -23,7 +25,7 @@ export function formatComparison(row: Comparison): string {
     row.detail.padEnd(34),
     `${row.ms.toFixed(digits).padStart(9)} ${unit} vs ${row.baselineMs.toFixed(digits).padStart(9)} ${unit}`,
     `${ratio.toFixed(2)}x`.padStart(7),
-    ...(row.target === undefined ? ['(no target: a size for the growth row)'] : [`(target ${row.target}x)`, ratio <= row.target ? 'PASS' : 'OVER']),
+    ...(row.target === undefined ? [`(no target: ${row.untargeted ?? 'a size for the growth row'})`] : [`(target ${row.target}x)`, ratio <= row.target ? 'PASS' : 'OVER']),
   ].join('  ');
 }
 

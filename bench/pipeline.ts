@@ -6,6 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { growthRow, sizesFrom, type Comparison } from './compare.js';
+import { runPlain } from './plain.js';
 import { makeScratchDir } from './scratch.js';
 
 // Task counts: the issue's workload is 200 trivial tasks on 8 workers; the others show growth.
@@ -51,8 +52,13 @@ export async function benchPipeline(): Promise<Comparison[]> {
     exec.push({ size: tasks, ms: execRound.team.execMs });
     const perTask = (ms: number, baselineMs: number) => `${((ms - baselineMs) / tasks).toFixed(1)} ms/task over`;
     const of = (round: Round) => (rounds.length > 1 ? `; median of ${rounds.length} rounds` : '') + `; a new file took ${round.newFileUs.toFixed(0)} µs`;
+    const jobRound = medianRound(rounds, (r) => r.team.wallMs / r.jobMs);
     rows.push({ name: 'pipeline exec', detail: `${tasks} tasks, ${WORKERS} workers, fsync; ${perTask(execRound.team.execMs, execRound.baselineMs)}${of(execRound)}`, ms: execRound.team.execMs, baselineMs: execRound.baselineMs, ...(targeted && { target: TARGET }) });
     rows.push({ name: 'pipeline run', detail: `${tasks} tasks: whole run (start, plan, verify); ${perTask(runRound.team.wallMs, runRound.baselineMs)}${of(runRound)}`, ms: runRound.team.wallMs, baselineMs: runRound.baselineMs, ...(targeted && { target: RUN_TARGET }) });
+    // The same whole run against a script of raw spawns doing the same job (its node start, planner,
+    // tasks and verifier, through node:child_process): what the orchestration costs over the rawest
+    // way to run those agents. No target of its own; the row above keeps the issue's.
+    if (targeted) rows.push({ name: 'pipeline job', detail: `${tasks} tasks: whole run against a script of raw spawns doing the job${rounds.length > 1 ? `; median of ${rounds.length} rounds` : ''}`, ms: jobRound.team.wallMs, baselineMs: jobRound.jobMs, untargeted: 'the row above holds the whole run\'s' });
   }
   if (exec.length > 1) rows.push(growthRow('pipeline growth', 'task', exec, GROWTH_TARGET));
   return rows;
@@ -60,6 +66,8 @@ export async function benchPipeline(): Promise<Comparison[]> {
 
 interface Round {
   baselineMs: number;
+  /** The plain script's whole job, as a process (plain-job-main.ts). */
+  jobMs: number;
   team: PipelineTimes;
   /** What creating one file cost just before the round (timeNewFiles). */
   newFileUs: number;
@@ -76,10 +84,11 @@ async function measureSize(tasks: number): Promise<Round> {
   const agent = join(root, AGENT);
   const dir = makeScratchDir('teamline-bench-pipeline-');
   const newFileUs = timeNewFiles(join(dir, 'probe'));
-  const before = await runPlain(join(dir, 'plain-1'), agent, tasks);
+  const before = await runPlain(join(dir, 'plain-1'), agent, tasks, WORKERS);
+  const jobMs = await runPlainJob(join(dir, 'job'), root, agent, tasks);
   const team = await runPipeline(join(dir, 'team'), root, agent, tasks);
-  const after = await runPlain(join(dir, 'plain-2'), agent, tasks);
-  return { baselineMs: (before + after) / 2, team, newFileUs };
+  const after = await runPlain(join(dir, 'plain-2'), agent, tasks, WORKERS);
+  return { baselineMs: (before + after) / 2, jobMs, team, newFileUs };
 }
 
 // What creating a file costs on this disk right now, in microseconds: the pipeline creates about
@@ -110,6 +119,16 @@ async function runPipeline(project: string, root: string, agent: string, tasks: 
   return { wallMs, execMs: measureExecSpan(project, tasks) };
 }
 
+// The plain script's whole job, timed as the pipeline's run is: from its start to its exit.
+async function runPlainJob(dir: string, root: string, agent: string, tasks: number): Promise<number> {
+  const script = join(root, 'dist', 'bench', 'plain-job-main.js');
+  const started = performance.now();
+  const result = await execa(process.execPath, [script, dir, agent, String(tasks), String(WORKERS)], { reject: false, stdin: 'ignore' });
+  const ms = performance.now() - started;
+  if (result.exitCode !== 0) throw new Error(`the plain job exited ${result.exitCode}:\n${String(result.stderr).split('\n').slice(-15).join('\n')}`);
+  return ms;
+}
+
 // The exec stage's span, from the event files' microsecond stamps; checks every task completed.
 function measureExecSpan(project: string, tasks: number): number {
   const runs = join(project, '.team', 'runs');
@@ -138,39 +157,6 @@ function stampMs(name: string): number {
   if (!m) throw new Error(`not an event file name: ${name}`);
   const [, y, mo, d, h, mi, s, micros] = m.map(Number) as number[];
   return Date.UTC(y!, mo! - 1, d!, h!, mi!, s!) + micros! / 1000;
-}
-
-// The baseline: the same exec processes (same script, same environment shape, writing their result
-// files), WORKERS at a time, by a plain execa loop.
-async function runPlain(dir: string, agent: string, tasks: number): Promise<number> {
-  mkdirSync(dir, { recursive: true });
-  let next = 0;
-  const worker = async (name: string) => {
-    while (next < tasks) {
-      const id = `t${++next}`;
-      const attemptDir = join(dir, id, 'a1');
-      mkdirSync(attemptDir, { recursive: true });
-      const resultFile = join(attemptDir, 'result.json');
-      const env = {
-        TEAM_RUN_ID: 'plain',
-        TEAM_TASK_ID: id,
-        TEAM_ATTEMPT: '1',
-        TEAM_STAGE: 'team-exec',
-        TEAM_ROLE: 'executor',
-        TEAM_WORKER: name,
-        TEAM_PROMPT_FILE: join(attemptDir, 'prompt.md'),
-        TEAM_RESULT_FILE: resultFile,
-        TEAM_PROJECT_DIR: dir,
-        BENCH_TASKS: String(tasks),
-      };
-      const result = await execa('sh', [agent], { cwd: dir, env, stdin: 'ignore', reject: false });
-      if (result.exitCode !== 0 || !existsSync(resultFile)) throw new Error(`plain ${id} exited ${result.exitCode} without its result`);
-      JSON.parse(readFileSync(resultFile, 'utf8'));
-    }
-  };
-  const started = performance.now();
-  await Promise.all(Array.from({ length: WORKERS }, (_, i) => worker(`worker-${i + 1}`)));
-  return performance.now() - started;
 }
 
 // The folder holding package.json and the agent script, from bench/ or dist/bench/ alike.
