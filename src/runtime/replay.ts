@@ -154,7 +154,12 @@ function describeDifference(logged: Record<string, unknown>, expected: NewEvent)
       if (mine === undefined || !isDeepStrictEqual(JSON.parse(JSON.stringify(mine)), tasks[i])) return [name(tasks[i]), name(mine)];
     }
   }
-  return [describe(logged), describe(expected)];
+  const [theirs, ours] = [describe(logged), describe(expected)];
+  if (theirs !== ours) return [theirs, ours];
+  // Alike as named: the fields that differ say where.
+  const plain = JSON.parse(JSON.stringify(expected)) as Record<string, unknown>;
+  const fields = [...new Set([...Object.keys(logged), ...Object.keys(plain)])].filter((key) => !isDeepStrictEqual(logged[key], plain[key]));
+  return [`${theirs} with ${fields.join(', ')} differing`, ours];
 }
 
 function describe(record: Record<string, unknown> | NewEvent): string {

@@ -77,6 +77,12 @@ describe('replayRun on machine logs', () => {
     expect(() => replayRun(log)).toThrow(/tasks_assigned\(no task here\), but replaying the log gives tasks_assigned\(task_id=t2 worker=worker-2\)/);
   });
 
+  it('names the field that differs when the two records are alike as named', () => {
+    const d = toExec(new Driver(makeInput({ workers: 2 })), independent(2));
+    const log = d.log.map((e) => (e.event === 'tasks_assigned' ? { ...e, note: 'added by hand' } : e));
+    expect(() => replayRun(log)).toThrow(/records tasks_assigned\(2 tasks\) with note differing, but replaying the log gives tasks_assigned\(2 tasks\)$/);
+  });
+
   it('replays a log written with one task_assigned per task, as logs were before the tasks of a step were one record', () => {
     const d = toExec(new Driver(makeInput({ workers: 2 })), independent(2));
     const log = d.log.flatMap((e) => (e.event === 'tasks_assigned' ? e.tasks.map((t) => ({ event: 'task_assigned' as const, at: e.at, run_id: e.run_id, ...t })) : [e]));
