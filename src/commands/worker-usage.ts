@@ -2,14 +2,11 @@
 // appears, and at the end the session id, cost and tokens, as the orchestrator records them in
 // attempt_usage events. Its last output line, for `output-tail` reports (the live view's lane). And
 // its watchdog on the worker's machine (watchLife).
-import { statSync } from 'node:fs';
-import { join } from 'node:path';
 import type { AgentAdapter, AgentReport } from '../../workers/types.js';
+import { LifeSigns, lookEveryMs, silenceReason } from '../runtime/life-signs.js';
 import { readBoundedOutput } from '../runtime/output.js';
 import { guardCliText } from '../runtime/result-guard.js';
 import { lastLine } from '../watch/model.js';
-import { OutputLines } from '../runtime/output-lines.js';
-import { OUTPUT_FILE } from '../../workers/wrapper.js';
 
 // How often a running attempt's output is looked at for its session id, and for its last line.
 const PEEK_MS = 1_000;
@@ -51,48 +48,30 @@ export function watchOutputTail(outputFile: string, onLine: (line: string) => vo
   return { stop: () => clearInterval(timer) };
 }
 
-// The files whose change is a sign of life of an attempt (its heartbeat and result; its output too
-// unless the adapter reads the output for real progress).
-const LIFE_FILES = ['heartbeat', 'result.json'];
-
 // The watchdog of an attempt on this machine, as the writer's own (src/runtime/watch.ts): once none
-// of its signs of life (progress in its output as the adapter reads it, heartbeat, result) came for
+// of its signs of life (src/runtime/life-signs.ts) came for
 // `stall.ms` (watchdog.statusCheckMs) `stall.onStall` is called once, and for `silenceMs`
 // (watchdog.reassignMs) `onStop` with the watchdog's reason; a failure the adapter reads in the
 // output that no retry can fix (credentials, quota, model) calls `onStop` at once. stop() ends it.
 export function watchLife(attemptDir: string, adapter: AgentAdapter, silenceMs: number, onStop: (reason: string) => void, stall?: { ms: number; onStall(silentMs: number): void }): { stop(): void } {
-  const output = new OutputLines(join(attemptDir, OUTPUT_FILE));
-  const files = adapter.scan ? LIFE_FILES : [...LIFE_FILES, OUTPUT_FILE];
-  let lastLife = Date.now();
+  const life = new LifeSigns(attemptDir, adapter);
   let stalled = false;
-  const shortest = Math.min(silenceMs, stall?.ms ?? silenceMs);
   const timer = setInterval(() => {
-    const signals = adapter.scan?.(output.readNew());
-    if (signals?.failure) {
+    const { silentMs, failure } = life.look();
+    if (failure) {
       clearInterval(timer);
-      return onStop(`${guardCliText(signals.failure.reason)} (stopped early: no retry can fix it)`);
+      return onStop(failure);
     }
-    if (signals?.progress) lastLife = Date.now();
-    lastLife = Math.max(lastLife, ...files.map((name) => mtimeOf(join(attemptDir, name))));
-    const silent = Date.now() - lastLife;
     // Marked stalled once, at watchdog.statusCheckMs of silence, as the writer's own watchdog does.
-    if (stall && !stalled && silent >= stall.ms) {
+    if (stall && !stalled && silentMs >= stall.ms) {
       stalled = true;
-      stall.onStall(silent);
+      stall.onStall(silentMs);
     }
-    if (silent < silenceMs) return;
+    if (silentMs < silenceMs) return;
     clearInterval(timer);
-    onStop(`watchdog: no progress for ${Math.round(silent / 1000)}s (reassign after ${Math.round(silenceMs / 1000)}s); killed`);
-  }, Math.max(10, Math.min(1_000, Math.floor(shortest / 4))));
+    onStop(silenceReason(silentMs, silenceMs));
+  }, lookEveryMs(Math.min(silenceMs, stall?.ms ?? silenceMs)));
   return { stop: () => clearInterval(timer) };
-}
-
-function mtimeOf(file: string): number {
-  try {
-    return statSync(file).mtimeMs;
-  } catch {
-    return 0;
-  }
 }
 
 // The usage of an ended attempt from its CLI's report, or undefined when it shows none.

@@ -2,21 +2,16 @@
 // result); one that shows none (silent, or only retry notices) is marked stalled, then killed.
 // An attempt past its wall-clock cap is killed, and one whose CLI shows a failure no retry can
 // fix is stopped at once. Aborting (cancel) stops it with the configured grace.
-import { closeSync, readSync, statSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AttemptInput } from '../../machines/types.js';
 import type { AgentAdapter, LaunchSpec, WorkerExit, WorkerHandle } from '../../workers/types.js';
 import { OUTPUT_FILE } from '../../workers/wrapper.js';
 import { attemptCapMs } from './attempt-cap.js';
-import { OutputLines } from './output-lines.js';
-import { guardCliText } from './result-guard.js';
+import { LifeSigns, lookEveryMs, silenceReason } from './life-signs.js';
 import type { RunSession } from './session.js';
 import { openRegularFile } from '../checkpoint/regular-file.js';
 
-// Files whose change is a sign of life; the output file is one unless the adapter reads it.
-const LIFE_FILES = ['heartbeat', 'result.json'];
-// The watchdog looks at most this often, and at least four times per status-check period.
-const MAX_TICK_MS = 1_000;
 // A stalled worker killed by the watchdog gets this long to go after SIGINT.
 const WATCHDOG_GRACE_MS = 2_000;
 
@@ -24,12 +19,9 @@ const WATCHDOG_GRACE_MS = 2_000;
 export async function watchWorker(session: RunSession, handle: WorkerHandle, spec: LaunchSpec, input: AttemptInput, signal: AbortSignal, adapter: AgentAdapter): Promise<WorkerExit> {
   const backend = session.registry.backendOf(handle);
   const { statusCheckMs, reassignMs } = session.limits;
-  const tick = Math.max(10, Math.min(MAX_TICK_MS, Math.floor(statusCheckMs / 4)));
   const started = Date.now();
   const capMs = attemptCapMs(session.config, input.stage);
-  const output = new OutputLines(join(spec.attemptDir, OUTPUT_FILE));
-  const lifeFiles = adapter.scan ? LIFE_FILES : [...LIFE_FILES, OUTPUT_FILE];
-  let lastLife = lastSignOfLife(spec.attemptDir, lifeFiles) ?? started;
+  const life = new LifeSigns(spec.attemptDir, adapter, started);
   let stalledNoted = false;
   let sessionNoted = false;
   let stopping: Promise<void> | undefined;
@@ -52,21 +44,17 @@ export async function watchWorker(session: RunSession, handle: WorkerHandle, spe
     if (looking || stopping) return;
     looking = true;
     try {
-      const life = lastSignOfLife(spec.attemptDir, lifeFiles);
-      if (life !== undefined && life > lastLife) lastLife = life;
-      const signals = adapter.scan?.(output.readNew());
-      if (signals?.progress) lastLife = Date.now();
+      const { silentMs: silent, failure } = life.look();
       const ran = Date.now() - started;
-      const silent = Date.now() - lastLife;
       if (!sessionNoted && adapter.peekSessionId) sessionNoted = noteSessionId(session, input, adapter, spec.attemptDir);
       const stalled = silent >= statusCheckMs && !stalledNoted;
-      const kill = signals?.failure
-        ? `${guardCliText(signals.failure.reason)} (stopped early: no retry can fix it)`
-        : ran >= capMs
+      const kill =
+        failure ??
+        (ran >= capMs
           ? `attempt cap: ran ${Math.round(ran / 1000)}s, over the ${Math.round(capMs / 1000)}s allowed for ${input.stage} (team.attemptTimeoutMs); killed`
           : silent >= reassignMs
-            ? `watchdog: no progress for ${Math.round(silent / 1000)}s (reassign after ${Math.round(reassignMs / 1000)}s); killed`
-            : undefined;
+            ? silenceReason(silent, reassignMs)
+            : undefined);
       if (!stalled && !kill) return;
       // Silence may be our own pause (SIGSTOP, a laptop lid): an attempt that ended is judged by its result, never killed.
       if (!(await backend.isAlive(handle))) return;
@@ -87,7 +75,7 @@ export async function watchWorker(session: RunSession, handle: WorkerHandle, spe
       looking = false;
     }
   };
-  const timer = setInterval(() => void look(), tick);
+  const timer = setInterval(() => void look(), lookEveryMs(statusCheckMs));
   try {
     const exit = await backend.wait(handle, spec);
     if (stopping) await stopping;
@@ -97,20 +85,6 @@ export async function watchWorker(session: RunSession, handle: WorkerHandle, spe
     offForce();
     signal.removeEventListener('abort', onAbort);
   }
-}
-
-// The latest modification time among the attempt's sign-of-life files.
-function lastSignOfLife(dir: string, names: string[]): number | undefined {
-  let latest: number | undefined;
-  for (const name of names) {
-    try {
-      const mtime = statSync(join(dir, name)).mtimeMs;
-      latest = latest === undefined ? mtime : Math.max(latest, mtime);
-    } catch {
-      // Not there yet.
-    }
-  }
-  return latest;
 }
 
 // Records the CLI's session id as soon as its output shows it.
