@@ -181,11 +181,18 @@ export class WorkerNews {
   }
 
   private noteAssignment(event: { event: string } & Record<string, unknown>): void {
-    if (event.event === 'task_assigned' && typeof event.task_id === 'string' && typeof event.worker === 'string') this.assigned.set(event.task_id, event.worker);
-    if (event.event === 'tasks_assigned' && Array.isArray(event.tasks)) {
-      for (const task of event.tasks as Array<Record<string, unknown>>) {
-        if (typeof task.task_id === 'string' && typeof task.worker === 'string') this.assigned.set(task.task_id, task.worker);
-      }
-    }
+    for (const [task, worker] of assignmentsOf(event)) this.assigned.set(task, worker);
   }
+}
+
+// The task → worker pairs an event of the log sets: a plan's or a fix loop's tasks (tasks_assigned),
+// or one task (task_assigned, as older logs hold for every task); none from any other event.
+export function assignmentsOf(event: { event: string } & Record<string, unknown>): Array<[string, string]> {
+  const one = (value: unknown): Array<[string, string]> => {
+    const { task_id: task, worker } = (value ?? {}) as Record<string, unknown>;
+    return typeof task === 'string' && typeof worker === 'string' ? [[task, worker]] : [];
+  };
+  if (event.event === 'task_assigned') return one(event);
+  if (event.event === 'tasks_assigned' && Array.isArray(event.tasks)) return event.tasks.flatMap(one);
+  return [];
 }

@@ -3,6 +3,8 @@
 import { REPORT_KINDS } from './pg-reports.js';
 
 const KINDS = REPORT_KINDS.map((kind) => `'${kind}'`).join(', ');
+// The check a store already has takes every kind when its definition names each one.
+const HAS_EVERY_KIND = REPORT_KINDS.map((kind) => `pg_get_constraintdef(oid) LIKE '%''${kind}''%'`).join(' AND ');
 
 // Leases: one row per attempt a worker took; renewed by its worker, read by the run's writer.
 const LEASES = `
@@ -36,9 +38,9 @@ CREATE TABLE IF NOT EXISTS teamline.reports (
   PRIMARY KEY (run_id, seq)
 );
 CREATE UNIQUE INDEX IF NOT EXISTS reports_one_finished ON teamline.reports (run_id, task_id, attempt) WHERE kind = 'finished';
--- A store made before a kind was added takes the new list (each kind's name is in the check).
+-- A store made before a kind was added takes the new list.
 DO $$ BEGIN
-  IF NOT EXISTS (SELECT 1 FROM pg_constraint WHERE conname = 'reports_kind_check' AND conrelid = 'teamline.reports'::regclass AND pg_get_constraintdef(oid) LIKE '%''stalled''%') THEN
+  IF NOT EXISTS (SELECT 1 FROM pg_constraint WHERE conname = 'reports_kind_check' AND conrelid = 'teamline.reports'::regclass AND ${HAS_EVERY_KIND}) THEN
     ALTER TABLE teamline.reports DROP CONSTRAINT IF EXISTS reports_kind_check;
     ALTER TABLE teamline.reports ADD CONSTRAINT reports_kind_check CHECK (kind IN (${KINDS}));
   END IF;
