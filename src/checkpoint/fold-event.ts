@@ -26,6 +26,14 @@ function attemptIn(tasks: Map<string, TaskView>, id: string, number: number, eve
   return attempt;
 }
 
+// A task enters the graph; one defined here (not a fix task, which stands for a defect) counts
+// among its iteration's.
+function assignTask(st: FoldState, id: string, defined: boolean): void {
+  taskIn(st.tasks, id);
+  const iteration = iterationIn(st.iterations, st.pipeline.iteration);
+  if (defined && !/(^|\.)fix-\d+-/.test(id) && !iteration.tasks.includes(id)) iteration.tasks.push(id);
+}
+
 function iterationIn(iterations: IterationView[], k: number): IterationView {
   let found = iterations.find((it) => it.iteration === k);
   if (!found) iterations.push((found = { iteration: k, tasks: [], fixLoops: 0, outcome: 'running', reasons: [] }));
@@ -38,12 +46,6 @@ export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): 
   const taskOf = (id: string) => taskIn(tasks, id);
   const attemptOf = (id: string, number: number, e: { stage?: string; agent?: string }) => attemptIn(tasks, id, number, e);
   const iterationOf = (k: number) => iterationIn(iterations, k);
-  // A task enters the graph; one defined here (not a fix task, which stands for a defect) counts among its iteration's.
-  const assign = (id: string, defined: boolean) => {
-    taskOf(id);
-    const iteration = iterationOf(pipeline.iteration);
-    if (defined && !/(^|\.)fix-\d+-/.test(id) && !iteration.tasks.includes(id)) iteration.tasks.push(id);
-  };
   switch (event.event) {
     case 'task_started': {
       const attempt = attemptOf(event.task_id, event.attempt, event);
@@ -76,10 +78,10 @@ export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): 
       taskOf(event.task_id).retries.push({ attempt: event.attempt, reason: event.reason, at: event.at });
       break;
     case 'task_assigned':
-      assign(event.task_id, event.task !== undefined);
+      assignTask(st, event.task_id, event.task !== undefined);
       break;
     case 'tasks_assigned':
-      for (const task of event.tasks) assign(task.task_id, true);
+      for (const task of event.tasks) assignTask(st, task.task_id, true);
       break;
     case 'attempt_spawned':
     case 'attempt_taken':
