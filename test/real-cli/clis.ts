@@ -73,6 +73,11 @@ export function makeCliHome(cli: RealCli, serverUrl: string): CliHome {
       `base_url = "${serverUrl}/v1"`,
       `env_key = "${KEY_VAR}"`,
       'wire_api = "responses"',
+      // Its workspace-write sandbox makes .git, .codex, .agents and .aws in every writable root, /tmp
+      // among them: a .git left in /tmp would make every project under /tmp look like a repository
+      // (a git probe per run). The scratch TMPDIR stays writable.
+      '[sandbox_workspace_write]',
+      'exclude_slash_tmp = true',
       '',
     ].join('\n'));
   }
