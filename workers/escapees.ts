@@ -57,35 +57,79 @@ function scanFor(markers: AttemptMarker[]): number[][] {
   return found;
 }
 
-// The scan not yet begun: attempts that end in the same turn of the event loop share it (it begins
-// after they all asked, so it sees everything each of them left).
-let gathering: { markers: AttemptMarker[]; found: Promise<number[][]> } | undefined;
+// The scans not yet begun, by how long each gathers: attempts that ask while one gathers share it (it
+// begins after they all asked, so it sees everything each of them left). 0: the current turn of the
+// event loop.
+const gathering = new Map<number, { markers: AttemptMarker[]; found: Promise<number[][]> }>();
 
-function findEscapeesShared(marker: AttemptMarker): Promise<number[]> {
-  if (!gathering) {
+function findEscapeesShared(marker: AttemptMarker, gatherMs: number): Promise<number[]> {
+  let batch = gathering.get(gatherMs);
+  if (!batch) {
     const markers: AttemptMarker[] = [];
-    const found = new Promise<number[][]>((resolve, reject) =>
-      setImmediate(() => {
-        gathering = undefined;
+    const found = new Promise<number[][]>((resolve, reject) => {
+      const scan = () => {
+        gathering.delete(gatherMs);
         try {
           resolve(scanFor(markers));
         } catch (error) {
           reject(error as Error);
         }
-      }),
-    );
-    gathering = { markers, found };
+      };
+      if (gatherMs > 0) setTimeout(scan, gatherMs);
+      else setImmediate(scan);
+    });
+    batch = { markers, found };
+    gathering.set(gatherMs, batch);
   }
-  const index = gathering.markers.push(marker) - 1;
-  return gathering.found.then((all) => all[index]!);
+  const index = batch.markers.push(marker) - 1;
+  return batch.found.then((all) => all[index]!);
 }
 
 // SIGTERM to every escaped descendant, SIGKILL to those left; resolves with how many there were.
-export async function stopEscapees(marker: AttemptMarker): Promise<number> {
-  const pids = await findEscapeesShared(marker);
-  if (pids.length === 0) return 0;
+// `gatherMs`: how long the scan waits for other attempts' ends to share it.
+export async function stopEscapees(marker: AttemptMarker, gatherMs = 0): Promise<number> {
+  const pids = await findEscapeesShared(marker, gatherMs);
+  await stopAll(pids, () => findEscapees(marker));
+  return pids.length;
+}
+
+// SIGTERM to each pid, then SIGKILL to those `look` still finds after the grace.
+async function stopAll(pids: number[], look: () => number[]): Promise<void> {
+  if (pids.length === 0) return;
   for (const pid of pids) signalProcess(pid, 'SIGTERM');
-  const left = () => findEscapees(marker).filter((pid) => pids.includes(pid));
+  const left = () => look().filter((pid) => pids.includes(pid));
   if (!(await waitUntil(() => left().length === 0, TERM_TO_KILL_MS))) for (const pid of left()) signalProcess(pid, 'SIGKILL');
+}
+
+// The processes a run's finished attempts left running, ours, found by their marker: each carries a
+// finished attempt's TEAM_TASK_ID and TEAM_ATTEMPT beside the run's TEAM_RUN_ID and started when that
+// attempt's first process did or later. `finished` maps `task#attempt` to that start time.
+export function findRunLeftovers(runId: string, finished: ReadonlyMap<string, number>): number[] {
+  const uid = process.getuid?.();
+  const runLine = `TEAM_RUN_ID=${runId}`;
+  const found: number[] = [];
+  if (finished.size === 0) return found;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const stat = readProcStat(Number(entry));
+      if (!stat || stat.state === 'Z') continue;
+      if (uid !== undefined && statSync(`/proc/${entry}`).uid !== uid) continue;
+      const environ = readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0');
+      if (!environ.includes(runLine)) continue;
+      const value = (name: string) => environ.find((line) => line.startsWith(`${name}=`))?.slice(name.length + 1);
+      const since = finished.get(`${value('TEAM_TASK_ID')}#${value('TEAM_ATTEMPT')}`);
+      if (since !== undefined && stat.startTime >= since) found.push(Number(entry));
+    } catch {
+      // Gone, or not readable: not ours to judge.
+    }
+  }
+  return found;
+}
+
+// Stops what findRunLeftovers finds; resolves with how many there were.
+export async function stopRunLeftovers(runId: string, finished: ReadonlyMap<string, number>): Promise<number> {
+  const pids = findRunLeftovers(runId, finished);
+  await stopAll(pids, () => findRunLeftovers(runId, finished));
   return pids.length;
 }

@@ -3,6 +3,7 @@ import { validateId } from '../checkpoint/guards.js';
 import { resolveRun } from '../checkpoint/store.js';
 import { UsageError } from '../errors.js';
 import { driveRun } from '../runtime/drive.js';
+import { stopFinishedLeftovers } from '../runtime/attempt.js';
 import { probeEventLog } from '../runtime/event-log.js';
 import { makeRunProgress } from '../watch/run-progress.js';
 import { takeOver } from '../runtime/takeover.js';
@@ -59,11 +60,14 @@ export async function resumeCommand(argv: string[]): Promise<number> {
 const ENDED = new Set(['completed', 'failed', 'cancelled']);
 
 // A run that ended has nothing to resume; what a crash right after its end left running (its tmux
-// server, a process group its orchestrator had not seen go) is ended all the same, as the
-// orchestrator would have. Only what the log recorded, and only while it is still ours.
+// server, a process group its orchestrator had not seen go, an escapee of a finished attempt) is
+// ended all the same, as the orchestrator would have. Only what the log recorded, and only while it
+// is still ours.
 async function endLeftovers(session: RunSession): Promise<void> {
   const { registry } = session;
   await Promise.all(registry.all().map((handle) => registry.backendOf(handle).stop(handle, { graceMs: 0 }).catch(() => undefined)));
+  // The escapees of its last attempts: stopped once their ends were recorded, so a crash can come first.
+  await stopFinishedLeftovers(session).catch(() => undefined);
   if (session.keepPanes) return;
   for (const socketDir of registry.tmuxSocketDirs()) await killServer(session.runId, { socketDir }).catch(() => undefined);
 }

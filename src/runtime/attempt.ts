@@ -5,7 +5,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import type { AttemptInput } from '../../machines/types.js';
 import type { AgentAdapter, AgentConfig, LaunchSpec, WorkerBackend, WorkerHandle } from '../../workers/types.js';
 import { permissionFor } from '../../workers/adapters/permissions.js';
-import { escapeeMarker, stopEscapees } from '../../workers/escapees.js';
+import { escapeeMarker, stopEscapees, stopRunLeftovers } from '../../workers/escapees.js';
+import { BOOT_ID } from '../../workers/proc.js';
 import { resolveAgent } from './agents.js';
 import { adoptUnrecorded } from './adopt.js';
 import { attemptFiles, finishInterrupted, type AttemptFiles } from './attempt-records.js';
@@ -19,6 +20,10 @@ import type { RunSession } from './session.js';
 import { watchWorker } from './watch.js';
 
 export type AttemptRequest = AttemptInput;
+
+// How long the stop of a finished attempt's escapees waits for other attempts' ends, to share their
+// look at /proc (a read of every process of the machine): at most this much longer they live.
+const ESCAPEES_GATHER_MS = 25;
 
 // The effect behind the machine's runAttempt actor.
 export async function runAttempt(session: RunSession, input: AttemptRequest, signal: AbortSignal): Promise<void> {
@@ -39,10 +44,37 @@ export async function runAttempt(session: RunSession, input: AttemptRequest, sig
     handle = await startWorker(session, input, files, spec, backend, adapter, agent);
   }
   const exit = await watchWorker(session, handle, spec, input, signal, adapter);
-  // Descendants that left the worker's process group (setsid) end with the attempt.
-  await stopEscapees(escapeeMarker(session.runId, input.taskId, input.attempt, handle));
-  if (exit.stopped && signal.aborted) return finishInterrupted(session, input, `stopped by cancel (${exit.reason ?? 'worker ended'})`);
-  await concludeAttempt(session, input, files, adapter, exit, recovered);
+  // Descendants that left the worker's process group (setsid) end with the attempt: before a
+  // cancelled one is recorded, and once a finished one is, so that the worker's next task need not
+  // wait for the look at /proc, which attempts that end within ESCAPEES_GATHER_MS share. The run
+  // ends only once they are stopped; a takeover stops those a crash left in between (drive.ts).
+  const marker = escapeeMarker(session.runId, input.taskId, input.attempt, handle);
+  if (exit.stopped && signal.aborted) {
+    await stopEscapees(marker);
+    return finishInterrupted(session, input, `stopped by cancel (${exit.reason ?? 'worker ended'})`);
+  }
+  // Tracked from before the end is recorded, so the run's end (which waits for what is tracked) cannot come first.
+  let concluded!: () => void;
+  const stop = new Promise<void>((resolve) => (concluded = resolve)).then(() => stopEscapees(marker, ESCAPEES_GATHER_MS));
+  void session.cancel.track(stop.catch((error: unknown) => session.log.warn({ err: error, task: input.taskId, attempt: input.attempt }, 'escaped descendants not looked for')));
+  try {
+    await concludeAttempt(session, input, files, adapter, exit, recovered);
+  } finally {
+    concluded();
+  }
+}
+
+// A takeover's look for what the run's finished attempts left running: a crash between an attempt's
+// end and the stop of its escapees leaves them to the next orchestrator. Resolves with how many.
+export function stopFinishedLeftovers(session: RunSession): Promise<number> {
+  const finished = new Map<string, number>();
+  for (const event of session.events.fold.events) {
+    if (event.event !== 'task_finished') continue;
+    const handle = session.registry.get(event.task_id, event.attempt);
+    // A worker of another boot left nothing running on this one.
+    if (handle && (handle.bootId === undefined || BOOT_ID === undefined || handle.bootId === BOOT_ID)) finished.set(`${event.task_id}#${event.attempt}`, handle.pidStart);
+  }
+  return stopRunLeftovers(session.runId, finished);
 }
 
 async function startWorker(session: RunSession, input: AttemptInput, files: AttemptFiles, spec: LaunchSpec, backend: WorkerBackend, adapter: AgentAdapter, agent: AgentConfig): Promise<WorkerHandle> {

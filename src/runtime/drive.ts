@@ -8,6 +8,7 @@ import { killServer } from '../../workers/tmux/index.js';
 import { listGroupMembers } from '../../workers/proc.js';
 import { LogWriteError } from '../errors.js';
 import { CANCEL_REQUEST_FILE } from './cancel-request.js';
+import { stopFinishedLeftovers } from './attempt.js';
 import { bindMachine } from './provide.js';
 import { makeMachineSnapshot, saveMachineSnapshot, snapshotDue } from './machine-snapshot.js';
 import { resumeEvent, type Replay } from './replay.js';
@@ -28,6 +29,8 @@ export async function driveRun(
 ): Promise<DriveOutcome> {
   // A takeover runs the gates again: what the dead orchestrator's gates left running goes first.
   if ('replay' in start) await stopLeftoverGates(session.registry);
+  // And what its finished attempts left running, while the run goes on.
+  if ('replay' in start) void session.cancel.track(stopFinishedLeftovers(session).catch((error: unknown) => session.log.warn({ err: error }, 'the leftovers of finished attempts were not looked for')));
   const machine = bindMachine(session);
   let actor;
   // The live actor never looks back at an earlier snapshot: its steps may change the task map in place.

@@ -1,10 +1,12 @@
 // Reconcile after kill -9 of the orchestrator: a live worker is re-adopted, a finished one's result adopted.
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tmuxPath, tmuxServerAnswers } from '../helpers/recovery-procs.js';
 import { makeRecoveryProject, removeRecoveryProjects } from '../helpers/recovery-project.js';
 import { attemptDir, isAlive, waitFor } from '../helpers/recovery-wait.js';
+import { isProcessAlive, readPidStart, signalProcess } from '../../workers/proc.js';
 import { expectCleanCompletion, finishes, killWhileRunning, ledgerOf, SLOW_GO_TMUX } from './reconcile-run.js';
 
 describe('runtime/attempt (re-adopting after kill -9)', () => {
@@ -24,6 +26,29 @@ describe('runtime/attempt (re-adopting after kill -9)', () => {
     expect(String(project.events().find((e) => e.event === 'task_finished' && e.task_id === 't1')!.evidence)).not.toMatch(/^recovered/);
     expect(ledgerOf(project, 't1')).toEqual([1]);
     await expectCleanCompletion(project);
+  });
+
+  it('stops what a finished attempt left running when its orchestrator died before stopping it, and not the live worker it re-adopts', { timeout: 240_000 }, async () => {
+    const project = makeRecoveryProject('slow-exec');
+    const handle = await killWhileRunning(project, 't1');
+    // The planner's attempt finished before the kill: a daemon of it (a session of its own, the
+    // attempt's marker), as a kill between its end and the stop of its escapees would leave.
+    const finished = project.events().find((e) => e.event === 'task_finished' && e.task_id === 'plan')!;
+    const child = spawn('sleep', ['300'], { detached: true, stdio: 'ignore', env: { ...process.env, TEAM_RUN_ID: project.runId(), TEAM_TASK_ID: 'plan', TEAM_ATTEMPT: String(finished.attempt) } });
+    const daemon = { pid: child.pid!, start: readPidStart(child.pid!)! };
+    try {
+      const resumed = project.spawn('resume');
+      await waitFor('the daemon to be stopped', () => !isProcessAlive(daemon.pid, daemon.start), 30_000);
+      // t1's agent sleeps 6 s: its worker, of an attempt not finished, is still running.
+      expect(isAlive(handle), 'the live worker is left to its attempt').toBe(true);
+      const result = await resumed.result;
+      expect(result.exitCode, result.stderr).toBe(0);
+      expect(result.stderr).toContain('t1 a1 re-adopted, still running');
+      expect(finishes(project, 't1')).toEqual([[1, 'completed']]);
+      await expectCleanCompletion(project);
+    } finally {
+      if (isProcessAlive(daemon.pid, daemon.start)) signalProcess(daemon.pid, 'SIGKILL');
+    }
   });
 
   it('re-adopts a live tmux worker instead of starting the attempt again, and leaves no server', { timeout: 240_000 }, async () => {

@@ -2,7 +2,7 @@
 // attempts that end together share one look at /proc, and each stops only its own.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { findEscapees, stopEscapees, type AttemptMarker } from '../../workers/escapees.js';
+import { findEscapees, findRunLeftovers, stopEscapees, stopRunLeftovers, type AttemptMarker } from '../../workers/escapees.js';
 import { isProcessAlive, mayBeNewer, PID_MAX, readForkCount, readPidStart, waitUntil } from '../../workers/proc.js';
 
 const started: ChildProcess[] = [];
@@ -39,6 +39,26 @@ describe('workers/escapees', () => {
     const old = escapee({ runId, taskId: 't4', attempt: 1 });
     expect(await stopEscapees({ runId, taskId: 't4', attempt: 1, since: old.start + 1 })).toBe(0);
     expect(isProcessAlive(old.pid, old.start)).toBe(true);
+  });
+});
+
+describe('workers/escapees of finished attempts, as a takeover looks for them', () => {
+  it('finds the processes of the run\'s finished attempts only, started with the attempt or later, and stops them', async () => {
+    const leftover = escapee({ runId, taskId: 'f1', attempt: 2 });
+    const running = escapee({ runId, taskId: 'f2', attempt: 1 });
+    const earlier = escapee({ runId, taskId: 'f3', attempt: 1 });
+    const otherRun = escapee({ runId: `${runId}-other`, taskId: 'f1', attempt: 2 });
+    // f1#2 and f3#1 finished (f3's first process started after the one found carrying its marker); f2#1 still runs.
+    const finished = new Map([
+      ['f1#2', leftover.start],
+      ['f1#1', 0],
+      ['f3#1', earlier.start + 1],
+    ]);
+    expect(findRunLeftovers(runId, finished)).toEqual([leftover.pid]);
+    expect(await stopRunLeftovers(runId, finished)).toBe(1);
+    expect(await waitUntil(() => !isProcessAlive(leftover.pid, leftover.start), 5_000)).toBe(true);
+    for (const other of [running, earlier, otherRun]) expect(isProcessAlive(other.pid, other.start)).toBe(true);
+    expect(findRunLeftovers(runId, new Map())).toEqual([]);
   });
 });
 
