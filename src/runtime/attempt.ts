@@ -22,12 +22,25 @@ import { watchWorker } from './watch.js';
 export type AttemptRequest = AttemptInput;
 
 // How long the stop of a finished attempt's escapees waits for other attempts' ends, to share their
-// look at /proc (a read of every process of the machine): at most this much longer they live.
+// look at /proc (a read of every process of the machine): at most this much longer they live. It
+// waits only while other attempts of the run are under way (the last one's end is the run's).
 const ESCAPEES_GATHER_MS = 25;
+
+// How many attempts of each session are between their start and their end.
+const underWay = new WeakMap<RunSession, number>();
 
 // The effect behind the machine's runAttempt actor.
 export async function runAttempt(session: RunSession, input: AttemptRequest, signal: AbortSignal): Promise<void> {
   if (session.remote) return runRemoteAttempt(session, input, signal);
+  underWay.set(session, (underWay.get(session) ?? 0) + 1);
+  try {
+    await runLocalAttempt(session, input, signal);
+  } finally {
+    underWay.set(session, underWay.get(session)! - 1);
+  }
+}
+
+async function runLocalAttempt(session: RunSession, input: AttemptRequest, signal: AbortSignal): Promise<void> {
   const files = attemptFiles(session, input.taskId, input.attempt);
   const { adapter, agent } = resolveAgent(session.config, input.agent);
   const backend = session.registry.backend(agent.tmux ? 'tmux' : session.mode);
@@ -54,13 +67,14 @@ export async function runAttempt(session: RunSession, input: AttemptRequest, sig
     return finishInterrupted(session, input, `stopped by cancel (${exit.reason ?? 'worker ended'})`);
   }
   // Tracked from before the end is recorded, so the run's end (which waits for what is tracked) cannot come first.
-  let concluded!: () => void;
-  const stop = new Promise<void>((resolve) => (concluded = resolve)).then(() => stopEscapees(marker, ESCAPEES_GATHER_MS));
+  let concluded!: (gatherMs: number) => void;
+  const stop = new Promise<number>((resolve) => (concluded = resolve)).then((gatherMs) => stopEscapees(marker, gatherMs));
   void session.cancel.track(stop.catch((error: unknown) => session.log.warn({ err: error, task: input.taskId, attempt: input.attempt }, 'escaped descendants not looked for')));
   try {
     await concludeAttempt(session, input, files, adapter, exit, recovered);
   } finally {
-    concluded();
+    // This attempt is still counted: others are under way when the count is above one.
+    concluded(underWay.get(session)! > 1 ? ESCAPEES_GATHER_MS : 0);
   }
 }
 
