@@ -3,6 +3,10 @@
 import { z } from 'zod';
 
 const base = { at: z.string().min(1), run_id: z.string().min(1) };
+// How idle workers take tasks: `plan-order`, the next ready task of the plan whoever it was planned
+// for; `own-first`, the next ready task planned for the worker, and another's only when it has none.
+export const SCHEDULES = ['plan-order', 'own-first'] as const;
+export type Schedule = (typeof SCHEDULES)[number];
 const TERMINAL = ['completed', 'failed', 'interrupted', 'awaiting_approval'] as const;
 export const TERMINAL_STATUSES: readonly string[] = TERMINAL;
 export type TerminalStatus = (typeof TERMINAL)[number];
@@ -119,6 +123,8 @@ export const EVENT_SCHEMAS = {
     workerMode: z.enum(['headless', 'tmux']),
     keepPanes: z.boolean(),
     isolation: isolationSchema.optional(),
+    /** How idle workers take tasks (machines/schedule.ts); absent in the logs of earlier versions: plan-order. */
+    schedule: z.enum(SCHEDULES).optional(),
   }),
   run_resumed: z.object({ event: z.literal('run_resumed'), ...base, pid: z.number().int(), retry_interrupted: z.boolean() }),
   gates_result: z.object({ event: z.literal('gates_result'), ...base, iteration: z.number().int(), pass: z.number().int(), gates: z.array(gateSchema) }),

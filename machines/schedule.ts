@@ -22,7 +22,14 @@ export function agentFor(context: Pick<PipelineContext, 'agents' | 'defaultAgent
   return context.agents[role] ?? context.defaultAgent;
 }
 
-// Fails tasks that can never run, then starts ready tasks on idle workers, in plan order.
+// How far past the scan cursor an idle worker looks for a ready task planned for it (own-first):
+// a plan's tasks go round the workers, so each one's next task is near, and a step's scan stays short
+// however long the plan. Past the window it takes the next ready task, as plan-order does.
+const OWN_TASK_WINDOW_PER_WORKER = 4;
+
+// Fails tasks that can never run, then starts ready tasks on idle workers: under own-first, first
+// those planned for an idle worker (within the window), then, for the workers still idle, the next
+// ready tasks in plan order, each moved to such a worker (task_assigned) when its own is busy.
 export function schedule(context: PipelineContext): ScheduleResult {
   const draft = new TaskDraft(context);
   const records: NewEvent[] = [];
@@ -33,10 +40,36 @@ export function schedule(context: PipelineContext): ScheduleResult {
   const recheck = draft.index.recheck || available.length === 0;
   if (recheck) failUnrunnable(context, draft, available.length, records);
   const busy = new Set(draft.index.running.map((id) => draft.tasks[id]!.worker));
+  const allBusy = () => available.every((w) => busy.has(w));
+  const start = (id: string, current: TaskState, worker: string) => {
+    if (worker !== current.worker) records.push({ event: 'task_assigned', task_id: id, worker });
+    const task: TaskState = { ...current, worker, status: 'running', attempt: current.attempt + 1 };
+    draft.put(task);
+    busy.add(worker);
+    records.push(taskStartedRecord(context, id, task.attempt, stageOf(task), task.role));
+    starts.push(makeExecAttemptInput(context, draft.tasks, task));
+  };
+  // The worker a ready task starts on: its own when idle (and fresh, if any idle worker is), else
+  // the first idle worker that has not failed it, else the first idle one.
+  const workerFor = (current: TaskState) => {
+    const idle = available.filter((w) => !busy.has(w));
+    const fresh = idle.filter((w) => !current.failedOn.includes(w));
+    const choices = fresh.length > 0 ? fresh : idle;
+    return choices.includes(current.worker) ? current.worker : choices[0]!;
+  };
+  if (context.schedule === 'own-first') {
+    const end = Math.min(context.order.length, draft.index.cursor + OWN_TASK_WINDOW_PER_WORKER * context.workers);
+    for (let i = draft.index.cursor; i < end && !allBusy(); i++) {
+      const id = context.order[i]!;
+      const current = draft.tasks[id]!;
+      if (current.status !== 'pending' || busy.has(current.worker) || !isReady(current, draft.tasks)) continue;
+      if (workerFor(current) === current.worker) start(id, current, current.worker);
+    }
+  }
   let cursor = draft.index.cursor;
   let contiguous = true;
   for (let i = cursor; i < context.order.length; i++) {
-    if (available.every((w) => busy.has(w))) break;
+    if (allBusy()) break;
     const id = context.order[i]!;
     const current = draft.tasks[id]!;
     if (current.status !== 'pending') {
@@ -48,16 +81,7 @@ export function schedule(context: PipelineContext): ScheduleResult {
       continue;
     }
     if (contiguous) cursor = i + 1;
-    const idle = available.filter((w) => !busy.has(w));
-    const fresh = idle.filter((w) => !current.failedOn.includes(w));
-    const choices = fresh.length > 0 ? fresh : idle;
-    const worker = choices.includes(current.worker) ? current.worker : choices[0]!;
-    if (worker !== current.worker) records.push({ event: 'task_assigned', task_id: id, worker });
-    const task: TaskState = { ...current, worker, status: 'running', attempt: current.attempt + 1 };
-    draft.put(task);
-    busy.add(worker);
-    records.push(taskStartedRecord(context, id, task.attempt, stageOf(task), task.role));
-    starts.push(makeExecAttemptInput(context, draft.tasks, task));
+    start(id, current, workerFor(current));
   }
   draft.scanned(cursor, recheck);
   return { changes: draft.changes, records, starts };

@@ -1,5 +1,5 @@
 // The pipeline machine's context, input and events. Types only.
-import type { Defect, GateResult, Limits, NewEvent, TaskDef } from './events.js';
+import type { Defect, GateResult, Limits, NewEvent, Schedule, TaskDef } from './events.js';
 import type { Stage } from '../workers/types.js';
 import type { TaskIndex } from './task-index.js';
 
@@ -67,6 +67,8 @@ export interface PipelineInput {
   parent_session: string;
   /** Worktree isolation: the integration branch that holds the merged work. */
   workBranch?: string;
+  /** How idle workers take tasks (run_started's); absent: plan-order, as runs of earlier versions did. */
+  schedule?: Schedule;
   /**
    * The steps may change the task map in place instead of copying it: for an actor that never goes
    * back to an earlier snapshot (the live run, the replay), where a copy per event would make a run

@@ -27,8 +27,8 @@ export interface Replay {
 
 // The machine's input, as run_started recorded it.
 export function inputOf(started: EventOf<'run_started'>): PipelineInput {
-  const { mode, task, workers, agentType, limits, gates, agents, defaultAgent, session, parent_session, isolation } = started;
-  const input = { mode, task, workers, agentType, limits, gates, agents, defaultAgent, session, parent_session };
+  const { mode, task, workers, agentType, limits, gates, agents, defaultAgent, session, parent_session, isolation, schedule } = started;
+  const input = { mode, task, workers, agentType, limits, gates, agents, defaultAgent, session, parent_session, ...(schedule && { schedule }) };
   return isolation?.branch ? { ...input, workBranch: isolation.branch } : input;
 }
 

@@ -76,6 +76,35 @@ describe('pipeline machine: task attempts', () => {
     expect(d.snapshot.value).toEqual({ exec: 'handoff' });
   });
 
+  it('under own-first, gives an idle worker its own next ready task before an earlier one of a busy worker, and another\'s only when it has none', () => {
+    const run = (schedule?: 'own-first') => {
+      // Seven tasks round three workers: worker-3 is planned t3 and t6.
+      const d = toExec(driverWith({}, { workers: 3, ...(schedule && { schedule }) }), independent(7));
+      const records = d.records.length;
+      d.finishTask('t3').finishTask(schedule ? 't6' : 't4');
+      return { starts: startsOn(d), moved: d.since(records).filter((r) => r.event === 'task_assigned') };
+    };
+    expect(run('own-first')).toEqual({
+      starts: ['t1#a1@worker-1', 't2#a1@worker-2', 't3#a1@worker-3', 't6#a1@worker-3', 't4#a1@worker-3'],
+      moved: [{ event: 'task_assigned', task_id: 't4', worker: 'worker-3' }],
+    });
+    // Plan order (runs of earlier versions, whose run_started names no schedule): the next task, whoever's.
+    expect(run()).toEqual({
+      starts: ['t1#a1@worker-1', 't2#a1@worker-2', 't3#a1@worker-3', 't4#a1@worker-3', 't5#a1@worker-3'],
+      moved: [
+        { event: 'task_assigned', task_id: 't4', worker: 'worker-3' },
+        { event: 'task_assigned', task_id: 't5', worker: 'worker-3' },
+      ],
+    });
+  });
+
+  it('under own-first, still retries a failed task on another idle worker than the one it failed on', () => {
+    const d = toExec(driverWith({}, { workers: 2, schedule: 'own-first' }), independent(2));
+    d.finishTask('t2').finishTask('t1', 'failed');
+    expect(startsOn(d).at(-1)).toBe('t1#a2@worker-2');
+    expect(d.records.at(-2)).toEqual({ event: 'task_assigned', task_id: 't1', worker: 'worker-2' });
+  });
+
   it('retries a failed task on another idle worker than the one it failed on', () => {
     const d = toExec(driverWith({}, { workers: 2 }), independent(2));
     d.finishTask('t2').finishTask('t1', 'failed');

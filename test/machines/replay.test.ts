@@ -22,6 +22,11 @@ const ROUTES: Record<string, () => Driver> = {
     return verifyOnce(d, 'pass');
   },
   'a planner that fails twice': () => new Driver().finishStage('failed').finishStage('failed').handoff(),
+  'seven tasks on three workers under own-first, one of them moved': () => {
+    const d = toExec(driverWith({}, { workers: 3, schedule: 'own-first' }), independent(7));
+    d.finishTask('t3').finishTask('t6').finishTask('t1').finishTask('t2');
+    return verifyOnce(toVerify(d), 'pass');
+  },
   'an interrupted attempt, a stop and a resume that retries it': () => {
     const d = toExec(new Driver(makeInput({ workers: 2 })), independent(2)).finishTask('t1', 'interrupted').finishTask('t2');
     d.send({ type: 'run.resumed', retry_interrupted: false }).send({ type: 'run.resumed', retry_interrupted: true });
@@ -56,6 +61,17 @@ describe('replayRun on machine logs', () => {
       expect(replay.snapshot.context).toEqual({ ...d.context, inPlace: true });
     });
   }
+
+  it('replays a run with the schedule its run_started names: under plan order, the same log is a drift', () => {
+    const d = ROUTES['seven tasks on three workers under own-first, one of them moved']!();
+    expect(d.log.filter((e) => e.event === 'task_assigned')).not.toEqual([]);
+    const asEarlier = d.log.map((e) => {
+      if (e.event !== 'run_started') return e;
+      const { schedule: _schedule, ...rest } = e;
+      return rest as TeamEvent;
+    });
+    expect(() => replayRun(asEarlier)).toThrow(DeterminismError);
+  });
 
   it('skips facts the machine does not use', () => {
     const d = ROUTES['a team run that passes at once']!();
