@@ -50,8 +50,9 @@ function startPipeline(dir: string) {
 
 describe('handoffs with the pipeline machine', () => {
   it('renders every handoff a real run asks for in the SPEC shape, in order', async () => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'teamline-handoffs-')), 'handoffs');
-    made.push(dir);
+    const root = mkdtempSync(join(tmpdir(), 'teamline-handoffs-'));
+    made.push(root);
+    const dir = join(root, 'handoffs');
     const run = startPipeline(dir);
     const tasks = [
       { id: 'schema', title: 'Schemas', description: 'zod schemas', acceptance: ['bodies validated'] },
