@@ -1,7 +1,7 @@
 // Descendants of an attempt that left its process group (a `setsid` double fork): found by the
 // attempt's marker in their environment, same user, started after the attempt, and stopped.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { mayBeNewer, readForkCount, readProcStat, signalProcess, waitUntil } from './proc.js';
+import { mayBeNewer, readForkCount, readProcStat, signalProcess, waitUntil, type ProcStat } from './proc.js';
 import type { WorkerHandle } from './types.js';
 
 // Between SIGTERM and SIGKILL for an escaped descendant.
@@ -35,26 +35,38 @@ export function findEscapees(marker: AttemptMarker): number[] {
 function scanFor(markers: AttemptMarker[]): number[][] {
   const wanted = markers.map((m) => [`TEAM_RUN_ID=${m.runId}`, `TEAM_TASK_ID=${m.taskId}`, `TEAM_ATTEMPT=${m.attempt}`]);
   const oldest = Math.min(...markers.map((m) => m.since));
-  const uid = process.getuid?.();
   const found: number[][] = markers.map(() => []);
   const forksNow = markers.every((m) => m.after) ? readForkCount() : undefined;
-  const candidate = (pid: number) => forksNow === undefined || markers.some((m) => mayBeNewer(pid, m.after!, forksNow));
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid || !candidate(Number(entry))) continue;
-    try {
-      // The start time first: most processes of a machine are older than every attempt asked about.
-      const stat = readProcStat(Number(entry));
-      if (!stat || stat.state === 'Z' || stat.startTime < oldest) continue;
-      if (uid !== undefined && statSync(`/proc/${entry}`).uid !== uid) continue;
-      const environ = readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0');
+  forOwnProcesses(
+    {
+      pid: (pid) => forksNow === undefined || markers.some((m) => mayBeNewer(pid, m.after!, forksNow)),
+      // Most processes of a machine are older than every attempt asked about.
+      stat: (stat) => stat.startTime >= oldest,
+    },
+    (pid, stat, environ) =>
       markers.forEach((marker, i) => {
-        if (stat.startTime >= marker.since && wanted[i]!.every((line) => environ.includes(line))) found[i]!.push(Number(entry));
-      });
+        if (stat.startTime >= marker.since && wanted[i]!.every((line) => environ.includes(line))) found[i]!.push(pid);
+      }),
+  );
+  return found;
+}
+
+// Every live process of our user but this one that the filters let through (its pid, then its stat
+// line, read before its owner and environment are), with the lines of its environment.
+function forOwnProcesses(admit: { pid?: (pid: number) => boolean; stat?: (stat: ProcStat) => boolean }, visit: (pid: number, stat: ProcStat, environ: string[]) => void): void {
+  const uid = process.getuid?.();
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!/^\d+$/.test(entry) || pid === process.pid || admit.pid?.(pid) === false) continue;
+    try {
+      const stat = readProcStat(pid);
+      if (!stat || stat.state === 'Z' || admit.stat?.(stat) === false) continue;
+      if (uid !== undefined && statSync(`/proc/${entry}`).uid !== uid) continue;
+      visit(pid, stat, readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0'));
     } catch {
       // Gone, or not readable: not ours to judge.
     }
   }
-  return found;
 }
 
 // The scans not yet begun, by how long each gathers: attempts that ask while one gathers share it (it
@@ -105,25 +117,15 @@ async function stopAll(pids: number[], look: () => number[]): Promise<void> {
 // finished attempt's TEAM_TASK_ID and TEAM_ATTEMPT beside the run's TEAM_RUN_ID and started when that
 // attempt's first process did or later. `finished` maps `task#attempt` to that start time.
 export function findRunLeftovers(runId: string, finished: ReadonlyMap<string, number>): number[] {
-  const uid = process.getuid?.();
   const runLine = `TEAM_RUN_ID=${runId}`;
   const found: number[] = [];
   if (finished.size === 0) return found;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      const stat = readProcStat(Number(entry));
-      if (!stat || stat.state === 'Z') continue;
-      if (uid !== undefined && statSync(`/proc/${entry}`).uid !== uid) continue;
-      const environ = readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0');
-      if (!environ.includes(runLine)) continue;
-      const value = (name: string) => environ.find((line) => line.startsWith(`${name}=`))?.slice(name.length + 1);
-      const since = finished.get(`${value('TEAM_TASK_ID')}#${value('TEAM_ATTEMPT')}`);
-      if (since !== undefined && stat.startTime >= since) found.push(Number(entry));
-    } catch {
-      // Gone, or not readable: not ours to judge.
-    }
-  }
+  forOwnProcesses({}, (pid, stat, environ) => {
+    if (!environ.includes(runLine)) return;
+    const value = (name: string) => environ.find((line) => line.startsWith(`${name}=`))?.slice(name.length + 1);
+    const since = finished.get(`${value('TEAM_TASK_ID')}#${value('TEAM_ATTEMPT')}`);
+    if (since !== undefined && stat.startTime >= since) found.push(pid);
+  });
   return found;
 }
 

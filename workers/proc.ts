@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 // How often liveness is polled while waiting for a process to go.
 const POLL_MS = 50;
 
-interface ProcStat {
+export interface ProcStat {
   state: string;
   pgid: number;
   startTime: number;
@@ -95,7 +95,7 @@ function readBootId(): string | undefined {
 }
 
 // True when a recorded boot id (absent in older logs) is not this boot's.
-function otherBoot(bootId: string | undefined): boolean {
+export function otherBoot(bootId: string | undefined): boolean {
   return bootId !== undefined && BOOT_ID !== undefined && bootId !== BOOT_ID;
 }
 

@@ -6,7 +6,7 @@ import type { AttemptInput } from '../../machines/types.js';
 import type { AgentAdapter, AgentConfig, LaunchSpec, WorkerBackend, WorkerHandle } from '../../workers/types.js';
 import { permissionFor } from '../../workers/adapters/permissions.js';
 import { escapeeMarker, stopEscapees, stopRunLeftovers } from '../../workers/escapees.js';
-import { BOOT_ID } from '../../workers/proc.js';
+import { otherBoot } from '../../workers/proc.js';
 import { resolveAgent } from './agents.js';
 import { adoptUnrecorded } from './adopt.js';
 import { attemptFiles, finishInterrupted, type AttemptFiles } from './attempt-records.js';
@@ -66,16 +66,13 @@ async function runLocalAttempt(session: RunSession, input: AttemptRequest, signa
     await stopEscapees(marker);
     return finishInterrupted(session, input, `stopped by cancel (${exit.reason ?? 'worker ended'})`);
   }
-  // Tracked from before the end is recorded, so the run's end (which waits for what is tracked) cannot come first.
-  let concluded!: (gatherMs: number) => void;
-  const stop = new Promise<number>((resolve) => (concluded = resolve)).then((gatherMs) => stopEscapees(marker, gatherMs));
+  // This attempt is counted: others are under way when the count is above one.
+  const gatherMs = underWay.get(session)! > 1 ? ESCAPEES_GATHER_MS : 0;
+  const concluded = concludeAttempt(session, input, files, adapter, exit, recovered);
+  // Tracked before the end is recorded, so the run's end (which waits for what is tracked) cannot come first.
+  const stop = concluded.catch(() => undefined).then(() => stopEscapees(marker, gatherMs));
   void session.cancel.track(stop.catch((error: unknown) => session.log.warn({ err: error, task: input.taskId, attempt: input.attempt }, 'escaped descendants not looked for')));
-  try {
-    await concludeAttempt(session, input, files, adapter, exit, recovered);
-  } finally {
-    // This attempt is still counted: others are under way when the count is above one.
-    concluded(underWay.get(session)! > 1 ? ESCAPEES_GATHER_MS : 0);
-  }
+  await concluded;
 }
 
 // A takeover's look for what the run's finished attempts left running: a crash between an attempt's
@@ -86,7 +83,7 @@ export function stopFinishedLeftovers(session: RunSession): Promise<number> {
     if (event.event !== 'task_finished') continue;
     const handle = session.registry.get(event.task_id, event.attempt);
     // A worker of another boot left nothing running on this one.
-    if (handle && (handle.bootId === undefined || BOOT_ID === undefined || handle.bootId === BOOT_ID)) finished.set(`${event.task_id}#${event.attempt}`, handle.pidStart);
+    if (handle && !otherBoot(handle.bootId)) finished.set(`${event.task_id}#${event.attempt}`, handle.pidStart);
   }
   return stopRunLeftovers(session.runId, finished);
 }

@@ -27,10 +27,12 @@ export async function driveRun(
   session: RunSession,
   start: { input: PipelineInput } | { replay: Replay; retryInterrupted: boolean; cancel?: { by: string; force: boolean } },
 ): Promise<DriveOutcome> {
-  // A takeover runs the gates again: what the dead orchestrator's gates left running goes first.
-  if ('replay' in start) await stopLeftoverGates(session.registry);
-  // And what its finished attempts left running, while the run goes on.
-  if ('replay' in start) void session.cancel.track(stopFinishedLeftovers(session).catch((error: unknown) => session.log.warn({ err: error }, 'the leftovers of finished attempts were not looked for')));
+  if ('replay' in start) {
+    // A takeover runs the gates again: what the dead orchestrator's gates left running goes first;
+    // what its finished attempts left running is stopped while the run goes on.
+    await stopLeftoverGates(session.registry);
+    void session.cancel.track(stopFinishedLeftovers(session).catch((error: unknown) => session.log.warn({ err: error }, 'the leftovers of finished attempts were not looked for')));
+  }
   const machine = bindMachine(session);
   let actor;
   // The live actor never looks back at an earlier snapshot: its steps may change the task map in place.
