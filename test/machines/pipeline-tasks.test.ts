@@ -98,6 +98,17 @@ describe('pipeline machine: task attempts', () => {
     });
   });
 
+  it('under own-first, looks for a worker\'s own task only within its window past the scan cursor, and past it takes the next ready task', () => {
+    // Two workers; t3..t10 wait for t1; t11 (worker-1's) and t12 (worker-2's) are ready at once.
+    const tasks = independent(12).map((t, i) => (i >= 2 && i < 10 ? { ...t, blockedBy: ['t1'] } : t));
+    const d = toExec(driverWith({}, { workers: 2, schedule: 'own-first' }), tasks);
+    const records = d.records.length;
+    d.finishTask('t2');
+    // worker-2's own ready task t12 lies past the window (4 tasks per worker from the cursor at t3): it takes t11.
+    expect(startsOn(d).at(-1)).toBe('t11#a1@worker-2');
+    expect(d.since(records).filter((r) => r.event === 'task_assigned')).toEqual([{ event: 'task_assigned', task_id: 't11', worker: 'worker-2' }]);
+  });
+
   it('under own-first, still retries a failed task on another idle worker than the one it failed on', () => {
     const d = toExec(driverWith({}, { workers: 2, schedule: 'own-first' }), independent(2));
     d.finishTask('t2').finishTask('t1', 'failed');
