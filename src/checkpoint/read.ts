@@ -1,11 +1,10 @@
 // Reads a run's files; a malformed or unknown file is ignored and reported, never trusted.
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { TEMP_PREFIX } from '../../workers/atomic.js';
 import { approvalSchema, EVENT_SCHEMAS, isEventName, type Approval, type TeamEvent } from '../../machines/events.js';
 import { LIMITS } from './guards.js';
-import { readRegularFile } from './regular-file.js';
+import { readSmallFile } from './regular-file.js';
 import type { LogDigest, LogPosition } from './log-digest.js';
 import type { RunPaths, RunRecord } from './store.js';
 
@@ -78,33 +77,37 @@ function readFolder<T>(
   }
   const out: Array<T & { file: string }> = [];
   for (const name of names) {
-    const file = `${label}/${name}`;
-    if (!name.startsWith(TEMP_PREFIX)) {
+    const temporary = name.startsWith(TEMP_PREFIX);
+    if (!temporary) {
       listing.names?.push(name);
       if (listing.after !== undefined && name <= listing.after) continue;
     }
     // `<stamp>-<event>-…`: event names hold no dash.
-    if (listing.only && (name.startsWith(TEMP_PREFIX) || !listing.only.has(name.split('-')[1] ?? ''))) continue;
-    if (name.startsWith(TEMP_PREFIX)) {
-      problems.push({ file, reason: 'stray temporary file (an interrupted write); ignored' });
+    if (listing.only && (temporary || !listing.only.has(name.split('-')[1] ?? ''))) continue;
+    if (temporary) {
+      problems.push({ file: `${label}/${name}`, reason: 'stray temporary file (an interrupted write); ignored' });
       continue;
     }
     if (!pattern.test(name)) {
       listing.onText?.(name, undefined);
-      problems.push({ file, reason: 'unexpected file name; ignored' });
+      problems.push({ file: `${label}/${name}`, reason: 'unexpected file name; ignored' });
       continue;
     }
     // A folder, a FIFO, a link or an unreadable file under an event's name: reported, never opened in a way that blocks.
-    const read = readRegularFile(join(dir, name), LIMITS.eventBytes);
+    const path = `${dir}/${name}`;
+    const read = readSmallFile(path, LIMITS.eventBytes);
     listing.onText?.(name, read.ok ? read.text : undefined);
     if (!read.ok) {
-      problems.push({ file, reason: `${read.reason}; ignored` });
+      problems.push({ file: `${label}/${name}`, reason: `${read.reason}; ignored` });
       continue;
     }
     const parsed = parseRecordText(read.text, parse, 'file');
-    if (typeof parsed === 'string') problems.push({ file, reason: parsed });
+    if (typeof parsed === 'string') problems.push({ file: `${label}/${name}`, reason: parsed });
     // The parsed value is a fresh object of our own: naming its file in place spares a copy per event.
-    else out.push(Object.assign(parsed as T & object, { file: name }));
+    else {
+      (parsed as T & { file: string }).file = name;
+      out.push(parsed as T & { file: string });
+    }
   }
   return out;
 }
@@ -113,12 +116,12 @@ function readFolder<T>(
 // A record's text (an event or approval file, or a stored row) parsed and checked; otherwise why it is
 // not trusted: empty, malformed JSON, or refused by its schema, ending in "; ignored".
 export function parseRecordText<T>(text: string, parse: (value: unknown) => T | string, what: 'file' | 'record'): T | string {
-  if (text.trim() === '') return `empty ${what}; ignored`;
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return `malformed JSON (${(error as Error).message}); ignored`;
+    // Only text that does not parse can be empty: the check costs a copy, so it waits for a failure.
+    return text.trim() === '' ? `empty ${what}; ignored` : `malformed JSON (${(error as Error).message}); ignored`;
   }
   const parsed = parse(value);
   return typeof parsed === 'string' ? `${parsed}; ignored` : parsed;

@@ -42,6 +42,31 @@ export function readRegularFile(path: string, maxBytes: number, options: { singl
   }
 }
 
+// readRegularFile for the many small files of a log, in the fewest calls: an open that refuses a
+// link and cannot block, one positioned read into a buffer kept for the purpose (a FIFO or socket
+// refuses a positioned read), a close. Whatever that does not settle (an open or read that fails,
+// an empty file, one that fills the buffer) is read again by readRegularFile, so that every refusal
+// names its reason as that one does.
+const SMALL_BYTES = 64 * 1024;
+let small: Buffer | undefined;
+export function readSmallFile(path: string, maxBytes: number): FileReading {
+  small ??= Buffer.allocUnsafe(SMALL_BYTES + 1);
+  let length = -1;
+  try {
+    const fd = openSync(path, OPEN_FLAGS);
+    try {
+      // At position 0: pread, which a FIFO answers with ESPIPE whether or not a writer holds it.
+      length = readSync(fd, small, 0, small.length, 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    length = -1;
+  }
+  if (length <= 0 || length > maxBytes || length === small.length) return readRegularFile(path, maxBytes);
+  return { ok: true, text: small.toString('utf8', 0, length) };
+}
+
 function refused(reason: string): FileReading {
   return { ok: false, missing: false, reason };
 }

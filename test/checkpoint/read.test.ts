@@ -1,4 +1,5 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, mkdirSync, openSync, renameSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readRunFiles } from '../../src/checkpoint/read.js';
@@ -123,6 +124,39 @@ describe('checkpoint/read', () => {
     const files = readRunFiles(paths);
     expect(files.problems).toEqual([{ file: `events/${name}`, reason: 'not a regular file (a folder); ignored' }]);
     expect(files.events).toHaveLength(1);
+  });
+
+  // Event files take a short read (one positioned read); a FIFO that a writer holds open with a valid
+  // event in it is still refused as a FIFO, never read for what the writer gave.
+  it('refuses a FIFO under an event name even while a writer holds a valid event in it', () => {
+    const { runId, paths } = makeRun();
+    const name = eventFileName('task_started', 't1', 1);
+    const fifo = join(paths.eventsDir, name);
+    execFileSync('mkfifo', [fifo]);
+    // Opened for reading and writing, a FIFO opens at once on Linux and keeps what is written to it.
+    const fd = openSync(fifo, constants.O_RDWR);
+    try {
+      writeSync(fd, JSON.stringify(taskEvent(runId, { event: 'task_started', status: 'running' })));
+      const files = readRunFiles(paths);
+      expect(files.events).toEqual([]);
+      expect(files.problems).toEqual([{ file: `events/${name}`, reason: 'not a regular file (a FIFO); ignored' }]);
+    } finally {
+      closeSync(fd);
+    }
+  });
+
+  it('refuses a link under an event name, and reads an event file larger than the short read whole', () => {
+    const { runId, paths } = makeRun();
+    const target = join(paths.runDir, 'elsewhere.json');
+    writeFileSync(target, JSON.stringify(taskEvent(runId, { event: 'task_started', status: 'running' })));
+    const link = eventFileName('task_started', 't1', 1);
+    symlinkSync(target, join(paths.eventsDir, link));
+    // 100 KB of evidence: more than the 64 KB read that serves the usual event file.
+    const big = eventFileName('task_finished', 't1', 1);
+    writeFileSync(join(paths.eventsDir, big), JSON.stringify(taskEvent(runId, { evidence: 'e'.repeat(100_000) })));
+    const files = readRunFiles(paths);
+    expect(files.problems).toEqual([{ file: `events/${link}`, reason: 'a symbolic link (never followed); ignored' }]);
+    expect(files.events.map((e) => [e.file, (e as { evidence: string }).evidence.length])).toEqual([[big, 100_000]]);
   });
 
   it('stops with the file named when run.json is damaged', () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeSync } from 'node:fs';
-import { openRegularFile, readRegularFile } from '../../src/checkpoint/regular-file.js';
+import { openRegularFile, readSmallFile, readRegularFile } from '../../src/checkpoint/regular-file.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'teamline-regular-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -57,5 +57,23 @@ describe('checkpoint/regular-file', () => {
     linkSync(original, join(dir, 'second-name.json'));
     expect(readRegularFile(join(dir, 'second-name.json'), 100)).toEqual({ ok: true, text: '{}' });
     expect(readRegularFile(join(dir, 'second-name.json'), 100, { singleLink: true })).toEqual({ ok: false, missing: false, reason: 'a hard link (2 names for one file)' });
+  });
+
+  // The short read for the small files of a log: whatever it does not settle is read
+  // again the careful way, so its answers are readRegularFile's.
+  it('reads a listed file in one read, and answers as readRegularFile for all else', () => {
+    expect(readSmallFile(file('listed.json', '{"b":2}'), 100)).toEqual({ ok: true, text: '{"b":2}' });
+    expect(readSmallFile(file('listed-empty.json', ''), 100)).toEqual({ ok: true, text: '' });
+    expect(readSmallFile(join(dir, 'listed-none.json'), 100)).toEqual({ ok: false, missing: true, reason: 'no such file' });
+    expect(readSmallFile(file('listed-big.json', 'x'.repeat(101)), 100)).toEqual({ ok: false, missing: false, reason: '101 bytes, over the limit of 100' });
+    const large = 'y'.repeat(200_000);
+    expect(readSmallFile(file('listed-large.json', large), 1_000_000)).toEqual({ ok: true, text: large });
+    expect(readSmallFile(file('listed-large-2.json', large), 150_000)).toEqual({ ok: false, missing: false, reason: '200000 bytes, over the limit of 150000' });
+    symlinkSync(file('listed-target.json', '{}'), join(dir, 'listed-link.json'));
+    expect(readSmallFile(join(dir, 'listed-link.json'), 100)).toEqual({ ok: false, missing: false, reason: 'a symbolic link (never followed)' });
+    execFileSync('mkfifo', [join(dir, 'listed-pipe.json')]);
+    expect(readSmallFile(join(dir, 'listed-pipe.json'), 100)).toEqual({ ok: false, missing: false, reason: 'not a regular file (a FIFO)' });
+    mkdirSync(join(dir, 'listed-folder.json'));
+    expect(readSmallFile(join(dir, 'listed-folder.json'), 100)).toEqual({ ok: false, missing: false, reason: 'not a regular file (a folder)' });
   });
 });
