@@ -178,10 +178,10 @@ describe('workers/process launcher', () => {
   });
 });
 
-// The launcher: the wrapper's parent, the sh that reads launch lines.
+// The launcher: the wrapper's parent, the `sh -s` that reads launches as commands.
 function findLauncher(wrapperPid: number): number | undefined {
   const parent = readParent(wrapperPid);
-  return parent !== undefined && existsSync(`/proc/${parent}/cmdline`) && readFileSync(`/proc/${parent}/cmdline`, 'utf8').includes('read -r line') ? parent : undefined;
+  return parent !== undefined && existsSync(`/proc/${parent}/cmdline`) && readFileSync(`/proc/${parent}/cmdline`, 'utf8').split('\0')[1] === '-s' ? parent : undefined;
 }
 
 function readParent(pid: number): number | undefined {
