@@ -62,12 +62,15 @@ export function lookEveryMs(periodMs: number): number {
 function latestChange(dir: string, names: string[]): number | undefined {
   let latest: number | undefined;
   for (const name of names) {
+    let mtime: number | undefined;
     try {
-      const mtime = statSync(join(dir, name)).mtimeMs;
-      latest = latest === undefined ? mtime : Math.max(latest, mtime);
+      // A file not there yet (most of them, at an attempt's start) answers undefined, not an error
+      // built with its stack for each look.
+      mtime = statSync(`${dir}/${name}`, { throwIfNoEntry: false })?.mtimeMs;
     } catch {
-      // Not there yet.
+      // Unreadable: no sign of life.
     }
+    if (mtime !== undefined) latest = latest === undefined ? mtime : Math.max(latest, mtime);
   }
   return latest;
 }
