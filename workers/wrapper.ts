@@ -1,6 +1,5 @@
 // The POSIX sh wrapper every backend runs an agent through: pid and exit records, output capture.
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readSmallFile } from './regular-file.js';
 import type { LaunchSpec } from './types.js';
 
 // File names inside an attempt folder, shared by the wrapper, the backends and the runtime.
@@ -109,9 +108,10 @@ export function wrapperEnv(spec: LaunchSpec): Record<string, string> {
   return { ...spec.env, ...spec.command.env };
 }
 
-// Reads the wrapper's exit record; undefined when absent or not (yet) a valid record.
+// Reads the wrapper's exit record; undefined when absent or not (yet) a valid record. A link, a
+// FIFO or anything else put in its place is no record, and is never read in a way that blocks.
 export async function readExitRecord(attemptDir: string): Promise<ExitRecord | undefined> {
-  const data = await readJson(join(attemptDir, EXIT_FILE));
+  const data = readJson(`${attemptDir}/${EXIT_FILE}`);
   if (typeof data !== 'object' || data === null) return undefined;
   const { exitCode, signal, reason } = data as Record<string, unknown>;
   const codeOk = exitCode === null || Number.isInteger(exitCode);
@@ -120,9 +120,14 @@ export async function readExitRecord(attemptDir: string): Promise<ExitRecord | u
   return { exitCode: exitCode as number | null, signal: signal as string | null, ...(typeof reason === 'string' ? { reason } : {}) };
 }
 
-async function readJson(path: string): Promise<unknown> {
+// The wrapper writes a few dozen bytes; a reason of the launcher's is a line.
+const EXIT_RECORD_BYTES = 16 * 1024;
+
+function readJson(path: string): unknown {
+  const read = readSmallFile(path, EXIT_RECORD_BYTES);
+  if (!read.ok) return undefined;
   try {
-    return JSON.parse(await readFile(path, 'utf8'));
+    return JSON.parse(read.text);
   } catch {
     return undefined;
   }

@@ -4,7 +4,7 @@ import { UsageError } from '../errors.js';
 import { TEMP_PREFIX } from '../../workers/atomic.js';
 import { approvalSchema, EVENT_SCHEMAS, isEventName, type Approval, type TeamEvent } from '../../machines/events.js';
 import { LIMITS } from './guards.js';
-import { readSmallFile } from './regular-file.js';
+import { readSmallFile } from '../../workers/regular-file.js';
 import type { LogDigest, LogPosition } from './log-digest.js';
 import type { RunPaths, RunRecord } from './store.js';
 

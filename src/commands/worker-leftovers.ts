@@ -5,7 +5,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../workers/atomic.js';
 import type { WorkerHandle } from '../../workers/types.js';
-import { readRegularFile } from '../checkpoint/regular-file.js';
+import { readRegularFile } from '../../workers/regular-file.js';
 import { leaseHeld } from '../store/pg-leases.js';
 import type { WorkerContext } from './worker-attempt.js';
 

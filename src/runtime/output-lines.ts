@@ -1,6 +1,6 @@
 // Reads the lines a worker added to its output file since the last read, for the watchdog.
 import { closeSync, readSync } from 'node:fs';
-import { openRegularFile } from '../checkpoint/regular-file.js';
+import { openRegularFile } from '../../workers/regular-file.js';
 
 // At most this much new output is read per look; a flood is skipped, not buffered.
 const MAX_READ_BYTES = 256 * 1024;

@@ -1,6 +1,6 @@
 // Reads a worker's output.log within a bound: a chatty CLI's megabytes never sit in the orchestrator.
 import { closeSync, fstatSync, readSync } from 'node:fs';
-import { openRegularFile } from '../checkpoint/regular-file.js';
+import { openRegularFile } from '../../workers/regular-file.js';
 
 // Output up to this size is read whole; longer output keeps its head and its tail.
 export const OUTPUT_READ_LIMIT = 4 * 1024 * 1024;

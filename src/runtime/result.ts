@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import { z } from 'zod';
 import { defectSchema, taskDefSchema } from '../../machines/events.js';
 import { LIMITS, redactSecrets, validateProjectPaths } from '../checkpoint/guards.js';
-import { readRegularFile } from '../checkpoint/regular-file.js';
+import { readRegularFile } from '../../workers/regular-file.js';
 import { guardAgentText, withNote } from './result-guard.js';
 import { lastFencedJson } from '../../workers/adapters/fenced-json.js';
 import type { Stage } from '../../workers/types.js';

@@ -10,7 +10,7 @@ import { OUTPUT_FILE } from '../../workers/wrapper.js';
 import { attemptCapMs } from './attempt-cap.js';
 import { LifeSigns, lookEveryMs, silenceReason } from './life-signs.js';
 import type { RunSession } from './session.js';
-import { openRegularFile } from '../checkpoint/regular-file.js';
+import { openRegularFile } from '../../workers/regular-file.js';
 
 // A stalled worker killed by the watchdog gets this long to go after SIGINT.
 const WATCHDOG_GRACE_MS = 2_000;

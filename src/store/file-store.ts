@@ -6,7 +6,7 @@ import type { Approval, NewEvent, TeamEvent } from '../../machines/events.js';
 import { checkApproval, type ApprovalView } from '../checkpoint/approvals.js';
 import { LIMITS, validateId } from '../checkpoint/guards.js';
 import { readRunFiles } from '../checkpoint/read.js';
-import { readRegularFile } from '../checkpoint/regular-file.js';
+import { readRegularFile } from '../../workers/regular-file.js';
 import { syncDir } from '../../workers/atomic.js';
 import { appendApproval, appendEvent, createRun, readCurrentRunId, resolveRun, runPaths, type RunRecord, type WriteOptions } from '../checkpoint/store.js';
 import { UsageError } from '../errors.js';

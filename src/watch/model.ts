@@ -7,7 +7,7 @@ import type { RunPaths } from '../checkpoint/store.js';
 import { foldRun, type RunView } from '../checkpoint/view.js';
 import { attentionLines } from '../commands/render-status.js';
 import { liveHolder } from '../runtime/lock.js';
-import { openRegularFile } from '../checkpoint/regular-file.js';
+import { openRegularFile } from '../../workers/regular-file.js';
 
 export interface Lane {
   worker: string;

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -42,6 +42,16 @@ describe('wrapper', () => {
     await writeFile(join(dir, 'exit.json'), '');
     expect(await readExitRecord(dir)).toBeUndefined();
     await writeFile(join(dir, 'exit.json'), '{"exitCode":0,"sig');
+    expect(await readExitRecord(dir)).toBeUndefined();
+  });
+
+  // An agent can put anything at the record's name: none of it is a record, and none blocks the read.
+  it('takes a FIFO or a link at the exit record\'s name as no record, at once', async () => {
+    await execa('mkfifo', [join(dir, 'exit.json')]);
+    expect(await readExitRecord(dir)).toBeUndefined();
+    await rm(join(dir, 'exit.json'));
+    await writeFile(join(dir, 'elsewhere.json'), '{"exitCode":0,"signal":null}');
+    await symlink(join(dir, 'elsewhere.json'), join(dir, 'exit.json'));
     expect(await readExitRecord(dir)).toBeUndefined();
   });
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeSync } from 'node:fs';
-import { openRegularFile, readSmallFile, readRegularFile } from '../../src/checkpoint/regular-file.js';
+import { openRegularFile, readSmallFile, readRegularFile } from '../../workers/regular-file.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'teamline-regular-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
