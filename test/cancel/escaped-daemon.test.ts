@@ -1,6 +1,6 @@
 // A worker that double-forks a daemon with setsid: the daemon left the worker's process group, yet
 // it carries the attempt's marker (TEAM_RUN_ID, TEAM_TASK_ID, TEAM_ATTEMPT) and ends with it.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -14,14 +14,17 @@ const SCRIPT = [
   'setsid sh -c \'echo $$ > "$TEAM_PROJECT_DIR/daemon.pid"; exec sleep 300\' </dev/null >/dev/null 2>&1 &',
   'while [ ! -s "$TEAM_PROJECT_DIR/daemon.pid" ]; do sleep 0.05; done',
   'if [ -n "$HOLD" ]; then while [ ! -e "$TEAM_PROJECT_DIR/release" ]; do sleep 0.05; done; fi',
+  // BREAK_LOG: the run's events folder is moved away and a file put in its place, so that the
+  // attempt's end cannot be recorded.
+  'if [ -n "$BREAK_LOG" ]; then ev="$TEAM_PROJECT_DIR/.team/runs/$TEAM_RUN_ID/events"; mv "$ev" "$ev.moved" && : > "$ev"; fi',
   'printf \'%s\\n\' \'{"status":"completed","summary":"daemon started","artifacts":[],"evidence":"ok","next":""}\' > "$TEAM_RESULT_FILE"',
 ].join('\n');
 
-function project(hold: boolean): string {
+function project(hold: boolean, env: Record<string, string> = {}): string {
   const dir = mkdtempSync(join(tmpdir(), 'teamline-escape-'));
   dirs.push(dir);
   mkdirSync(join(dir, '.team'));
-  const daemon = { adapter: 'command', command: 'sh', args: ['-c', SCRIPT], env: hold ? { HOLD: '1' } : {} };
+  const daemon = { adapter: 'command', command: 'sh', args: ['-c', SCRIPT], env: { ...(hold ? { HOLD: '1' } : {}), ...env } };
   writeFileSync(join(dir, '.team', 'config.json'), JSON.stringify({ agents: { daemon }, roles: { planner: 'sim', analyst: 'sim', verifier: 'sim', architect: 'sim', executor: 'daemon', debugger: 'daemon' } }));
   return dir;
 }
@@ -72,5 +75,17 @@ describe('escaped descendants (setsid)', () => {
     expect(cancel.exitCode, cancel.stderr).toBe(0);
     await running;
     expect(alive(daemonPid(dir))).toBe(false);
+  });
+
+  // The attempt's end cannot be recorded (the log broke, and the run stops there): its daemon is
+  // stopped all the same, before the orchestrator exits, and what was recorded is still there.
+  it('stops a daemon of an attempt whose end could not be recorded', { timeout: 240_000 }, async () => {
+    const dir = project(false, { BREAK_LOG: '1' });
+    const run = await execa('node', [CLI, '1:executor', 'start a daemon', '--cwd', dir], { reject: false, env: { TMUX: undefined } });
+    expect(run.exitCode, run.stderr).not.toBe(0);
+    expect(run.stderr).toMatch(/events/);
+    expect(alive(daemonPid(dir))).toBe(false);
+    const runId = readFileSync(join(dir, '.team', 'runs', 'current'), 'utf8').trim();
+    expect(readdirSync(join(dir, '.team', 'runs', runId, 'events.moved')).some((name) => name.includes('-run_started-'))).toBe(true);
   });
 });
