@@ -16,7 +16,7 @@ function file(name: string, text: string): string {
   return path;
 }
 
-describe('checkpoint/regular-file', () => {
+describe('workers/regular-file', () => {
   it('reads a regular file whole', () => {
     expect(readRegularFile(file('plain.json', '{"a":1}'), 100)).toEqual({ ok: true, text: '{"a":1}' });
   });
