@@ -76,6 +76,12 @@ export function stageFile(dir: string, name: string, text: string, options: { fs
     closeSync(fd);
     return Promise.resolve(staged);
   }
+  return fsyncAndClose(fd, staged);
+}
+
+// fsync on libuv's thread pool, then close (quick, on the event loop); resolves with `value`, or
+// rejects with the first error.
+function fsyncAndClose<T>(fd: number, value: T): Promise<T> {
   return new Promise((resolve, reject) => {
     fsync(fd, (error) => {
       try {
@@ -84,7 +90,7 @@ export function stageFile(dir: string, name: string, text: string, options: { fs
         error ??= closeError as NodeJS.ErrnoException;
       }
       if (error) reject(error);
-      else resolve(staged);
+      else resolve(value);
     });
   });
 }
@@ -102,15 +108,5 @@ export function syncDirInPool(dir: string): Promise<void> {
   } catch (error) {
     return Promise.reject(error as Error);
   }
-  return new Promise((resolve, reject) => {
-    fsync(fd, (error) => {
-      try {
-        closeSync(fd);
-      } catch (closeError) {
-        error ??= closeError as NodeJS.ErrnoException;
-      }
-      if (error) reject(error);
-      else resolve();
-    });
-  });
+  return fsyncAndClose(fd, undefined);
 }
