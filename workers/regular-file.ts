@@ -23,11 +23,7 @@ export function readRegularFile(path: string, maxBytes: number, options: { singl
   try {
     fd = openSync(path, OPEN_FLAGS);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { ok: false, missing: true, reason: 'no such file' };
-    // ELOOP is what O_NOFOLLOW answers for a symbolic link; ENXIO a FIFO with no writer on some systems.
-    if (code === 'ELOOP') return refused('a symbolic link (never followed)');
-    return refused(`unreadable (${code ?? (error as Error).message})`);
+    return openFailure(error as NodeJS.ErrnoException);
   }
   try {
     const stat = fstatSync(fd);
@@ -44,27 +40,39 @@ export function readRegularFile(path: string, maxBytes: number, options: { singl
 
 // readRegularFile for the many small files of a log, in the fewest calls: an open that refuses a
 // link and cannot block, one positioned read into a buffer kept for the purpose (a FIFO or socket
-// refuses a positioned read), a close. Whatever that does not settle (an open or read that fails,
-// an empty file, one that fills the buffer) is read again by readRegularFile, so that every refusal
-// names its reason as that one does.
+// refuses a positioned read), a close. An open that fails answers as readRegularFile's does (a
+// missing file is not looked for twice); whatever else the read does not settle (a read that
+// fails, an empty file, one that fills the buffer) is read again by readRegularFile, so that every
+// refusal names its reason as that one does.
 const SMALL_BYTES = 64 * 1024;
 let small: Buffer | undefined;
 export function readSmallFile(path: string, maxBytes: number): FileReading {
   small ??= Buffer.allocUnsafe(SMALL_BYTES + 1);
+  let fd: number;
+  try {
+    fd = openSync(path, OPEN_FLAGS);
+  } catch (error) {
+    return openFailure(error as NodeJS.ErrnoException);
+  }
   let length = -1;
   try {
-    const fd = openSync(path, OPEN_FLAGS);
-    try {
-      // At position 0: pread, which a FIFO answers with ESPIPE whether or not a writer holds it.
-      length = readSync(fd, small, 0, small.length, 0);
-    } finally {
-      closeSync(fd);
-    }
+    // At position 0: pread, which a FIFO answers with ESPIPE whether or not a writer holds it.
+    length = readSync(fd, small, 0, small.length, 0);
   } catch {
-    length = -1;
+    // Settled below, the careful way.
+  } finally {
+    closeSync(fd);
   }
   if (length <= 0 || length > maxBytes || length === small.length) return readRegularFile(path, maxBytes);
   return { ok: true, text: small.toString('utf8', 0, length) };
+}
+
+// Why an open with OPEN_FLAGS failed.
+function openFailure(error: NodeJS.ErrnoException): FileReading {
+  if (error.code === 'ENOENT') return { ok: false, missing: true, reason: 'no such file' };
+  // ELOOP is what O_NOFOLLOW answers for a symbolic link; ENXIO a FIFO with no writer on some systems.
+  if (error.code === 'ELOOP') return refused('a symbolic link (never followed)');
+  return refused(`unreadable (${error.code ?? error.message})`);
 }
 
 function refused(reason: string): FileReading {

@@ -76,6 +76,8 @@ function readFolder<T>(
     throw new UsageError(`${dir} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); the run's ${label} cannot be read`);
   }
   const out: Array<T & { file: string }> = [];
+  // A problem's file is spelled only when there is one: most files have none.
+  const report = (name: string, reason: string) => problems.push({ file: `${label}/${name}`, reason });
   for (const name of names) {
     const temporary = name.startsWith(TEMP_PREFIX);
     if (!temporary) {
@@ -85,24 +87,23 @@ function readFolder<T>(
     // `<stamp>-<event>-…`: event names hold no dash.
     if (listing.only && (temporary || !listing.only.has(name.split('-')[1] ?? ''))) continue;
     if (temporary) {
-      problems.push({ file: `${label}/${name}`, reason: 'stray temporary file (an interrupted write); ignored' });
+      report(name, 'stray temporary file (an interrupted write); ignored');
       continue;
     }
     if (!pattern.test(name)) {
       listing.onText?.(name, undefined);
-      problems.push({ file: `${label}/${name}`, reason: 'unexpected file name; ignored' });
+      report(name, 'unexpected file name; ignored');
       continue;
     }
     // A folder, a FIFO, a link or an unreadable file under an event's name: reported, never opened in a way that blocks.
-    const path = `${dir}/${name}`;
-    const read = readSmallFile(path, LIMITS.eventBytes);
+    const read = readSmallFile(`${dir}/${name}`, LIMITS.eventBytes);
     listing.onText?.(name, read.ok ? read.text : undefined);
     if (!read.ok) {
-      problems.push({ file: `${label}/${name}`, reason: `${read.reason}; ignored` });
+      report(name, `${read.reason}; ignored`);
       continue;
     }
     const parsed = parseRecordText(read.text, parse, 'file');
-    if (typeof parsed === 'string') problems.push({ file: `${label}/${name}`, reason: parsed });
+    if (typeof parsed === 'string') report(name, parsed);
     // The parsed value is a fresh object of our own: naming its file in place spares a copy per event.
     else {
       (parsed as T & { file: string }).file = name;
