@@ -120,7 +120,10 @@ export function findRunLeftovers(runId: string, finished: ReadonlyMap<string, nu
   const runLine = `TEAM_RUN_ID=${runId}`;
   const found: number[] = [];
   if (finished.size === 0) return found;
-  forOwnProcesses({}, (pid, stat, environ) => {
+  // Processes older than every finished attempt are none of theirs.
+  let oldest = Infinity;
+  for (const since of finished.values()) oldest = Math.min(oldest, since);
+  forOwnProcesses({ stat: (stat) => stat.startTime >= oldest }, (pid, stat, environ) => {
     if (!environ.includes(runLine)) return;
     const value = (name: string) => environ.find((line) => line.startsWith(`${name}=`))?.slice(name.length + 1);
     const since = finished.get(`${value('TEAM_TASK_ID')}#${value('TEAM_ATTEMPT')}`);
