@@ -61,6 +61,13 @@ export function attentionLines(view: RunView): string[] {
   return lines;
 }
 
+// Where a run stands, in words: its stage, with the fix loop and the ralph iteration it is in.
+export function describeStage(view: RunView): string {
+  const { loop, iteration, maxIterations } = view.pipeline;
+  const within = [...(loop > 0 ? [`fix loop ${loop}`] : []), ...(maxIterations !== undefined && iteration > 1 ? [`iteration ${iteration}`] : [])];
+  return `${view.stage}${within.length ? ` (${within.join(', ')})` : ''}`;
+}
+
 function oneLine(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > 160 ? `${flat.slice(0, 157)}...` : flat;
