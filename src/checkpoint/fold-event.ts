@@ -112,6 +112,7 @@ export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): 
       break;
     case 'run_started':
       st.status = 'running';
+      st.orchestrated = true;
       pipeline.maxIterations = event.mode === 'ralph' ? event.limits.maxIterations : undefined;
       pipeline.maxFixLoops = event.limits.maxFixLoops;
       break;

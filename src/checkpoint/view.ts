@@ -65,6 +65,8 @@ export interface RunView {
   iterations: IterationView[];
   /** Why the run ended, when it did. */
   outcome?: string;
+  /** An orchestrator started the run; a run of `team state` commands is driven by hand. */
+  orchestrated: boolean;
   eventCount: number;
 }
 
@@ -102,6 +104,8 @@ export interface FoldState {
   usage: RunView['usage'];
   /** Each planned task's title (a fix task's: its defect), by task id. */
   titles: Record<string, string>;
+  /** An orchestrator started the run (run_started): one drives it, or should (`team state` runs are driven by hand). */
+  orchestrated: boolean;
   /** Valid events folded. */
   eventCount: number;
   /** Bad files met among the events folded. */
@@ -121,6 +125,7 @@ export function newFold(run: RunRecord): FoldState {
     gateDefects: [],
     usage: { run: emptyTotals(), byStage: {}, byAgent: {} },
     titles: {},
+    orchestrated: false,
     eventCount: 0,
     problems: [],
   };
@@ -160,6 +165,7 @@ export function viewOf(st: FoldState, files: Pick<RunFiles, 'run' | 'approvals' 
     pipeline: st.pipeline,
     iterations: st.iterations,
     outcome: st.outcome,
+    orchestrated: st.orchestrated,
     eventCount: st.eventCount,
   };
 }

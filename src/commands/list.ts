@@ -18,6 +18,8 @@ export interface RunRow {
   status: string;
   /** An orchestrator drives the run now (its lock's holder is alive). */
   driven: boolean;
+  /** An orchestrator started it (a run of `team state` commands is driven by hand). */
+  orchestrated: boolean;
   started: string;
   seconds: number;
   costUsd: number;
@@ -35,7 +37,7 @@ export async function listCommand(argv: string[]): Promise<number> {
   else {
     process.stdout.write(renderRows(rows));
     for (const r of rows) {
-      const line = notDrivenLine({ status: r.status, run: { run_id: r.id } }, r.driven);
+      const line = notDrivenLine({ status: r.status, orchestrated: r.orchestrated, run: { run_id: r.id } }, r.driven);
       if (line) process.stdout.write(`${r.id}: ${line}\n`);
     }
   }
@@ -68,6 +70,7 @@ export function rowOf(id: string, view: RunView, lastAt: string | undefined, dri
     mode: view.run.mode,
     status: view.status,
     driven,
+    orchestrated: view.orchestrated,
     started: view.run.created_at,
     seconds: Math.max(0, Math.round((end - Date.parse(view.run.created_at)) / 1000)),
     costUsd: Number(view.usage.run.costUsd.toFixed(6)),
@@ -79,7 +82,7 @@ function renderRows(rows: RunRow[]): string {
   const table = [['RUN', 'MODE', 'STATUS', 'STARTED', 'DURATION', 'COST', 'SESSION', 'TASK']];
   for (const r of rows) {
     const task = r.task.replace(/\s+/g, ' ').trim();
-    const status = notDrivenLine({ status: r.status, run: { run_id: r.id } }, r.driven) ? `${r.status}, nothing drives it` : r.status;
+    const status = notDrivenLine({ status: r.status, orchestrated: r.orchestrated, run: { run_id: r.id } }, r.driven) ? `${r.status}, nothing drives it` : r.status;
     table.push([r.id, r.mode, status, r.started.slice(0, 19).replace('T', ' '), duration(r.seconds), `$${r.costUsd.toFixed(4)}`, r.session || '-', task.length > 60 ? `${task.slice(0, 57)}...` : task]);
   }
   const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));

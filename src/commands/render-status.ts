@@ -68,8 +68,8 @@ export function attentionLines(view: RunView, driven: boolean): string[] {
 }
 
 // A run that should be driven (running, or being cancelled) and is not: what says so, and what continues it.
-export function notDrivenLine(view: Pick<RunView, 'status'> & { run: { run_id: string } }, driven: boolean): string | undefined {
-  if (driven) return undefined;
+export function notDrivenLine(view: Pick<RunView, 'status' | 'orchestrated'> & { run: { run_id: string } }, driven: boolean): string | undefined {
+  if (driven || !view.orchestrated) return undefined;
   const id = view.run.run_id;
   if (view.status === 'running') return `nothing drives this run: \`team resume --run ${id}\` continues it, \`team cancel --run ${id}\` ends it (its orchestrator stopped or died)`;
   if (view.status === 'cancelling') return `nothing drives this run's cancel: \`team cancel --run ${id}\` finishes it (its orchestrator stopped or died)`;
