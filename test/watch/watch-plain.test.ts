@@ -7,7 +7,7 @@ import { CLI } from '../helpers/team.js';
 afterAll(removeProjects);
 
 describe('watch piped', () => {
-  it('says that no orchestrator drives the run, and prints each fact once', async () => {
+  it('says that nothing drives the run, names no lane after a stage, and prints each fact once', async () => {
     const project = makeProject();
     const runId = await project.startRun();
     expect((await project.team('state', 'start-task', '--run', runId, '--task', 't1', '--stage', 'team-exec', '--agent', 'me')).exitCode).toBe(0);
@@ -17,7 +17,7 @@ describe('watch piped', () => {
     await new Promise<void>((resolve) => {
       watch.stdout!.on('data', (chunk: Buffer) => {
         out += chunk.toString();
-        if (out.includes('uncertain')) setTimeout(resolve, 600);
+        if (out.includes('nothing drives')) setTimeout(resolve, 600);
       });
     });
     watch.kill('SIGTERM');
@@ -25,9 +25,10 @@ describe('watch piped', () => {
     expect(out).toBe(
       [
         'stage team-exec',
-        'team-exec t1 a1 team-exec running',
-        `needs attention: no orchestrator drives this run: \`team resume --run ${runId}\` continues it`,
+        't1 a1 team-exec running',
+        'no tasks planned yet',
         'needs attention: uncertain: t1 attempt 1 started with no terminal event',
+        `nothing drives this run: \`team resume --run ${runId}\` continues it`,
         '',
       ].join('\n'),
     );
