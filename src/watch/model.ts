@@ -11,6 +11,7 @@ import { openRegularFile } from '../../workers/regular-file.js';
 import { attemptFacts, lanesOf, type AttemptFact, type Lane } from './lanes.js';
 import { doneOf, planTasks, type PlanTasks } from './plan-tasks.js';
 
+// A lane and an attempt's state, as the model holds them (lanes.ts).
 export type { AttemptFact, Lane };
 
 export interface WatchModel {
@@ -48,8 +49,9 @@ const TAIL_BYTES = 4096;
 export interface WatchRead {
   read: Pick<RunFiles, 'run' | 'events' | 'approvals' | 'problems'>;
   projectDir: string;
-  /** Whether a writer drives the run; asked only while it has not ended. */
+  /** Whether anything drives the run, as `team wait` asks it (the lock's live holder, the store's writer); asked only while it has not ended. */
   live(): boolean;
+  /** Why nothing drives it and the command that continues it, when so. */
   undriven: string;
   tail(task: string, attempt: number): string;
 }

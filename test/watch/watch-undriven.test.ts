@@ -2,8 +2,7 @@
 // tmux pane of a private server), it says that nothing drives the run and how to continue it, and
 // never that the run goes on.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { execa } from 'execa';
@@ -11,24 +10,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alive, lockPid, until } from '../helpers/detached.js';
 import { makeGitProject, type GitProject } from '../helpers/git-project.js';
 import { removeProjects } from '../helpers/project.js';
-import { allRoles, shellAgent } from '../helpers/sim-project.js';
+import { allRoles } from '../helpers/sim-project.js';
 import { CLI } from '../helpers/team.js';
 import { makeTmuxSandbox, type TmuxSandbox } from '../helpers/tmux-sandbox.js';
+import { makeGate } from './gate.js';
 
-// The executors work until the test writes `release` (outside the project: each works in its own worktree).
-const gate = mkdtempSync(join(tmpdir(), 'teamline-undriven-'));
-const RELEASE = join(gate, 'release');
-const HELD_EXECUTOR = shellAgent(
-  `echo "holding $TEAM_TASK_ID"; i=0; while [ ! -e ${RELEASE} ]; do i=$((i+1)); [ $i -gt 2400 ] && exit 9; sleep 0.05; done; echo "$TEAM_TASK_ID" > "$TEAM_TASK_ID.txt"; ` +
-    `printf '%s' '{"status":"completed","summary":"released","evidence":"the test released it"}' > "$TEAM_RESULT_FILE"`,
-);
+const gate = makeGate();
 const SCENARIO = { name: 'undriven', plan: { tasks: [{ id: 'alpha', title: 'First half', acceptance: ['a'] }, { id: 'beta', title: 'Second half', acceptance: ['b'] }] } };
 const POLL_LIMIT_MS = 40_000;
 
-afterAll(() => {
-  writeFileSync(RELEASE, 'go\n');
+afterAll(async () => {
+  await gate.remove();
   removeProjects();
-  rmSync(gate, { recursive: true, force: true });
 });
 
 describe('watch of a run nothing drives', () => {
@@ -40,7 +33,7 @@ describe('watch of a run nothing drives', () => {
 
   beforeAll(async () => {
     sandbox = makeTmuxSandbox();
-    project = makeGitProject(SCENARIO, { agents: { held: HELD_EXECUTOR }, roles: allRoles('sim', { executor: 'held' }) });
+    project = makeGitProject(SCENARIO, { agents: { held: gate.executor('holding') }, roles: allRoles('sim', { executor: 'held' }) });
     const started = await project.run('2:executor', 'two held halves', '--detach');
     expect(started.exitCode, started.stderr).toBe(0);
     runId = /teamline run (\S+) runs detached/.exec(started.stdout)![1]!;
@@ -58,12 +51,16 @@ describe('watch of a run nothing drives', () => {
   it('says so in its plain lines, with the command that continues the run', async () => {
     const watch = execa('node', [CLI, 'watch', '--interval', '100'], { cwd: project.dir, reject: false, stdin: 'ignore' });
     let out = '';
+    // A few redraws after the line is there; at most POLL_LIMIT_MS without it.
+    let limit: NodeJS.Timeout | undefined;
     await new Promise<void>((resolve) => {
+      limit = setTimeout(resolve, POLL_LIMIT_MS);
       watch.stdout!.on('data', (chunk: Buffer) => {
         out += chunk.toString();
         if (out.includes('nothing drives')) setTimeout(resolve, 500);
       });
     });
+    clearTimeout(limit);
     watch.kill('SIGTERM');
     await watch;
     expect(out).toContain(`\nnothing drives this run: \`team resume --run ${runId}\` continues it\n`);
