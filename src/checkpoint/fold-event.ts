@@ -1,6 +1,5 @@
 // How each event changes the fold of a run (FoldState, view.ts): one case per event name.
 import type { TeamEvent } from '../../machines/events.js';
-import { makeFixTasks, namespacePlan } from '../../machines/plan.js';
 import type { AttemptView, FoldState, IterationView, TaskView, UsageTotals } from './view.js';
 
 const RUN_END: Record<string, string> = {
@@ -80,9 +79,13 @@ export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): 
       break;
     case 'task_assigned':
       assignTask(st, event.task_id, event.task !== undefined);
+      if (event.task) st.titles[event.task_id] = event.task.title;
       break;
     case 'tasks_assigned':
-      for (const task of event.tasks) assignTask(st, task.task_id, true);
+      for (const task of event.tasks) {
+        assignTask(st, task.task_id, true);
+        st.titles[task.task_id] = task.task.title;
+      }
       break;
     case 'attempt_spawned':
     case 'attempt_taken':
@@ -128,10 +131,6 @@ export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): 
       break;
     case 'fix_loop_started':
       iterationOf(event.iteration).fixLoops = event.loop;
-      for (const def of makeFixTasks(event.defects, event.loop, event.iteration)) st.titles[def.id] = def.description;
-      break;
-    case 'plan_accepted':
-      for (const def of namespacePlan(event.tasks, pipeline.iteration)) st.titles[def.id] = def.title;
       break;
     case 'iteration_started': {
       const ended = iterationOf(event.iteration - 1);

@@ -29,7 +29,7 @@ export interface AttemptView {
 
 export interface TaskView {
   id: string;
-  /** The plan's title (a fix task: its defect's description), once the plan or the fix loop is recorded. */
+  /** The title its assignment carries (a fix task's names its defect). */
   title?: string;
   status: AttemptStatus | 'pending';
   attempts: AttemptView[];
@@ -102,7 +102,7 @@ export interface FoldState {
   iterations: IterationView[];
   gateDefects: Array<{ id: string; description: string }>;
   usage: RunView['usage'];
-  /** Each planned task's title (a fix task's: its defect), by task id. */
+  /** Each assigned task's title, by task id. */
   titles: Record<string, string>;
   /** An orchestrator started the run (run_started): one drives it, or should (`team state` runs are driven by hand). */
   orchestrated: boolean;

@@ -54,7 +54,7 @@ describe('team watch --store', () => {
         }
         expect(ended.exitCode, runId).toBe(0);
         expect(ended.stdout).toContain('run completed');
-        const undriven = `needs attention:\n  nothing drives this run: \`team resume --run ${runId}\` continues it`;
+        const undriven = `nothing drives this run: no writer holds its lock in ${hidden(url)}; \`team resume --run ${runId} --store ${hidden(url)}\` continues it`;
         if (withWriter) expect(ended.stdout).not.toContain('nothing drives');
         else expect(ended.stdout).toContain(undriven);
       }

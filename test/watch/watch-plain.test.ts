@@ -8,7 +8,7 @@ import { CLI } from '../helpers/team.js';
 afterAll(removeProjects);
 
 describe('watch piped', () => {
-  it('tells the uncertain attempt of a run driven by hand, and prints each fact once', async () => {
+  it('tells the uncertain attempt of a run driven by hand, names no lane after a stage, and prints each fact once', async () => {
     const project = makeProject();
     const runId = await project.startRun();
     expect((await project.team('state', 'start-task', '--run', runId, '--task', 't1', '--stage', 'team-exec', '--agent', 'me')).exitCode).toBe(0);
@@ -26,7 +26,8 @@ describe('watch piped', () => {
     expect(out).toBe(
       [
         'stage team-exec',
-        'team-exec t1 a1 team-exec running',
+        't1 a1 team-exec running',
+        'no tasks planned yet',
         'needs attention: uncertain: t1 attempt 1 started with no terminal event',
         '',
       ].join('\n'),
