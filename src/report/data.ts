@@ -103,7 +103,7 @@ export function makeReportData(files: Pick<RunFiles, 'events'>, view: RunView, h
     restarts,
     usage: { byTask, byStage: view.usage.byStage, byAgent: view.usage.byAgent, run: view.usage.run },
     handoffs,
-    attention: attentionLines(view),
+    attention: attentionLines(view, false),
     events: files.events.map((e) => eventRow(e as unknown as Record<string, unknown>)),
   };
 }
