@@ -20,11 +20,11 @@ const alone = (team: string) => `Run each \`${team}\` command on its own: no \`c
 const asPrinted = (team: string) => (team === 'team' ? 'exactly as printed' : `exactly as printed, with \`${team}\` in place of the leading \`team\``);
 
 const follow = (what: string, team: string) => `2. Follow the run with \`${team} wait --run <id> --timeout ${WAIT_S}\`. Each call blocks at most ${WAIT_S} seconds, under your shell tool's time limit (use a smaller --timeout if your shell stops commands sooner). Read what it prints: its words say how the ${what} stands (the exit code, where your shell shows one, says the same).
-   - still running (exit 5): the output is a summary of what changed since the last wait. Tell the user in one or two lines (stage, tasks done/running/failed, cost, anything under "needs attention"), then run the command on its line \`next: team wait --run <id> --since <N> --timeout <S>\`, ${asPrinted(team)}: every call takes the latest \`next:\` line, never an earlier one (its --since changes each time).
-   - completed (exit 0), failed (exit 1) or cancelled (exit 3): it ended; stop waiting and report (step 3).
-   - needs a decision (exit 4): it stopped for a human decision; stop waiting, show what it lists under "needs attention" (\`${team} status --run <id>\` shows it again) and ask the user what to do.
-   - nobody drives it (exit 6): no orchestrator drives the run any more (it was stopped or died); stop waiting and tell the user that \`${team} resume --run <id> --detach\` continues it and \`${team} cancel --run <id>\` ends it.
-3. When it ended, report from what \`${team} wait\` printed, without opening any file (its summary holds all of it): the outcome, the tasks, the fix loops and the cost; the handoffs' Decided, Risks and Remaining; and where the work is: the branch \`team/<id>\`, which \`${team} land --run <id>\` brings into the user's branch (give that exact command, with the run id; run it only if the user asks), or the project folder itself when the summary says the run worked there.
+   - still running (it says "still running"; exit 5): the output is a summary of what changed since the last wait. Tell the user in one or two lines (stage, tasks done/running/failed, cost, anything under "needs attention"), then run the command its \`next:\` line gives, \`team wait --run <id> --since <N> --timeout <S>\`, ${asPrinted(team)} and without the words in parentheses after it: every call takes the latest \`next:\` line, never an earlier one (its --since changes each time).
+   - completed, failed or cancelled (its summary says COMPLETED, FAILED or CANCELLED; exit 0, 1 or 3): it ended; stop waiting and report (step 3).
+   - needs a decision (its summary says STOPPED; exit 4): it stopped for a human decision; stop waiting, show what \`${team} status --run <id>\` lists under "needs attention" and ask the user what to do.
+   - nobody drives it (it says "nothing drives it"; exit 6): its orchestrator stopped or died; stop waiting and tell the user that \`${team} resume --run <id> --detach\` continues it and \`${team} cancel --run <id>\` ends it.
+3. When it ended, report from what \`${team} wait\` printed, without opening any file (its summary holds all of it): the outcome, the tasks, the fix loops and the cost; the handoffs' Decided, Risks and Remaining; and where the work is: the branch \`team/<id>\`, which \`${team} land --run <id>\` brings into the user's branch (give that exact command, with the run id; run it only if the user asks), or the project folder itself when the summary says \`isolation: none\`.
 
 Never run a team in the foreground (without --detach): it outlives your shell tool's time limit. If the user asks to stop it: \`${team} cancel --run <id>\`. ${alone(team)}`;
 
@@ -55,7 +55,7 @@ export const COMMAND_TEXTS: CommandText[] = [
     name: 'team-status',
     description: "Show where the teamline runs stand (the latest run's stage, tasks, cost, attention; every run of the project)",
     argumentHint: '[run id]',
-    body: (args, team) => `Report the state of the project's teamline runs. Arguments: ${args}\n\n1. Run \`${team} status\` (with \`--run <id>\` when the arguments name a run id) and \`${team} list\`.\n2. Report in their words: the run's status (running, completed, failed, cancelled, needs a decision, or nobody drives it) and stage, the fix loop, the tasks done/running/failed, the cost, and everything under "needs attention"; when nobody drives a run, that \`${team} resume --run <id> --detach\` continues it; when a run's work is not landed yet, the branch \`team/<id>\` and the \`${team} land --run <id>\` command that takes it; then one line per run from \`${team} list\` (id, status, duration, cost, session).\n\n${alone(team)}\n`,
+    body: (args, team) => `Report the state of the project's teamline runs. Arguments: ${args}\n\n1. Run \`${team} status\` (with \`--run <id>\` when the arguments name a run id) and \`${team} list\`.\n2. Report in their words: the run's status (running, completed, failed, cancelled, stopped for a decision, or nothing drives it) and stage, the fix loop, the tasks done/running/failed, the cost, and everything under "needs attention"; when nobody drives a run, that \`${team} resume --run <id> --detach\` continues it; when a run's work is not landed yet, the branch \`team/<id>\` and the \`${team} land --run <id>\` command that takes it; then one line per run from \`${team} list\` (id, status, duration, cost, session).\n\n${alone(team)}\n`,
   },
 ];
 
@@ -82,6 +82,6 @@ For a ralph loop (a team, then an architect's review, until approved): the same 
 \`${team} cancel\` (\`--run <id>\`, \`--force\`), then \`${team} status\`; report the run's status in its words (cancelled).
 
 ## Status
-\`${team} status\` (\`--run <id>\`) and \`${team} list\`; report the status in its words (running, completed, failed, cancelled, needs a decision, nobody drives it), the stage, the tasks, the cost, what needs attention, and for work not landed yet the \`${team} land --run <id>\` command.
+\`${team} status\` (\`--run <id>\`) and \`${team} list\`; report the status in its words (running, completed, failed, cancelled, stopped for a decision, nothing drives it), the stage, the tasks, the cost, what needs attention, and for work not landed yet the \`${team} land --run <id>\` command.
 `;
 }

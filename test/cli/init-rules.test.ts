@@ -58,17 +58,17 @@ describe('team init: rules, notes and words', () => {
     await runInit(project.dir, ['--claude', '--gemini', '--codex'], { PATH: binFolder(['team']) });
     const texts = ['.claude/commands/team.md', '.claude/commands/ralph.md', '.gemini/commands/team.toml', '.agents/skills/team/SKILL.md'].map((p) => readFileSync(join(project.dir, p), 'utf8'));
     for (const text of texts) {
-      for (const outcome of ['still running (exit 5)', 'completed (exit 0), failed (exit 1) or cancelled (exit 3)', 'needs a decision (exit 4)', 'nobody drives it (exit 6)']) {
+      for (const outcome of ['still running (it says "still running"; exit 5)', 'completed, failed or cancelled (its summary says COMPLETED, FAILED or CANCELLED; exit 0, 1 or 3)', 'needs a decision (its summary says STOPPED; exit 4)', 'nobody drives it (it says "nothing drives it"; exit 6)']) {
         expect(text).toMatch(new RegExp(`^   - ${outcome.replace(/[()]/g, '\\$&')}: `, 'm'));
       }
       expect(text).toContain('its words say how the');
-      expect(text).toContain('then run the command on its line `next: team wait --run <id> --since <N> --timeout <S>`, exactly as printed: every call takes the latest `next:` line');
+      expect(text).toContain('then run the command its `next:` line gives, `team wait --run <id> --since <N> --timeout <S>`, exactly as printed and without the words in parentheses after it: every call takes the latest `next:` line');
       expect(text).toContain("report from what `team wait` printed, without opening any file");
       expect(text).toContain("the handoffs' Decided, Risks and Remaining");
       expect(text).toContain('the branch `team/<id>`, which `team land --run <id>` brings into the user\'s branch (give that exact command');
     }
     const status = readFileSync(join(project.dir, '.claude/commands/team-status.md'), 'utf8');
-    expect(status).toContain('(running, completed, failed, cancelled, needs a decision, or nobody drives it)');
+    expect(status).toContain('(running, completed, failed, cancelled, stopped for a decision, or nothing drives it)');
     expect(status).toContain('`team land --run <id>`');
   });
 
