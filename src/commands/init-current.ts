@@ -8,6 +8,7 @@ import { CLIS, filesFor, type Cli, type InitFile } from './init-files.js';
 // What init wrote, relative to the root (the project, or the home folder with --global).
 export const MANIFEST = join('.team', 'init-manifest.json');
 
+// The manifest's shape (`bins` is absent from manifests written before --bin).
 export interface InitManifest {
   /** sha256 of each file as init last wrote it, by its path relative to the root. */
   files: Record<string, string>;

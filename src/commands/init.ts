@@ -17,6 +17,7 @@ import { CLIS, filesFor, type Cli, type InitFile } from './init-files.js';
 import { setupNotes } from './init-notes.js';
 import { initGitDrivers } from './init-git-drivers.js';
 
+// Where init records what it wrote (kept here for the callers that import it from init).
 export { MANIFEST };
 
 type Action = 'create' | 'update' | 'unchanged' | 'keep' | 'overwrite';

@@ -7,6 +7,7 @@ import { execa } from 'execa';
 import { CLI } from './team.js';
 
 const NAMES = ['team', 'ralph', 'cancel', 'team-status'];
+// The files of `--claude`, and of every CLI set up in a project.
 export const CLAUDE = NAMES.map((n) => `.claude/commands/${n}.md`);
 export const ALL = [...CLAUDE, ...CLAUDE.map((p) => p.replace('.claude/', '.opencode/')), ...NAMES.map((n) => `.gemini/commands/${n}.toml`), '.agents/skills/team/SKILL.md', '.codex/rules/team.rules'];
 
@@ -31,6 +32,7 @@ export function tempFolder(prefix: string): string {
   return dir;
 }
 
+// Removes the folders `tempFolder` made.
 export function removeFolders(): void {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
