@@ -1,5 +1,6 @@
 // How each event changes the fold of a run (FoldState, view.ts): one case per event name.
 import type { TeamEvent } from '../../machines/events.js';
+import { makeFixTasks, namespacePlan } from '../../machines/plan.js';
 import type { AttemptView, FoldState, IterationView, TaskView, UsageTotals } from './view.js';
 
 const RUN_END: Record<string, string> = {
@@ -126,6 +127,10 @@ export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): 
       break;
     case 'fix_loop_started':
       iterationOf(event.iteration).fixLoops = event.loop;
+      for (const def of makeFixTasks(event.defects, event.loop, event.iteration)) st.titles[def.id] = def.description;
+      break;
+    case 'plan_accepted':
+      for (const def of namespacePlan(event.tasks, pipeline.iteration)) st.titles[def.id] = def.title;
       break;
     case 'iteration_started': {
       const ended = iterationOf(event.iteration - 1);

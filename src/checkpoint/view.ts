@@ -29,6 +29,8 @@ export interface AttemptView {
 
 export interface TaskView {
   id: string;
+  /** The plan's title (a fix task: its defect's description), once the plan or the fix loop is recorded. */
+  title?: string;
   status: AttemptStatus | 'pending';
   attempts: AttemptView[];
   retries: Array<{ attempt: number; reason: string; at: string }>;
@@ -98,6 +100,8 @@ export interface FoldState {
   iterations: IterationView[];
   gateDefects: Array<{ id: string; description: string }>;
   usage: RunView['usage'];
+  /** Each planned task's title (a fix task's: its defect), by task id. */
+  titles: Record<string, string>;
   /** Valid events folded. */
   eventCount: number;
   /** Bad files met among the events folded. */
@@ -116,6 +120,7 @@ export function newFold(run: RunRecord): FoldState {
     iterations: [],
     gateDefects: [],
     usage: { run: emptyTotals(), byStage: {}, byAgent: {} },
+    titles: {},
     eventCount: 0,
     problems: [],
   };
@@ -131,6 +136,8 @@ export function foldEvents(st: FoldState, events: Array<TeamEvent & { file: stri
 // whenever it runs, so a fold looks the same whether or not a view was taken of it before).
 export function settleTasks(st: FoldState): void {
   for (const task of st.tasks.values()) {
+    const title = st.titles[task.id];
+    if (title !== undefined) task.title = title;
     for (const attempt of task.attempts) attempt.uncertain = attempt.status === 'running';
     task.status = task.attempts.at(-1)?.status ?? 'pending';
   }

@@ -126,7 +126,7 @@ export function makeReportData(files: Pick<RunFiles, 'events'>, view: RunView, h
     usage: usageTables(view, story.titles),
     ...(GOING.has(view.status) && moment.driven === false && { undriven: `nothing drives this run: \`team resume --run ${view.run.run_id}\` continues it` }),
     handoffs,
-    attention: attentionLines(view),
+    attention: attentionLines(view, false),
     events: files.events.map((e) => eventRow(e as unknown as Record<string, unknown>)),
   };
 }

@@ -77,7 +77,6 @@ export function modelOf(source: WatchRead, now = Date.now()): WatchModel {
   // A live orchestrator watches its own running attempts: they are not uncertain.
   const live = !ended && source.live();
   const model = toWatchModel(view, source.tail, at, live);
-  if (!ended && !live) model.attention.unshift(`no orchestrator drives this run: ${source.undriven}`);
   return model;
 }
 
@@ -113,7 +112,7 @@ export function toWatchModel(view: RunView, tail: WatchRead['tail'], now = Date.
     elapsedMs: Math.max(0, now - started),
     lanes: lanes.map(({ start: _s, ...lane }) => lane),
     // A live run's writes in flight (temporary files) are not problems yet.
-    attention: attentionLines(live ? { ...view, uncertain: [], problems: view.problems.filter((p) => !p.reason.startsWith('stray temporary file')) } : view),
+    attention: attentionLines(live ? { ...view, problems: view.problems.filter((p) => !p.reason.startsWith('stray temporary file')) } : view, live),
     outcome: view.outcome,
     ended,
   };
