@@ -4,14 +4,14 @@ import { readHandoffs } from '../../handoffs/read.js';
 import type { RunFiles } from '../checkpoint/read.js';
 import type { RunPaths } from '../checkpoint/store.js';
 import type { RunView } from '../checkpoint/view.js';
-import { attentionLines } from '../commands/render-status.js';
+import { attentionLines, notDrivenLine } from '../commands/render-status.js';
 import { readStory, verdictFailed, type ReportGate, type ReportMarker, type ReportVerdict } from './story.js';
 import { usageTables, type ReportUsage } from './usage.js';
 
 export interface ReportAttempt {
   id: string;
   task: string;
-  /** The task's title, when the plan or a fix loop gave one. */
+  /** The task's title as the run view holds it (the plan's; a fix task's: its defect). */
   title?: string;
   attempt: number;
   stage: string;
@@ -58,18 +58,15 @@ export interface ReportData {
 }
 
 const RUN_END = new Set(['run_completed', 'run_failed', 'run_cancelled', 'run_stopped']);
-// A run in these states goes on only while a process drives it.
-const GOING = new Set(['running', 'cancelling']);
-
 // What the report is made at: `now` closes what is still running (a live or crashed run); `driven`
 // is whether a live process holds the run (the lock's holder, or the store's writer).
 export interface ReportMoment {
   now?: number;
-  driven?: boolean;
+  driven: boolean;
 }
 
 // Builds the report's data from a run's events (files or PostgreSQL), its fold and its handoffs.
-export function makeReportData(files: Pick<RunFiles, 'events'>, view: RunView, handoffs: ReportData['handoffs'], moment: ReportMoment = {}): ReportData {
+export function makeReportData(files: Pick<RunFiles, 'events'>, view: RunView, handoffs: ReportData['handoffs'], moment: ReportMoment): ReportData {
   const now = moment.now ?? Date.now();
   const times = files.events.map((e) => Date.parse(e.at));
   const start = times[0] ?? Date.parse(view.run.created_at);
@@ -88,7 +85,7 @@ export function makeReportData(files: Pick<RunFiles, 'events'>, view: RunView, h
       attempts.push({
         id,
         task: task.id,
-        ...(story.titles[task.id] !== undefined && { title: story.titles[task.id] }),
+        ...(task.title !== undefined && { title: task.title }),
         attempt: a.attempt,
         stage: a.stage,
         agent: a.agent,
@@ -123,10 +120,10 @@ export function makeReportData(files: Pick<RunFiles, 'events'>, view: RunView, h
     attempts,
     bands: stageBands(files, end),
     markers: story.markers,
-    usage: usageTables(view, story.titles),
-    ...(GOING.has(view.status) && moment.driven === false && { undriven: `nothing drives this run: \`team resume --run ${view.run.run_id}\` continues it` }),
+    usage: usageTables(view),
+    undriven: notDrivenLine(view, moment.driven),
     handoffs,
-    attention: attentionLines(view, false),
+    attention: attentionLines(view, moment.driven),
     events: files.events.map((e) => eventRow(e as unknown as Record<string, unknown>)),
   };
 }

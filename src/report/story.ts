@@ -1,5 +1,5 @@
-// What the report reads from a run's log beside the fold: task titles, each verify's and review's
-// verdict with its defects and gates, and the restart and cancel markers of the time axis.
+// What the report reads from a run's log beside the fold: each verify's and review's verdict with
+// its defects and gates, and the restart and cancel markers of the time axis.
 import type { Defect, GateResult } from '../../machines/events.js';
 import { prefixFor } from '../../machines/plan.js';
 import type { RunFiles } from '../checkpoint/read.js';
@@ -22,7 +22,6 @@ export interface ReportMarker {
 }
 
 export interface RunStory {
-  titles: Record<string, string>;
   /** By `task#attempt`. */
   verdicts: Record<string, ReportVerdict>;
   /** By verify task id: the gates run before that task's verifier. */
@@ -32,15 +31,9 @@ export interface RunStory {
 
 // Reads the story's facts from the events, in the order written.
 export function readStory(files: Pick<RunFiles, 'events'>): RunStory {
-  const story: RunStory = { titles: {}, verdicts: {}, gates: {}, markers: [] };
+  const story: RunStory = { verdicts: {}, gates: {}, markers: [] };
   for (const e of files.events) {
     switch (e.event) {
-      case 'tasks_assigned':
-        for (const t of e.tasks) story.titles[t.task_id] = t.task.title;
-        break;
-      case 'task_assigned':
-        if (e.task) story.titles[e.task_id] = e.task.title;
-        break;
       case 'verify_result':
         story.verdicts[`${e.task_id}#${e.attempt}`] = { verdict: e.verdict, defects: e.defects, reasons: [] };
         break;

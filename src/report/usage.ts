@@ -17,13 +17,13 @@ export interface ReportUsage {
   run: UsageTotals;
 }
 
-// The tables of a run's view; `titles` names the tasks.
-export function usageTables(view: RunView, titles: Record<string, string>): ReportUsage {
+// The tables of a run's view.
+export function usageTables(view: RunView): ReportUsage {
   const attempts = view.tasks.flatMap((t) => t.attempts).sort((x, y) => (x.startedAt ?? '').localeCompare(y.startedAt ?? ''));
   const byTask = view.tasks.map((task) => {
     const reported = task.attempts.some((a) => a.sessionId !== undefined || a.costUsd > 0 || a.tokens.input + a.tokens.output > 0);
     const sum = task.attempts.reduce((acc, a) => ({ costUsd: acc.costUsd + a.costUsd, tokens: { input: acc.tokens.input + a.tokens.input, output: acc.tokens.output + a.tokens.output } }), zero());
-    return { key: task.id, ...(titles[task.id] !== undefined && { title: titles[task.id] }), ...sum, reported };
+    return { key: task.id, ...(task.title !== undefined && { title: task.title }), ...sum, reported };
   });
   return {
     byTask,

@@ -7,7 +7,7 @@ import { finished, makeRunFiles, RUN_ID, started } from '../helpers/runs.js';
 
 const PATHS = runPaths('/nonexistent/project', RUN_ID);
 
-function dataOf(events: Array<Record<string, unknown>>, moment: { driven?: boolean } = {}) {
+function dataOf(events: Array<Record<string, unknown>>, moment: { driven: boolean } = { driven: true }) {
   const files = makeRunFiles(events);
   return makeReportData(files, foldRun(files, PATHS.projectDir), folderHandoffs(PATHS), { now: Date.parse('2026-10-28T13:12:00Z'), ...moment });
 }
@@ -50,7 +50,7 @@ describe('report data', () => {
   describe('of a verify pass that failed', () => {
     const gate = (command: string, exitCode: number) => ({ command, exitCode, timedOut: false, durationMs: 40, output: '' });
     const events = [
-        { event: 'tasks_assigned', tasks: [{ task_id: 't1', worker: 'worker-1', task: { id: 't1', title: 'Schema', description: 'd' } }] },
+        { event: 'plan_accepted', task_id: 'plan', attempt: 1, tasks: [{ id: 't1', title: 'Schema', description: 'd' }], needsPrd: false },
         started('t1'),
         { event: 'attempt_spawned', task_id: 't1', attempt: 1, worker: 'worker-1', handle: { backend: 'process', pid: 1, pidStart: 1, pgid: 1 } },
         { event: 'attempt_usage', task_id: 't1', attempt: 1, stage: 'team-exec', agent: 'claude', cost_usd: 0.5, tokens: { input: 10, output: 2 } },
@@ -87,8 +87,9 @@ describe('report data', () => {
       expect(story.usage.byTask.map((r) => [r.key, r.title, r.costUsd, r.reported])).toEqual([['t1', 'Schema', 0.5, true], ['verify-1', undefined, 0, false]]);
     });
 
-    it('says that nothing drives a running run, and only then', () => {
-      expect(story.undriven).toBe(`nothing drives this run: \`team resume --run ${RUN_ID}\` continues it`);
+    it('says that nothing drives a run that is not over, and only then', () => {
+      expect(story.undriven).toBe(`nothing drives this run's cancel: \`team cancel --run ${RUN_ID}\` finishes it (its orchestrator stopped or died)`);
+      expect(dataOf(events.slice(0, -1), { driven: false }).undriven).toMatch(`nothing drives this run: \`team resume --run ${RUN_ID}\` continues it`);
       expect(dataOf(events, { driven: true }).undriven).toBeUndefined();
       expect(dataOf([...events, { event: 'run_cancelled', reason: 'cancelled' }], { driven: false }).undriven).toBeUndefined();
     });

@@ -52,13 +52,14 @@ export function makeRestartProject(): GitProject {
   return project;
 }
 
-// Waits until an event file whose name contains `part` is in the latest run's events.
+// Waits until an event file whose name contains `part` is in the latest run's events (written
+// whole: a temporary file does not count).
 export async function waitForEvent(project: GitProject, part: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const current = join(project.dir, '.team', 'runs', 'current');
     const events = existsSync(current) ? join(project.dir, '.team', 'runs', readFileSync(current, 'utf8').trim(), 'events') : '';
-    if (events && existsSync(events) && readdirSync(events).some((name) => name.includes(part))) return;
+    if (events && existsSync(events) && readdirSync(events).some((name) => !name.startsWith('.') && name.includes(part))) return;
     if (Date.now() > deadline) throw new Error(`timed out waiting for an event ${part}`);
     await sleep(25);
   }
