@@ -11,6 +11,7 @@ import { isOnPath } from '../runtime/agents.js';
 import { optionalString, parseFlags } from './args.js';
 import { CLIS, filesFor, type Cli, type InitFile } from './init-files.js';
 import { initGitDrivers } from './init-git-drivers.js';
+import { keepTeamOutOfGit } from '../git/team-exclude.js';
 
 // What init wrote, relative to the root (the project, or the home folder with --global).
 export const MANIFEST = join('.team', 'init-manifest.json');
@@ -82,6 +83,7 @@ function readManifest(root: string): Record<string, string> {
 }
 
 function writeManifest(root: string, files: Record<string, string>): void {
+  keepTeamOutOfGit(root);
   mkdirSync(join(root, '.team'), { recursive: true });
   writeFileSync(join(root, MANIFEST), `${JSON.stringify({ files }, null, 2)}\n`);
 }
