@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkNode } from '../../src/commands/doctor-checks.js';
+import { startCluster } from '../helpers/postgres.js';
 import { CLI } from '../helpers/team.js';
 
 const dirs: string[] = [];
@@ -141,6 +142,18 @@ describe('team doctor', () => {
       `FAIL  store: the store postgres://teamline@127.0.0.1:${port}/teamline cannot be reached (connect ECONNREFUSED 127.0.0.1:${port}) — fix: start the database, or correct --store / team.store`,
     );
   });
+
+  it('passes the store check when the database named by --store answers', async () => {
+    const setup = makeSetup();
+    const cluster = await startCluster();
+    try {
+      const result = await doctor(setup, ['--store', cluster.url]);
+      expect(result.exitCode, result.stdout).toBe(0);
+      expect(result.lines).toContain(`ok    store: ${cluster.url.replace(/:[0-9a-f]+@/, ':***@')} answers`);
+    } finally {
+      await cluster.stop();
+    }
+  }, 60_000);
 
   it('fails on a Node older than 20.5', () => {
     expect(checkNode('v20.4.0')).toEqual({ name: 'node', status: 'fail', detail: 'v20.4.0 is older than 20.5', fix: 'install Node 20.5 or later' });
