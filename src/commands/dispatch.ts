@@ -11,7 +11,7 @@ export const USAGE = `usage:
   team cancel [--run ID] [--force] [--store postgres://…]
   team wait [--run ID] [--timeout S] [--json] [--store postgres://…]   (exit: the run's code; 5 at the timeout; 6 when nobody drives the run)
   team list [--json] [--store postgres://…]
-  team init [--claude] [--opencode] [--gemini] [--codex] [--global] [--print] [--force] [--git-drivers]   (the /team, /ralph, /cancel, /team-status commands; the checkpoint merge driver)
+  team init [--claude] [--opencode] [--gemini] [--codex] [--global] [--bin PATH] [--print] [--force] [--git-drivers]   (the /team, /ralph, /cancel, /team-status commands; the checkpoint merge driver)
   team attach [--run ID]
   team land [--run ID] [--store postgres://…]   (merge a completed run's branch team/<run> into your branch)
   team clean [--run ID]      (remove ended runs' worktrees and merged branches)

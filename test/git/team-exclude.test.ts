@@ -1,17 +1,22 @@
 // `.team/` is in .git/info/exclude before teamline writes the first file under it, by `team init`
 // as by a run, said once; a read-only .git (as in Codex's sandbox) gets a clear line, not a crash.
 import { execFileSync } from 'node:child_process';
-import { chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { CLI } from '../helpers/team.js';
 
 // The uid a read-only .git is tried as when the tests run as root (root writes anywhere).
 const NOBODY = 65534;
 const asRoot = process.getuid?.() === 0;
 const dirs: string[] = [];
+// `team` on PATH, as an installed teamline is (init says so when it is not).
+const bin = mkdtempSync(join(tmpdir(), 'teamline-exclude-bin-'));
+chmodSync(bin, 0o755);
+symlinkSync(CLI, join(bin, 'team'));
+afterAll(() => rmSync(bin, { recursive: true, force: true }));
 afterEach(() => {
   for (const dir of dirs.splice(0)) {
     execFileSync('chmod', ['-R', 'u+w', dir]);
@@ -39,7 +44,7 @@ function makeGitReadOnly(dir: string): number | undefined {
 
 async function team(dir: string, args: string[], uid?: number) {
   const argv = uid === undefined ? [process.execPath, CLI, ...args] : ['setpriv', `--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', process.execPath, CLI, ...args];
-  const result = await execa(argv[0]!, argv.slice(1), { cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: dir }, extendEnv: false, reject: false, stdin: 'ignore' });
+  const result = await execa(argv[0]!, argv.slice(1), { cwd: dir, env: { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: dir }, extendEnv: false, reject: false, stdin: 'ignore' });
   return { exitCode: result.exitCode, stdout: String(result.stdout), stderr: String(result.stderr) };
 }
 
