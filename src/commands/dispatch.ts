@@ -20,6 +20,7 @@ export const USAGE = `usage:
   team report [--run ID] [--out FILE] [--store postgres://…]   (one self-contained HTML page of the run)
   team worker --store postgres://… [--labels a,b] [--max N] [--lease-ttl S] [--cwd DIR]   (pull and run attempts on this machine)
   team checkpoint validate [FILE...] [--strict]   (the opchain rules; default .checkpoints/team.checkpoint.json)
+  team doctor [--cwd DIR] [--config FILE] [--store postgres://…] [--json]   (what a run needs, and what to fix)
   team merge-driver BASE OURS THEIRS [PATH]   (git's merge driver for .checkpoints/*.checkpoint.json)
   team --version
 `;
@@ -68,6 +69,8 @@ export async function dispatch(argv: string[]): Promise<number> {
       return (await import('./list.js')).listCommand(rest);
     case 'init':
       return (await import('./init.js')).initCommand(rest);
+    case 'doctor':
+      return (await import('./doctor.js')).doctorCommand(rest);
     case 'worker':
       return (await import('./worker.js')).workerCommand(rest);
     case 'ralph':
