@@ -9,7 +9,7 @@ const RESERVED: Array<[RegExp, string]> = [
   [/^i\d+\./, 'i<iteration>.<task>'],
   [/^fix-\d+-/, 'fix-<loop>-<defect>'],
   [/^(?:verify|review)-\d+$/, 'verify-<pass>, review-<pass>'],
-  [/^(?:plan|prd)$/, 'plan, prd'],
+  [/^(?:plan|prd|integration)$/, 'plan, prd, integration'],
 ];
 
 // The first problem of a plan, in words, or undefined when the plan is valid.

@@ -4,6 +4,7 @@ import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { git, gitOrThrow, linesOf } from './git.js';
 
+// One path in the way, and whether git ignores it (else it is untracked).
 export interface InTheWay {
   path: string;
   ignored: boolean;

@@ -10,13 +10,15 @@ import { commitOf, dirtyPaths } from '../git/repo.js';
 import { listWorktrees } from '../git/worktree.js';
 import { TASK_SEPARATOR, WORKTREES_DIR } from './isolation.js';
 
+// What one clean did: the worktrees removed, the branches deleted, what was kept and why.
 export interface CleanReport {
   removed: string[];
   deleted: string[];
   kept: string[];
 }
 
-type Record = (event: NewEvent) => void;
+// Appends a fact to the run's log (nothing, for a run whose log is gone).
+type Recorder = (event: NewEvent) => void;
 
 // Cleans one ended run whose integration branch is `integration`, recording it in the run's log.
 export async function cleanRun(paths: RunPaths, runId: string, integration: string, write: { fsync: boolean }): Promise<CleanReport> {
@@ -25,7 +27,7 @@ export async function cleanRun(paths: RunPaths, runId: string, integration: stri
 
 // Removes the worktrees under `.team/worktrees/<run>/`, then the run's branches whose commits are held:
 // a task branch by `integration`, `integration` by a local branch that is not teamline's.
-export async function cleanRunGit(dir: string, runId: string, integration: string, record: Record): Promise<CleanReport> {
+export async function cleanRunGit(dir: string, runId: string, integration: string, record: Recorder): Promise<CleanReport> {
   const report: CleanReport = { removed: [], deleted: [], kept: [] };
   const root = join(dir, WORKTREES_DIR, runId);
   for (const worktree of await listWorktrees(dir)) {
@@ -70,7 +72,7 @@ function sweepFolder(root: string, worktrees: Set<string>, report: CleanReport):
 
 // Deletes `branch` only when no commit of it is outside `holders` (rev-list arguments, `where` in
 // words) and no worktree has it checked out.
-async function deleteIfHeld(dir: string, branch: string, holders: string[], where: string, checkedOut: Set<string>, report: CleanReport, record: Record): Promise<void> {
+async function deleteIfHeld(dir: string, branch: string, holders: string[], where: string, checkedOut: Set<string>, report: CleanReport, record: Recorder): Promise<void> {
   const tip = await commitOf(dir, `refs/heads/${branch}`);
   if (!tip) return;
   if (checkedOut.has(branch)) return void report.kept.push(`${branch} (checked out in a kept worktree)`);

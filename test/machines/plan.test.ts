@@ -39,8 +39,9 @@ describe('machines/plan', () => {
     expect(findPlanProblem([task('i2.t1')], 50)).toBe(reason('i2.t1', 'i<iteration>.<task>'));
     expect(findPlanProblem([task('verify-1')], 50)).toBe(reason('verify-1', 'verify-<pass>, review-<pass>'));
     expect(findPlanProblem([task('review-2')], 50)).toBe(reason('review-2', 'verify-<pass>, review-<pass>'));
-    expect(findPlanProblem([task('plan')], 50)).toBe(reason('plan', 'plan, prd'));
-    expect(findPlanProblem([task('prd')], 50)).toBe(reason('prd', 'plan, prd'));
+    expect(findPlanProblem([task('plan')], 50)).toBe(reason('plan', 'plan, prd, integration'));
+    expect(findPlanProblem([task('prd')], 50)).toBe(reason('prd', 'plan, prd, integration'));
+    expect(findPlanProblem([task('integration')], 50)).toBe(reason('integration', 'plan, prd, integration'));
     expect(findPlanProblem([task('fix-login'), task('i18n.setup'), task('verify-api'), task('planner'), task('fix-1')], 50)).toBeUndefined();
   });
 
