@@ -2,13 +2,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError } from '../errors.js';
-import { optionalString, type FlagSpec, type ParsedArgs } from './args.js';
-
-// Flags every command that touches a project takes.
-export const PROJECT_FLAGS: Record<string, FlagSpec> = {
-  cwd: { type: 'string' },
-  config: { type: 'string' },
-};
+import { optionalString, type ParsedArgs } from './args.js';
 
 // The folder named by --cwd (default: the current folder); one that is not a folder is bad input.
 export function openProjectDir(args: ParsedArgs): string {

@@ -12,14 +12,15 @@ import { killServer } from '../../workers/tmux/index.js';
 import { loadRunView } from '../runtime/view.js';
 import { optionalString, parseFlags } from './args.js';
 import { detachRun } from './detach.js';
-import { openProject, PROJECT_FLAGS } from './project.js';
+import { FLAGS } from './flags.js';
+import { openProject } from './project.js';
 import { storeUrlOf } from '../store/store-url.js';
 import { OUTCOME_EXIT, reportEnd } from './run.js';
 
 // Resumes the latest or named run; returns the exit code of how it ends.
 export async function resumeCommand(argv: string[]): Promise<number> {
   const cmd = 'team resume';
-  const args = parseFlags(argv, { ...PROJECT_FLAGS, run: { type: 'string' }, 'retry-interrupted': { type: 'boolean' }, json: { type: 'boolean' }, detach: { type: 'boolean' }, store: { type: 'string' } }, cmd);
+  const args = parseFlags(argv, FLAGS.resume, cmd);
   const project = openProject(args, { readsStore: true });
   const runId = optionalString(args, 'run');
   const storeUrl = storeUrlOf(optionalString(args, 'store'), project.config);
