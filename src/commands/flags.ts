@@ -4,9 +4,11 @@ import type { FlagSpec } from './args.js';
 
 type Flags = Record<string, FlagSpec>;
 
+const PROJECT_DIR: FlagSpec = { type: 'string', value: 'DIR', help: 'the project folder', default: 'the current folder' };
+
 // Flags every command that touches a project takes.
 export const PROJECT_FLAGS = {
-  cwd: { type: 'string', value: 'DIR', help: 'the project folder', default: 'the current folder' },
+  cwd: { ...PROJECT_DIR, help: 'the project folder, or a run\'s folder in it (which names that run too)' },
   config: { type: 'string', value: 'FILE', help: 'the config file', default: '.team/config.json in the project when there is one, else the built-in defaults' },
 } satisfies Flags;
 
@@ -46,6 +48,7 @@ export const FLAGS = {
     ...PROJECT_FLAGS,
     run: run('to wait for'),
     timeout: { type: 'string', value: 'S', help: 'stop waiting after S seconds with a summary of the progress, exit 5', default: 'wait until the run ends' },
+    since: { type: 'string', value: 'N', help: 'tell the changes in that summary from the Nth event of the log (the last summary names it)', default: 'from what the previous wait saw' },
     json: json('the summary as one JSON document'),
     store: store('read the run from'),
   },
@@ -60,10 +63,11 @@ export const FLAGS = {
     gemini: { type: 'boolean', help: 'set up Gemini CLI', default: 'as --claude' },
     codex: { type: 'boolean', help: 'set up Codex (the skill $team)', default: 'as --claude' },
     global: { type: 'boolean', help: 'write to your user-level folders instead of the project' },
+    bin: { type: 'string', value: 'PATH', help: 'the absolute path of team to write into the files, for CLIs whose PATH does not find it', default: 'the word team, found on the PATH' },
     print: { type: 'boolean', help: 'show what would be written, write nothing' },
     force: { type: 'boolean', help: 'overwrite files changed since team init wrote them' },
     'git-drivers': { type: 'boolean', help: 'register the checkpoint merge driver in this clone (alone: only that)' },
-    cwd: PROJECT_FLAGS.cwd,
+    cwd: PROJECT_DIR,
   },
   doctor: { ...PROJECT_FLAGS, store: store('check that the database is reachable:'), json: json('the checks as one JSON document') },
   worker: {
@@ -82,6 +86,6 @@ export const FLAGS = {
     store: store('the run is in'),
   },
   cancel: { ...PROJECT_FLAGS, run: run('to cancel'), force: { type: 'boolean', help: 'skip the grace period: stop the workers at once' }, json: PROGRESS_JSON, store: store('the run is in') },
-  checkpoint: { cwd: PROJECT_FLAGS.cwd, strict: { type: 'boolean', help: 'warnings fail too' } },
+  checkpoint: { cwd: PROJECT_DIR, strict: { type: 'boolean', help: 'warnings fail too' } },
   'merge-driver': {},
 } satisfies Record<string, Flags>;

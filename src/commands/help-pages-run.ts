@@ -79,7 +79,7 @@ export const RUN_PAGES: HelpPage[] = [
     name: 'status',
     brief: 'what a run is doing and what needs attention',
     group: 'follow',
-    summary: 'what a run is doing: stage, tasks and attempts, cost, its branches, and what needs attention; read-only',
+    summary: 'what a run is doing: stage, tasks and attempts, cost, whether anything drives it, where the work is, and what needs attention; read-only',
     about: ['Needs attention: attempts nobody drives, stale approvals, malformed files, conflicting records, decisions waited for.'],
     flags: FLAGS.status,
     examples: [
@@ -111,6 +111,7 @@ export const RUN_PAGES: HelpPage[] = [
     examples: [
       ['team wait', 'wait for the latest run to end'],
       ['team wait --run 20261028T131016577943Z-20fe61 --timeout 100', 'wait at most 100 s, then say how far the run got (an agent loops on this)'],
+      ['team wait --run 20261028T131016577943Z-20fe61 --since 120 --timeout 100', 'the same, telling what changed since event 120 (the last summary names its next command)'],
     ],
     exits: [
       [EXIT.completed, 'the run completed; 1, 3, 4: it failed, was cancelled, stopped for a decision (as `team` exits)'],

@@ -23,9 +23,14 @@ describe('report command', () => {
     const out = join(project.dir, '.team/runs', runId, 'report.html');
     expect(result.stdout).toBe(`${out}\n`);
     const data = embedded(readFileSync(out, 'utf8'));
-    expect(data.attempts).toMatchObject([{ id: 't1#1', status: 'running', lane: 'team-exec' }]);
+    expect(data.attempts).toMatchObject([{ id: 't1#1', status: 'running' }]);
     expect(data.attempts[0].end).toBeUndefined();
-    expect(data.attention).toEqual(['uncertain: t1 attempt 1 started with no terminal event']);
+    // No worker started it: no lane (a stage's name is no worker's).
+    expect(data.attempts[0].lane).toBeUndefined();
+    // Nothing drives a run made by state commands alone: the page says so, and the attempt is uncertain.
+    const undriven = `nothing drives this run: \`team resume --run ${runId}\` continues it, \`team cancel --run ${runId}\` ends it (its orchestrator stopped or died)`;
+    expect(data.undriven).toBe(undriven);
+    expect(data.attention).toEqual([undriven, 'uncertain: t1 attempt 1 started with no terminal event']);
   });
 
   it('refuses an --out that is a folder, or in a missing folder, and writes nothing', async () => {
