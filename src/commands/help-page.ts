@@ -33,7 +33,8 @@ export function commandOf(page: Pick<HelpPage, 'name'>): string {
   return page.name === 'run' ? 'team' : `team ${page.name}`;
 }
 
-const USAGE_EXIT: [number, string] = [EXIT.usage, 'bad usage, config or input: the message names the argument or field'];
+// Exit 2, which every command has.
+export const USAGE_EXIT: [number, string] = [EXIT.usage, 'bad usage, config or input: the message names the argument or field'];
 
 // The exit codes of a command that drives a run to its end (team, ralph, resume).
 export const RUN_EXITS: Array<[number, string]> = [
@@ -48,5 +49,3 @@ export const RUN_EXITS: Array<[number, string]> = [
 export function plainExits(done: string): Array<[number, string]> {
   return [[EXIT.completed, done], USAGE_EXIT];
 }
-
-export { USAGE_EXIT };

@@ -114,8 +114,11 @@ export const RUN_PAGES: HelpPage[] = [
       ['team wait --run 20261028T131016577943Z-20fe61 --since 120 --timeout 100', 'the same, telling what changed since event 120 (the last summary names its next command)'],
     ],
     exits: [
-      [EXIT.completed, 'the run completed; 1, 3, 4: it failed, was cancelled, stopped for a decision (as `team` exits)'],
+      [EXIT.completed, 'the run completed'],
+      [EXIT.failed, 'the run failed'],
       USAGE_EXIT,
+      [EXIT.cancelled, 'the run was cancelled'],
+      [EXIT.decision, 'the run stopped for a human decision'],
       [EXIT.waitTimeout, 'the timeout passed while the run goes on'],
       [EXIT.noOrchestrator, 'the run has not ended and no orchestrator drives it: `team resume --detach` continues it'],
     ],

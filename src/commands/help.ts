@@ -18,7 +18,7 @@ const OVERVIEW_COLUMN = 26;
 // Prints the help argv asks for; returns the exit code (2 for a bare `team`, which is no command).
 export function helpCommand(argv: string[]): number {
   const [first, ...rest] = argv;
-  if (first === undefined || first === '--help' || first === '-h' || (first === 'help' && rest.every((arg) => arg === '--help' || arg === '-h'))) {
+  if (first === undefined || first === '--help' || first === '-h' || (first === 'help' && rest.every((arg) => arg === '--help' || arg === '-h' || arg === 'help'))) {
     process.stdout.write(renderOverview());
     return first === undefined ? EXIT.usage : EXIT.completed;
   }
@@ -43,7 +43,7 @@ function pageOf(argv: string[]): HelpPage {
 }
 
 // What teamline is, an example run, and the commands by group.
-export function renderOverview(): string {
+function renderOverview(): string {
   const lines = [
     'teamline runs a team of AI coding agents on one task: plan, build in parallel, verify, fix.',
     '',
@@ -62,7 +62,7 @@ export function renderOverview(): string {
 }
 
 // One command's page.
-export function renderPage(page: HelpPage): string {
+function renderPage(page: HelpPage): string {
   const lines = [...wrap(`${commandOf(page)}: ${page.summary}`, 2), '', 'usage:', ...wrap(synopsis(page), 4).map((l, i) => (i === 0 ? `  ${l}` : l))];
   if (page.about?.length) lines.push('', ...page.about.flatMap((line) => wrap(line, 0)));
   const subs = PAGES.filter((p) => p.name.startsWith(`${page.name} `));
