@@ -9,6 +9,7 @@ import { once } from 'node:events';
 import type { RunPaths } from '../checkpoint/store.js';
 import { EXIT } from '../errors.js';
 import { readLockHolder } from '../runtime/lock.js';
+import { keepTeamOutOfGit } from '../git/team-exclude.js';
 
 // The child learns the id of the run it creates from this variable (and removes it from its env).
 export const DETACHED_RUN_VAR = 'TEAM_DETACHED_RUN';
@@ -37,6 +38,7 @@ export interface DetachRequest {
 // Starts the detached orchestrator and reports how to follow it; returns this command's exit code.
 export async function detachRun(request: DetachRequest): Promise<number> {
   const { paths, runId } = request;
+  keepTeamOutOfGit(paths.projectDir);
   mkdirSync(paths.runDir, { recursive: true });
   const logFile = join(paths.runDir, ORCHESTRATOR_LOG);
   const fd = openSync(logFile, 'a');

@@ -42,6 +42,8 @@ export async function dispatch(argv: string[]): Promise<number> {
       return (await import('./list.js')).listCommand(rest);
     case 'init':
       return (await import('./init.js')).initCommand(rest);
+    case 'doctor':
+      return (await import('./doctor.js')).doctorCommand(rest);
     case 'worker':
       return (await import('./worker.js')).workerCommand(rest);
     case 'ralph':

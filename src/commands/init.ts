@@ -17,6 +17,7 @@ import { MANIFEST, readInitManifest, type InitManifest } from './init-current.js
 import { CLIS, filesFor, type Cli, type InitFile } from './init-files.js';
 import { setupNotes } from './init-notes.js';
 import { initGitDrivers } from './init-git-drivers.js';
+import { keepTeamOutOfGit } from '../git/team-exclude.js';
 
 // Where init records what it wrote (kept here for the callers that import it from init).
 export { MANIFEST };
@@ -84,6 +85,7 @@ function sha256(text: string): string {
 }
 
 function writeManifest(root: string, manifest: InitManifest): void {
+  keepTeamOutOfGit(root);
   mkdirSync(join(root, '.team'), { recursive: true });
   writeFileSync(join(root, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
 }

@@ -2,15 +2,12 @@
 // its help lists is accepted, and each example parses. The parser's table is read off the real
 // parser as the command calls it (a spy that passes every call on, not a stub); the help is the
 // built CLI's output.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FlagSpec } from '../../src/commands/args.js';
 import { commandOf, type HelpPage } from '../../src/commands/help-page.js';
 import { PAGES } from '../../src/commands/help.js';
 import { listedFlags, shellWords } from '../helpers/help-text.js';
 import { makeProject, removeProjects } from '../helpers/project.js';
-import { ROOT } from '../helpers/team.js';
 
 const calls = vi.hoisted(() => [] as Array<{ command: string; flags: Record<string, FlagSpec> }>);
 vi.mock(import('../../src/commands/args.js'), async (importOriginal) => {
@@ -27,9 +24,7 @@ const { dispatch } = await import('../../src/commands/dispatch.js');
 const { parseFlags } = await import('../../src/commands/args.js');
 
 const UNKNOWN = '--no-such-flag';
-// `team doctor` is routed to its own module; until that is there, dispatch takes `doctor` for a task.
-const DOCTOR_ROUTED = existsSync(join(ROOT, 'src/commands/doctor.ts'));
-const ROUTED = PAGES.filter((page) => page.name !== 'doctor' || DOCTOR_ROUTED).map((page) => [commandOf(page), page] as const);
+const EACH = PAGES.map((page) => [commandOf(page), page] as const);
 
 // The words that run a page's command: none for `team "task"`, `checkpoint validate` for checkpoint.
 function wordsOf(page: HelpPage): string[] {
@@ -54,9 +49,7 @@ describe('help and parser', () => {
     return removeProjects;
   });
 
-  if (!DOCTOR_ROUTED) it.todo('team doctor: the help lists exactly the flags the parser accepts, once dispatch routes doctor');
-
-  it.each(ROUTED)('%s: the help lists exactly the flags the parser accepts', async (command, page) => {
+  it.each(EACH)('%s: the help lists exactly the flags the parser accepts', async (command, page) => {
     const parser = await parserOf(page);
     const listed = [...listedFlags(helpText.get(page.name)!).keys()];
     expect(listed.sort()).toEqual(Object.keys(parser.flags).sort());
@@ -69,7 +62,7 @@ describe('help and parser', () => {
     }
   });
 
-  it.each(ROUTED)('%s: each example is a command line its parser accepts', async (_, page) => {
+  it.each(EACH)('%s: each example is a command line its parser accepts', async (_, page) => {
     for (const [line] of page.examples) {
       const words = shellWords(line).slice(1);
       // The page an example is of: the longest command name it starts with (`team state start-run`).

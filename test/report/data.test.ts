@@ -50,7 +50,8 @@ describe('report data', () => {
   describe('of a verify pass that failed', () => {
     const gate = (command: string, exitCode: number) => ({ command, exitCode, timedOut: false, durationMs: 40, output: '' });
     const events = [
-        { event: 'plan_accepted', task_id: 'plan', attempt: 1, tasks: [{ id: 't1', title: 'Schema', description: 'd' }], needsPrd: false },
+        { event: 'run_started', mode: 'team', limits: { maxFixLoops: 3, maxIterations: 1 } },
+        { event: 'task_assigned', task_id: 't1', worker: 'worker-1', task: { id: 't1', title: 'Schema', description: 'd' } },
         started('t1'),
         { event: 'attempt_spawned', task_id: 't1', attempt: 1, worker: 'worker-1', handle: { backend: 'process', pid: 1, pidStart: 1, pgid: 1 } },
         { event: 'attempt_usage', task_id: 't1', attempt: 1, stage: 'team-exec', agent: 'claude', cost_usd: 0.5, tokens: { input: 10, output: 2 } },

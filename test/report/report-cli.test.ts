@@ -27,10 +27,9 @@ describe('report command', () => {
     expect(data.attempts[0].end).toBeUndefined();
     // No worker started it: no lane (a stage's name is no worker's).
     expect(data.attempts[0].lane).toBeUndefined();
-    // Nothing drives a run made by state commands alone: the page says so, and the attempt is uncertain.
-    const undriven = `nothing drives this run: \`team resume --run ${runId}\` continues it, \`team cancel --run ${runId}\` ends it (its orchestrator stopped or died)`;
-    expect(data.undriven).toBe(undriven);
-    expect(data.attention).toEqual([undriven, 'uncertain: t1 attempt 1 started with no terminal event']);
+    // A run made by state commands alone is driven by hand, not by an orchestrator: its attempt is uncertain.
+    expect(data.undriven).toBeUndefined();
+    expect(data.attention).toEqual(['uncertain: t1 attempt 1 started with no terminal event']);
   });
 
   it('refuses an --out that is a folder, or in a missing folder, and writes nothing', async () => {

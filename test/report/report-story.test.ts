@@ -180,7 +180,7 @@ describe('report story in a browser', () => {
     expect(await page.locator('.bar[data-attempt="t1#1"]').getAttribute('title')).toMatch(/^t1 — Define the input schema · attempt 1/);
     expect(await page.locator('table.usage-task tr[data-key="t2"] td').first().textContent()).toBe('t2 — Validate request bodies');
     await page.locator('.bar[data-attempt="fix-1-d1#1"]').click();
-    expect(await page.locator('#evidence h2').textContent()).toBe('fix-1-d1 — Empty strings pass the body validation. · attempt 1');
+    expect(await page.locator('#evidence h2').textContent()).toBe('fix-1-d1 — Fix defect d1 (task t2) · attempt 1');
   });
 
   it('fills cost and tokens by task, stage and agent with the numbers `team status` shows', async () => {
