@@ -7,7 +7,10 @@ const POLL_MS = 50;
 
 export interface ProcStat {
   state: string;
+  ppid: number;
   pgid: number;
+  /** The controlling terminal's device number; 0 when the process has none. */
+  ttyNr: number;
   startTime: number;
   /** The wait status (exit_code, Linux 3.5+): set once the process has ended, while a zombie. */
   waitStatus: number;
@@ -30,8 +33,8 @@ export function readProcStat(pid: number): ProcStat | undefined {
     if (fd !== undefined) closeSync(fd);
   }
   const rest = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  // Fields after the name: state(3) ppid(4) pgrp(5) ... starttime(22) ... exit_code(52).
-  return { state: rest[0] ?? '?', pgid: Number(rest[2]), startTime: Number(rest[19]), waitStatus: Number(rest[49]) };
+  // Fields after the name: state(3) ppid(4) pgrp(5) session(6) tty_nr(7) ... starttime(22) ... exit_code(52).
+  return { state: rest[0] ?? '?', ppid: Number(rest[1]), pgid: Number(rest[2]), ttyNr: Number(rest[4]), startTime: Number(rest[19]), waitStatus: Number(rest[49]) };
 }
 
 // How a process that ended but is not reaped yet (a zombie) ended: its exit code, or the signal

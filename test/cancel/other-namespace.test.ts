@@ -1,0 +1,90 @@
+// `team cancel` from a pid namespace that cannot see the orchestrator (an agent CLI's sandbox runs
+// each command in one of its own): the orchestrator is asked through the run folder and does the
+// shutdown itself; the run is never marked cancelled behind its back. Real namespaces: root runs
+// `unshare --pid --fork --mount-proc`, so the test needs root and util-linux's unshare.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanUpCancelProjects, makeCancelProject, type CancelProject } from '../helpers/cancel-run.js';
+import { GIT_ENV } from '../helpers/git-project.js';
+import { leftoverProcesses } from '../helpers/recovery-procs.js';
+import { CLI } from '../helpers/team.js';
+import { expectCleanCancel } from './clean-end.js';
+
+const TASKS = ['polite', 'stubborn'];
+const ROOT_WITH_UNSHARE = process.getuid?.() === 0 && execa('unshare', ['--version'], { reject: false }).then((r) => r.exitCode === 0);
+const canUnshare = (await ROOT_WITH_UNSHARE) === true;
+// Inside a new pid namespace with its own /proc: pids of this one mean nothing there. The
+// namespace ends (and everything in it) when unshare does.
+const IN_NAMESPACE = ['--pid', '--fork', '--mount-proc', '--kill-child=SIGKILL'];
+const namespaces: Array<ReturnType<typeof execa>> = [];
+
+afterEach(async () => {
+  for (const child of namespaces.splice(0)) child.kill('SIGKILL');
+  await cleanUpCancelProjects();
+});
+
+// Two hanging workers (one ignores SIGINT and SIGTERM) in a git repository: worktrees isolate them.
+function makeRepoProject(): CancelProject {
+  const project = makeCancelProject({ scenario: 'cancel-polite-and-stubborn.json', graceMs: 1_000, env: GIT_ENV });
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: project.dir, env: { ...process.env, ...GIT_ENV } });
+  git('init', '--quiet', '--initial-branch', 'main');
+  project.write('README.md', 'a project\n');
+  git('add', 'README.md');
+  git('commit', '--quiet', '-m', 'base');
+  return project;
+}
+
+// `team <args>` in a new pid namespace, in the project.
+function teamInNamespace(project: CancelProject, ...args: string[]) {
+  const child = execa('unshare', [...IN_NAMESPACE, process.execPath, CLI, ...args], { cwd: project.dir, env: GIT_ENV, reject: false, stdin: 'ignore' });
+  namespaces.push(child);
+  return child;
+}
+
+describe.skipIf(!canUnshare)('team cancel from another process namespace', () => {
+  it('asks the live orchestrator, which cancels the run itself and stops both workers', async () => {
+    const project = makeRepoProject();
+    const run = project.start('2:executor', 'cancel me from a sandbox');
+    const runId = await project.waitForWorkers(TASKS);
+    expect(project.events(runId).find((e) => e.event === 'run_started')).toMatchObject({ isolation: { mode: 'worktree' } });
+
+    const cancel = await teamInNamespace(project, 'cancel', '--run', runId);
+    const exit = await run.exited;
+
+    expect(cancel.stderr).toContain(`the orchestrator runs in another process namespace (pid ${run.pid} there); asked it to cancel run ${runId}; waiting`);
+    expect(cancel.stderr).toContain(`run ${runId} cancelled`);
+    expect(cancel.stderr).not.toContain('no live orchestrator');
+    expect(cancel.exitCode).toBe(0);
+    expect(exit.exitCode).toBe(3);
+    const events = project.events(runId);
+    expect(events.filter((e) => e.event === 'cancel_requested').map((e) => e.by)).toEqual(['team cancel']);
+    expect(events.filter((e) => e.event === 'run_resumed')).toEqual([]);
+    await expectCleanCancel(project, runId, TASKS);
+    expect(await leftoverProcesses(project.runDir(runId), runId)).toEqual([]);
+  }, 120_000);
+
+  it('lets an orchestrator inside a namespace be cancelled from outside it, by itself', async () => {
+    const project = makeRepoProject();
+    const inside = teamInNamespace(project, '2:executor', 'drive me in a sandbox');
+    const runId = await project.waitForWorkers(TASKS);
+    const lock = JSON.parse(readFileSync(join(project.runDir(runId), 'lock.json'), 'utf8')) as { pid: number };
+    // Pid 1 of its namespace: a pid that, here, names another process.
+    expect(lock.pid).toBe(1);
+
+    const cancel = await project.run('cancel', '--run', runId);
+    const exit = await inside;
+
+    expect(cancel.stderr).toContain(`the orchestrator runs in another process namespace (pid 1 there); asked it to cancel run ${runId}; waiting`);
+    expect(cancel.stderr).toContain(`run ${runId} cancelled`);
+    expect(cancel.exitCode).toBe(0);
+    expect(exit.exitCode).toBe(3);
+    const events = project.events(runId);
+    expect(events.filter((e) => e.event === 'cancel_requested').map((e) => e.by)).toEqual(['team cancel']);
+    expect(events.filter((e) => e.event === 'run_cancelled')).toHaveLength(1);
+    await expectCleanCancel(project, runId, TASKS);
+    expect(await leftoverProcesses(project.runDir(runId), runId)).toEqual([]);
+  }, 120_000);
+});
