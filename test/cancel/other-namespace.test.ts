@@ -2,49 +2,20 @@
 // each command in one of its own): the orchestrator is asked through the run folder and does the
 // shutdown itself; the run is never marked cancelled behind its back. Real namespaces: root runs
 // `unshare --pid --fork --mount-proc`, so the test needs root and util-linux's unshare.
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanUpCancelProjects, makeCancelProject, type CancelProject } from '../helpers/cancel-run.js';
-import { GIT_ENV } from '../helpers/git-project.js';
+import { cleanUpCancelProjects } from '../helpers/cancel-run.js';
+import { CAN_UNSHARE, endNamespaces, makeRepoProject, NAMESPACE_TASKS as TASKS, teamInNamespace } from '../helpers/namespace-run.js';
 import { leftoverProcesses } from '../helpers/recovery-procs.js';
-import { CLI } from '../helpers/team.js';
 import { expectCleanCancel } from './clean-end.js';
 
-const TASKS = ['polite', 'stubborn'];
-const ROOT_WITH_UNSHARE = process.getuid?.() === 0 && execa('unshare', ['--version'], { reject: false }).then((r) => r.exitCode === 0);
-const canUnshare = (await ROOT_WITH_UNSHARE) === true;
-// Inside a new pid namespace with its own /proc: pids of this one mean nothing there. The
-// namespace ends (and everything in it) when unshare does.
-const IN_NAMESPACE = ['--pid', '--fork', '--mount-proc', '--kill-child=SIGKILL'];
-const namespaces: Array<ReturnType<typeof execa>> = [];
-
 afterEach(async () => {
-  for (const child of namespaces.splice(0)) child.kill('SIGKILL');
+  endNamespaces();
   await cleanUpCancelProjects();
 });
 
-// Two hanging workers (one ignores SIGINT and SIGTERM) in a git repository: worktrees isolate them.
-function makeRepoProject(): CancelProject {
-  const project = makeCancelProject({ scenario: 'cancel-polite-and-stubborn.json', graceMs: 1_000, env: GIT_ENV });
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: project.dir, env: { ...process.env, ...GIT_ENV } });
-  git('init', '--quiet', '--initial-branch', 'main');
-  project.write('README.md', 'a project\n');
-  git('add', 'README.md');
-  git('commit', '--quiet', '-m', 'base');
-  return project;
-}
-
-// `team <args>` in a new pid namespace, in the project.
-function teamInNamespace(project: CancelProject, ...args: string[]) {
-  const child = execa('unshare', [...IN_NAMESPACE, process.execPath, CLI, ...args], { cwd: project.dir, env: GIT_ENV, reject: false, stdin: 'ignore' });
-  namespaces.push(child);
-  return child;
-}
-
-describe.skipIf(!canUnshare)('team cancel from another process namespace', () => {
+describe.skipIf(!CAN_UNSHARE)('team cancel from another process namespace', () => {
   it('asks the live orchestrator, which cancels the run itself and stops both workers', async () => {
     const project = makeRepoProject();
     const run = project.start('2:executor', 'cancel me from a sandbox');
