@@ -9,6 +9,7 @@ import { cleanUpCancelProjects } from '../helpers/cancel-run.js';
 import { execa } from 'execa';
 import { GIT_ENV } from '../helpers/git-project.js';
 import { CAN_UNSHARE, endNamespaces, makeRepoProject, NAMESPACE_TASKS, namespaceHolder, teamInNamespace, teamWithReadOnly } from '../helpers/namespace-run.js';
+import { leftoverProcesses } from '../helpers/recovery-procs.js';
 import { CLI } from '../helpers/team.js';
 
 afterEach(async () => {
@@ -65,7 +66,10 @@ describe.skipIf(!CAN_UNSHARE)('team (a run it cannot keep)', () => {
     expect(detached.exitCode).toBe(0);
     const runId = await project.waitForWorkers(NAMESPACE_TASKS);
     const cancel = await project.run('cancel', '--run', runId);
+    expect(cancel.stderr).toContain(`the orchestrator runs in another process namespace (pid `);
     expect(cancel.stderr).toContain(`run ${runId} cancelled`);
     expect(cancel.exitCode).toBe(0);
+    expect(project.events(runId).filter((e) => e.event === 'cancel_requested').map((e) => e.by)).toEqual(['team cancel']);
+    expect(await leftoverProcesses(project.runDir(runId), runId)).toEqual([]);
   }, 120_000);
 });
