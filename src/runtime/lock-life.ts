@@ -5,9 +5,8 @@
 // renews every few seconds) older than the staleness bound. A lock of an older version records no
 // namespace and is judged by its pid, as before.
 import { statSync, utimesSync } from 'node:fs';
-import { isProcessAlive, otherBoot } from '../../workers/proc.js';
+import { isProcessAlive, otherBoot, PID_NS } from '../../workers/proc.js';
 import type { LockHolder } from './lock.js';
-import { PID_NS } from './pid-namespace.js';
 
 // How often a holder renews its heartbeat.
 export const HEARTBEAT_MS = 5_000;

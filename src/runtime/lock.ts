@@ -1,12 +1,11 @@
 // The run lock: one orchestrator drives a run. A lock held by a dead process is taken over.
 import { linkSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { BOOT_ID, readPidStart } from '../../workers/proc.js';
+import { BOOT_ID, PID_NS, readPidStart } from '../../workers/proc.js';
 import { writeFileAtomic } from '../../workers/atomic.js';
 import type { RunPaths } from '../checkpoint/store.js';
 import { LockedError } from '../errors.js';
 import { holderAlive, inOtherNamespace, keepBeating } from './lock-life.js';
-import { PID_NS } from './pid-namespace.js';
 
 export { inOtherNamespace } from './lock-life.js';
 

@@ -1,14 +1,12 @@
 // Which pid namespace this process runs in, and whether a detached orchestrator started here would
 // end with the command that starts it (an agent CLI's sandbox runs each command in a namespace of
 // its own: when the command's process tree ends, its pid 1 ends and the kernel kills the rest).
-import { readFileSync, readlinkSync } from 'node:fs';
-import { readProcStat } from '../../workers/proc.js';
+import { readFileSync } from 'node:fs';
+import { PID_NS, readProcStat } from '../../workers/proc.js';
 
 // The init pid namespace (the kernel's PROC_PID_INIT_INO): a machine's own, outside any container.
 export const INIT_PID_NS = 'pid:[4026531836]';
 
-// This process's pid namespace, as /proc/self/ns/pid names it; undefined where /proc does not show it.
-export const PID_NS = readPidNs();
 
 // Init systems keep their namespace alive whatever ends under them; tini and the like do not.
 const INIT_NAMES = new Set(['systemd', 'init', 'runit', 'runit-init', 's6-svscan', 'openrc-init', 'upstart', 'busybox']);
@@ -16,14 +14,6 @@ const INIT_NAMES = new Set(['systemd', 'init', 'runit', 'runit-init', 's6-svscan
 const SANDBOX_VARS = ['CODEX_SANDBOX', 'CODEX_SANDBOX_NETWORK_DISABLED'];
 // More parents than any real chain has: a loop in a torn /proc read ends here.
 const MAX_HOPS = 256;
-
-function readPidNs(): string | undefined {
-  try {
-    return readlinkSync('/proc/self/ns/pid');
-  } catch {
-    return undefined;
-  }
-}
 
 // Why the pid namespace ends with this command, or undefined when a detached orchestrator outlives
 // it. It ends with us when it is not the init namespace, its pid 1 is this process or one of its

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanUpCancelProjects } from '../helpers/cancel-run.js';
 import { CAN_UNSHARE, endNamespaces, makeRepoProject, NAMESPACE_TASKS as TASKS, teamInNamespace } from '../helpers/namespace-run.js';
 import { leftoverProcesses } from '../helpers/recovery-procs.js';
+import { PID_NS } from '../../workers/proc.js';
 import { expectCleanCancel } from './clean-end.js';
 
 afterEach(async () => {
@@ -41,9 +42,11 @@ describe.skipIf(!CAN_UNSHARE)('team cancel from another process namespace', () =
     const project = makeRepoProject();
     const inside = teamInNamespace(project, '2:executor', 'drive me in a sandbox');
     const runId = await project.waitForWorkers(TASKS);
-    const lock = JSON.parse(readFileSync(join(project.runDir(runId), 'lock.json'), 'utf8')) as { pid: number };
-    // Pid 1 of its namespace: a pid that, here, names another process.
+    const lock = JSON.parse(readFileSync(join(project.runDir(runId), 'lock.json'), 'utf8')) as { pid: number; pidNs: string };
+    // Pid 1 of its namespace: a pid that, here, names another process; its workers' pids are of that namespace too.
     expect(lock.pid).toBe(1);
+    expect(lock.pidNs).not.toBe(PID_NS);
+    expect(new Set(project.handles(runId).map((h) => (h as { pidNs?: string }).pidNs))).toEqual(new Set([lock.pidNs]));
 
     const cancel = await project.run('cancel', '--run', runId);
     const exit = await inside;
