@@ -43,6 +43,23 @@ describe.skipIf(!CAN_UNSHARE)('team (a run it cannot keep)', () => {
     expect(runFolders(project.dir)).toEqual([]);
   });
 
+  it('refuses to resume a run with worktrees while .git is read-only, and leaves it resumable', async () => {
+    const project = makeRepoProject();
+    const run = project.start('2:executor', 'a run killed, then resumed in a sandbox');
+    const runId = await project.waitForWorkers(NAMESPACE_TASKS);
+    process.kill(run.pid, 'SIGKILL');
+    await run.exited;
+    const before = project.events(runId).length;
+
+    const resume = await teamWithReadOnly(project, '.git', 'resume', '--run', runId);
+    expect(resume.stderr).toBe(
+      `team: cannot write ${project.dir}/.git (EROFS: read-only file system): with worktrees (run ${runId} uses them) teamline makes each worker's branch and worktree in the repository; run \`team\` where ${project.dir}/.git is writable (in an agent CLI's sandbox: outside it), or set team.isolation to "none"`,
+    );
+    expect(resume.exitCode).toBe(2);
+    expect(project.events(runId)).toHaveLength(before);
+    expect((await project.run('cancel', '--run', runId)).exitCode).toBe(0);
+  }, 120_000);
+
   it.each([
     ['the command itself', 'node', [] as string[]],
     ['a shell that runs it', 'sh', ['sh', '-c', '"$0" "$@"; status=$?; exit $status']],
