@@ -1,8 +1,10 @@
 // `npm run bench`: runs each benchmark and prints its rows beside their baselines; never fails on time.
-// `npm run bench -- store pipeline` runs only the named ones. Sizes: BENCH_RESUME_EVENTS,
+// `npm run bench -- store pipeline` runs only the named ones; `--markdown` (or BENCH_MARKDOWN=1)
+// prints one dated markdown table instead (docs/benchmarks.md). Sizes: BENCH_RESUME_EVENTS,
 // BENCH_PIPELINE_TASKS, BENCH_RSS_ITERATIONS, BENCH_RSS_TASKS; BENCH_DIR picks the disk.
+import { availableParallelism } from 'node:os';
 import { benchCancel } from './cancel.js';
-import { formatComparison, type Comparison } from './compare.js';
+import { formatComparison, MARKDOWN_HEADER, markdownComparison, type Comparison } from './compare.js';
 import { benchPipeline } from './pipeline.js';
 import { benchResume } from './resume.js';
 import { benchRss } from './rss.js';
@@ -19,8 +21,20 @@ const BENCHMARKS: Array<{ name: string; key: string; run: () => Comparison[] | P
   { name: 'cancel latency (20 workers)', key: 'cancel', run: benchCancel },
 ];
 
-const wanted = process.argv.slice(2);
-for (const bench of BENCHMARKS.filter((b) => wanted.length === 0 || wanted.includes(b.key))) {
-  process.stdout.write(`${bench.name}\n`);
-  for (const row of await bench.run()) process.stdout.write(`  ${formatComparison(row)}\n`);
+const args = process.argv.slice(2);
+const markdown = args.includes('--markdown') || process.env.BENCH_MARKDOWN === '1';
+const wanted = args.filter((a) => a !== '--markdown');
+const unknown = wanted.filter((key) => !BENCHMARKS.some((b) => b.key === key));
+if (unknown.length) {
+  process.stderr.write(`bench: no benchmark named ${unknown.join(', ')}; the names are ${BENCHMARKS.map((b) => b.key).join(', ')}\n`);
+  process.exit(2);
+}
+const chosen = BENCHMARKS.filter((b) => wanted.length === 0 || wanted.includes(b.key));
+if (markdown) {
+  const date = new Date().toISOString().slice(0, 10);
+  process.stdout.write(`Measured ${date} (UTC) by \`npm run bench -- --markdown${wanted.map((w) => ` ${w}`).join('')}\`: node ${process.version}, ${availableParallelism()} cores.\n\n${MARKDOWN_HEADER}\n`);
+}
+for (const bench of chosen) {
+  if (!markdown) process.stdout.write(`${bench.name}\n`);
+  for (const row of await bench.run()) process.stdout.write(markdown ? `${markdownComparison(row)}\n` : `  ${formatComparison(row)}\n`);
 }

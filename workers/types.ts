@@ -72,12 +72,14 @@ export interface AgentReport {
   failure?: AgentFailure;
   /** Tool calls the CLI refused for lack of permission, e.g. `Bash: npm test`. */
   denials?: string[];
+  /** The first permission the CLI refused (the write of the result file, a command): the attempt's failure when no valid result came. */
+  refused?: AgentFailure;
 }
 
-export const FAILURE_KINDS = ['not-logged-in', 'bad-key', 'quota', 'unknown-model', 'missing-provider'] as const;
+export const FAILURE_KINDS = ['not-logged-in', 'bad-key', 'quota', 'unknown-model', 'missing-provider', 'permission-refused'] as const;
 export type FailureKind = (typeof FAILURE_KINDS)[number];
 
-// A failure no retry can fix: the run stops at the first one with its reason.
+// A failure no retry can fix (credentials, quota, model, provider, a refused permission): the run stops at the first one with its reason.
 export interface AgentFailure {
   kind: FailureKind;
   retryable: false;

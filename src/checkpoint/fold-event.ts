@@ -79,9 +79,13 @@ export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): 
       break;
     case 'task_assigned':
       assignTask(st, event.task_id, event.task !== undefined);
+      if (event.task) st.titles[event.task_id] = event.task.title;
       break;
     case 'tasks_assigned':
-      for (const task of event.tasks) assignTask(st, task.task_id, true);
+      for (const task of event.tasks) {
+        assignTask(st, task.task_id, true);
+        st.titles[task.task_id] = task.task.title;
+      }
       break;
     case 'attempt_spawned':
     case 'attempt_taken':
@@ -111,6 +115,7 @@ export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): 
       break;
     case 'run_started':
       st.status = 'running';
+      st.orchestrated = true;
       pipeline.maxIterations = event.mode === 'ralph' ? event.limits.maxIterations : undefined;
       pipeline.maxFixLoops = event.limits.maxFixLoops;
       break;

@@ -7,6 +7,7 @@ import type { Approval, NewEvent, TeamEvent } from '../../machines/events.js';
 import { ID_PATTERN } from './guards.js';
 import type { LogDigest } from './log-digest.js';
 import { makeRunId, makeStamp, makeToken, nowIso } from './time.js';
+import { keepTeamOutOfGit } from '../git/team-exclude.js';
 
 export interface RunPaths {
   projectDir: string;
@@ -75,6 +76,7 @@ export function createRun(projectDir: string, fields: Omit<RunRecord, 'run_id' |
 // Makes the run's folders one level at a time (a recursive mkdir spins forever where mkdir answers
 // ENOENT in a folder that exists, as in /proc); a project that cannot be written is the user's --cwd.
 function makeRunFolders(projectDir: string, paths: RunPaths): void {
+  keepTeamOutOfGit(projectDir);
   const levels = [join(projectDir, '.team'), runsDir(projectDir), paths.runDir, paths.eventsDir, paths.approvalsDir, paths.handoffsDir, paths.attemptsDir];
   for (const dir of levels) {
     try {

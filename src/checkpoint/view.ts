@@ -29,6 +29,8 @@ export interface AttemptView {
 
 export interface TaskView {
   id: string;
+  /** The title its assignment carries (a fix task's names its defect). */
+  title?: string;
   status: AttemptStatus | 'pending';
   attempts: AttemptView[];
   retries: Array<{ attempt: number; reason: string; at: string }>;
@@ -63,6 +65,8 @@ export interface RunView {
   iterations: IterationView[];
   /** Why the run ended, when it did. */
   outcome?: string;
+  /** An orchestrator started the run; a run of `team state` commands is driven by hand. */
+  orchestrated: boolean;
   eventCount: number;
 }
 
@@ -98,6 +102,10 @@ export interface FoldState {
   iterations: IterationView[];
   gateDefects: Array<{ id: string; description: string }>;
   usage: RunView['usage'];
+  /** Each assigned task's title, by task id. */
+  titles: Record<string, string>;
+  /** An orchestrator started the run (run_started): one drives it, or should (`team state` runs are driven by hand). */
+  orchestrated: boolean;
   /** Valid events folded. */
   eventCount: number;
   /** Bad files met among the events folded. */
@@ -116,6 +124,8 @@ export function newFold(run: RunRecord): FoldState {
     iterations: [],
     gateDefects: [],
     usage: { run: emptyTotals(), byStage: {}, byAgent: {} },
+    titles: {},
+    orchestrated: false,
     eventCount: 0,
     problems: [],
   };
@@ -131,6 +141,8 @@ export function foldEvents(st: FoldState, events: Array<TeamEvent & { file: stri
 // whenever it runs, so a fold looks the same whether or not a view was taken of it before).
 export function settleTasks(st: FoldState): void {
   for (const task of st.tasks.values()) {
+    const title = st.titles[task.id];
+    if (title !== undefined) task.title = title;
     for (const attempt of task.attempts) attempt.uncertain = attempt.status === 'running';
     task.status = task.attempts.at(-1)?.status ?? 'pending';
   }
@@ -153,6 +165,7 @@ export function viewOf(st: FoldState, files: Pick<RunFiles, 'run' | 'approvals' 
     pipeline: st.pipeline,
     iterations: st.iterations,
     outcome: st.outcome,
+    orchestrated: st.orchestrated,
     eventCount: st.eventCount,
   };
 }

@@ -11,6 +11,7 @@ import { EXIT, UsageError } from '../errors.js';
 import { readLockHolder } from '../runtime/lock.js';
 import { namespaceEndsWithCommand } from '../runtime/pid-namespace.js';
 import { assertRunsWritable } from '../runtime/writable.js';
+import { keepTeamOutOfGit } from '../git/team-exclude.js';
 
 // The child learns the id of the run it creates from this variable (and removes it from its env).
 export const DETACHED_RUN_VAR = 'TEAM_DETACHED_RUN';
@@ -42,6 +43,7 @@ export async function detachRun(request: DetachRequest): Promise<number> {
   const ends = namespaceEndsWithCommand();
   if (ends !== undefined) throw new UsageError(`--detach: ${ends}; run \`team\` outside the sandbox (Codex: a rule in .codex/rules/ that allows commands starting with \`team\`), or without --detach`);
   assertRunsWritable(paths.projectDir, dirname(paths.runDir));
+  keepTeamOutOfGit(paths.projectDir);
   mkdirSync(paths.runDir, { recursive: true });
   const logFile = join(paths.runDir, ORCHESTRATOR_LOG);
   const fd = openSync(logFile, 'a');

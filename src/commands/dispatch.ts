@@ -11,7 +11,7 @@ export const USAGE = `usage:
   team cancel [--run ID] [--force] [--store postgres://…]
   team wait [--run ID] [--timeout S] [--json] [--store postgres://…]   (exit: the run's code; 5 at the timeout; 6 when nobody drives the run)
   team list [--json] [--store postgres://…]
-  team init [--claude] [--opencode] [--gemini] [--codex] [--global] [--print] [--force] [--git-drivers]   (the /team, /ralph, /cancel, /team-status commands; the checkpoint merge driver)
+  team init [--claude] [--opencode] [--gemini] [--codex] [--global] [--bin PATH] [--print] [--force] [--git-drivers]   (the /team, /ralph, /cancel, /team-status commands; the checkpoint merge driver)
   team attach [--run ID]
   team land [--run ID] [--store postgres://…]   (merge a completed run's branch team/<run> into your branch)
   team clean [--run ID]      (remove ended runs' worktrees and merged branches)
@@ -20,6 +20,7 @@ export const USAGE = `usage:
   team report [--run ID] [--out FILE] [--store postgres://…]   (one self-contained HTML page of the run)
   team worker --store postgres://… [--labels a,b] [--max N] [--lease-ttl S] [--cwd DIR]   (pull and run attempts on this machine)
   team checkpoint validate [FILE...] [--strict]   (the opchain rules; default .checkpoints/team.checkpoint.json)
+  team doctor [--cwd DIR] [--config FILE] [--store postgres://…] [--json]   (what a run needs, and what to fix)
   team merge-driver BASE OURS THEIRS [PATH]   (git's merge driver for .checkpoints/*.checkpoint.json)
   team --version
 `;
@@ -68,6 +69,8 @@ export async function dispatch(argv: string[]): Promise<number> {
       return (await import('./list.js')).listCommand(rest);
     case 'init':
       return (await import('./init.js')).initCommand(rest);
+    case 'doctor':
+      return (await import('./doctor.js')).doctorCommand(rest);
     case 'worker':
       return (await import('./worker.js')).workerCommand(rest);
     case 'ralph':

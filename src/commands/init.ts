@@ -1,7 +1,9 @@
-// `team init [--claude] [--opencode] [--gemini] [--codex] [--global] [--print] [--force] [--git-drivers]`: writes the
-// slash commands (/team, /ralph, /cancel, /team-status) in each agent CLI's own format and place,
-// and with --git-drivers registers the opchain checkpoint's merge driver in the clone.
-// It records what it wrote (sha256 per file) and never overwrites a file changed since, unless --force.
+// `team init [--claude] [--opencode] [--gemini] [--codex] [--global] [--bin PATH] [--print] [--force] [--git-drivers]`:
+// writes the slash commands (/team, /ralph, /cancel, /team-status) in each agent CLI's own format and
+// place, with the rules that let Codex and Gemini run `team`, and with --git-drivers registers the
+// opchain checkpoint's merge driver in the clone. It warns when a CLI will not find `team`; --bin
+// writes an absolute path instead. It records what it wrote (sha256 per file) and never overwrites a
+// file changed since, unless --force.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -9,11 +11,15 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { isOnPath } from '../runtime/agents.js';
 import { optionalString, parseFlags } from './args.js';
+import { binFrom, pathWarnings } from './init-bin.js';
+import { MANIFEST, readInitManifest, type InitManifest } from './init-current.js';
 import { CLIS, filesFor, type Cli, type InitFile } from './init-files.js';
+import { setupNotes } from './init-notes.js';
 import { initGitDrivers } from './init-git-drivers.js';
+import { keepTeamOutOfGit } from '../git/team-exclude.js';
 
-// What init wrote, relative to the root (the project, or the home folder with --global).
-export const MANIFEST = join('.team', 'init-manifest.json');
+// Where init records what it wrote (kept here for the callers that import it from init).
+export { MANIFEST };
 
 type Action = 'create' | 'update' | 'unchanged' | 'keep' | 'overwrite';
 
@@ -21,12 +27,14 @@ type Action = 'create' | 'update' | 'unchanged' | 'keep' | 'overwrite';
 export async function initCommand(argv: string[]): Promise<number> {
   const cmd = 'team init';
   const flags = Object.fromEntries([...CLIS, 'global', 'print', 'force', 'git-drivers'].map((name) => [name, { type: 'boolean' as const }]));
-  const args = parseFlags(argv, { ...flags, cwd: { type: 'string' } }, cmd);
+  const args = parseFlags(argv, { ...flags, cwd: { type: 'string' }, bin: { type: 'string' } }, cmd);
   if (args.positionals.length) throw new UsageError(`${cmd}: unexpected argument "${args.positionals[0]}"`);
   const global = args.values.global === true;
   if (global && args.values.cwd !== undefined) throw new UsageError(`${cmd}: --cwd and --global exclude each other`);
   const root = global ? homedir() : resolve(optionalString(args, 'cwd') ?? process.cwd());
   if (!existsSync(root)) throw new UsageError(`--cwd: ${root} is not a folder`);
+  const bin = optionalString(args, 'bin');
+  const team = bin === undefined ? 'team' : binFrom(bin);
   const gitDrivers = args.values['git-drivers'] === true;
   if (gitDrivers && global) throw new UsageError(`${cmd}: --git-drivers and --global exclude each other (merge drivers live in each clone's .git/config)`);
   // --git-drivers alone sets up the merge driver only; with CLIs named, both.
@@ -36,11 +44,13 @@ export async function initCommand(argv: string[]): Promise<number> {
     clis = CLIS.filter((cli) => isOnPath(cli, process.env));
     if (clis.length === 0) throw new UsageError(`${cmd}: none of ${CLIS.join(', ')} is on PATH; name the CLIs to set up: --claude, --opencode, --gemini, --codex`);
   }
-  const files = clis.flatMap((cli) => filesFor(cli, root, global));
-  const manifest = readManifest(root);
+  // An absolute path needs no PATH.
+  if (bin === undefined) for (const warning of await pathWarnings(clis, process.env)) process.stderr.write(`${warning}\n`);
+  const files = clis.flatMap((cli) => filesFor(cli, root, global, team));
+  const manifest = readInitManifest(root);
   const print = args.values.print === true;
   for (const file of files) {
-    const action = decide(file, root, manifest, args.values.force === true);
+    const action = decide(file, root, manifest.files, args.values.force === true);
     const shown = relative(root, file.path);
     if (print) {
       process.stdout.write(`── ${global ? '~/' : ''}${shown} (${file.cli}): would be ${describe(action)}\n${file.text}\n`);
@@ -50,10 +60,11 @@ export async function initCommand(argv: string[]): Promise<number> {
       mkdirSync(dirname(file.path), { recursive: true });
       writeFileSync(file.path, file.text);
     }
-    if (action !== 'keep') manifest[shown] = sha256(file.text);
+    if (action !== 'keep') manifest.files[shown] = sha256(file.text);
     process.stdout.write(`${describe(action).padEnd(9)} ${global ? '~/' : ''}${shown}${action === 'keep' ? ' (changed since team init wrote it, or not written by it; --force overwrites it)' : ''}\n`);
   }
-  if (!print) writeManifest(root, manifest);
+  for (const note of setupNotes(clis, root, global, team)) process.stdout.write(`${note}\n`);
+  if (!print) writeManifest(root, { ...manifest, bins: { ...manifest.bins, ...Object.fromEntries(clis.map((cli) => [cli, team])) } });
   return gitDrivers ? initGitDrivers(root, print) : 0;
 }
 
@@ -73,15 +84,8 @@ function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-function readManifest(root: string): Record<string, string> {
-  try {
-    return (JSON.parse(readFileSync(join(root, MANIFEST), 'utf8')) as { files: Record<string, string> }).files ?? {};
-  } catch {
-    return {};
-  }
-}
-
-function writeManifest(root: string, files: Record<string, string>): void {
+function writeManifest(root: string, manifest: InitManifest): void {
+  keepTeamOutOfGit(root);
   mkdirSync(join(root, '.team'), { recursive: true });
-  writeFileSync(join(root, MANIFEST), `${JSON.stringify({ files }, null, 2)}\n`);
+  writeFileSync(join(root, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
 }

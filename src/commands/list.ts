@@ -6,6 +6,8 @@ import { runPaths, runsDir } from '../checkpoint/store.js';
 import { foldRun, type RunView } from '../checkpoint/view.js';
 import { describeUrl } from '../store/pg-connect.js';
 import { storeUrlOf } from '../store/store-url.js';
+import { liveHolder } from '../runtime/lock.js';
+import { notDrivenLine } from './render-status.js';
 import { optionalString, parseFlags } from './args.js';
 import { openProject, PROJECT_FLAGS } from './project.js';
 
@@ -14,6 +16,10 @@ export interface RunRow {
   task: string;
   mode: string;
   status: string;
+  /** An orchestrator drives the run now (its lock's holder is alive). */
+  driven: boolean;
+  /** An orchestrator started it (a run of `team state` commands is driven by hand). */
+  orchestrated: boolean;
   started: string;
   seconds: number;
   costUsd: number;
@@ -28,7 +34,13 @@ export async function listCommand(argv: string[]): Promise<number> {
   const rows = storeUrl === undefined ? readRows(project.dir) : await (await import('./list-store.js')).storeRows(storeUrl, project.dir);
   if (args.values.json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
   else if (rows.length === 0) process.stdout.write(`no run in ${storeUrl === undefined ? project.dir : describeUrl(storeUrl)}\n`);
-  else process.stdout.write(renderRows(rows));
+  else {
+    process.stdout.write(renderRows(rows));
+    for (const r of rows) {
+      const line = notDrivenLine({ status: r.status, orchestrated: r.orchestrated, run: { run_id: r.id } }, r.driven);
+      if (line) process.stdout.write(`${r.id}: ${line}\n`);
+    }
+  }
   return 0;
 }
 
@@ -42,13 +54,14 @@ export function readRows(projectDir: string): RunRow[] {
     const paths = runPaths(projectDir, id);
     if (!existsSync(paths.runJson)) continue;
     const files = readRunFiles(paths);
-    rows.push(rowOf(id, foldRun(files, projectDir), files.events.at(-1)?.at));
+    rows.push(rowOf(id, foldRun(files, projectDir), files.events.at(-1)?.at, liveHolder(paths) !== undefined));
   }
   return rows;
 }
 
-// A run's row, from its view and the time of its last event (a run still going lasts until now).
-export function rowOf(id: string, view: RunView, lastAt: string | undefined): RunRow {
+// A run's row, from its view, the time of its last event (a run still going lasts until now) and
+// whether an orchestrator drives it.
+export function rowOf(id: string, view: RunView, lastAt: string | undefined, driven: boolean): RunRow {
   const running = view.status === 'running' || view.status === 'cancelling';
   const end = running ? Date.now() : Date.parse(lastAt ?? view.run.created_at);
   return {
@@ -56,6 +69,8 @@ export function rowOf(id: string, view: RunView, lastAt: string | undefined): Ru
     task: view.run.task,
     mode: view.run.mode,
     status: view.status,
+    driven,
+    orchestrated: view.orchestrated,
     started: view.run.created_at,
     seconds: Math.max(0, Math.round((end - Date.parse(view.run.created_at)) / 1000)),
     costUsd: Number(view.usage.run.costUsd.toFixed(6)),
@@ -67,7 +82,8 @@ function renderRows(rows: RunRow[]): string {
   const table = [['RUN', 'MODE', 'STATUS', 'STARTED', 'DURATION', 'COST', 'SESSION', 'TASK']];
   for (const r of rows) {
     const task = r.task.replace(/\s+/g, ' ').trim();
-    table.push([r.id, r.mode, r.status, r.started.slice(0, 19).replace('T', ' '), duration(r.seconds), `$${r.costUsd.toFixed(4)}`, r.session || '-', task.length > 60 ? `${task.slice(0, 57)}...` : task]);
+    const status = notDrivenLine({ status: r.status, orchestrated: r.orchestrated, run: { run_id: r.id } }, r.driven) ? `${r.status}, nothing drives it` : r.status;
+    table.push([r.id, r.mode, status, r.started.slice(0, 19).replace('T', ' '), duration(r.seconds), `$${r.costUsd.toFixed(4)}`, r.session || '-', task.length > 60 ? `${task.slice(0, 57)}...` : task]);
   }
   const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
   return table.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')).join('\n') + '\n';

@@ -2,9 +2,11 @@
 import type { AttemptView, RunView } from '../checkpoint/view.js';
 
 // Several lines: the run, its stage, each task with its attempts, and what needs attention.
-export function renderStatus(view: RunView): string {
+// `driven`: whether an orchestrator drives the run now (its lock's holder is alive).
+export function renderStatus(view: RunView, driven: boolean): string {
   const { run, pipeline } = view;
-  const lines = [`run ${run.run_id} (${run.mode}, profile ${run.profile})`, `  status ${view.status}${view.outcome ? `: ${view.outcome}` : ''}`, `  stage  ${view.stage}`];
+  const undriven = notDrivenLine(view, driven);
+  const lines = [`run ${run.run_id} (${run.mode}, profile ${run.profile})`, `  status ${view.status}${undriven ? ', nothing drives it' : ''}${view.outcome ? `: ${view.outcome}` : ''}`, `  stage  ${describeStage(view)}`];
   if (run.task) lines.push(`  task   ${oneLine(run.task)}`);
   if (run.session) lines.push(`  session ${run.session}`);
   if (pipeline.maxIterations !== undefined) lines.push(`  iteration ${pipeline.iteration} of ${pipeline.maxIterations}`);
@@ -19,10 +21,11 @@ export function renderStatus(view: RunView): string {
   lines.push(`tasks (${view.tasks.length}):`);
   if (view.tasks.length === 0) lines.push('  (none yet)');
   for (const task of view.tasks) {
-    lines.push(`  ${task.id.padEnd(18)} ${task.status}`);
+    const title = task.title;
+    lines.push(`  ${task.id.padEnd(18)} ${task.status.padEnd(9)}${title ? ` ${oneLine(title)}` : ''}`.trimEnd());
     for (const attempt of task.attempts) lines.push(`    ${describeAttempt(attempt)}`);
   }
-  const attention = attentionLines(view);
+  const attention = attentionLines(view, driven);
   lines.push(attention.length ? 'needs attention:' : 'needs attention: nothing');
   lines.push(...attention.map((line) => `  ${line}`));
   if (view.approvals.length) {
@@ -43,10 +46,13 @@ function describeAttempt(a: AttemptView): string {
   return parts.join(' · ');
 }
 
-// What needs a person: uncertain attempts, decisions, stale approvals, malformed files, conflicts.
-export function attentionLines(view: RunView): string[] {
+// What needs a person: a run nothing drives, uncertain attempts, decisions, stale approvals,
+// malformed files, conflicts. A running attempt of a driven run is its orchestrator's to watch.
+export function attentionLines(view: RunView, driven: boolean): string[] {
   const lines: string[] = [];
-  for (const u of view.uncertain) lines.push(`uncertain: ${u.task} attempt ${u.attempt} started with no terminal event`);
+  const undriven = notDrivenLine(view, driven);
+  if (undriven) lines.push(undriven);
+  if (!driven) for (const u of view.uncertain) lines.push(`uncertain: ${u.task} attempt ${u.attempt} started with no terminal event`);
   if (view.status === 'stopped' && view.uncertain.length === 0) {
     for (const task of view.tasks) {
       const last = task.attempts.at(-1);
@@ -59,6 +65,22 @@ export function attentionLines(view: RunView): string[] {
   for (const p of view.problems) lines.push(`malformed: ${p.file} — ${p.reason}`);
   for (const c of view.conflicts) lines.push(`conflict: ${c.task} attempt ${c.attempt} has ${c.statuses.length} terminal events (${c.statuses.join(', ')}): ${c.files.join(', ')}`);
   return lines;
+}
+
+// A run that should be driven (running, or being cancelled) and is not: what says so, and what continues it.
+export function notDrivenLine(view: Pick<RunView, 'status' | 'orchestrated'> & { run: { run_id: string } }, driven: boolean): string | undefined {
+  if (driven || !view.orchestrated) return undefined;
+  const id = view.run.run_id;
+  if (view.status === 'running') return `nothing drives this run: \`team resume --run ${id}\` continues it, \`team cancel --run ${id}\` ends it (its orchestrator stopped or died)`;
+  if (view.status === 'cancelling') return `nothing drives this run's cancel: \`team cancel --run ${id}\` finishes it (its orchestrator stopped or died)`;
+  return undefined;
+}
+
+// Where a run stands, in words: its stage, with the fix loop and the ralph iteration it is in.
+export function describeStage(view: RunView): string {
+  const { loop, iteration, maxIterations } = view.pipeline;
+  const within = [...(loop > 0 ? [`fix loop ${loop}`] : []), ...(maxIterations !== undefined && iteration > 1 ? [`iteration ${iteration}`] : [])];
+  return `${view.stage}${within.length ? ` (${within.join(', ')})` : ''}`;
 }
 
 function oneLine(text: string): string {

@@ -5,6 +5,7 @@ import { writeFileAtomic } from '../../workers/atomic.js';
 import { readRunFiles } from '../checkpoint/read.js';
 import { resolveRun } from '../checkpoint/store.js';
 import { foldRun } from '../checkpoint/view.js';
+import { liveHolder } from '../runtime/lock.js';
 import { validateId } from '../checkpoint/guards.js';
 import { UsageError } from '../errors.js';
 import { folderHandoffs, makeReportData, type ReportData } from '../report/data.js';
@@ -30,7 +31,9 @@ export function reportCommand(argv: string[]): number | Promise<number> {
   }
   const paths = resolveRun(project.dir, runId);
   const files = readRunFiles(paths);
-  return writeReport(out ?? join(paths.runDir, 'report.html'), makeReportData(files, foldRun(files, project.dir), folderHandoffs(paths)));
+  // Whether anything drives the run: the live check `team wait` makes (the lock's holder alive).
+  const driven = liveHolder(paths) !== undefined;
+  return writeReport(out ?? join(paths.runDir, 'report.html'), makeReportData(files, foldRun(files, project.dir), folderHandoffs(paths), { driven }));
 }
 
 // The --out file, refused (exit 2, nothing written) when it is a folder or its folder is missing.

@@ -13,6 +13,7 @@ import { killServer } from '../../workers/tmux/index.js';
 import { loadRunView } from '../runtime/view.js';
 import { optionalString, parseFlags } from './args.js';
 import { detachRun } from './detach.js';
+import { describeStage } from './render-status.js';
 import { openProject, PROJECT_FLAGS } from './project.js';
 import { storeUrlOf } from '../store/store-url.js';
 import { OUTCOME_EXIT, reportEnd } from './run.js';
@@ -48,8 +49,8 @@ export async function resumeCommand(argv: string[]): Promise<number> {
   try {
     if (ENDED.has(view.status)) await endLeftovers(session);
     refuseEnded(view.status, paths.runId);
-    if (session.isolation.active) await assertGitWritable(project.dir, `run ${paths.runId} uses them`);
-    progress.emit({ type: 'run.resumed', run: paths.runId, state: replay.snapshot.value }, `teamline: resuming run ${paths.runId} at ${JSON.stringify(replay.snapshot.value)}${view.uncertain.length ? ` (${view.uncertain.length} uncertain attempt(s) to reconcile)` : ''}`);
+    if (session.isolation.active) assertGitWritable(project.dir, paths.runId);
+    progress.emit({ type: 'run.resumed', run: paths.runId, state: replay.snapshot.value }, `teamline: resuming run ${paths.runId} at ${describeStage(view)}${view.uncertain.length ? ` (${view.uncertain.length} attempt(s) left running to reconcile)` : ''}`);
     const outcome = await driveRun(session, { replay, retryInterrupted: args.values['retry-interrupted'] === true });
     if (outcome.kind === 'stopped') progress.emit({ type: 'decision', reason: outcome.reason }, `teamline: stopped for a decision: ${outcome.reason}\n  \`team status --run ${paths.runId}\` lists the attempts.`);
     reportEnd(paths, project.dir, outcome, progress);

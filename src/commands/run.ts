@@ -1,5 +1,5 @@
 // `team [N:agent-type] "task"` and `team ralph [N:agent-type] "task"`: start a run and drive it.
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import { LIMITS, validateId, validateText } from '../checkpoint/guards.js';
 import { runPaths } from '../checkpoint/store.js';
 import { makeRunId } from '../checkpoint/time.js';
@@ -9,8 +9,9 @@ import { makeProgress } from '../runtime/progress.js';
 import { makeRunProgress } from '../watch/run-progress.js';
 import { startRun } from '../runtime/start.js';
 import { loadRunView } from '../runtime/view.js';
-import { summarize } from '../runtime/summary.js';
-import { describeBranches, readBranches } from '../runtime/isolation-view.js';
+import { summarize, type WorkPlaces } from '../runtime/summary.js';
+import { CHECKPOINT_FILE, checkpointsDir } from '../opchain/write.js';
+import { readBranches } from '../runtime/isolation-view.js';
 import type { DriveOutcome } from '../runtime/drive.js';
 import { optionalInt, optionalString, parseFlags } from './args.js';
 import { DETACHED_RUN_VAR, detachRun } from './detach.js';
@@ -116,13 +117,17 @@ export function reportViewEnd(view: ReturnType<typeof loadRunView>, runDir: stri
   progress.emit(data, lines.join('\n'));
 }
 
-// Prints the final summary from the log.
+// Prints the final summary from the log, with where the work is.
 export function reportEnd(paths: Parameters<typeof loadRunView>[0], projectDir: string, outcome: DriveOutcome, progress: ReturnType<typeof makeProgress>): void {
   const view = loadRunView(paths, projectDir);
-  const { lines, data } = summarize(view, outcome, paths.runDir);
+  const { lines, data } = summarize(view, outcome, paths.runDir, workPlaces(paths, projectDir));
+  progress.emit(data, lines.join('\n'));
+}
+
+// Where a run of the files keeps its work: its branches and the project's checkpoint file.
+export function workPlaces(paths: Parameters<typeof loadRunView>[0], projectDir: string): WorkPlaces {
   const branches = readBranches(paths);
-  if (branches) lines.splice(-1, 0, ...describeBranches(branches, view.run.run_id, outcome.kind).map((line) => `   ${line}`));
-  progress.emit(branches ? { ...data, branches } : data, lines.join('\n'));
+  return { ...(branches && { branches }), checkpointFile: join(checkpointsDir(projectDir), CHECKPOINT_FILE), projectDir };
 }
 
 // `[N:type] "task"`: N is 1..20; the type is a role or an agent.

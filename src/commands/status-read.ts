@@ -7,7 +7,8 @@ import type { RunView } from '../checkpoint/view.js';
 import { readRunView } from '../runtime/view.js';
 import { optionalString, parseFlags } from './args.js';
 import { openProject, PROJECT_FLAGS } from './project.js';
-import { renderStatus } from './render-status.js';
+import { notDrivenLine, renderStatus } from './render-status.js';
+import { liveHolder } from '../runtime/lock.js';
 import { describeBranches, foldBranches, readBranches } from '../runtime/isolation-view.js';
 import { storeUrlOf } from '../store/store-url.js';
 
@@ -37,28 +38,33 @@ export function showStatus(argv: string[], cmd: string): number | StoreStatusAsk
   const { view, events } = readRunView(paths, project.dir);
   // Through a snapshot only the events after it were read; the branches need theirs from the whole
   // log, and only theirs are read.
-  printStatus(view, events ? foldBranches(events) : readBranches(paths), paths.runId, Boolean(args.values.json));
+  printStatus(view, events ? foldBranches(events) : readBranches(paths), paths.runId, Boolean(args.values.json), liveHolder(paths) !== undefined);
   return 0;
 }
 
-// Prints a run's view (and its branches, when it has worktrees) as text or as the --json document.
-export function printStatus(view: RunView, branches: ReturnType<typeof foldBranches>, runId: string, json: boolean): void {
-  if (json) process.stdout.write(`${JSON.stringify({ ...toJson(view), ...(branches ? { branches } : {}) }, null, 2)}\n`);
-  else process.stdout.write(renderStatus(view) + (branches ? `${describeBranches(branches, runId, view.status).join('\n')}\n` : ''));
+// Prints a run's view (and its branches, when it has worktrees) as text or as the --json document;
+// `driven`: whether an orchestrator drives the run now.
+export function printStatus(view: RunView, branches: ReturnType<typeof foldBranches>, runId: string, json: boolean, driven: boolean): void {
+  if (json) process.stdout.write(`${JSON.stringify({ ...toJson(view, driven), ...(branches ? { branches } : {}) }, null, 2)}\n`);
+  else process.stdout.write(renderStatus(view, driven) + (branches ? `${describeBranches(branches, runId, view.status).join('\n')}\n` : ''));
 }
 
-// The JSON document of `team status --json`.
-export function toJson(view: RunView) {
+// The JSON document of `team status --json`: `driven` and `attention.notDriven` say what the text's
+// "nothing drives it" says.
+export function toJson(view: RunView, driven: boolean) {
+  const notDriven = notDrivenLine(view, driven);
   return {
     run: view.run,
     stage: view.stage,
     status: view.status,
+    driven,
     outcome: view.outcome ?? null,
     pipeline: view.pipeline,
     iterations: view.iterations,
     tasks: view.tasks,
     attention: {
-      uncertain: view.uncertain,
+      notDriven: notDriven ?? null,
+      uncertain: driven ? [] : view.uncertain,
       staleApprovals: view.approvals.filter((a) => a.stale),
       malformed: view.problems,
       conflicts: view.conflicts,

@@ -2,6 +2,7 @@
 // files is (the same text, the same --json document).
 import { foldBranches } from '../runtime/isolation-view.js';
 import { describeUrl } from '../store/pg-connect.js';
+import { hasWriter } from '../store/pg-writer-lock.js';
 import { printStatus } from './status.js';
 import { foldStoreRun, openStore } from './store-run.js';
 
@@ -17,7 +18,7 @@ export async function storeStatus(url: string, runId: string | undefined, projec
     }
     const read = await store.read(id);
     const view = foldStoreRun(read, projectDir);
-    printStatus(view, foldBranches(read.events), id, json);
+    printStatus(view, foldBranches(read.events), id, json, await hasWriter(store.db, id));
     return 0;
   } finally {
     await store.close();

@@ -2,6 +2,7 @@
 // any machine: resume takes the run's writer lock and goes on from the store's log; cancel asks the
 // live writer through a request (it and the run's workers hear it at once), or, with no writer, takes
 // the lock and does the cancel itself from the log.
+import { describeStage } from './render-status.js';
 import { UsageError } from '../errors.js';
 import { driveRun } from '../runtime/drive.js';
 import type { Progress } from '../runtime/progress.js';
@@ -24,7 +25,7 @@ export async function resumeStoreRun(url: string, runId: string | undefined, pro
   try {
     const { session, replay, view } = taken;
     if (view.status === 'completed' || view.status === 'failed' || view.status === 'cancelled') throw new UsageError(`run ${id} already ended ${view.status}; there is nothing to resume`);
-    progress.emit({ type: 'run.resumed', run: id, state: replay.snapshot.value }, `teamline: resuming run ${id} from the store at ${JSON.stringify(replay.snapshot.value)}${view.uncertain.length ? ` (${view.uncertain.length} attempt(s) on workers to hear from)` : ''}`);
+    progress.emit({ type: 'run.resumed', run: id, state: replay.snapshot.value }, `teamline: resuming run ${id} from the store at ${describeStage(view)}${view.uncertain.length ? ` (${view.uncertain.length} attempt(s) on workers to hear from)` : ''}`);
     const outcome = await driveRun(session, { replay, retryInterrupted });
     if (outcome.kind === 'stopped') progress.emit({ type: 'decision', reason: outcome.reason }, `teamline: stopped for a decision: ${outcome.reason}`);
     reportViewEnd(session.events.fold.view(project.dir), session.paths.runDir, outcome, progress);

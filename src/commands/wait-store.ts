@@ -2,6 +2,8 @@
 // log grew, and driven while a writer holds its lock there. The wait's mark (what changed since the
 // last wait) is kept in this project's folder of the run.
 import { mkdirSync } from 'node:fs';
+import { basename } from 'node:path';
+import { foldBranches } from '../runtime/isolation-view.js';
 import type { RunView } from '../checkpoint/view.js';
 import { storeRunPaths } from '../runtime/store-run.js';
 import { hasWriter } from '../store/pg-writer-lock.js';
@@ -26,7 +28,17 @@ export async function storeSource(url: string, runId: string | undefined, projec
         }
         return view;
       },
+      viewAt: async (count: number): Promise<RunView> => {
+        const read = await store.read(id);
+        return foldStoreRun({ ...read, events: read.events.slice(0, count) }, projectDir);
+      },
       driven: () => hasWriter(store.db, id),
+      endings: async () => {
+        const { events } = await store.read(id);
+        const branches = foldBranches(events);
+        const handoffs = events.flatMap((e) => (e.event === 'handoff_written' && e.text !== undefined ? [{ name: basename(e.path), text: e.text }] : []));
+        return { places: branches ? { branches } : {}, handoffs };
+      },
       close: () => store.close(),
     };
   } catch (error) {

@@ -16,9 +16,10 @@ interface WaitMark {
   costUsd: number;
 }
 
-// Lines of the summary, and the mark is moved to now.
-export function summarizeProgress(view: RunView, runDir: string, waitedS: number): string[] {
-  const previous = readMark(runDir);
+// Lines of the summary, and the mark is moved to now. `before`: the view where the previous wait
+// left the log (its --since), which the changes are told from instead of the mark.
+export function summarizeProgress(view: RunView, runDir: string, waitedS: number, before?: RunView): string[] {
+  const previous = before ? { ...markOf(before), at: `event ${before.eventCount}` } : readMark(runDir);
   const count = (status: string) => view.tasks.filter((t) => t.status === status).length;
   const { pipeline, run } = view;
   const where = [`stage ${view.stage}`];
@@ -33,12 +34,12 @@ export function summarizeProgress(view: RunView, runDir: string, waitedS: number
   ];
   const changes = changesSince(view, previous);
   lines.push(previous ? `  since the last wait (${previous.at}): ${changes.length ? changes.join('; ') : 'no change'}` : `  so far: ${changes.length ? changes.join('; ') : 'nothing finished yet'}`);
-  // A live orchestrator owns its running attempts: they are not uncertain to anyone waiting on it.
-  const attention = attentionLines(view).filter((line) => !line.startsWith('uncertain:'));
+  // Summed up while an orchestrator drives the run (a wait ends when none does).
+  const attention = attentionLines(view, true);
   lines.push(attention.length ? '  needs attention:' : '  needs attention: nothing');
   lines.push(...attention.slice(0, 6).map((line) => `    ${line}`));
   if (attention.length > 6) lines.push(`    … ${attention.length - 6} more: \`team status --run ${run.run_id}\``);
-  lines.push(`  next: team wait --run ${run.run_id} --timeout ${waitedS} (exit 5 again while it runs)`);
+  lines.push(`  next: team wait --run ${run.run_id} --since ${view.eventCount} --timeout ${waitedS} (it prints "still running" again while the run goes on)`);
   writeMark(runDir, view);
   return lines;
 }
@@ -65,7 +66,11 @@ function readMark(runDir: string): WaitMark | undefined {
   }
 }
 
+function markOf(view: RunView): WaitMark {
+  return { at: new Date().toISOString(), stage: view.stage, tasks: Object.fromEntries(view.tasks.map((t) => [t.id, t.status])), costUsd: view.usage.run.costUsd };
+}
+
 function writeMark(runDir: string, view: RunView): void {
-  const mark: WaitMark = { at: new Date().toISOString(), stage: view.stage, tasks: Object.fromEntries(view.tasks.map((t) => [t.id, t.status])), costUsd: view.usage.run.costUsd };
+  const mark = markOf(view);
   writeFileAtomic(runDir, WAIT_MARK_FILE, `${JSON.stringify(mark)}\n`, { fsync: false });
 }

@@ -1,20 +1,26 @@
 // `team wait [--run ID] [--timeout S]`: blocks until the run ends and exits with its code; at the
 // timeout prints where the run stands and exits 5; a run nobody drives any more exits 6.
 import { readdirSync } from 'node:fs';
+import { basename } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { validateId } from '../checkpoint/guards.js';
 import { resolveRun } from '../checkpoint/store.js';
 import type { RunView } from '../checkpoint/view.js';
 import { EXIT } from '../errors.js';
 import { liveHolder } from '../runtime/lock.js';
-import { summarize } from '../runtime/summary.js';
+import { summarize, type WorkPlaces } from '../runtime/summary.js';
+import { readRunFiles } from '../checkpoint/read.js';
+import { foldRun } from '../checkpoint/view.js';
+import { readHandoffs } from '../../handoffs/read.js';
+import { digestHandoffs } from './wait-handoffs.js';
 import { loadRunView } from '../runtime/view.js';
 import { optionalInt, optionalString, parseFlags } from './args.js';
 import { openProject, PROJECT_FLAGS } from './project.js';
 import { storeUrlOf } from '../store/store-url.js';
-import { OUTCOME_EXIT } from './run.js';
+import { OUTCOME_EXIT, workPlaces } from './run.js';
 import { TEMP_PREFIX } from '../../workers/atomic.js';
 import { summarizeProgress } from './wait-summary.js';
+import { describeStage } from './render-status.js';
 
 // How often the events folder is listed; the run is folded again only when it changed.
 const POLL_MS = 250;
@@ -30,47 +36,54 @@ interface WaitSource {
   runDir: string;
   /** `fresh`: folded now, whatever the log's length says (before a verdict that ends the wait). */
   view(fresh?: boolean): Promise<RunView>;
+  /** The view of the first `count` events of the log: where a previous wait left it. */
+  viewAt(count: number): Promise<RunView>;
   driven(): Promise<boolean>;
+  /** Where the work is (branches, checkpoint file), and the handoffs written so far. */
+  endings(): Promise<{ places: WorkPlaces; handoffs: Array<{ name: string; text: string }> }>;
   close(): Promise<void>;
 }
 
 // Waits for the latest or named run; returns the run's exit code, 5 at the timeout, 6 when orphaned.
 export async function waitCommand(argv: string[]): Promise<number> {
   const cmd = 'team wait';
-  const args = parseFlags(argv, { ...PROJECT_FLAGS, run: { type: 'string' }, timeout: { type: 'string' }, json: { type: 'boolean' }, store: { type: 'string' } }, cmd);
+  const args = parseFlags(argv, { ...PROJECT_FLAGS, run: { type: 'string' }, timeout: { type: 'string' }, since: { type: 'string' }, json: { type: 'boolean' }, store: { type: 'string' } }, cmd);
   const timeoutS = optionalInt(args, 'timeout', cmd, 1, 7 * 24 * 3600);
+  const since = optionalInt(args, 'since', cmd, 0, Number.MAX_SAFE_INTEGER);
   const project = openProject(args, { readsStore: true });
   const runId = optionalString(args, 'run');
   const storeUrl = storeUrlOf(optionalString(args, 'store'), project.config);
   const named = runId === undefined ? undefined : validateId(runId, '--run');
   const source = storeUrl === undefined ? fileSource(project.dir, named) : await (await import('./wait-store.js')).storeSource(storeUrl, named, project.dir);
   try {
-    return await waitFor(source, args.values.json === true, timeoutS);
+    return await waitFor(source, args.values.json === true, timeoutS, since);
   } finally {
     await source.close();
   }
 }
 
-async function waitFor(source: WaitSource, json: boolean, timeoutS: number | undefined): Promise<number> {
+async function waitFor(source: WaitSource, json: boolean, timeoutS: number | undefined, since: number | undefined): Promise<number> {
   const started = Date.now();
   let lastLiveness = 0;
   for (;;) {
     let view = await source.view();
     const ended = endedAs(view.status);
-    if (ended && (ended !== 'stopped' || !(await source.driven()))) return reportEnded(view, ended, source.runDir, json);
+    if (ended && (ended !== 'stopped' || !(await source.driven()))) return reportEnded(source, view, ended, json);
     if (Date.now() - lastLiveness >= LIVENESS_MS) {
       lastLiveness = Date.now();
       if (!(await source.driven())) {
         view = await source.view(true);
         const now = endedAs(view.status);
-        if (now) return reportEnded(view, now, source.runDir, json);
-        const line = `run ${source.runId} is ${view.status} at ${view.stage}, but no orchestrator drives it (it was stopped or died); \`team resume --run ${source.runId} --detach\` continues it, \`team cancel --run ${source.runId}\` ends it`;
+        if (now) return reportEnded(source, view, now, json);
+        const line = `run ${source.runId} is ${view.status} at ${describeStage(view)}, but nothing drives it (its orchestrator stopped or died): \`team resume --run ${source.runId} --detach\` continues it, \`team cancel --run ${source.runId}\` ends it`;
         write(json, { type: 'wait.orphaned', run: source.runId, status: view.status, stage: view.stage }, line);
         return EXIT.noOrchestrator;
       }
     }
     if (timeoutS !== undefined && Date.now() - started >= timeoutS * 1000) {
-      const lines = summarizeProgress(await source.view(), source.runDir, timeoutS);
+      const now = await source.view();
+      const before = since === undefined ? undefined : await source.viewAt(Math.min(since, now.eventCount));
+      const lines = summarizeProgress(now, source.runDir, timeoutS, before);
       write(json, { type: 'wait.timeout', run: source.runId, status: view.status, stage: view.stage, summary: lines }, lines.join('\n'));
       return EXIT.waitTimeout;
     }
@@ -94,7 +107,12 @@ export function fileSource(projectDir: string, runId: string | undefined): WaitS
       }
       return view;
     },
+    viewAt: async (count) => {
+      const files = readRunFiles(paths);
+      return foldRun({ ...files, events: files.events.slice(0, count) }, projectDir);
+    },
     driven: async () => liveHolder(paths) !== undefined,
+    endings: async () => ({ places: workPlaces(paths, projectDir), handoffs: readHandoffs(paths.handoffsDir).map((h) => ({ name: basename(h.file), text: h.text })) }),
     close: async () => undefined,
   };
 }
@@ -103,9 +121,13 @@ function endedAs(status: string): Ended | undefined {
   return status === 'completed' || status === 'failed' || status === 'cancelled' || status === 'stopped' ? status : undefined;
 }
 
-function reportEnded(view: RunView, ended: Ended, runDir: string, json: boolean): number {
-  const { lines, data } = summarize(view, { kind: ended, reason: view.outcome ?? '' }, runDir);
-  write(json, data, lines.join('\n'));
+// The run's summary, with where its work is and what its handoffs decided, risked and left, so
+// that an agent reporting it needs no file tool (Gemini's refuses the git-ignored .team/).
+async function reportEnded(source: WaitSource, view: RunView, ended: Ended, json: boolean): Promise<number> {
+  const { places, handoffs } = await source.endings();
+  const { lines, data } = summarize(view, { kind: ended, reason: view.outcome ?? '' }, source.runDir, places);
+  const digest = digestHandoffs(handoffs);
+  write(json, { ...data, handoffs: digest.data }, [...lines, ...digest.lines].join('\n'));
   return OUTCOME_EXIT[ended];
 }
 

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { git, gitOrThrow } from '../git/git.js';
 import { fetchTracking, pushBranch } from '../git/remote.js';
 import { abortMerge, filesWithMarkers, mergeInProgress, startConflictedMerge } from '../git/merge.js';
-import { excludeTeamFiles, isAncestor } from '../git/repo.js';
+import { isAncestor } from '../git/repo.js';
+import { keepTeamOutOfGit } from '../git/team-exclude.js';
 import { serialFor } from '../git/serial.js';
 import { commitAll, listWorktrees } from '../git/worktree.js';
 import type { AttemptJob } from '../store/attempt-job.js';
@@ -41,7 +42,7 @@ export async function openAttemptTree(cloneDir: string, folder: string, job: Att
 
 async function makeAttemptTree(repo: string, folder: string, job: AttemptJob): Promise<AttemptTree> {
   const spec = job.git!;
-  await excludeTeamFiles(repo);
+  keepTeamOutOfGit(repo);
   const base = await fetchTracking(repo, spec.remote, spec.base);
   if (!base.ref) throw new Error(`${spec.base} could not be fetched from "${spec.remote}" (${base.result.stderr || `git exited ${base.result.code}`})`);
   const path = join(folder, 'worktrees', job.runId, `${job.taskId}-a${job.attempt}`);

@@ -17,6 +17,7 @@ import { runTakenAttempt, type RunningAttempt, type WorkerContext } from './work
 import { parseWorkerArgs, type WorkerOptions } from './worker-args.js';
 import { CancelWatch } from './worker-cancel.js';
 import { stopLeftovers } from './worker-leftovers.js';
+import { keepTeamOutOfGit } from '../git/team-exclude.js';
 
 // How often a worker with room asks for more attempts.
 const POLL_MS = 500;
@@ -69,6 +70,7 @@ function within(work: Promise<unknown>, ms: number): Promise<unknown> {
 
 // Connects to the store and pg-boss under a new worker id; the worker's folder is <cwd>/.team/worker.
 async function openWorker(options: WorkerOptions): Promise<WorkerContext> {
+  keepTeamOutOfGit(options.projectDir);
   const workerId = `${hostname()}-${process.pid}-${nanoid(6)}`;
   const name = `teamline worker ${workerId}`;
   const store = await PgStore.open(options.storeUrl, name);

@@ -1,15 +1,12 @@
 // What a project folder is to git: a repository with a commit, or why it is not.
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { git } from './git.js';
 
 // Where a project sits in its repository.
 export type RepoProbe =
   | { kind: 'git'; top: string; prefix: string; head: string; branch: string }
   | { kind: 'none'; reason: string };
-
-// The pattern that keeps teamline's own files out of every worktree's commits.
-export const TEAM_EXCLUDE = '.team/';
 
 // Probes `dir`: inside a git work tree with at least one commit, or not (and why).
 export async function probeRepo(dir: string): Promise<RepoProbe> {
@@ -48,17 +45,6 @@ export async function dirtyPaths(dir: string, untracked = true): Promise<string[
   const result = await git(dir, ['status', '--porcelain', `--untracked-files=${untracked ? 'all' : 'no'}`]);
   // Porcelain lines are `XY path`: the status columns may be blank, so lines are not trimmed.
   return result.stdout.split('\n').filter((line) => line.length > 3).map((line) => line.slice(3));
-}
-
-// Makes sure the repository's shared exclude file (read by every worktree) keeps `.team/` out.
-export async function excludeTeamFiles(dir: string): Promise<void> {
-  const path = (await git(dir, ['rev-parse', '--git-common-dir'])).stdout;
-  const common = isAbsolute(path) ? path : join(dir, path);
-  const file = join(common, 'info', 'exclude');
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
-  if (text.split('\n').some((line) => line.trim() === TEAM_EXCLUDE)) return;
-  mkdirSync(dirname(file), { recursive: true });
-  appendFileSync(file, `${text === '' || text.endsWith('\n') ? '' : '\n'}# teamline's run folder and worktrees\n${TEAM_EXCLUDE}\n`);
 }
 
 // True when a path a branch commits belongs to teamline (`.team/` at any depth).

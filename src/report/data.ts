@@ -4,15 +4,20 @@ import { readHandoffs } from '../../handoffs/read.js';
 import type { RunFiles } from '../checkpoint/read.js';
 import type { RunPaths } from '../checkpoint/store.js';
 import type { RunView } from '../checkpoint/view.js';
-import { attentionLines } from '../commands/render-status.js';
+import { attentionLines, notDrivenLine } from '../commands/render-status.js';
+import { readStory, verdictFailed, type ReportGate, type ReportMarker, type ReportVerdict } from './story.js';
+import { usageTables, type ReportUsage } from './usage.js';
 
 export interface ReportAttempt {
   id: string;
   task: string;
+  /** The task's title as the run view holds it (the plan's; a fix task's: its defect). */
+  title?: string;
   attempt: number;
   stage: string;
   agent: string;
-  lane: string;
+  /** The worker that ran it; none when its worker never started (no lane is drawn for it). */
+  lane?: string;
   status: string;
   start: number;
   end?: number;
@@ -26,6 +31,11 @@ export interface ReportAttempt {
   killed: boolean;
   adopted: boolean;
   stalled: boolean;
+  verdict?: ReportVerdict;
+  /** The gates run before this verify task's verifier. */
+  gates?: ReportGate[];
+  /** A verify or review that found the work wanting (a fail or reject verdict, or a failed gate). */
+  verdictFailed: boolean;
 }
 
 export interface ReportData {
@@ -38,39 +48,48 @@ export interface ReportData {
   end: number;
   attempts: ReportAttempt[];
   bands: Array<{ stage: string; iteration: number; loop: number; start: number; end: number }>;
-  restarts: number[];
-  usage: { byTask: Record<string, Usage>; byStage: Record<string, Usage>; byAgent: Record<string, Usage>; run: Usage };
+  markers: ReportMarker[];
+  usage: ReportUsage;
+  /** Said when the run is not over and nothing drives it, with the command that continues it. */
+  undriven?: string;
   handoffs: Array<{ name: string; text: string }>;
   attention: string[];
   events: Array<{ at: string; event: string; task: string; attempt: string; detail: string }>;
 }
 
-type Usage = { costUsd: number; tokens: { input: number; output: number } };
-
 const RUN_END = new Set(['run_completed', 'run_failed', 'run_cancelled', 'run_stopped']);
+// What the report is made at: `now` closes what is still running (a live or crashed run); `driven`
+// is whether a live process holds the run (the lock's holder, or the store's writer).
+export interface ReportMoment {
+  now?: number;
+  driven: boolean;
+}
 
-// Builds the report's data from a run's events (files or PostgreSQL), its fold and its handoffs;
-// `now` closes what is still running (a live or crashed run).
-export function makeReportData(files: Pick<RunFiles, 'events'>, view: RunView, handoffs: ReportData['handoffs'], now = Date.now()): ReportData {
+// Builds the report's data from a run's events (files or PostgreSQL), its fold and its handoffs.
+export function makeReportData(files: Pick<RunFiles, 'events'>, view: RunView, handoffs: ReportData['handoffs'], moment: ReportMoment): ReportData {
+  const now = moment.now ?? Date.now();
   const times = files.events.map((e) => Date.parse(e.at));
   const start = times[0] ?? Date.parse(view.run.created_at);
   const ended = files.events.some((e) => RUN_END.has(e.event));
   const end = ended ? Math.max(...times) : Math.max(now, ...times);
-  const restarts = files.events.filter((e) => e.event === 'run_resumed').map((e) => Date.parse(e.at));
+  const story = readStory(files);
+  const restarts = story.markers.filter((m) => m.kind === 'restart').map((m) => m.at);
   const attempts: ReportAttempt[] = [];
-  const byTask: Record<string, Usage> = {};
   for (const task of view.tasks) {
     for (const a of task.attempts) {
       const begun = a.startedAt ? Date.parse(a.startedAt) : start;
       const finished = a.finishedAt ? Date.parse(a.finishedAt) : undefined;
       const retry = task.retries.find((r) => r.attempt === a.attempt);
+      const id = `${task.id}#${a.attempt}`;
+      const gates = story.gates[task.id];
       attempts.push({
-        id: `${task.id}#${a.attempt}`,
+        id,
         task: task.id,
+        ...(task.title !== undefined && { title: task.title }),
         attempt: a.attempt,
         stage: a.stage,
         agent: a.agent,
-        lane: a.worker ?? a.stage,
+        ...(a.worker !== undefined && { lane: a.worker }),
         status: a.status,
         start: begun,
         end: finished,
@@ -83,10 +102,10 @@ export function makeReportData(files: Pick<RunFiles, 'events'>, view: RunView, h
         killed: /\bkilled\b|watchdog/i.test(a.evidence) || a.status === 'interrupted',
         adopted: restarts.some((r) => r > begun && (finished === undefined || r < finished)) || /recovered after a restart/.test(a.evidence),
         stalled: a.stalled,
+        ...(story.verdicts[id] && { verdict: story.verdicts[id] }),
+        ...(gates && { gates }),
+        verdictFailed: verdictFailed(story.verdicts[id], gates),
       });
-      const usage = (byTask[task.id] ??= { costUsd: 0, tokens: { input: 0, output: 0 } });
-      usage.costUsd += a.costUsd;
-      usage.tokens = { input: usage.tokens.input + a.tokens.input, output: usage.tokens.output + a.tokens.output };
     }
   }
   attempts.sort((x, y) => x.start - y.start || x.id.localeCompare(y.id));
@@ -100,10 +119,11 @@ export function makeReportData(files: Pick<RunFiles, 'events'>, view: RunView, h
     end: Math.max(end, start + 1),
     attempts,
     bands: stageBands(files, end),
-    restarts,
-    usage: { byTask, byStage: view.usage.byStage, byAgent: view.usage.byAgent, run: view.usage.run },
+    markers: story.markers,
+    usage: usageTables(view),
+    undriven: notDrivenLine(view, moment.driven),
     handoffs,
-    attention: attentionLines(view),
+    attention: attentionLines(view, moment.driven),
     events: files.events.map((e) => eventRow(e as unknown as Record<string, unknown>)),
   };
 }

@@ -26,7 +26,9 @@ export function renderReport(data: ReportData): string {
 <body>
 <header id="head"></header>
 <section><h2>Timeline</h2>
-<div class="legend"><span><i class="stage-team-plan"></i>plan</span><span><i class="stage-team-prd"></i>prd</span><span><i class="stage-team-exec"></i>exec</span><span><i class="stage-team-verify"></i>verify</span><span><i class="stage-team-fix"></i>fix</span><span><i class="stage-ralph-review"></i>review</span><span>↻ retry · ✕ killed · ⟲ adopted after a restart · ‖ stalled · hatched: failed or interrupted · dashed: running</span></div>
+<div class="legend"><span><i class="stage-team-plan"></i>plan</span><span><i class="stage-team-prd"></i>prd</span><span><i class="stage-team-exec"></i>exec</span><span><i class="stage-team-verify"></i>verify</span><span><i class="stage-team-fix"></i>fix</span><span><i class="stage-ralph-review"></i>review</span>
+<span class="key-verdict-fail"><i class="swatch verdict-fail"></i>verify failed (or review rejected)</span><span class="key-failed"><i class="swatch outcome-failed"></i>attempt failed</span><span class="key-interrupted"><i class="swatch outcome-interrupted"></i>interrupted</span><span class="key-running"><i class="swatch outcome-running"></i>running</span>
+<span class="key-restart"><i class="line marker-restart"></i>restart (team resume)</span><span class="key-cancel"><i class="line marker-cancel"></i>cancel</span><span>↻ retry · ✕ killed · ⟲ adopted after a restart · ‖ stalled</span></div>
 <div id="timeline"></div></section>
 <section id="evidence"><p class="empty">Click a bar to see that attempt's evidence.</p></section>
 <section><h2>Needs attention</h2><div id="attention"></div></section>

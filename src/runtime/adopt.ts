@@ -1,11 +1,13 @@
 // A worker that started but was never recorded (the orchestrator died between spawn and record):
 // found through the pid file its wrapper writes first, and verified by its command line.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AttemptInput } from '../../machines/types.js';
 import { readPidStart } from '../../workers/proc.js';
 import type { WorkerHandle } from '../../workers/types.js';
-import { PID_FILE } from '../../workers/wrapper.js';
+import { findEscapees } from '../../workers/escapees.js';
+import { EXIT_FILE, OUTPUT_FILE, PID_FILE } from '../../workers/wrapper.js';
+import type { AttemptFiles } from './attempt-records.js';
 import type { RunSession } from './session.js';
 
 // A handle for the attempt's unrecorded worker, recorded now; undefined when it never started.
@@ -33,4 +35,13 @@ function readCmdline(pid: number): string {
   } catch {
     return '';
   }
+}
+
+// Whether an attempt with no recorded worker may have run at all: a record its wrapper or agent
+// wrote (pid, exit, result, output) or a live process carrying its marker. Without any, its
+// task_started was the last thing that happened to it, and it had no side effect.
+export function workerMayHaveStarted(runId: string, input: AttemptInput, files: AttemptFiles): boolean {
+  if ([join(files.dir, PID_FILE), join(files.dir, EXIT_FILE), files.resultFile].some((file) => existsSync(file))) return true;
+  if ((statSync(join(files.dir, OUTPUT_FILE), { throwIfNoEntry: false })?.size ?? 0) > 0) return true;
+  return findEscapees({ runId, taskId: input.taskId, attempt: input.attempt, since: 0 }).length > 0;
 }

@@ -76,7 +76,8 @@ export function isOnPath(name: string, env: NodeJS.ProcessEnv): boolean {
   return (env.PATH ?? '').split(delimiter).some((dir) => dir !== '' && isExecutable(join(dir, name)));
 }
 
-function isExecutable(path: string): boolean {
+// True when `path` may be executed by this process.
+export function isExecutable(path: string): boolean {
   try {
     accessSync(path, constants.X_OK);
     return true;

@@ -8,7 +8,7 @@ import { permissionFor } from '../../workers/adapters/permissions.js';
 import { escapeeMarker, stopEscapees, stopRunLeftovers } from '../../workers/escapees.js';
 import { elsewhere } from '../../workers/proc.js';
 import { resolveAgent } from './agents.js';
-import { adoptUnrecorded } from './adopt.js';
+import { adoptUnrecorded, workerMayHaveStarted } from './adopt.js';
 import { attemptFiles, finishInterrupted, type AttemptFiles } from './attempt-records.js';
 import { concludeAttempt } from './conclude.js';
 import { prepareAttempt } from './isolation-attempt.js';
@@ -46,14 +46,15 @@ async function runLocalAttempt(session: RunSession, input: AttemptRequest, signa
   const backend = session.registry.backend(agent.tmux ? 'tmux' : session.mode);
   await prepareAttempt(session, input);
   const spec = makeLaunchSpec(session, input, files, adapter, agent);
-  let handle = session.registry.get(input.taskId, input.attempt);
+  let handle = input.resumed ? (session.registry.get(input.taskId, input.attempt) ?? adoptUnrecorded(session, input, files.dir)) : undefined;
   let recovered = false;
-  if (input.resumed) {
-    handle ??= adoptUnrecorded(session, input, files.dir);
-    if (!handle) return finishInterrupted(session, input, 'the orchestrator stopped before this attempt\'s worker started');
+  if (handle) {
     recovered = !(await session.registry.backendOf(handle).isAlive(handle));
     session.progress.emit({ type: 'attempt.adopted', task: input.taskId, attempt: input.attempt, alive: !recovered }, `↺ ${input.taskId} a${input.attempt} ${recovered ? 'ended while no orchestrator watched: reading its result' : 're-adopted, still running'} (${input.worker})`);
   } else {
+    // A resumed attempt whose worker left no trace cannot have done anything: it starts now, unasked.
+    if (input.resumed && workerMayHaveStarted(session.runId, input, files)) return finishInterrupted(session, input, 'the orchestrator stopped while this attempt\'s worker was starting');
+    if (input.resumed) session.progress.emit({ type: 'attempt.unstarted', task: input.taskId, attempt: input.attempt }, `↻ ${input.taskId} a${input.attempt} never started before the orchestrator stopped: starting it now`);
     handle = await startWorker(session, input, files, spec, backend, adapter, agent);
   }
   const exit = await watchWorker(session, handle, spec, input, signal, adapter);

@@ -68,6 +68,8 @@ function judge(session: RunSession, input: AttemptInput, resultFile: ResultFileT
   if (report.failure) return { status: 'failed', evidence: guardCliText(report.failure.reason), retryable: false };
   if (exit.stopped) return { status: 'failed', evidence: guardCliText(exit.reason ?? 'stopped') };
   const reading = judgeResult(input.stage, resultFile, report.finalText ?? output, session.projectDir);
+  // A permission the CLI refused, and no valid result: no retry gets the CLI another permission.
+  if (report.refused && !reading.ok) return { status: 'failed', evidence: guardCliText(report.refused.reason), retryable: false };
   // What the CLI printed is quoted with its secrets redacted.
   const ended = exit.signal ? `killed by ${exit.signal}` : exit.exitCode !== 0 ? `exited ${exit.exitCode ?? '(unknown)'}${exit.reason ? ` (${guardCliText(exit.reason)})` : ''}` : undefined;
   // No machine record at all: what the CLI last said is the evidence.

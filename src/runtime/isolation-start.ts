@@ -4,6 +4,7 @@ import type { TeamConfig } from '../../config/schema.js';
 import type { IsolationRecord } from '../../machines/events.js';
 import { UsageError } from '../errors.js';
 import { dirtyPaths, probeRepo } from '../git/repo.js';
+import { gitWriteProblem } from '../git/team-exclude.js';
 import type { RunSession } from './session.js';
 
 // The integration branch of a run.
@@ -23,6 +24,11 @@ export async function chooseIsolation(projectDir: string, config: TeamConfig, wo
     return { mode: 'none', reason: repo.reason };
   }
   if (asked === undefined && workers < 2) return { mode: 'none', reason: 'one worker shares the checkout with no one' };
+  const readOnly = gitWriteProblem(repo.top);
+  if (readOnly !== undefined) {
+    if (asked === 'worktree') throw new UsageError(`team.isolation: "worktree" needs a git repository that can be written, and ${readOnly}`);
+    return { mode: 'none', reason: readOnly };
+  }
   return {
     mode: 'worktree',
     reason: asked === 'worktree' ? 'team.isolation is "worktree"' : `a git repository and ${workers} workers`,

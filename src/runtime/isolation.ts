@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IsolationRecord, TeamEvent } from '../../machines/events.js';
 import type { Stage } from '../../workers/types.js';
-import { excludeTeamFiles } from '../git/repo.js';
+import { excludeTeamFolder } from '../git/team-exclude.js';
 import { ensureBranch, ensureWorktree } from '../git/worktree.js';
 import { abortMerge, mergeInProgress } from '../git/merge.js';
 import { Serial } from '../git/serial.js';
@@ -117,7 +117,7 @@ export class Isolation {
   async ensureIntegration(session: RunSession): Promise<string> {
     const path = this.worktreePath(INTEGRATION_WORKTREE);
     const top = this.projectDir;
-    await excludeTeamFiles(top);
+    excludeTeamFolder(top);
     if (await ensureBranch(top, this.branch, this.record!.base!)) {
       append(session, { event: 'branch_created', branch: this.branch, from: this.record!.userBranch || 'HEAD', commit: this.record!.base! });
     }

@@ -25,6 +25,7 @@ import { closeRemote, type StoreLink } from './remote.js';
 import { inputOf, replayRun, type Replay } from './replay.js';
 import { makeSession, type RunSession, type SessionOptions } from './session.js';
 import { limitsOf, runStartedRecord, type StartRequest } from './start.js';
+import { keepTeamOutOfGit } from '../git/team-exclude.js';
 
 // Without team.remote, a run on the store has no branches: each worker works in its own folder.
 const NO_REMOTE = { mode: 'none' as const, reason: 'attempts run on team workers, each in its own folder, and no team.remote carries the code between them' };
@@ -152,6 +153,7 @@ async function openLink(url: string, runId: string, before?: (store: PgStore) =>
 
 function openPaths(projectDir: string, runId: string): RunPaths {
   const paths = storeRunPaths(projectDir, runId);
+  keepTeamOutOfGit(projectDir);
   mkdirSync(paths.handoffsDir, { recursive: true });
   return paths;
 }

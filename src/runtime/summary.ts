@@ -1,9 +1,21 @@
 // The final summary of a run, from its log: outcome, durations, attempts, fix loops, cost, where.
+import { existsSync } from 'node:fs';
+import { relative } from 'node:path';
 import type { RunView } from '../checkpoint/view.js';
 import type { DriveOutcome } from './drive.js';
+import { describeBranches, type BranchesView } from './isolation-view.js';
+
+// Where the run's work and records are, beside its log: its branches (worktree isolation) and the
+// project's checkpoint file, when there are any.
+export interface WorkPlaces {
+  branches?: BranchesView;
+  /** The project's `.checkpoints/team.checkpoint.json`, told of only when it exists. */
+  checkpointFile?: string;
+  projectDir?: string;
+}
 
 // Lines for a person, and the same facts as data for --json.
-export function summarize(view: RunView, outcome: DriveOutcome, runDir: string): { lines: string[]; data: { type: string } & Record<string, unknown> } {
+export function summarize(view: RunView, outcome: DriveOutcome, runDir: string, places: WorkPlaces = {}): { lines: string[]; data: { type: string } & Record<string, unknown> } {
   const attempts = view.tasks.flatMap((t) => t.attempts.map((a) => ({ task: t.id, ...a })));
   const failed = attempts.filter((a) => a.status === 'failed');
   const seconds = (Date.now() - Date.parse(view.run.created_at)) / 1000;
@@ -21,6 +33,7 @@ export function summarize(view: RunView, outcome: DriveOutcome, runDir: string):
     costUsd: Number(view.usage.run.costUsd.toFixed(6)),
     tokens: view.usage.run.tokens,
     runDir,
+    ...(places.branches && { branches: places.branches }),
   };
   const lines = [
     `── run ${view.run.run_id}: ${outcome.kind.toUpperCase()}${data.reason ? ` — ${data.reason}` : ''}`,
@@ -40,6 +53,11 @@ export function summarize(view: RunView, outcome: DriveOutcome, runDir: string):
       const tried = `tried ${it.tasks.length} task(s) (${it.tasks.slice(0, 6).join(', ')}${it.tasks.length > 6 ? ', …' : ''}) and ${it.fixLoops} fix loop(s)`;
       lines.push(`   iteration ${it.iteration}: ${tried}; ${it.outcome}${it.reasons.length ? ` — ${it.reasons.join('; ').slice(0, 200)}` : ''}`);
     }
+  }
+  if (places.branches) lines.push(...describeBranches(places.branches, view.run.run_id, outcome.kind).map((line) => `   ${line}`));
+  if (places.checkpointFile && existsSync(places.checkpointFile)) {
+    const shown = places.projectDir ? relative(places.projectDir, places.checkpointFile) : places.checkpointFile;
+    lines.push(`   ${shown}: the run's checkpoint record, kept in the project and meant to be committed with its work`);
   }
   lines.push(`   run folder: ${runDir}`);
   return { lines, data };

@@ -5,19 +5,14 @@ import { stripVTControlCharacters } from 'node:util';
 import { readRunFiles, type RunFiles } from '../checkpoint/read.js';
 import type { RunPaths } from '../checkpoint/store.js';
 import { foldRun, type RunView } from '../checkpoint/view.js';
-import { attentionLines } from '../commands/render-status.js';
+import { attentionLines, notDrivenLine } from '../commands/render-status.js';
 import { liveHolder } from '../runtime/lock.js';
 import { openRegularFile } from '../../workers/regular-file.js';
+import { attemptFacts, lanesOf, type AttemptFact, type Lane } from './lanes.js';
+import { doneOf, planTasks, type PlanTasks } from './plan-tasks.js';
 
-export interface Lane {
-  worker: string;
-  task: string;
-  attempt: number;
-  stage: string;
-  status: string;
-  elapsedMs: number;
-  lastLine: string;
-}
+// A lane and an attempt's state, as the model holds them (lanes.ts).
+export type { AttemptFact, Lane };
 
 export interface WatchModel {
   runId: string;
@@ -32,8 +27,15 @@ export interface WatchModel {
   costUsd: number;
   tokens: { input: number; output: number };
   elapsedMs: number;
+  /** The current tasks completed, of how many (the plan's and its fix loops'). */
+  tasks: { done: number; total: number };
+  /** One per worker: its latest attempt. */
   lanes: Lane[];
+  /** Every attempt's state, for the plain lines. */
+  attempts: AttemptFact[];
   attention: string[];
+  /** Set while the run has not ended and nothing drives it: what to say, and the command that continues it. */
+  undriven?: string;
   outcome?: string;
   ended: boolean;
 }
@@ -47,8 +49,9 @@ const TAIL_BYTES = 4096;
 export interface WatchRead {
   read: Pick<RunFiles, 'run' | 'events' | 'approvals' | 'problems'>;
   projectDir: string;
-  /** Whether a writer drives the run; asked only while it has not ended. */
+  /** Whether anything drives the run, as `team wait` asks it (the lock's live holder, the store's writer); asked only while it has not ended. */
   live(): boolean;
+  /** Why nothing drives it and the command that continues it, when so. */
   undriven: string;
   tail(task: string, attempt: number): string;
 }
@@ -76,26 +79,13 @@ export function modelOf(source: WatchRead, now = Date.now()): WatchModel {
   const at = ended && last ? Date.parse(last.at) : now;
   // A live orchestrator watches its own running attempts: they are not uncertain.
   const live = !ended && source.live();
-  const model = toWatchModel(view, source.tail, at, live);
-  if (!ended && !live) model.attention.unshift(`no orchestrator drives this run: ${source.undriven}`);
+  const model = toWatchModel(view, planTasks(source.read.events), source.tail, at, live);
+  if (!ended && !live && view.orchestrated) model.undriven = `nothing drives this run: ${source.undriven}`;
   return model;
 }
 
-// Builds the model from a folded view; each worker's lane holds its latest attempt, `tail` its last output line.
-export function toWatchModel(view: RunView, tail: WatchRead['tail'], now = Date.now(), live = false): WatchModel {
-  const latest = new Map<string, Lane & { start: number }>();
-  for (const task of view.tasks) {
-    for (const a of task.attempts) {
-      const worker = a.worker ?? a.stage;
-      const start = a.startedAt ? Date.parse(a.startedAt) : now;
-      const seen = latest.get(worker);
-      if (seen && seen.start > start) continue;
-      const end = a.finishedAt ? Date.parse(a.finishedAt) : now;
-      latest.set(worker, { worker, task: task.id, attempt: a.attempt, stage: a.stage, status: a.status, elapsedMs: Math.max(0, end - start), lastLine: '', start });
-    }
-  }
-  const lanes = [...latest.values()].sort((x, y) => x.worker.localeCompare(y.worker, undefined, { numeric: true }));
-  for (const lane of lanes) lane.lastLine = tail(lane.task, lane.attempt);
+// Builds the model from a folded view and the plan's tasks; `tail` gives each lane its last output line.
+export function toWatchModel(view: RunView, plan: PlanTasks, tail: WatchRead['tail'], now = Date.now(), live = false): WatchModel {
   const ended = ENDED.has(view.status);
   const started = Date.parse(view.run.created_at);
   return {
@@ -111,9 +101,12 @@ export function toWatchModel(view: RunView, tail: WatchRead['tail'], now = Date.
     costUsd: view.usage.run.costUsd,
     tokens: view.usage.run.tokens,
     elapsedMs: Math.max(0, now - started),
-    lanes: lanes.map(({ start: _s, ...lane }) => lane),
+    tasks: doneOf(plan, view.tasks),
+    lanes: lanesOf(view, plan.titles, tail, now),
+    attempts: attemptFacts(view, plan.titles),
     // A live run's writes in flight (temporary files) are not problems yet.
-    attention: attentionLines(live ? { ...view, uncertain: [], problems: view.problems.filter((p) => !p.reason.startsWith('stray temporary file')) } : view),
+    // The run nothing drives is said in place of the footer (model.undriven), not among these.
+    attention: attentionLines(live ? { ...view, problems: view.problems.filter((p) => !p.reason.startsWith('stray temporary file')) } : view, live).filter((line) => line !== notDrivenLine(view, live)),
     outcome: view.outcome,
     ended,
   };

@@ -74,7 +74,7 @@ describe('team --detach', () => {
 
     const orphaned = await project.team('wait', '--run', runId);
     expect(orphaned.exitCode).toBe(6);
-    expect(orphaned.stdout).toContain(`no orchestrator drives it (it was stopped or died); \`team resume --run ${runId} --detach\` continues it`);
+    expect(orphaned.stdout).toContain(`but nothing drives it (its orchestrator stopped or died): \`team resume --run ${runId} --detach\` continues it`);
 
     const resumed = await project.team('resume', '--detach');
     expect(resumed.exitCode, resumed.stderr).toBe(0);

@@ -1,27 +1,16 @@
 // `team init` through the built CLI: each CLI's files in its own format and place, idempotent,
 // a file the user changed kept (unless --force), --print writes nothing, --global under HOME.
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ALL, CLAUDE, codexNote, geminiNote, removeFolders, runInit as init, tempFolder } from '../helpers/init.js';
 import { makeProject, removeProjects } from '../helpers/project.js';
-import { CLI } from '../helpers/team.js';
 
-const homes: string[] = [];
 afterEach(() => {
   removeProjects();
-  for (const dir of homes.splice(0)) rmSync(dir, { recursive: true, force: true });
+  removeFolders();
 });
-
-const CLAUDE = ['team', 'ralph', 'cancel', 'team-status'].map((n) => `.claude/commands/${n}.md`);
-const ALL = [...CLAUDE, ...CLAUDE.map((p) => p.replace('.claude/', '.opencode/')), ...['team', 'ralph', 'cancel', 'team-status'].map((n) => `.gemini/commands/${n}.toml`), '.agents/skills/team/SKILL.md'];
-
-// `team init` with only `env` (no inherited PATH or HOME).
-async function init(cwd: string, args: string[], env: Record<string, string> = {}) {
-  const result = await execa(process.execPath, [CLI, 'init', ...args], { cwd, env: { PATH: '/nonexistent', HOME: cwd, ...env }, extendEnv: false, reject: false, stripFinalNewline: false });
-  return { exitCode: result.exitCode, stdout: String(result.stdout), stderr: String(result.stderr) };
-}
 
 describe('team init', () => {
   it('writes the Claude Code commands with their frontmatter, allowed to run team only, and the detach-and-wait loop', async () => {
@@ -59,7 +48,7 @@ describe('team init', () => {
     await init(project.dir, ['--claude', '--opencode', '--gemini', '--codex']);
     const before = ALL.map((p) => readFileSync(join(project.dir, p), 'utf8'));
     const again = await init(project.dir, ['--claude', '--opencode', '--gemini', '--codex']);
-    expect(again.stdout.split('\n').filter(Boolean)).toEqual(ALL.map((p) => `unchanged ${p}`));
+    expect(again.stdout.split('\n').filter(Boolean)).toEqual([...ALL.map((p) => `unchanged ${p}`), codexNote(project.dir), geminiNote()]);
     expect(ALL.map((p) => readFileSync(join(project.dir, p), 'utf8'))).toEqual(before);
   });
 
@@ -107,11 +96,10 @@ describe('team init', () => {
 
   it('--global writes to the user-level folders under HOME and nothing in the project', async () => {
     const project = makeProject();
-    const home = mkdtempSync(join(tmpdir(), 'teamline-home-'));
-    homes.push(home);
+    const home = tempFolder('teamline-home-');
     const result = await init(project.dir, ['--global', '--claude', '--opencode', '--gemini', '--codex'], { HOME: home });
     expect(result.exitCode, result.stderr).toBe(0);
-    for (const path of ['.claude/commands/team.md', '.config/opencode/commands/team.md', '.gemini/commands/team.toml', '.agents/skills/team/SKILL.md', '.team/init-manifest.json']) {
+    for (const path of ['.claude/commands/team.md', '.config/opencode/commands/team.md', '.gemini/commands/team.toml', '.gemini/policies/team.toml', '.agents/skills/team/SKILL.md', '.codex/rules/team.rules', '.team/init-manifest.json']) {
       expect(existsSync(join(home, path)), path).toBe(true);
     }
     expect(result.stdout).toContain('created   ~/.config/opencode/commands/cancel.md');

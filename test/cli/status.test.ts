@@ -23,6 +23,22 @@ describe('team status', () => {
     expect(result.stdout).toBe(`no run in ${project.dir}: .team/runs has no run, and so no approvals\n`);
   });
 
+  it('reads the run whose folder --cwd names (the folder a run prints at its end), not the project\'s latest', async () => {
+    const project = makeProject();
+    const first = await withStartedTask(project, 't1');
+    const second = await project.startRun();
+    const runFolder = join(project.dir, '.team', 'runs', first);
+
+    const shown = await project.team('status', '--cwd', runFolder);
+    expect(shown.exitCode, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(new RegExp(`^run ${first} `));
+    expect(shown.stdout).toContain('t1');
+    const inside = await project.team('status', '--cwd', join(runFolder, 'events'), '--json');
+    expect(JSON.parse(inside.stdout).run.run_id).toBe(first);
+    const latest = await project.team('status', '--cwd', project.dir, '--json');
+    expect(JSON.parse(latest.stdout).run.run_id).toBe(second);
+  });
+
   it('says a fresh project has no run and no approvals in JSON', async () => {
     const project = makeProject();
     const result = await project.team('status', '--json');

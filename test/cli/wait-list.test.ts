@@ -3,6 +3,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { endDetachedRuns, makeGatedProject, until } from '../helpers/detached.js';
 import { makeProject, removeProjects } from '../helpers/project.js';
 import { makeSimProject } from '../helpers/sim-project.js';
+import { makeGitProject } from '../helpers/git-project.js';
+
+// Two tasks after the plan, one blocked by the other: both merge into the run's branch.
+const DIAMOND = { name: 'two-in-a-row', plan: { tasks: [{ id: 'one', title: 'First' }, { id: 'two', title: 'Second', blockedBy: ['one'] }] } };
 
 afterEach(async () => {
   await endDetachedRuns();
@@ -24,14 +28,21 @@ describe('team wait', () => {
     expect(lines).toContain('  tasks: 1 done, 1 running, 0 failed, 0 pending (of 2)');
     expect(lines).toContain('  so far: completed: plan; running: slow');
     expect(lines).toContain('  needs attention: nothing');
-    expect(lines).toContain(`  next: team wait --run ${runId} --timeout 1 (exit 5 again while it runs)`);
+    const next = lines.find((l) => l.startsWith('  next: '))!;
+    expect(next).toMatch(new RegExp(`^  next: team wait --run ${runId} --since \\d+ --timeout 1 \\(it prints "still running" again while the run goes on\\)$`));
     expect(lines.length).toBeLessThan(25);
 
-    const second = await project.team('wait', '--timeout', '1', '--json');
+    // The next command as printed: its cursor tells the changes since that wait.
+    const nextArgs = /^ {2}next: team (.+?) \(/.exec(next)![1]!.split(' ');
+    const second = await project.team(...nextArgs, '--json');
     expect(second.exitCode).toBe(5);
     const doc = JSON.parse(second.stdout) as { type: string; summary: string[] };
     expect(doc.type).toBe('wait.timeout');
-    expect(doc.summary.find((l) => l.startsWith('  since the last wait'))).toMatch(/: no change$/);
+    const since = nextArgs[nextArgs.indexOf('--since') + 1];
+    expect(doc.summary.find((l) => l.startsWith('  since the last wait'))).toBe(`  since the last wait (event ${since}): no change`);
+    // Each wait's next command differs from the last one's whenever the log grew.
+    const followUp = doc.summary.find((l) => l.startsWith('  next: '))!;
+    expect(followUp).toMatch(/--since \d+ --timeout 1 /);
 
     project.write('release', 'go\n');
     const third = await project.team('wait', '--timeout', '600');
@@ -45,6 +56,29 @@ describe('team wait', () => {
     const waited = await project.team('wait', '--timeout', '1');
     expect(waited.exitCode).toBe(0);
     expect(waited.stdout).toContain('COMPLETED');
+  });
+
+  it('tells, when the run ended, where the work is, the land command, the checkpoint file and what the handoffs decided, risked and left', async () => {
+    const project = makeGitProject(DIAMOND, {}, { 'README.md': 'base\n' });
+    const ran = await project.run('2:executor', 'validate the inputs', '--agent', 'sim');
+    expect(ran.exitCode, ran.stderr).toBe(0);
+    const runId = project.readRun().runId;
+
+    const waited = await project.run('wait');
+    expect(waited.exitCode).toBe(0);
+    const lines = waited.stdout.split('\n');
+    expect(lines).toContain(`     the work is on team/${runId}: \`team land --run ${runId}\` merges it into main`);
+    expect(lines).toContain("   .checkpoints/team.checkpoint.json: the run's checkpoint record, kept in the project and meant to be committed with its work");
+    expect(lines).toContain('   handoffs (decided / risks / remaining):');
+    expect(lines).toContain('     01-team-plan.md');
+    expect(lines.some((l) => /^ {7}Decided: \S/.test(l))).toBe(true);
+    expect(lines.some((l) => /^ {7}Remaining: nothing: the run ends completed/.test(l))).toBe(true);
+    const doc = JSON.parse((await project.run('wait', '--json')).stdout) as { handoffs: Array<{ handoff: string; decided: string }>; branches: { branch: string } };
+    expect(doc.handoffs[0]).toMatchObject({ handoff: '01-team-plan.md' });
+    expect(doc.branches.branch).toBe(`team/${runId}`);
+
+    const status = await project.run('status');
+    expect(status.stdout).toContain(`  the work is on team/${runId}: \`team land --run ${runId}\` merges it into main`);
   });
 
   it('refuses a bad --timeout and an unknown run with exit 2, naming them', async () => {

@@ -64,3 +64,19 @@ describe('agent adapters on failure', () => {
     }, RUN_TIMEOUT_MS);
   });
 });
+
+describe('a refused permission', () => {
+  it('stops the run at opencode\'s auto-rejected write of the result file, naming the file, with no retry', async () => {
+    const project = makeAgentProject({ PATH: `${STUB_BIN}:${process.env.PATH}`, STUB_MODE: 'refuse' });
+    const result = await project.team(['1:executor', 'add input validation to the API', '--agent', 'opencode']);
+    expect(result.exitCode, result.stderr).toBe(1);
+    const run = project.readRun();
+    const finished = eventsOf(run, 'task_finished');
+    expect(finished.map((e) => [e.task_id, e.attempt, e.status, e.retryable])).toEqual([['plan', 1, 'failed', false]]);
+    const resultFile = join(project.dir, '.team/runs', project.runId(), 'attempts/plan/a1/result.json');
+    expect(finished[0]!.evidence).toBe(
+      `opencode refused the write to ${resultFile}: permission requested: external_directory (${join(resultFile, '..')}/*); auto-rejecting; allow it in the \`permission\` of opencode.json (external_directory, edit, bash), or check OPENCODE_PERMISSION in agents.<name>.env`,
+    );
+    expect(eventsOf(run, 'run_failed')[0]!.reason).toContain(`plan a1 failed and no retry can fix it: opencode refused the write to ${resultFile}`);
+  }, RUN_TIMEOUT_MS);
+});

@@ -25,15 +25,22 @@ export interface GitProject extends SimProject {
 export function makeGitProject(scenario: object, config: Record<string, unknown> = {}, files: Record<string, string> = {}): GitProject {
   const project = makeSimProject(scenario, config);
   for (const [path, text] of Object.entries(files)) project.write(path, text);
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: project.dir, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' }).trim();
+  const git = commitAsRepo(project.dir);
+  const ledgerFile = join(project.dir, '.team', 'sim-ledger.jsonl');
+  const run = (...args: string[]) => runTeam(args, { cwd: project.dir, env: { ...GIT_ENV, TEAM_SIM_LEDGER: ledgerFile } });
+  return { ...project, git, run, ledgerFile };
+}
+
+// Makes `dir` a git repository on branch main whose first commit holds its files (not `.team/`);
+// returns `git <args>` there (its trimmed stdout, throwing on failure).
+export function commitAsRepo(dir: string): (...args: string[]) => string {
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' }).trim();
   git('init', '--quiet', '--initial-branch', 'main');
   git('config', 'user.name', 'Test User');
   git('config', 'user.email', 'user@example.com');
   git('add', '--all', '--', '.', ':!.team');
   git('commit', '--quiet', '-m', 'base');
-  const ledgerFile = join(project.dir, '.team', 'sim-ledger.jsonl');
-  const run = (...args: string[]) => runTeam(args, { cwd: project.dir, env: { ...GIT_ENV, TEAM_SIM_LEDGER: ledgerFile } });
-  return { ...project, git, run, ledgerFile };
+  return git;
 }
 
 // The file's text at a commit-ish.

@@ -3,7 +3,7 @@ import { replayRun } from '../../src/runtime/replay.js';
 import { CANCELLED, COMPLETED, FIX_LOOP, KILLED_MID_EXEC } from './hand-logs.js';
 import { resumeAt } from './resume.js';
 
-describe('replayRun on logs written by hand from the README', () => {
+describe('replayRun on logs written by hand from docs/formats.md', () => {
   it('folds a completed run to done', () => {
     const replay = replayRun(COMPLETED);
     expect(replay.pending).toEqual([]);

@@ -1,4 +1,4 @@
-// Run logs written by hand from the README's "Files on disk" (not produced by the machine): what a
+// Run logs written by hand from "Files on disk" in docs/formats.md (not produced by the machine): what a
 // real run of `team 1:executor "add a greeting"` leaves in events/, with the facts the machine
 // ignores (spawns, usage, stalls) where a real run writes them.
 import type { TeamEvent } from '../../machines/events.js';

@@ -21,6 +21,16 @@ const BAD_KEY_TEXT: Record<(typeof CLIS)[number], RegExp> = {
   opencode: /Incorrect API key provided/,
 };
 
+// How each CLI refused the write of an exec attempt's result file outside its worktree (recorded
+// before the adapters granted the attempt folder), as each adapter reports it; claude, codex and
+// gemini went on to give a fenced answer, opencode's session stopped.
+const REFUSED: Record<(typeof CLIS)[number], { ok: boolean; reason: RegExp }> = {
+  claude: { ok: true, reason: /^claude refused the write to \/\S+\/attempts\/t1\/a1\/result\.json: Claude requested permissions to write to \/\S+\/result\.json, but you haven't granted it yet\.; check / },
+  codex: { ok: true, reason: /^codex refused the apply_patch call: patch rejected: writing outside of the project; rejected by user approval settings; check / },
+  gemini: { ok: true, reason: /^gemini refused the write to \/\S+\/attempts\/t1\/a1\/result\.json: Path not in workspace: Attempted path "\/\S+\/result\.json" resolves outside the allowed workspace directories: / },
+  opencode: { ok: false, reason: /^opencode refused the write to \/\S+\/attempts\/t1\/a1\/result\.json: permission requested: external_directory \(\/\S+\/attempts\/t1\/a1\/\*\); auto-rejecting; allow it / },
+};
+
 function recorded(cli: string, prefix: string): string[] {
   const dir = join(FIXTURES, cli);
   return existsSync(dir) ? readdirSync(dir).filter((name) => name.startsWith(prefix)).sort() : [];
@@ -40,10 +50,27 @@ describe('recorded output of the real CLIs', () => {
       expect(report.ok).toBe(true);
       expect(report.sessionId).toMatch(/\S{8,}/);
       expect(report.finalText).toContain('Done:');
+      // Nothing was refused, but the planner's write (it may only read: claude's dontAsk mode and
+      // codex's read-only sandbox refuse it; gemini's plan mode and opencode offer no write tool).
+      if (name === 'real-run-plan.txt' && (cli === 'claude' || cli === 'codex')) expect(report.refused?.reason).toMatch(new RegExp(`^${cli} refused the (write to|apply_patch call)`));
+      else expect(report.refused).toBeUndefined();
       const calls = MODEL_CALLS[name.replace(/^real-run-|\.txt$/g, '')]!;
       // gemini also counts the calls of its model router in its stats.
       if (cli === 'gemini') expect(report.tokens!.output).toBeGreaterThanOrEqual(calls * USAGE.output);
       else expect(report.tokens).toEqual({ input: calls * USAGE.input, output: calls * USAGE.output });
+    });
+
+    it('has a recorded refusal to read', () => {
+      expect(recorded(cli, 'real-refused-').length).toBeGreaterThan(0);
+    });
+
+    it.each(recorded(cli, 'real-refused-'))('reads %s as a refused write of the result file, a failure no retry fixes', (name) => {
+      const report = adapter.parse(readFileSync(join(FIXTURES, cli, name), 'utf8'));
+      expect(report.ok).toBe(REFUSED[cli].ok);
+      expect(report.refused).toMatchObject({ kind: 'permission-refused', retryable: false });
+      expect(report.refused?.reason).toMatch(REFUSED[cli].reason);
+      // opencode's session stopped at the refusal: that is the error, not a missing final step.
+      if (!report.ok) expect(report.error).toBe(report.refused?.reason);
     });
 
     it.each(recorded(cli, 'real-bad-key-'))('reads %s as a failure that is not retried, with the API\'s words', (name) => {
@@ -61,6 +88,7 @@ describe('recorded output of the real CLIs', () => {
       expect(report.ok).toBe(true);
       expect(report.denials).toEqual([expect.stringMatching(/^Write: \/.*\/attempts\/plan\/a1\/result\.json$/)]);
       expect(report.finalText).toContain('```json');
+      expect(report.refused?.reason).toMatch(/^claude refused the write to \/\S+\/attempts\/plan\/a1\/result\.json: Permission to use Write has been denied because Claude Code is running in don't ask mode\./);
     });
   });
 });

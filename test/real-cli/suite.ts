@@ -1,9 +1,10 @@
 // The end-to-end checks every real CLI goes through, driven by the built `team` against the
 // scripted model server: one server and one scratch home per test file.
-import { readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventsOf, makeAgentProject, removeAgentProjects, type AgentProject } from '../helpers/agent-project.js';
+import { commitAsRepo } from '../helpers/git-project.js';
 import type { TeamResult } from '../helpers/team.js';
 import { makeCliHome, type CliHome, type RealCli } from './clis.js';
 import { ensureRealClis } from './install.mjs';
@@ -26,7 +27,8 @@ export interface RealCliContext {
   server: ModelServer;
   home: CliHome;
   /** A fresh project whose `team` calls reach the CLI with this model key. */
-  project(key: string, config?: Record<string, unknown>): { project: AgentProject; team(args: string[]): Promise<TeamResult>; start(args: string[]): ReturnType<AgentProject['start']>; marker: string };
+  /** A fresh project, a git repository with a commit (so that two workers get worktrees, as a user's do), whose `team` calls reach the CLI with this model key. */
+  project(key: string, config?: Record<string, unknown>): { project: AgentProject; git(...args: string[]): string; team(args: string[]): Promise<TeamResult>; start(args: string[]): ReturnType<AgentProject['start']>; marker: string };
 }
 
 // Registers the real-CLI suite of `cli`.
@@ -41,10 +43,12 @@ export function describeRealCli(cli: RealCli): void {
     ctx.project = (key, config = {}) => {
       const project = makeAgentProject(ctx.home.env(key));
       project.writeConfig({ team: { fsync: false }, ...config });
+      project.write('README.md', '# a project the real CLI works on\n');
+      const git = commitAsRepo(project.dir);
       const marker = markRun();
       // PWD stays the test's own folder (not the project), as for `team --cwd <project>`.
       const extra = { TEAMLINE_TEST_RUN: marker };
-      return { project, marker, team: (args) => project.team(args, extra), start: (args) => project.start(args, extra) };
+      return { project, git, marker, team: (args) => project.team(args, extra), start: (args) => project.start(args, extra) };
     };
   }, 600_000);
 
@@ -76,8 +80,23 @@ export function describeRealCli(cli: RealCli): void {
         // Parallel: both exec tasks were running before either of them finished.
         const order = files.events.filter((e) => (e.event === 'task_started' || e.event === 'task_finished') && (e.task_id === 't1' || e.task_id === 't2')).map((e) => e.event);
         expect(order.slice(0, 2)).toEqual(['task_started', 'task_started']);
-        for (const id of ['t1', 't2']) expect(readFileSync(join(run.project.dir, taskFile(id)), 'utf8')).toBe(taskContent(cli, id));
-        expect(readFileSync(join(run.project.dir, FIX_FILE), 'utf8')).toBe(fixContent(cli));
+        // The work is on the run's integration branch, merged from the workers' worktrees.
+        const branch = `team/${run.project.runId()}`;
+        for (const id of ['t1', 't2']) expect(`${run.git('show', `${branch}:${taskFile(id)}`)}\n`).toBe(taskContent(cli, id));
+        expect(`${run.git('show', `${branch}:${FIX_FILE}`)}\n`).toBe(fixContent(cli));
+      });
+
+      it('runs every exec and fix attempt in its worker\'s worktree, and each writes its result file (not only the fenced answer)', () => {
+        const files = run.project.readRun();
+        expect(eventsOf(files, 'run_started')[0]?.isolation?.mode).toBe('worktree');
+        const work = eventsOf(files, 'attempt_spawned').filter((e) => e.task_id === 't1' || e.task_id === 't2' || e.task_id.startsWith('fix'));
+        expect([...new Set(work.map((e) => e.task_id))].sort()).toEqual(['fix-1-d1', 't1', 't2']);
+        const ready = eventsOf(files, 'worktree_ready').filter((e) => e.task_id !== 'integration');
+        expect([...new Set(ready.map((e) => e.task_id))].sort()).toEqual(['fix-1-d1', 't1', 't2']);
+        for (const e of ready) expect(e.path).toContain(join(run.project.dir, '.team/worktrees/'));
+        const attempts = join(run.project.dir, '.team/runs', run.project.runId(), 'attempts');
+        const missing = work.map((e) => join(attempts, e.task_id, `a${e.attempt}`, 'result.json')).filter((file) => !existsSync(file));
+        expect(missing).toEqual([]);
       });
 
       it('passes a verify that must run a command, on what the command printed', () => {
@@ -93,7 +112,7 @@ export function describeRealCli(cli: RealCli): void {
 
     it('fails fast on a bad key, with a message naming the CLI and the cause, and no retry', async () => {
       const run = ctx.project('bad-key-for-the-test');
-      const result = await run.team(['1:executor', 'never planned: the key is bad', '--agent', cli]);
+      const result = await run.team(['2:executor', 'never planned: the key is bad', '--agent', cli]);
       saveFixtures(cli, run.project, 'bad-key');
       expect(result.exitCode, `${result.stdout}\n${result.stderr}`).toBe(1);
       const files = run.project.readRun();
@@ -108,7 +127,7 @@ export function describeRealCli(cli: RealCli): void {
 
     it('cuts off an attempt whose model never answers at the attempt cap', async () => {
       const run = ctx.project(HANG_KEY, { team: { fsync: false, maxTaskAttempts: 1, monitorIntervalMs: 1_000, attemptTimeoutMs: ATTEMPT_CAP_MS[cli] } });
-      const result = await run.team(['1:executor', 'never planned: the model never answers', '--agent', cli]);
+      const result = await run.team(['2:executor', 'never planned: the model never answers', '--agent', cli]);
       expect(result.exitCode, `${result.stdout}\n${result.stderr}`).toBe(1);
       const files = run.project.readRun();
       const ends = eventsOf(files, 'task_finished');
@@ -121,7 +140,7 @@ export function describeRealCli(cli: RealCli): void {
 
     it('leaves no process behind when cancelled in the middle of an attempt', async () => {
       const run = ctx.project(HANG_KEY);
-      const started = run.start(['1:executor', 'cancelled while the model thinks', '--agent', cli]);
+      const started = run.start(['2:executor', 'cancelled while the model thinks', '--agent', cli]);
       // The model has the plan request (or the run ended without reaching it: then say why).
       const ended = started.result.then((r) => Promise.reject(new Error(`the run ended before its model call: ${r.stdout}\n${r.stderr}`)));
       await Promise.race([ctx.server.waitForCall((c) => c.key === HANG_KEY && c.facts?.stage === 'team-plan' && c.facts.projectDir === run.project.dir), ended]);

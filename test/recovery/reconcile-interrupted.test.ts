@@ -1,5 +1,6 @@
 // Reconcile after kill -9 of the orchestrator: an attempt whose worker died without a result, or never
-// started, is recorded interrupted; exec waits for a decision, read-only stages retry on their own.
+// may have started, is recorded interrupted; exec waits for a decision, read-only stages retry on
+// their own; an attempt whose worker never started is started without a question.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -39,13 +40,31 @@ describe('runtime/attempt (interrupted attempts after kill -9)', () => {
     await expectDecisionThenRetry(project);
   });
 
-  it('records an attempt whose worker never started as interrupted, stops for a decision, and runs attempt 2 after resume --retry-interrupted', { timeout: 240_000 }, async () => {
+  it('starts an attempt whose worker never started without asking: no record, no file, no process of it means it did nothing', { timeout: 240_000 }, async () => {
     const project = makeRecoveryProject('slow-exec');
     const handle = await killWhileRunning(project, 't1');
     await killWorkerGroup(project, handle.pgid);
     // What a crash between task_started and the worker's spawn leaves: no attempt_spawned, no attempt folder.
     rmSync(join(project.eventsDir(), project.eventNames().find((n) => /-attempt_spawned-t1-a1-/.test(n))!));
     rmSync(attemptDir(project, 't1', 1), { recursive: true });
+
+    const resumed = await project.team('resume');
+
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain('↻ t1 a1 never started before the orchestrator stopped: starting it now');
+    expect(resumed.stderr).toMatch(/teamline: resuming run \S+ at team-exec \(1 attempt\(s\) left running to reconcile\)/);
+    expect(finishes(project, 't1')).toEqual([[1, 'completed']]);
+    expect(ledgerOf(project, 't1')).toEqual([1]);
+    await expectCleanCompletion(project);
+  });
+
+  it('asks before retrying an attempt whose worker left a trace but no record (it may have run)', { timeout: 240_000 }, async () => {
+    const project = makeRecoveryProject('slow-exec');
+    const handle = await killWhileRunning(project, 't1');
+    await killWorkerGroup(project, handle.pgid);
+    // The spawn record is lost, but the worker's wrapper wrote its pid file: it ran.
+    rmSync(join(project.eventsDir(), project.eventNames().find((n) => /-attempt_spawned-t1-a1-/.test(n))!));
+    rmSync(join(attemptDir(project, 't1', 1), 'exit.json'), { force: true });
 
     await expectDecisionThenRetry(project);
   });

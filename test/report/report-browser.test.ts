@@ -76,7 +76,7 @@ describe('report in a browser', () => {
 
   it('shows an attempt\'s evidence as plain text when its bar is clicked', async () => {
     await page.locator('.bar[data-attempt="t2#1"]').click();
-    expect(await page.locator('#evidence h2').textContent()).toBe('t2 · attempt 1');
+    expect(await page.locator('#evidence h2').textContent()).toBe('t2 — Handler · attempt 1');
     expect(await page.locator('#evidence .field-evidence').textContent()).toContain(HOSTILE);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(await page.locator('img').count()).toBe(0);

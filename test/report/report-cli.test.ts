@@ -23,8 +23,12 @@ describe('report command', () => {
     const out = join(project.dir, '.team/runs', runId, 'report.html');
     expect(result.stdout).toBe(`${out}\n`);
     const data = embedded(readFileSync(out, 'utf8'));
-    expect(data.attempts).toMatchObject([{ id: 't1#1', status: 'running', lane: 'team-exec' }]);
+    expect(data.attempts).toMatchObject([{ id: 't1#1', status: 'running' }]);
     expect(data.attempts[0].end).toBeUndefined();
+    // No worker started it: no lane (a stage's name is no worker's).
+    expect(data.attempts[0].lane).toBeUndefined();
+    // A run made by state commands alone is driven by hand, not by an orchestrator: its attempt is uncertain.
+    expect(data.undriven).toBeUndefined();
     expect(data.attention).toEqual(['uncertain: t1 attempt 1 started with no terminal event']);
   });
 

@@ -45,7 +45,7 @@ describe('team watch --store', () => {
         try {
           // The running attempt's lane is the frame's last line before its attention lines.
           while (!out.includes('t1 a1 team-exec running') && watch.exitCode === null) await new Promise((r) => setTimeout(r, 50));
-          if (!withWriter) while (!out.includes('needs attention: no orchestrator') && watch.exitCode === null) await new Promise((r) => setTimeout(r, 50));
+          if (!withWriter) while (!out.includes('nothing drives this run') && watch.exitCode === null) await new Promise((r) => setTimeout(r, 50));
           await appendSteps(pg, runId, rest);
           ended = await watch;
         } finally {
@@ -54,8 +54,8 @@ describe('team watch --store', () => {
         }
         expect(ended.exitCode, runId).toBe(0);
         expect(ended.stdout).toContain('run completed');
-        const undriven = `needs attention: no orchestrator drives this run: no writer holds its lock in ${hidden(url)}`;
-        if (withWriter) expect(ended.stdout).not.toContain('no orchestrator');
+        const undriven = `nothing drives this run: no writer holds its lock in ${hidden(url)}; \`team resume --run ${runId} --store ${hidden(url)}\` continues it`;
+        if (withWriter) expect(ended.stdout).not.toContain('nothing drives');
         else expect(ended.stdout).toContain(undriven);
       }
     } finally {

@@ -1,4 +1,5 @@
-// `team watch` piped, on a run nobody drives: plain lines that say so, and nothing repeated.
+// `team watch` piped, on a run of `team state` commands (driven by hand, by no orchestrator): plain
+// lines, its uncertain attempt told, and nothing repeated.
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeProject, removeProjects } from '../helpers/project.js';
@@ -7,7 +8,7 @@ import { CLI } from '../helpers/team.js';
 afterAll(removeProjects);
 
 describe('watch piped', () => {
-  it('says that no orchestrator drives the run, and prints each fact once', async () => {
+  it('tells the uncertain attempt of a run driven by hand, names no lane after a stage, and prints each fact once', async () => {
     const project = makeProject();
     const runId = await project.startRun();
     expect((await project.team('state', 'start-task', '--run', runId, '--task', 't1', '--stage', 'team-exec', '--agent', 'me')).exitCode).toBe(0);
@@ -25,8 +26,8 @@ describe('watch piped', () => {
     expect(out).toBe(
       [
         'stage team-exec',
-        'team-exec t1 a1 team-exec running',
-        `needs attention: no orchestrator drives this run: \`team resume --run ${runId}\` continues it`,
+        't1 a1 team-exec running',
+        'no tasks planned yet',
         'needs attention: uncertain: t1 attempt 1 started with no terminal event',
         '',
       ].join('\n'),

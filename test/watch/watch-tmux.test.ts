@@ -1,28 +1,30 @@
-// `team watch` in a tmux pane of a private server, read with capture-pane while a run is held by a release file.
+// `team watch` in a tmux pane of a private server, read with capture-pane while a run of a git
+// project is held by a gate.
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeProjects } from '../helpers/project.js';
-import { allRoles, makeSimProject, shellAgent, type SimProject } from '../helpers/sim-project.js';
+import { makeGitProject, type GitProject } from '../helpers/git-project.js';
+import { allRoles } from '../helpers/sim-project.js';
 import { CLI, type TeamResult } from '../helpers/team.js';
 import { makeTmuxSandbox, type TmuxSandbox } from '../helpers/tmux-sandbox.js';
+import { makeGate } from './gate.js';
 
-// An executor that prints a line, then works until the test creates `release` in the project.
-const GATED_EXECUTOR = shellAgent(
-  'echo "working on $TEAM_TASK_ID"; i=0; while [ ! -e "$TEAM_PROJECT_DIR/release" ]; do i=$((i+1)); [ $i -gt 3000 ] && exit 9; sleep 0.05; done; ' +
-    `printf '%s' '{"status":"completed","summary":"released","evidence":"released"}' > "$TEAM_RESULT_FILE"`,
-);
+const gate = makeGate();
 const SCENARIO = { name: 'watch', plan: { tasks: [{ id: 'alpha', title: 'A', acceptance: ['a'] }, { id: 'beta', title: 'B', acceptance: ['b'] }] } };
 // How long the test polls the screen before giving up.
 const POLL_LIMIT_MS = 40_000;
 
-afterAll(removeProjects);
+afterAll(async () => {
+  await gate.remove();
+  removeProjects();
+});
 
 describe('watch in tmux', () => {
   let sandbox: TmuxSandbox;
-  let project: SimProject;
+  let project: GitProject;
   let running: Promise<TeamResult>;
   const server = `watch-${randomBytes(4).toString('hex')}`;
 
@@ -47,8 +49,8 @@ describe('watch in tmux', () => {
   beforeAll(async () => {
     sandbox = makeTmuxSandbox();
     await sandbox.startUserSession();
-    project = makeSimProject(SCENARIO, { agents: { gated: GATED_EXECUTOR }, roles: allRoles('sim', { executor: 'gated' }) });
-    running = project.team('2:executor', 'watch me');
+    project = makeGitProject(SCENARIO, { agents: { gated: gate.executor('working on') }, roles: allRoles('sim', { executor: 'gated' }) });
+    running = project.run('2:executor', 'watch me');
     const deadline = Date.now() + POLL_LIMIT_MS;
     while (Date.now() < deadline && !(await project.team('status', '--json')).stdout.includes('"worker-2"')) await sleep(200);
     await startWatch('wide', 120);
@@ -56,20 +58,20 @@ describe('watch in tmux', () => {
   }, 90_000);
 
   afterAll(async () => {
-    project?.write('release', 'go\n');
+    gate.open();
     await running;
     await sandbox?.cleanup();
   });
 
-  it('shows the stage, one lane per worker with its task and last output line, redrawn in place', async () => {
-    const first = await until('wide', (t) => /worker-2 +(alpha|beta) a1 +running/.test(t) && t.includes('working on'));
+  it('shows the stage, the tasks done, one lane per worker with its task, title and last output line, redrawn in place', async () => {
+    const first = await until('wide', (t) => /worker-2 +(alpha a1 +A|beta a1 +B) +running/.test(t) && t.includes('working on'));
     expect(first).toMatch(/^teamline \S+ · team · running · /m);
-    expect(first).toMatch(/^stage team-exec · fix loop 0 of 3 · \$0\.0000 · tokens 0 in \/ 0 out$/m);
-    expect(first).toMatch(/^ {2}worker-1 +(alpha|beta) a1 +running +\d+\.\ds +working on (alpha|beta)$/m);
+    expect(first).toMatch(/^stage team-exec · 0\/2 tasks done · fix loop 0 of 3 · \$0\.0000 · tokens 0 in \/ 0 out$/m);
+    expect(first).toMatch(/^ {2}worker-1 +(alpha a1 +A|beta a1 +B) +running +\d+\.\ds +working on (alpha|beta)$/m);
     expect(first).toMatch(/^ {2}lead +plan a1 +completed/m);
     expect(first).toContain('needs attention: nothing');
     expect(first).toContain('q quits (the run goes on)');
-    const elapsed = (t: string) => /^ {2}worker-1 +\S+ a1 +running +(\d+\.\d)s/m.exec(t)?.[1];
+    const elapsed = (t: string) => /^ {2}worker-1 +\S+ a1 +[AB] +running +(\d+\.\d)s/m.exec(t)?.[1];
     const later = await until('wide', (t) => elapsed(t) !== undefined && elapsed(t) !== elapsed(first));
     expect(later).toMatch(/^teamline /m);
     // In place: the whole history of the pane holds one frame, not one per redraw.
@@ -80,7 +82,8 @@ describe('watch in tmux', () => {
   it('prints plain lines of what changed in a narrow terminal', async () => {
     const text = await until('narrow', (t) => /worker-2 (alpha|beta) a1 team-exec running/.test(t));
     expect(text).toMatch(/^stage team-exec · fix loop 0 of 3$/m);
-    expect(text).toMatch(/^worker-1 (alpha|beta) a1 team-exec running$/m);
+    expect(text).toMatch(/^worker-1 (alpha a1 team-exec running · A|beta a1 team-exec running · B)$/m);
+    expect(text).toMatch(/^0\/2 tasks done$/m);
     expect(text).not.toMatch(/^teamline /m);
   });
 
@@ -93,7 +96,7 @@ describe('watch in tmux', () => {
     while (Date.now() < deadline && !existsSync(exitFile)) await sleep(100);
     expect(existsSync(exitFile) ? readFileSync(exitFile, 'utf8') : 'no exit code', await screen('wide')).toBe('watch exited with 0\n');
     expect(JSON.parse((await project.team('status', '--json')).stdout).status).toBe('running');
-    project.write('release', 'go\n');
+    gate.open();
     const result = await running;
     expect(result.exitCode, result.stderr).toBe(0);
   });
@@ -105,6 +108,9 @@ describe('watch in tmux', () => {
     expect(piped.exitCode).toBe(0);
     expect(piped.stdout).toMatch(/^stage team-verify · fix loop 0 of 3\n/);
     expect(piped.stdout).not.toContain('\u001b[');
+    expect(piped.stdout).toMatch(/^worker-[12] alpha a1 team-exec completed · A$/m);
+    expect(piped.stdout).toMatch(/^worker-[12] beta a1 team-exec completed · B$/m);
+    expect(piped.stdout).toMatch(/\n2\/2 tasks done\n/);
     expect(piped.stdout).toMatch(/\nrun completed: /);
     expect((await sandbox.tmux(sandbox.userServer, 'has-session', '-t', 'mine')).ok).toBe(true);
   });

@@ -3,6 +3,8 @@
 // api_retry notices) ending with one `{"type":"result", ...}` record.
 import type { AdapterInput, AgentAdapter, AgentCommand, AgentFailure, AgentReport, OutputSignals, PermissionLevel } from '../types.js';
 import { makeAgentCommand, makeReport } from './command-line.js';
+import { dirname } from 'node:path';
+import { readClaudeRefusal, readDenials } from './claude-denials.js';
 import { classifyFailure, makeFailure, type FailureRule } from './failures.js';
 import { parseJsonLines } from './output-end.js';
 import { peekJsonString, readJsonObjects, toCount, toObject, toText, type JsonObject } from './json-objects.js';
@@ -27,12 +29,16 @@ const RULES: FailureRule[] = [
 ];
 
 // Builds the print-mode call; model, permission level, turn and budget caps map to real flags.
+// The attempt folder (prompt, result file) is outside the folder claude works in when that is a
+// worktree: `--add-dir` grants it, as claude refuses writes outside its directories otherwise.
 function buildClaude(input: AdapterInput): AgentCommand {
   const { agent } = input;
   const args = ['-p', '--output-format', 'stream-json', '--verbose'];
   if (agent.model !== undefined) args.push('--model', agent.model);
   if (agent.maxTurns !== undefined) args.push('--max-turns', String(agent.maxTurns));
   if (agent.maxBudgetUsd !== undefined) args.push('--max-budget-usd', String(agent.maxBudgetUsd));
+  // Takes every following word as a folder: an option comes next.
+  args.push('--add-dir', dirname(input.resultFile));
   // Last: --allowedTools takes every following word as a tool name.
   args.push(...(agent.permissionMode !== undefined ? ['--permission-mode', agent.permissionMode] : LEVEL_ARGS[input.permission]));
   return makeAgentCommand(agent, 'claude', args, input.promptFile);
@@ -62,6 +68,7 @@ function parseClaude(output: string): AgentReport {
     error,
     failure,
     denials: denials.length > 0 ? denials : undefined,
+    refused: readClaudeRefusal(records, result),
   });
 }
 
@@ -91,19 +98,6 @@ function isAuthRetry(record: JsonObject): boolean {
 
 function describeRetry(record: JsonObject): string {
   return `API error ${String(record.error_status ?? '')} ${toText(record.error) ?? ''}, retried by claude`.replace(/\s+/g, ' ');
-}
-
-// "Bash: npm test" for each tool call the permission mode refused.
-function readDenials(result: JsonObject): string[] {
-  if (!Array.isArray(result.permission_denials)) return [];
-  return result.permission_denials.flatMap((entry) => {
-    const denial = toObject(entry);
-    const tool = toText(denial?.tool_name);
-    if (!tool) return [];
-    const input = toObject(denial?.tool_input);
-    const detail = toText(input?.command) ?? toText(input?.file_path) ?? toText(input?.path);
-    return [detail === undefined ? tool : `${tool}: ${detail}`];
-  });
 }
 
 // Input counts fresh, cache-written and cache-read tokens: all of them were sent to the model.

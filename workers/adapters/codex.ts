@@ -1,8 +1,9 @@
 // OpenAI Codex: `codex exec --json -`, the prompt read from stdin (the `-` argument).
 // Output: JSONL thread events (thread.started, item.completed, turn.completed / turn.failed, error).
+import { dirname } from 'node:path';
 import type { AdapterInput, AgentAdapter, AgentCommand, AgentFailure, AgentReport, OutputSignals, PermissionLevel } from '../types.js';
 import { makeAgentCommand, makeReport } from './command-line.js';
-import { classifyFailure, type FailureRule } from './failures.js';
+import { classifyFailure, describeToolCall, refusedPermission, type FailureRule } from './failures.js';
 import { parseJsonLines } from './output-end.js';
 import { peekJsonString, readJsonObjects, toCount, toObject, toText, type JsonObject } from './json-objects.js';
 
@@ -10,6 +11,9 @@ import { peekJsonString, readJsonObjects, toCount, toObject, toText, type JsonOb
 // commands; workspace-write edits and runs commands inside the project, with no network.
 // `permissionMode` names another sandbox (danger-full-access), or `yolo` for none at all.
 const SANDBOXES: Record<PermissionLevel, string> = { read: 'read-only', edit: 'workspace-write', run: 'workspace-write' };
+
+// The sandbox whose writable roots are the project and the folders `--add-dir` names.
+const WORKSPACE_WRITE = 'workspace-write';
 
 // The words of codex's error events that no retry fixes.
 const RULES: FailureRule[] = [
@@ -24,13 +28,17 @@ const RULES: FailureRule[] = [
 const BYPASS_MODE = 'yolo';
 
 // Builds the exec call. Codex has no turn or budget flags; --skip-git-repo-check lets a run
-// work in a project that is not (yet) a git repository.
+// work in a project that is not (yet) a git repository. In workspace-write, only the folder codex
+// runs in (a worktree, with isolation) is writable: `--add-dir` adds the attempt folder, where the
+// result file goes (codex ignores it, with a warning, in read-only).
 function buildCodex(input: AdapterInput): AgentCommand {
   const { agent } = input;
   const args = ['exec', '--json', '--skip-git-repo-check'];
   if (agent.model !== undefined) args.push('--model', agent.model);
+  const sandbox = agent.permissionMode ?? SANDBOXES[input.permission];
   if (agent.permissionMode === BYPASS_MODE) args.push('--dangerously-bypass-approvals-and-sandbox');
-  else args.push('--sandbox', agent.permissionMode ?? SANDBOXES[input.permission]);
+  else args.push('--sandbox', sandbox);
+  if (sandbox === WORKSPACE_WRITE) args.push('--add-dir', dirname(input.resultFile));
   args.push('-');
   return makeAgentCommand(agent, 'codex', args, input.promptFile);
 }
@@ -61,7 +69,18 @@ function parseCodex(output: string): AgentReport {
   }
   const ok = terminal?.type === 'turn.completed';
   const noRecord = events.every((event) => typeof event.type !== 'string') ? true : undefined;
-  return makeReport({ ok, finalText, sessionId, tokens, error: ok ? undefined : describeCodexError(terminal), noRecord: ok ? undefined : noRecord, failure: ok ? undefined : failure });
+  return makeReport({ ok, finalText, sessionId, tokens, error: ok ? undefined : describeCodexError(terminal), noRecord: ok ? undefined : noRecord, failure: ok ? undefined : failure, refused: readCodexRefusal(output) });
+}
+
+// What codex logs (stderr) for a tool call its sandbox or approval policy refused, e.g.
+// "ERROR codex_core::tools::router: error=patch rejected: writing outside of the project; rejected by user approval settings".
+const REFUSAL = /codex_core::tools::router: error=((patch )?[^\n]*(rejected|denied)[^\n]*)/;
+
+// The first tool call codex refused, in its words (it does not name the file).
+function readCodexRefusal(output: string): AgentFailure | undefined {
+  const match = REFUSAL.exec(output);
+  if (!match) return undefined;
+  return refusedPermission('codex', describeToolCall(match[2] ? 'apply_patch' : 'tool', undefined, undefined), match[1]!.trim());
 }
 
 // Progress is any event but an error (codex's reconnect notices: it retries a lost network forever).

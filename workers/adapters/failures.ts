@@ -11,6 +11,7 @@ const CAUSES: Record<FailureKind, string> = {
   quota: 'quota or billing limit reached',
   'unknown-model': 'the model is unknown or not available',
   'missing-provider': 'no model provider is configured',
+  'permission-refused': 'a permission was refused',
 };
 
 // What to do, per CLI and kind; `*` is any CLI.
@@ -18,19 +19,23 @@ const REMEDIES: Record<string, Partial<Record<FailureKind, string>>> = {
   claude: {
     'not-logged-in': 'run `claude /login`, or set ANTHROPIC_API_KEY',
     'bad-key': 'check ANTHROPIC_API_KEY (or unset it and run `claude /login`)',
+    'permission-refused': 'check agents.<name>.permissions and permissionMode, and the deny rules of claude\'s settings',
   },
   codex: {
     'not-logged-in': 'run `codex login`, or set OPENAI_API_KEY (`codex login --with-api-key`)',
     'bad-key': 'check OPENAI_API_KEY, or run `codex login` again',
+    'permission-refused': 'check agents.<name>.permissions and permissionMode (the sandbox), and sandbox_workspace_write in codex\'s config.toml',
   },
   gemini: {
     'not-logged-in': 'set GEMINI_API_KEY, or run `gemini` once to log in',
     'bad-key': 'check GEMINI_API_KEY (or GOOGLE_API_KEY)',
+    'permission-refused': 'check agents.<name>.permissions and permissionMode, and the tools and policies of gemini\'s settings',
   },
   opencode: {
     'not-logged-in': 'run `opencode auth login`, or set the provider\'s API key variable',
     'bad-key': 'check the provider\'s API key (`opencode auth login`, or its env variable)',
     'missing-provider': 'configure a provider in opencode.json and name it in agents.<name>.model as provider/model',
+    'permission-refused': 'allow it in the `permission` of opencode.json (external_directory, edit, bash), or check OPENCODE_PERMISSION in agents.<name>.env',
   },
   aider: {
     'not-logged-in': 'set the model\'s API key variable (ANTHROPIC_API_KEY, OPENAI_API_KEY, ...)',
@@ -40,6 +45,7 @@ const REMEDIES: Record<string, Partial<Record<FailureKind, string>>> = {
     quota: 'check the account\'s plan and billing, or wait for the limit to reset',
     'unknown-model': 'fix `model` of this agent in .team/config.json',
     'missing-provider': 'configure the CLI\'s model provider',
+    'permission-refused': 'let the CLI do it (its permission settings), or change agents.<name>.permissions',
   },
 };
 
@@ -55,4 +61,23 @@ export function makeFailure(cli: string, kind: FailureKind, said: string): Agent
   const remedy = REMEDIES[cli]?.[kind] ?? REMEDIES['*']![kind] ?? 'fix the CLI\'s setup';
   const quote = said.replace(/\s+/g, ' ').trim().slice(0, 300);
   return { kind, retryable: false, reason: `${cli}: ${CAUSES[kind]} (${quote}); ${remedy}` };
+}
+
+// "opencode refused the write to /p/result.json: <its words>; <remedy>": a refused permission, which
+// no retry changes. `what` names the tool call ("the write to <path>", "the command <command>").
+export function refusedPermission(cli: string, what: string, said: string): AgentFailure {
+  const remedy = REMEDIES[cli]?.['permission-refused'] ?? REMEDIES['*']!['permission-refused']!;
+  const quote = said.replace(/\s+/g, ' ').trim().slice(0, 300);
+  return { kind: 'permission-refused', retryable: false, reason: `${cli} refused ${what}: ${quote}; ${remedy}` };
+}
+
+// "the write to /p/result.json", "the command npm test": a tool call by its CLI's tool name and input.
+export function describeToolCall(tool: string, path: string | undefined, command: string | undefined): string {
+  const name = tool.toLowerCase();
+  if (/bash|shell|exec/.test(name)) return command === undefined ? `the ${tool} call` : `the command ${command}`;
+  if (path === undefined) return `the ${tool} call`;
+  if (/write|patch/.test(name)) return `the write to ${path}`;
+  if (/edit|replace/.test(name)) return `the edit of ${path}`;
+  if (/read/.test(name)) return `the read of ${path}`;
+  return `the ${tool} call on ${path}`;
 }

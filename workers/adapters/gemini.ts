@@ -1,8 +1,9 @@
 // Gemini CLI headless: `gemini -p ... --output-format json`, the prompt fed on stdin.
 // Output: one pretty-printed JSON object {session_id, response, stats} or {session_id, error}.
-import type { AdapterInput, AgentAdapter, AgentCommand, AgentReport, OutputSignals, PermissionLevel } from '../types.js';
+import { dirname } from 'node:path';
+import type { AdapterInput, AgentAdapter, AgentCommand, AgentFailure, AgentReport, OutputSignals, PermissionLevel } from '../types.js';
 import { makeAgentCommand, makeReport } from './command-line.js';
-import { classifyFailure, type FailureRule } from './failures.js';
+import { classifyFailure, describeToolCall, refusedPermission, type FailureRule } from './failures.js';
 import { peekJsonString, readJsonObjects, toCount, toObject, toText, type JsonObject } from './json-objects.js';
 
 // Gemini prepends piped stdin to the -p text, so the prompt file goes on stdin (no argv length
@@ -30,10 +31,14 @@ const RULES: FailureRule[] = [
 const NOISE = [/^Attempt \d+ failed/, /^\s*at /, /^\s*$/];
 
 // Builds the headless call. Turn limits are a settings.json value (maxSessionTurns), not a flag.
+// Gemini's file tools stay inside its workspace, the folder it runs in (a worktree, with
+// isolation): `--include-directories` adds the attempt folder, where the result file goes.
 function buildGemini(input: AdapterInput): AgentCommand {
   const { agent } = input;
   const args = ['-p', PROMPT_TRAILER, '--output-format', 'json', TRUST_FLAG];
   if (agent.model !== undefined) args.push('--model', agent.model);
+  // An array option: an option comes next.
+  args.push('--include-directories', dirname(input.resultFile));
   args.push('--approval-mode', agent.permissionMode ?? APPROVAL_MODES[input.permission]);
   return makeAgentCommand(agent, 'gemini', args, input.promptFile);
 }
@@ -48,7 +53,8 @@ function parseGemini(output: string): AgentReport {
   const result = readJsonObjects(output)
     .filter((record) => 'response' in record || 'error' in record)
     .at(-1);
-  if (!result) return { ok: false, error: 'gemini printed no JSON result', noRecord: true };
+  const refused = readGeminiRefusal(output);
+  if (!result) return makeReport({ ok: false, error: 'gemini printed no JSON result', noRecord: true, refused });
   const error = toObject(result.error);
   const ok = error === undefined && typeof result.response === 'string';
   const described = ok ? undefined : describeGeminiError(error);
@@ -59,7 +65,24 @@ function parseGemini(output: string): AgentReport {
     tokens: readGeminiTokens(result),
     error: described,
     failure: classifyFailure('gemini', described, RULES),
+    refused,
   });
+}
+
+// What gemini prints (stderr) for a tool call it refused: "Error executing tool write_file: Path
+// not in workspace: Attempted path "/p/result.json" resolves outside the allowed workspace
+// directories: ...", a policy's "Tool execution denied by policy.", a git-ignored file's
+// "File path '/p' is ignored by configured ignore patterns.".
+const TOOL_ERROR = /^Error executing tool (\S+): (.*)$/gm;
+const REFUSAL = /Path not in workspace|denied by policy|ignored by configured ignore patterns/;
+const PATH = /(?:Attempted path|File path) ["']([^"']+)["']/;
+
+// The first tool call gemini refused for lack of permission, in its words.
+function readGeminiRefusal(output: string): AgentFailure | undefined {
+  for (const [, tool, said] of output.matchAll(TOOL_ERROR)) {
+    if (REFUSAL.test(said!)) return refusedPermission('gemini', describeToolCall(tool!, PATH.exec(said!)?.[1], undefined), said!);
+  }
+  return undefined;
 }
 
 // Sums every model's prompt (input, cache included) and candidates + thoughts (output) tokens.

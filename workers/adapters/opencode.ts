@@ -1,10 +1,11 @@
 // opencode: `opencode run --format json`, the prompt piped on stdin (it becomes the message).
 // Output: JSONL events {type, timestamp, sessionID, part | error}: step_start, text, tool_use,
 // step_finish (cost, tokens, reason), error; newer versions end with a `done` event.
+import { dirname, join } from 'node:path';
 import type { AdapterInput, AgentAdapter, AgentCommand, AgentFailure, AgentReport, OutputSignals, PermissionLevel } from '../types.js';
 import { makeAgentCommand, makeReport } from './command-line.js';
-import { classifyFailure, type FailureRule } from './failures.js';
-import { parseJsonLines } from './output-end.js';
+import { classifyFailure, describeToolCall, refusedPermission, type FailureRule } from './failures.js';
+import { parseJsonLines, stripAnsi } from './output-end.js';
 import { peekJsonString, readJsonObjects, toCount, toObject, toText, type JsonObject } from './json-objects.js';
 
 // `opencode run` rejects permission requests unless told `--auto`; `permissionMode: "auto"`
@@ -32,17 +33,27 @@ const RULES: FailureRule[] = [
 // A step that ends by calling tools is followed by another step; any other reason is final.
 const TOOL_CALLS_REASON = 'tool-calls';
 
-// Builds the run call; opencode has no turn or budget flags.
+// Each attempt keeps its session in a database of its own, in the attempt folder: two opencode
+// processes on one database may fail with "database is locked". Auth and config stay where they are.
+const DB_FILE = 'opencode.db';
+
+// Builds the run call; opencode has no turn or budget flags. Its project is the folder it runs in
+// (a worktree, with isolation): the attempt folder (prompt, result file) is outside, and
+// `opencode run` rejects what it would ask about, so the permission rules allow that folder.
 function buildOpencode(input: AdapterInput): AgentCommand {
   const { agent } = input;
+  const attemptDir = dirname(input.resultFile);
   const args = ['run', '--format', 'json'];
   if (agent.model !== undefined) args.push('--model', agent.model);
-  if (agent.permissionMode === AUTO_MODE) {
-    args.push('--auto');
-    return makeAgentCommand(agent, 'opencode', args, input.promptFile);
-  }
+  if (agent.permissionMode === AUTO_MODE) args.push('--auto');
   const command = makeAgentCommand(agent, 'opencode', args, input.promptFile);
-  return { ...command, env: { OPENCODE_PERMISSION: JSON.stringify(PERMISSIONS[input.permission]), ...command.env } };
+  const own: Record<string, string> = { OPENCODE_DB: join(attemptDir, DB_FILE) };
+  if (agent.permissionMode !== AUTO_MODE) {
+    // opencode asks for `external_directory` with the pattern `<folder>/*` of the file it touches.
+    const permission = { ...PERMISSIONS[input.permission], external_directory: { [`${attemptDir}/*`]: 'allow' } };
+    own.OPENCODE_PERMISSION = JSON.stringify(permission);
+  }
+  return { ...command, env: { ...own, ...command.env } };
 }
 
 // Progress is any event of the run; an error event that names a setup failure is fatal.
@@ -84,7 +95,9 @@ function parseOpencode(output: string): AgentReport {
   }
   const finished = done || (lastReason !== undefined && lastReason !== TOOL_CALLS_REASON);
   const ok = errors.length === 0 && finished;
-  const error = errors.length > 0 ? errors.join('; ') : finished ? undefined : 'opencode printed no final step';
+  // A rejected permission ends the session: that is why no final step came.
+  const refused = readRefusal(events, output);
+  const error = errors.length > 0 ? errors.join('; ') : finished ? undefined : (refused?.reason ?? 'opencode printed no final step');
   return makeReport({
     ok,
     finalText: texts.length > 0 ? texts.join('\n') : undefined,
@@ -94,7 +107,25 @@ function parseOpencode(output: string): AgentReport {
     error: ok ? undefined : error,
     noRecord: events.length === 0 ? true : undefined,
     failure: ok ? undefined : classifyFailure('opencode', errors.join('; ') || undefined, RULES),
+    refused,
   });
+}
+
+// What `opencode run` says when it rejects a permission request (it cannot ask): a line
+// "! permission requested: external_directory (/p/*); auto-rejecting" on stderr, and the tool
+// call's error: "The user rejected permission ..." (or a deny rule's "... prevents you from using ...").
+const REJECTED_LINE = /permission requested: [^\n]*?; auto-rejecting/;
+const REJECTED_TOOL = /rejected permission|prevents you from using this specific tool call/i;
+
+// The first tool call opencode refused for lack of permission, in its words.
+function readRefusal(events: JsonObject[], output: string): AgentFailure | undefined {
+  const line = REJECTED_LINE.exec(stripAnsi(output))?.[0];
+  const call = events.map((event) => toObject(event.part)).find((part) => part?.type === 'tool' && REJECTED_TOOL.test(toText(toObject(part.state)?.error) ?? ''));
+  if (line === undefined && call === undefined) return undefined;
+  const state = toObject(call?.state);
+  const input = toObject(state?.input);
+  const what = call ? describeToolCall(toText(call.tool) ?? 'tool', toText(input?.filePath) ?? toText(input?.path), toText(input?.command)) : 'a tool call';
+  return refusedPermission('opencode', what, line ?? toText(state?.error) ?? 'permission rejected');
 }
 
 // "APIError: ... (https://host/v1/...)" from opencode's {name, data: {message, url}} error shape:

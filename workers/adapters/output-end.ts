@@ -7,10 +7,14 @@ const NOISE = /^(at\s|\s*$)/;
 // Evidence stays one readable line.
 const MAX_CHARS = 500;
 
+// The text without a terminal's colour and cursor codes.
+export function stripAnsi(text: string): string {
+  return text.replace(ANSI, '');
+}
+
 // Up to `count` last non-blank, non-stack-frame lines, joined by " | ".
 export function lastMeaningfulLines(output: string, count = 3): string {
-  const lines = output
-    .replace(ANSI, '')
+  const lines = stripAnsi(output)
     .split(/\r?\n/)
     .map((line) => line.trim())
     .filter((line) => !NOISE.test(line));

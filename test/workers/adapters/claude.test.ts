@@ -4,19 +4,19 @@ import { lastFencedJson } from '../../../workers/adapters/fenced-json.js';
 import { FIXTURE_RESULT, makeInput, readFixture } from './fixtures.js';
 
 describe('claude', () => {
-  it('builds print mode with streamed json output, Bash allowed at the run level and the prompt on stdin', () => {
+  it('builds print mode with streamed json output, the attempt folder granted, Bash allowed at the run level and the prompt on stdin', () => {
     expect(claude.build(makeInput({ adapter: 'claude' }))).toEqual({
       file: 'claude',
-      args: ['-p', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'acceptEdits', '--allowedTools', 'Bash'],
+      args: ['-p', '--output-format', 'stream-json', '--verbose', '--add-dir', '/p/.team/runs/r1/attempts/t1/a1', '--permission-mode', 'acceptEdits', '--allowedTools', 'Bash'],
       stdinFile: '/p/.team/runs/r1/attempts/t1/a1/prompt.md',
     });
   });
 
   it('maps the read level to dontAsk and the edit level to acceptEdits without Bash', () => {
     const read = claude.build({ ...makeInput({ adapter: 'claude' }), stage: 'team-plan', permission: 'read' });
-    expect(read.args.slice(4)).toEqual(['--permission-mode', 'dontAsk']);
+    expect(read.args.slice(6)).toEqual(['--permission-mode', 'dontAsk']);
     const edit = claude.build({ ...makeInput({ adapter: 'claude' }), permission: 'edit' });
-    expect(edit.args.slice(4)).toEqual(['--permission-mode', 'acceptEdits']);
+    expect(edit.args.slice(6)).toEqual(['--permission-mode', 'acceptEdits']);
   });
 
   it('maps model, permission mode, turn and budget caps, command, args and env to the command line', () => {
@@ -37,6 +37,7 @@ describe('claude', () => {
         '--model', 'sonnet',
         '--max-turns', '30',
         '--max-budget-usd', '2.5',
+        '--add-dir', '/p/.team/runs/r1/attempts/t1/a1',
         '--permission-mode', 'bypassPermissions',
         '--debug',
       ],

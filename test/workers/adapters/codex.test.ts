@@ -4,10 +4,10 @@ import { lastFencedJson } from '../../../workers/adapters/fenced-json.js';
 import { FIXTURE_RESULT, makeInput, readFixture } from './fixtures.js';
 
 describe('codex', () => {
-  it('builds exec with json events, a workspace-write sandbox and the prompt read from stdin', () => {
+  it('builds exec with json events, a workspace-write sandbox that may also write the attempt folder, and the prompt read from stdin', () => {
     expect(codex.build(makeInput({ adapter: 'codex' }))).toEqual({
       file: 'codex',
-      args: ['exec', '--json', '--skip-git-repo-check', '--sandbox', 'workspace-write', '-'],
+      args: ['exec', '--json', '--skip-git-repo-check', '--sandbox', 'workspace-write', '--add-dir', '/p/.team/runs/r1/attempts/t1/a1', '-'],
       stdinFile: '/p/.team/runs/r1/attempts/t1/a1/prompt.md',
     });
   });
@@ -35,6 +35,11 @@ describe('codex', () => {
       stdinFile: '/p/.team/runs/r1/attempts/t1/a1/prompt.md',
       env: { CODEX_HOME: '/tmp/codex' },
     });
+  });
+
+  it('adds no writable folder to a read-only sandbox, where codex ignores it', () => {
+    const { args } = codex.build({ ...makeInput({ adapter: 'codex' }), stage: 'team-plan', permission: 'read' });
+    expect(args).toEqual(['exec', '--json', '--skip-git-repo-check', '--sandbox', 'read-only', '-']);
   });
 
   it('turns permission mode yolo into the no-sandbox flag', () => {

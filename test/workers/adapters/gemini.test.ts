@@ -4,10 +4,10 @@ import { gemini } from '../../../workers/adapters/gemini.js';
 import { FIXTURE_RESULT, makeInput, readFixture } from './fixtures.js';
 
 describe('gemini', () => {
-  it('builds headless json mode that trusts the project, with yolo approvals at the run level and the prompt on stdin', () => {
+  it('builds headless json mode that trusts the project and includes the attempt folder, with yolo approvals at the run level and the prompt on stdin', () => {
     expect(gemini.build(makeInput({ adapter: 'gemini' }))).toEqual({
       file: 'gemini',
-      args: ['-p', 'Follow the instructions above.', '--output-format', 'json', '--skip-trust', '--approval-mode', 'yolo'],
+      args: ['-p', 'Follow the instructions above.', '--output-format', 'json', '--skip-trust', '--include-directories', '/p/.team/runs/r1/attempts/t1/a1', '--approval-mode', 'yolo'],
       stdinFile: '/p/.team/runs/r1/attempts/t1/a1/prompt.md',
     });
   });
@@ -28,6 +28,7 @@ describe('gemini', () => {
         '--output-format', 'json',
         '--skip-trust',
         '--model', 'gemini-2.5-pro',
+        '--include-directories', '/p/.team/runs/r1/attempts/t1/a1',
         '--approval-mode', 'default',
         '--sandbox',
       ],

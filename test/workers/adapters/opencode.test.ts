@@ -4,17 +4,23 @@ import { opencode } from '../../../workers/adapters/opencode.js';
 import { FIXTURE_RESULT, makeInput, readFixture } from './fixtures.js';
 
 describe('opencode', () => {
-  it('builds run with json events, the run level\'s permissions and the prompt piped on stdin', () => {
+  it('builds run with json events, the run level\'s permissions with the attempt folder allowed, a session database of its own and the prompt piped on stdin', () => {
     expect(opencode.build(makeInput({ adapter: 'opencode' }))).toEqual({
       file: 'opencode',
       args: ['run', '--format', 'json'],
       stdinFile: '/p/.team/runs/r1/attempts/t1/a1/prompt.md',
-      env: { OPENCODE_PERMISSION: '{"edit":"allow","bash":"allow"}' },
+      env: {
+        OPENCODE_DB: '/p/.team/runs/r1/attempts/t1/a1/opencode.db',
+        OPENCODE_PERMISSION: '{"edit":"allow","bash":"allow","external_directory":{"/p/.team/runs/r1/attempts/t1/a1/*":"allow"}}',
+      },
     });
   });
 
-  it('denies edits and shell commands at the read level', () => {
-    expect(opencode.build({ ...makeInput({ adapter: 'opencode' }), permission: 'read' }).env).toEqual({ OPENCODE_PERMISSION: '{"edit":"deny","bash":"deny"}' });
+  it('denies edits and shell commands at the read level, the attempt folder still readable', () => {
+    expect(opencode.build({ ...makeInput({ adapter: 'opencode' }), permission: 'read' }).env).toEqual({
+      OPENCODE_DB: '/p/.team/runs/r1/attempts/t1/a1/opencode.db',
+      OPENCODE_PERMISSION: '{"edit":"deny","bash":"deny","external_directory":{"/p/.team/runs/r1/attempts/t1/a1/*":"allow"}}',
+    });
   });
 
   it('classifies a fallback to the hosted service as a missing provider, keeping the address it tried', () => {
@@ -38,7 +44,7 @@ describe('opencode', () => {
       file: '/usr/local/bin/opencode',
       args: ['run', '--format', 'json', '--model', 'anthropic/claude-sonnet-4-5', '--auto', '--agent', 'build'],
       stdinFile: '/p/.team/runs/r1/attempts/t1/a1/prompt.md',
-      env: { OPENCODE_CONFIG: '/c.json' },
+      env: { OPENCODE_DB: '/p/.team/runs/r1/attempts/t1/a1/opencode.db', OPENCODE_CONFIG: '/c.json' },
     });
   });
 
