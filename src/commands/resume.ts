@@ -7,6 +7,7 @@ import { stopFinishedLeftovers } from '../runtime/attempt.js';
 import { probeEventLog } from '../runtime/event-log.js';
 import { makeRunProgress } from '../watch/run-progress.js';
 import { takeOver } from '../runtime/takeover.js';
+import { assertGitWritable } from '../runtime/writable.js';
 import type { RunSession } from '../runtime/session.js';
 import { killServer } from '../../workers/tmux/index.js';
 import { loadRunView } from '../runtime/view.js';
@@ -49,6 +50,7 @@ export async function resumeCommand(argv: string[]): Promise<number> {
   try {
     if (ENDED.has(view.status)) await endLeftovers(session);
     refuseEnded(view.status, paths.runId);
+    if (session.isolation.active) assertGitWritable(project.dir, paths.runId);
     progress.emit({ type: 'run.resumed', run: paths.runId, state: replay.snapshot.value }, `teamline: resuming run ${paths.runId} at ${describeStage(view)}${view.uncertain.length ? ` (${view.uncertain.length} attempt(s) left running to reconcile)` : ''}`);
     const outcome = await driveRun(session, { replay, retryInterrupted: args.values['retry-interrupted'] === true });
     if (outcome.kind === 'stopped') progress.emit({ type: 'decision', reason: outcome.reason }, `teamline: stopped for a decision: ${outcome.reason}\n  \`team status --run ${paths.runId}\` lists the attempts.`);
