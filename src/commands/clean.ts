@@ -10,7 +10,8 @@ import { readBranches } from '../runtime/isolation-view.js';
 import { makeProgress, type Progress } from '../runtime/progress.js';
 import { loadRunView } from '../runtime/view.js';
 import { optionalString, parseFlags } from './args.js';
-import { openProject, PROJECT_FLAGS } from './project.js';
+import { FLAGS } from './flags.js';
+import { openProject } from './project.js';
 
 // A run that ended: nothing drives it and nothing will (a stopped run waits for a decision).
 const ENDED = new Set(['completed', 'failed', 'cancelled']);
@@ -18,7 +19,7 @@ const ENDED = new Set(['completed', 'failed', 'cancelled']);
 // Cleans the named run (refused unless it ended) or every ended run of the project.
 export async function cleanCommand(argv: string[]): Promise<number> {
   const cmd = 'team clean';
-  const args = parseFlags(argv, { ...PROJECT_FLAGS, run: { type: 'string' }, json: { type: 'boolean' } }, cmd);
+  const args = parseFlags(argv, FLAGS.clean, cmd);
   const project = openProject(args);
   const progress = makeProgress({ json: args.values.json === true });
   const named = optionalString(args, 'run');
