@@ -35,7 +35,7 @@ export const MORE_PAGES: HelpPage[] = [
     brief: "merge a completed run's branch team/<run> into yours",
     group: 'take the work',
     summary: 'merge a completed run\'s branch team/<run> into the branch checked out in the project',
-    about: ['Refused, changing nothing, while tracked files have uncommitted changes; a conflict is aborted and the work stays on team/<run>.'],
+    about: ['Refused, changing nothing, on a detached HEAD, while tracked files have uncommitted changes, and when the run adds a file that is in your checkout untracked or ignored (named); a conflict is aborted and the work stays on team/<run>.'],
     flags: FLAGS.land,
     examples: [
       ['team land', 'land the latest run'],
@@ -44,7 +44,7 @@ export const MORE_PAGES: HelpPage[] = [
     exits: [
       [EXIT.completed, 'landed, or already in your branch'],
       [EXIT.failed, 'the merge had a conflict and was aborted: merge team/<run> yourself'],
-      [EXIT.usage, 'refused: the run is not completed, ran without worktrees, or your tree has uncommitted changes'],
+      [EXIT.usage, 'refused: not completed, no worktrees, a detached HEAD, uncommitted changes, files in the way'],
     ],
   },
   {
@@ -52,7 +52,7 @@ export const MORE_PAGES: HelpPage[] = [
     brief: "remove ended runs' worktrees and merged branches",
     group: 'take the work',
     summary: 'remove the worktrees of ended runs and delete their branches whose every commit is merged',
-    about: ['A worktree with uncommitted changes and a branch with unmerged commits are kept and named.'],
+    about: ['team/<run> goes only once a branch of yours holds it. Runs whose folder is gone are cleaned too. A worktree with uncommitted changes or commits on no branch, and a branch with unmerged commits, are kept and named.'],
     flags: FLAGS.clean,
     examples: [
       ['team clean', 'clean every ended run of the project'],
