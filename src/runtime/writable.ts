@@ -2,7 +2,7 @@
 // the repository's git folder (a new run without it takes no worktrees: isolation-start.ts). An
 // agent CLI's sandbox may keep either read-only; a clear refusal (exit 2) then replaces an error
 // halfway through the start.
-import { closeSync, existsSync, mkdirSync, openSync, unlinkSync } from 'node:fs';
+import { closeSync, existsSync, openSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { runsDir } from '../checkpoint/store.js';
 import { UsageError } from '../errors.js';
@@ -12,7 +12,7 @@ import { gitWriteProblem } from '../git/team-exclude.js';
 export function assertRunsWritable(projectDir: string, dir = runsDir(projectDir)): void {
   const problem = writeProblem(dir);
   if (problem !== undefined) {
-    throw new UsageError(`cannot write ${dir} (${problem}): teamline keeps each run's files there; run \`team\` where the project folder is writable (in an agent CLI's sandbox: outside it)`);
+    throw new UsageError(`--cwd: cannot write ${dir} (${problem}): teamline keeps each run's files there; run \`team\` where the project folder is writable (in an agent CLI's sandbox: outside it)`);
   }
 }
 
@@ -24,17 +24,13 @@ export function assertGitWritable(projectDir: string, runId: string): void {
   }
 }
 
-// Why `dir` cannot be made or a file made in it, or undefined when it can (the file removed at once).
+// Why `dir` cannot be made or a file made in it, or undefined when it can: the folder itself, or
+// the nearest one above it that exists, is probed (a file made and removed at once). No recursive
+// mkdir: it spins forever where mkdir answers ENOENT in a folder that exists, as in /proc.
 function writeProblem(dir: string): string | undefined {
-  try {
-    mkdirSync(dir, { recursive: true });
-  } catch {
-    // A recursive mkdir on a read-only file system says ENOENT: the first folder that exists tells why.
-    let parent = dirname(dir);
-    while (!existsSync(parent) && dirname(parent) !== parent) parent = dirname(parent);
-    return probe(parent) ?? probe(dir);
-  }
-  return probe(dir);
+  let existing = dir;
+  while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
+  return probe(existing);
 }
 
 // Makes and removes a file in `dir`; why it cannot, or undefined.

@@ -27,7 +27,7 @@ describe.skipIf(!CAN_UNSHARE)('team (a run it cannot keep)', () => {
   it.each([[[]], [['--detach']]])('refuses a read-only .team/ naming the folder, with exit 2 and no stack trace (%j)', async (flags) => {
     const project = makeRepoProject();
     const result = await teamWithReadOnly(project, '.team', '2:executor', 'a task in a read-only sandbox', ...flags);
-    expect(result.stderr).toBe(`team: cannot write ${project.dir}/.team/runs (EROFS: read-only file system): teamline keeps each run's files there; run \`team\` where the project folder is writable (in an agent CLI's sandbox: outside it)`);
+    expect(result.stderr).toBe(`team: --cwd: cannot write ${project.dir}/.team/runs (EROFS: read-only file system): teamline keeps each run's files there; run \`team\` where the project folder is writable (in an agent CLI's sandbox: outside it)`);
     expect(result.exitCode).toBe(2);
     expect(runFolders(project.dir)).toEqual([]);
   });
