@@ -10,6 +10,7 @@ import { liveHolder } from '../runtime/lock.js';
 import { notDrivenLine } from './render-status.js';
 import { optionalString, parseFlags } from './args.js';
 import { openProject, PROJECT_FLAGS } from './project.js';
+import { terminalLine } from '../../workers/terminal-text.js';
 
 export interface RunRow {
   id: string;
@@ -38,7 +39,7 @@ export async function listCommand(argv: string[]): Promise<number> {
     process.stdout.write(renderRows(rows));
     for (const r of rows) {
       const line = notDrivenLine({ status: r.status, orchestrated: r.orchestrated, run: { run_id: r.id } }, r.driven);
-      if (line) process.stdout.write(`${r.id}: ${line}\n`);
+      if (line) process.stdout.write(`${terminalLine(`${r.id}: ${line}`)}\n`);
     }
   }
   return 0;
@@ -81,9 +82,10 @@ export function rowOf(id: string, view: RunView, lastAt: string | undefined, dri
 function renderRows(rows: RunRow[]): string {
   const table = [['RUN', 'MODE', 'STATUS', 'STARTED', 'DURATION', 'COST', 'SESSION', 'TASK']];
   for (const r of rows) {
-    const task = r.task.replace(/\s+/g, ' ').trim();
+    const task = terminalLine(r.task).replace(/\s+/g, ' ').trim();
+    // Every cell safe for a terminal: run.json and the log are files anyone can write.
     const status = notDrivenLine({ status: r.status, orchestrated: r.orchestrated, run: { run_id: r.id } }, r.driven) ? `${r.status}, nothing drives it` : r.status;
-    table.push([r.id, r.mode, status, r.started.slice(0, 19).replace('T', ' '), duration(r.seconds), `$${r.costUsd.toFixed(4)}`, r.session || '-', task.length > 60 ? `${task.slice(0, 57)}...` : task]);
+    table.push([r.id, r.mode, status, r.started.slice(0, 19).replace('T', ' '), duration(r.seconds), `$${r.costUsd.toFixed(4)}`, r.session || '-', task.length > 60 ? `${task.slice(0, 57)}...` : task].map(terminalLine));
   }
   const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
   return table.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')).join('\n') + '\n';
