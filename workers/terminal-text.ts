@@ -1,10 +1,11 @@
 // Text from agents, files or the log, made safe for a terminal: nothing in it can move the
 // cursor, clear the screen, set the window title, write the clipboard or reorder what is shown.
 
-// Whole escape sequences: CSI (ESC [ … final), OSC (ESC ] … BEL or ESC \, e.g. a window title or
-// an OSC 52 clipboard write), DCS/SOS/PM/APC strings (ESC P|X|^|_ … ESC \), and the short ones
-// (ESC 7, ESC c, ESC ( B). An unterminated string ends at the line's end.
-const SEQUENCE = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b\n]*(?:\u0007|\u001b\\)?|[PX^_][^\u001b\n]*(?:\u001b\\)?|[ -/]*[0-~])/g;
+// Whole escape sequences: CSI (ESC [ … final), OSC (ESC ] … BEL or ESC \ on one line, e.g. a
+// window title or an OSC 52 clipboard write), DCS/SOS/PM/APC strings (ESC P|X|^|_ … ESC \), and
+// the short ones (ESC 7, ESC c, ESC ( B). Of a string with no end only its introducer goes: what
+// follows stays visible.
+const SEQUENCE = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b\n]*(?:\u0007|\u001b\\)|[PX^_][^\u001b\n]*\u001b\\|[ -/]*[0-~])/g;
 // C0 controls but newline and tab, DEL, C1 controls (U+009B is an 8-bit CSI), and a lone ESC or CR.
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 const CONTROL_OR_SPACE = /[\u0000-\u001f\u007f-\u009f]/g;

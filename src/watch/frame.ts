@@ -65,8 +65,9 @@ function seconds(ms: number): string {
   return ms >= 60_000 ? `${Math.floor(ms / 60_000)}m${String(Math.floor((ms % 60_000) / 1000)).padStart(2, '0')}s` : `${(ms / 1000).toFixed(1)}s`;
 }
 
+// Made safe before it is measured or cut: a cut must not split an escape sequence.
 function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  return terminalLine(text).replace(/\s+/g, ' ').trim();
 }
 
 function cut(line: string, columns: number): string {
