@@ -21,14 +21,15 @@ import { optionalString, parseFlags } from './args.js';
 import { checkAgentClis } from './doctor-agents.js';
 import { checkConfig, checkNode, checkStore, checkTeamIgnored, checkTeamOnPath, checkTool, whichOnPath, type Check } from './doctor-checks.js';
 import { checkCommandFiles } from './doctor-files.js';
-import { openProjectDir, PROJECT_FLAGS } from './project-dir.js';
+import { FLAGS } from './flags.js';
+import { openProjectDir } from './project-dir.js';
 import { terminalText } from '../../workers/terminal-text.js';
 
 const LABEL: Record<Check['status'], string> = { ok: 'ok  ', fail: 'FAIL', warn: 'warn', info: '--  ' };
 
 // Runs every check, prints them, and returns 0 when none failed.
 export async function doctorCommand(argv: string[]): Promise<number> {
-  const args = parseFlags(argv, { ...PROJECT_FLAGS, store: { type: 'string' }, json: { type: 'boolean' } }, 'team doctor');
+  const args = parseFlags(argv, FLAGS.doctor, 'team doctor');
   const projectDir = openProjectDir(args);
   const env = process.env;
   const which = whichOnPath(env, isExecutable);

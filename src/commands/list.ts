@@ -9,7 +9,8 @@ import { storeUrlOf } from '../store/store-url.js';
 import { liveHolder } from '../runtime/lock.js';
 import { notDrivenLine } from './render-status.js';
 import { optionalString, parseFlags } from './args.js';
-import { openProject, PROJECT_FLAGS } from './project.js';
+import { FLAGS } from './flags.js';
+import { openProject } from './project.js';
 import { TeamError } from '../errors.js';
 import { terminalLine } from '../../workers/terminal-text.js';
 
@@ -30,7 +31,7 @@ export interface RunRow {
 
 // Prints one line per run (a table), or a JSON array with --json; a project (or store) with no run says so.
 export async function listCommand(argv: string[]): Promise<number> {
-  const args = parseFlags(argv, { ...PROJECT_FLAGS, json: { type: 'boolean' }, store: { type: 'string' } }, 'team list');
+  const args = parseFlags(argv, FLAGS.list, 'team list');
   const project = openProject(args, { readsStore: true });
   const storeUrl = storeUrlOf(optionalString(args, 'store'), project.config);
   const { rows, unreadable } = storeUrl === undefined ? readRows(project.dir) : { rows: await (await import('./list-store.js')).storeRows(storeUrl, project.dir), unreadable: [] };

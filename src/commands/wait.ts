@@ -15,7 +15,8 @@ import { readHandoffs } from '../../handoffs/read.js';
 import { digestHandoffs } from './wait-handoffs.js';
 import { loadRunView } from '../runtime/view.js';
 import { optionalInt, optionalString, parseFlags } from './args.js';
-import { openProject, PROJECT_FLAGS } from './project.js';
+import { FLAGS } from './flags.js';
+import { openProject } from './project.js';
 import { storeUrlOf } from '../store/store-url.js';
 import { OUTCOME_EXIT, workPlaces } from './run.js';
 import { TEMP_PREFIX } from '../../workers/atomic.js';
@@ -48,7 +49,7 @@ interface WaitSource {
 // Waits for the latest or named run; returns the run's exit code, 5 at the timeout, 6 when orphaned.
 export async function waitCommand(argv: string[]): Promise<number> {
   const cmd = 'team wait';
-  const args = parseFlags(argv, { ...PROJECT_FLAGS, run: { type: 'string' }, timeout: { type: 'string' }, since: { type: 'string' }, json: { type: 'boolean' }, store: { type: 'string' } }, cmd);
+  const args = parseFlags(argv, FLAGS.wait, cmd);
   const timeoutS = optionalInt(args, 'timeout', cmd, 1, 7 * 24 * 3600);
   const since = optionalInt(args, 'since', cmd, 0, Number.MAX_SAFE_INTEGER);
   const project = openProject(args, { readsStore: true });
