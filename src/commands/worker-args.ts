@@ -2,8 +2,6 @@
 import { isPostgresUrl } from '../../config/schema.js';
 import { ID_PATTERN } from '../checkpoint/guards.js';
 import { UsageError } from '../errors.js';
-import { maskUrl } from '../store/mask-url.js';
-import { quoteShort } from '../../workers/terminal-text.js';
 import { optionalInt, optionalString, parseFlags, requireString } from './args.js';
 import { FLAGS } from './flags.js';
 import { openProjectDir } from './project-dir.js';
@@ -28,7 +26,7 @@ export function parseWorkerArgs(argv: string[]): WorkerOptions {
   const args = parseFlags(argv, FLAGS.worker, name);
   if (args.positionals.length > 0) throw new UsageError(`${name}: unexpected argument "${args.positionals[0]}"`);
   const storeUrl = requireString(args, 'store', name);
-  if (!isPostgresUrl(storeUrl)) throw new UsageError(`${name}: --store: ${quoteShort(maskUrl(storeUrl))} is not a PostgreSQL URL (postgres://user:password@host:port/database)`);
+  if (!isPostgresUrl(storeUrl)) throw new UsageError(`${name}: --store must be a PostgreSQL URL (postgres://user:password@host:port/database)`);
   const labels = (optionalString(args, 'labels') ?? '').split(',').filter((label) => label !== '');
   const bad = labels.find((label) => !ID_PATTERN.test(label));
   if (bad !== undefined || optionalString(args, 'labels') === '') throw new UsageError(`${name}: --labels must be a comma-separated list of names (letters, digits, . _ -), not "${optionalString(args, 'labels')}"`);

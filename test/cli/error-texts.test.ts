@@ -75,6 +75,6 @@ describe('error texts', () => {
       expect(result).toEqual({ exitCode: 2, stdout: '', stderr: `team: --store: "${shown}" is not a PostgreSQL URL (postgres://user:password@host:port/database); without --store, runs are the files under .team/runs\n` });
     }
     const worker = await project.team('worker', '--store', url);
-    expect(worker).toEqual({ exitCode: 2, stdout: '', stderr: `team worker: --store: "${shown}" is not a PostgreSQL URL (postgres://user:password@host:port/database)\n` });
+    expect(worker).toEqual({ exitCode: 2, stdout: '', stderr: 'team worker: --store must be a PostgreSQL URL (postgres://user:password@host:port/database)\n' });
   });
 });
