@@ -23,6 +23,7 @@ import { checkConfig, checkNode, checkStore, checkTeamIgnored, checkTeamOnPath, 
 import { checkCommandFiles } from './doctor-files.js';
 import { FLAGS } from './flags.js';
 import { openProjectDir } from './project-dir.js';
+import { terminalText } from '../../workers/terminal-text.js';
 
 const LABEL: Record<Check['status'], string> = { ok: 'ok  ', fail: 'FAIL', warn: 'warn', info: '--  ' };
 
@@ -45,7 +46,7 @@ export async function doctorCommand(argv: string[]): Promise<number> {
   const checks = [checkNode(), git, tmux, ...agents, ...team, ...checkCommandFiles(projectDir, env.HOME ?? homedir()), ignored, config.check, ...(store ? [store] : [])];
   const ok = checks.every((check) => check.status !== 'fail');
   if (args.values.json === true) process.stdout.write(`${JSON.stringify({ ok, checks })}\n`);
-  else process.stdout.write(`${checks.map(formatCheck).join('\n')}\n${ok ? 'team doctor: every required check passes' : `team doctor: ${checks.filter((c) => c.status === 'fail').length} required check(s) fail`}\n`);
+  else process.stdout.write(`${terminalText(checks.map(formatCheck).join('\n'))}\n${ok ? 'team doctor: every required check passes' : `team doctor: ${checks.filter((c) => c.status === 'fail').length} required check(s) fail`}\n`);
   return ok ? EXIT.completed : EXIT.failed;
 }
 

@@ -13,6 +13,7 @@ import { notDrivenLine, renderStatus } from './render-status.js';
 import { liveHolder } from '../runtime/lock.js';
 import { describeBranches, foldBranches, readBranches } from '../runtime/isolation-view.js';
 import { storeUrlOf } from '../store/store-url.js';
+import { terminalText } from '../../workers/terminal-text.js';
 
 // A run to be read from a PostgreSQL store (`--store URL` or `team.store`) instead of the files.
 export interface StoreStatusAsked {
@@ -48,7 +49,7 @@ export function showStatus(argv: string[], cmd: string): number | StoreStatusAsk
 // `driven`: whether an orchestrator drives the run now.
 export function printStatus(view: RunView, branches: ReturnType<typeof foldBranches>, runId: string, json: boolean, driven: boolean): void {
   if (json) process.stdout.write(`${JSON.stringify({ ...toJson(view, driven), ...(branches ? { branches } : {}) }, null, 2)}\n`);
-  else process.stdout.write(renderStatus(view, driven) + (branches ? `${describeBranches(branches, runId, view.status).join('\n')}\n` : ''));
+  else process.stdout.write(terminalText(renderStatus(view, driven) + (branches ? `${describeBranches(branches, runId, view.status).join('\n')}\n` : '')));
 }
 
 // The JSON document of `team status --json`: `driven` and `attention.notDriven` say what the text's

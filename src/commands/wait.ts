@@ -22,6 +22,7 @@ import { OUTCOME_EXIT, workPlaces } from './run.js';
 import { TEMP_PREFIX } from '../../workers/atomic.js';
 import { summarizeProgress } from './wait-summary.js';
 import { describeStage } from './render-status.js';
+import { terminalText } from '../../workers/terminal-text.js';
 
 // How often the events folder is listed; the run is folded again only when it changed.
 const POLL_MS = 250;
@@ -132,8 +133,9 @@ async function reportEnded(source: WaitSource, view: RunView, ended: Ended, json
   return OUTCOME_EXIT[ended];
 }
 
+// JSON exact; text safe for a terminal.
 function write(json: boolean, data: object, text: string): void {
-  process.stdout.write(json ? `${JSON.stringify(data)}\n` : `${text}\n`);
+  process.stdout.write(json ? `${JSON.stringify(data)}\n` : `${terminalText(text)}\n`);
 }
 
 // The events in place: a file being written (a temporary name) counts only once renamed, so that

@@ -90,6 +90,15 @@ describe('team doctor', () => {
     expect((await doctor(setup, [], { ANTHROPIC_API_KEY: 'k' })).lines).toContain('ok    agent claude: 2.1.197 (Claude Code); ANTHROPIC_API_KEY is set');
   });
 
+  it('prints what an agent CLI says of its version without its escape sequences', async () => {
+    const setup = makeSetup();
+    addFakeClaude(setup, true);
+    writeFileSync(join(setup.bin, 'claude'), `#!/bin/sh\nprintf '2.1.197\\033]2;pwned\\007\\033[2J (Claude Code)\\n'\n`);
+    const result = await doctor(setup);
+    expect(result.lines).toContain(`ok    agent claude: 2.1.197 (Claude Code); logged in (${join(setup.home, '.claude', '.credentials.json')})`);
+    expect(result.stdout).not.toContain('\u001b');
+  });
+
   it('fails when team is not on the PATH, or git is not', async () => {
     const setup = makeSetup(['tmux', 'bash', 'sh', 'env']);
     rmSync(join(setup.bin, 'team'));
