@@ -11,8 +11,8 @@
 // --json the checks as one JSON object ({ ok, checks: [{ name, status, detail, fix? }] }).
 // Exit: 0 when every required check passes (no FAIL line), 1 otherwise, 2 for bad input. Required:
 // Node, git, team on PATH, the config, .team/ ignored in a git repository, current command files
-// where installed, and the store when one is named; an agent CLI not found is information (any one
-// of them, or the built-in sim agent, runs a team).
+// where installed, the store when one is named, and an agent to run (a CLI on PATH or one named in
+// the config); each agent CLI not found is information.
 import { accessSync, constants } from 'node:fs';
 import { homedir } from 'node:os';
 import { EXIT } from '../errors.js';
@@ -38,7 +38,7 @@ export async function doctorCommand(argv: string[]): Promise<number> {
   const [git, tmux, agents, team, ignored, store] = await Promise.all([
     checkTool('git', env),
     checkTool('tmux', env),
-    checkAgentClis(env, (name) => which(name) !== undefined),
+    checkAgentClis(env, (name) => which(name) !== undefined, Object.keys(config.loaded?.config.agents ?? {})),
     checkTeamOnPath(env, which),
     checkTeamIgnored(projectDir, env),
     storeUrl === undefined ? undefined : checkStore(storeUrl),
