@@ -12,7 +12,7 @@ export function makeVerifySections(context: PipelineContext, next: string): Sect
   const verifier = context.stageAttempt ? [{ text: `verifier: ${toEvidence(context.stageAttempt.evidence)}` }] : [];
   const defects = context.defects;
   return {
-    Decided: { headline: `verdict ${context.verdict ?? 'fail'}: ${gatePart}`, details: [...verifier, ...gates.filter((g) => !isGatePassed(g)).map(describeGate), ...gates.filter(isGatePassed).map(describeGate)] },
+    Decided: { headline: `verdict ${context.verdict ?? 'fail'}${defects.length ? `, ${countOf(defects.length, 'defect')}` : ''} (${gatePart})`, details: [...verifier, ...gates.filter((g) => !isGatePassed(g)).map(describeGate), ...gates.filter(isGatePassed).map(describeGate)] },
     Rejected: {
       headline: defects.length === 0 ? 'no defects found' : `${countOf(defects.length, 'defect')} found`,
       details: defects.map((d) => ({ text: `${d.id}${d.task ? ` (task ${d.task})` : ''}: ${toEvidence(d.description)}`, key: d.id })),

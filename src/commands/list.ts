@@ -62,7 +62,7 @@ export function readRows(projectDir: string): { rows: RunRow[]; unreadable: Arra
     if (!existsSync(paths.runJson)) continue;
     try {
       const files = readRunFiles(paths);
-      rows.push(rowOf(id, foldRun(files, projectDir), files.events.at(-1)?.at, liveHolder(paths) !== undefined));
+      rows.push(rowOf(id, foldRun(files, projectDir), endedAt(files.events), liveHolder(paths) !== undefined));
     } catch (error) {
       if (!(error instanceof TeamError)) throw error;
       unreadable.push({ id, reason: error.message });
@@ -70,6 +70,15 @@ export function readRows(projectDir: string): { rows: RunRow[]; unreadable: Arra
   }
   return { rows, unreadable };
 }
+
+// When a run ended: its end record's time (what `team clean` records later does not lengthen it),
+// else its last event's.
+export function endedAt(events: ReadonlyArray<{ event: string; at: string }>): string | undefined {
+  for (let i = events.length - 1; i >= 0; i -= 1) if (RUN_ENDS.has(events[i]!.event)) return events[i]!.at;
+  return events.at(-1)?.at;
+}
+
+const RUN_ENDS = new Set(['run_completed', 'run_failed', 'run_cancelled', 'run_stopped']);
 
 // A run's row, from its view, the time of its last event (a run still going lasts until now) and
 // whether an orchestrator drives it.

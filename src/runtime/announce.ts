@@ -1,6 +1,7 @@
 // Progress lines for the machine's own records.
 import type { NewEvent } from '../../machines/events.js';
 import type { RunSession } from './session.js';
+import { terminalLine } from '../../workers/terminal-text.js';
 
 // Tells the person (and --json readers) about a record as it is written.
 export function announceRecord(session: RunSession, record: NewEvent): void {
@@ -13,7 +14,7 @@ export function announceRecord(session: RunSession, record: NewEvent): void {
       p.emit({ type: 'stage.skipped', stage: record.stage, reason: record.reason }, `-- ${record.stage} skipped: ${record.reason}`);
       break;
     case 'fix_loop_started':
-      p.emit({ type: 'fix.loop', loop: record.loop, defects: record.defects.length }, `   fix loop ${record.loop}: ${record.defects.length} defect(s)`);
+      p.emit({ type: 'fix.loop', loop: record.loop, defects: record.defects.length }, [`   fix loop ${record.loop}: ${record.defects.length} defect(s)`, ...defectLines(record.defects)].join('\n'));
       break;
     case 'iteration_started':
       p.emit({ type: 'iteration', iteration: record.iteration }, `== ralph iteration ${record.iteration}`);
@@ -31,4 +32,16 @@ export function announceRecord(session: RunSession, record: NewEvent): void {
     default:
       break;
   }
+}
+
+// How many defects the fix loop's start names, one line each; the handoff has them all.
+const DEFECTS_SHOWN = 5;
+
+function defectLines(defects: Array<{ id: string; description: string; task?: string }>): string[] {
+  const lines = defects.slice(0, DEFECTS_SHOWN).map((d) => {
+    const text = terminalLine(d.description).replace(/\s+/g, ' ').trim();
+    return `     - ${d.id}${d.task ? ` (${d.task})` : ''}: ${text.length > 160 ? `${text.slice(0, 159)}…` : text}`;
+  });
+  if (defects.length > DEFECTS_SHOWN) lines.push(`     … ${defects.length - DEFECTS_SHOWN} more in the verify handoff`);
+  return lines;
 }

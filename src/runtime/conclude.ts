@@ -50,7 +50,7 @@ export async function concludeEnd(session: RunSession, input: AttemptInput, adap
     if (payload) session.events.commit(payload);
     const { artifacts, next } = verdict.result;
     const evidence = verdict.result.evidence + describeDenials(report);
-    session.progress.emit({ type: 'attempt.finished', task: input.taskId, attempt: input.attempt, worker: input.worker, status: 'completed', durationMs: exit.durationMs }, `✔ ${input.taskId} a${input.attempt} completed on ${input.worker} in ${seconds}s`);
+    session.progress.emit({ type: 'attempt.finished', task: input.taskId, attempt: input.attempt, worker: input.worker, status: 'completed', durationMs: exit.durationMs }, `✔ ${input.taskId} a${input.attempt} completed on ${input.worker} in ${seconds}s${verdictNote(verdict.result)}`);
     session.events.commit(taskFinished(session, input, 'completed', prefix + evidence, artifacts, next));
     return;
   }
@@ -119,4 +119,11 @@ function noteUsage(session: RunSession, input: AttemptInput, report: AgentReport
 
 function readOutput(dir: string): string {
   return readBoundedOutput(join(dir, OUTPUT_FILE));
+}
+
+// A verifier's or a reviewer's completed attempt that found fault says so beside its ✔.
+function verdictNote(result: object): string {
+  if ('verdict' in result && result.verdict === 'fail' && 'defects' in result && Array.isArray(result.defects)) return ` — verdict fail, ${result.defects.length} defect(s)`;
+  if ('verdict' in result && result.verdict === 'reject') return ' — verdict reject';
+  return '';
 }

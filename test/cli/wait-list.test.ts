@@ -69,7 +69,7 @@ describe('team wait', () => {
     const lines = waited.stdout.split('\n');
     expect(lines).toContain(`     the work is on team/${runId}: \`team land --run ${runId}\` merges it into main`);
     expect(lines).toContain("   .checkpoints/team.checkpoint.json: the run's checkpoint record, kept in the project and meant to be committed with its work");
-    expect(lines).toContain('   handoffs (decided / risks / remaining):');
+    expect(lines).toContain('   handoffs (decided / rejected / risks / remaining):');
     expect(lines).toContain('     01-team-plan.md');
     expect(lines.some((l) => /^ {7}Decided: \S/.test(l))).toBe(true);
     expect(lines.some((l) => /^ {7}Remaining: nothing: the run ends completed/.test(l))).toBe(true);
@@ -79,6 +79,16 @@ describe('team wait', () => {
 
     const status = await project.run('status');
     expect(status.stdout).toContain(`  the work is on team/${runId}: \`team land --run ${runId}\` merges it into main`);
+
+    // What `team clean` records later does not lengthen the run in `team list`.
+    const before = JSON.parse((await project.run('list', '--json')).stdout) as Array<{ seconds: number }>;
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    expect((await project.run('land')).exitCode).toBe(0);
+    const cleaned = await project.run('clean');
+    expect(cleaned.exitCode, cleaned.stderr).toBe(0);
+    expect(project.listEvents(runId).some((name) => name.includes('-worktree_removed-') || name.includes('-branch_deleted-'))).toBe(true);
+    const after = JSON.parse((await project.run('list', '--json')).stdout) as Array<{ seconds: number }>;
+    expect(after[0]!.seconds).toBe(before[0]!.seconds);
   });
 
   it('refuses a bad --timeout and an unknown run with exit 2, naming them', async () => {

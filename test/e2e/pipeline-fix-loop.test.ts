@@ -10,6 +10,9 @@ describe('pipeline fix loop', () => {
     const project = makeSimProject('e2e-verify-fails-twice');
     const result = await project.team('2:executor', 'refuse empty names', '--agent', 'sim');
     expect(result.exitCode, result.stderr).toBe(0);
+    // The person sees each failed verdict and the defects the fix loop takes on.
+    expect(result.stderr).toMatch(/^✔ verify-1 a1 completed on lead in \d+\.\ds — verdict fail, 1 defect\(s\)$/m);
+    expect(result.stderr).toMatch(/^ {3}fix loop 1: 1 defect\(s\)\n {5}- d-empty( \(\S+\))?: \S/m);
     const { events } = project.readRun();
     expect(eventsOf(events, 'fix_loop_started').map((e) => e.loop)).toEqual([1, 2]);
     expect(eventsOf(events, 'verify_result').map((e) => e.verdict)).toEqual(['fail', 'fail', 'pass']);

@@ -65,7 +65,7 @@ describe('handoffs/render', () => {
     const text = renderHandoff(fixtures.makeInput('team-verify', 'team-fix', fixtures.makeVerifyFailedContext()));
     expect(checkHandoffShape(text)).toBeUndefined();
     expect(text.split('\n')[0]).toBe('## Handoff: team-verify → team-fix');
-    expect(bulletOf(text, 'Decided')).toContain('verdict fail: 1 of 2 gates exited 0');
+    expect(bulletOf(text, 'Decided')).toMatch(/verdict fail, \d+ defects? \(1 of 2 gates exited 0\)/);
     expect(bulletOf(text, 'Decided')).toContain('`npm test` → exit 1 (4.2 s)');
     expect(bulletOf(text, 'Decided')).toContain('`npm run lint` → exit 0');
     expect(bulletOf(text, 'Rejected')).toContain('field-path (task middleware): a 400 response does not name the invalid field');
