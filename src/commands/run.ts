@@ -1,5 +1,6 @@
 // `team [N:agent-type] "task"` and `team ralph [N:agent-type] "task"`: start a run and drive it.
 import { basename, join } from 'node:path';
+import { terminalLine } from '../../workers/terminal-text.js';
 import { LIMITS, validateId, validateText } from '../checkpoint/guards.js';
 import { runPaths } from '../checkpoint/store.js';
 import { makeRunId } from '../checkpoint/time.js';
@@ -116,6 +117,9 @@ export function workPlaces(paths: Parameters<typeof loadRunView>[0], projectDir:
   return { ...(branches && { branches }), checkpointFile: join(checkpointsDir(projectDir), CHECKPOINT_FILE), projectDir };
 }
 
+// Words people put before the task, though a run has no command word.
+const START_WORDS = new Set(['run', 'start', 'new', 'team']);
+
 // `[N:type] "task"`: N is 1..20; the type is a role or an agent.
 // `--task TEXT` gives the task as a flag (the only way to run a one-word task).
 function splitPositionals(positionals: string[], cmd: string, taskFlag: string | undefined): { teamArg?: { workers: number; type?: string }; task: string } {
@@ -141,6 +145,10 @@ function splitPositionals(positionals: string[], cmd: string, taskFlag: string |
     if (rest.length > 0) throw new UsageError(`${cmd}: --task and a task argument ("${rest.join(' ')}") exclude each other`);
     rest = [taskFlag];
   } else if (rest.length === 1) refuseOneWordTask(rest[0]!, cmd);
+  // `team run "task"`, `team start "task"`: a run has no command word of its own.
+  if (rest.length === 2 && cmd === 'team' && START_WORDS.has(rest[0]!)) {
+    throw new UsageError(`"${rest[0]}" is not a command: a run starts with the task alone, \`team "${terminalLine(rest[1]!).slice(0, 60)}"\` (\`team --help\` lists the commands)`);
+  }
   if (rest.length !== 1) throw new UsageError(`${cmd}: give the task as one quoted argument${rest.length > 1 ? ` (got ${rest.length} words: quote them)` : ''}`);
   const task = validateText(rest[0]!, 'task', LIMITS.task);
   if (task.trim() === '') throw new UsageError(`${cmd}: the task is empty`);

@@ -15,10 +15,19 @@ describe('one-word task guard', () => {
     ['cancle', 'cancel'],
     ['lsit', 'list'],
     ['wiat', 'wait'],
+    ['doctr', 'doctor'],
+    ['lnad', 'land'],
   ])('refuses "%s" and suggests `team %s`', async (word, command) => {
     const project = makeProject();
     const result = await project.team(word);
     expect(result).toEqual({ exitCode: 2, stdout: '', stderr: `team: "${word}" is not a command; did you mean \`team ${command}\`?\n` });
+    expect(existsSync(join(project.dir, '.team'))).toBe(false);
+  });
+
+  it.each(['run', 'start'])('refuses `team %s "task"`, showing how a run starts', async (word) => {
+    const project = makeProject();
+    const result = await project.team(word, 'do the thing');
+    expect(result).toEqual({ exitCode: 2, stdout: '', stderr: `team: "${word}" is not a command: a run starts with the task alone, \`team "do the thing"\` (\`team --help\` lists the commands)\n` });
     expect(existsSync(join(project.dir, '.team'))).toBe(false);
   });
 
