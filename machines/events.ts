@@ -56,6 +56,8 @@ const handleSchema = z.object({
   pidStart: z.number().int(),
   pgid: z.number().int(),
   bootId: z.string().optional(),
+  /** The pid namespace the pid is in (/proc/self/ns/pid); absent in older logs. */
+  pidNs: z.string().optional(),
   forksAt: z.number().int().nonnegative().optional(),
   server: z.string().optional(),
   socketDir: z.string().optional(),

@@ -1,5 +1,5 @@
 // Facts about processes from /proc: identity (pid + start time), liveness, group signals.
-import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readlinkSync, readSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 // How often liveness is polled while waiting for a process to go.
@@ -7,7 +7,10 @@ const POLL_MS = 50;
 
 export interface ProcStat {
   state: string;
+  ppid: number;
   pgid: number;
+  /** The controlling terminal's device number; 0 when the process has none. */
+  ttyNr: number;
   startTime: number;
   /** The wait status (exit_code, Linux 3.5+): set once the process has ended, while a zombie. */
   waitStatus: number;
@@ -30,8 +33,8 @@ export function readProcStat(pid: number): ProcStat | undefined {
     if (fd !== undefined) closeSync(fd);
   }
   const rest = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  // Fields after the name: state(3) ppid(4) pgrp(5) ... starttime(22) ... exit_code(52).
-  return { state: rest[0] ?? '?', pgid: Number(rest[2]), startTime: Number(rest[19]), waitStatus: Number(rest[49]) };
+  // Fields after the name: state(3) ppid(4) pgrp(5) session(6) tty_nr(7) ... starttime(22) ... exit_code(52).
+  return { state: rest[0] ?? '?', ppid: Number(rest[1]), pgid: Number(rest[2]), ttyNr: Number(rest[4]), startTime: Number(rest[19]), waitStatus: Number(rest[49]) };
 }
 
 // How a process that ended but is not reaped yet (a zombie) ended: its exit code, or the signal
@@ -99,9 +102,38 @@ export function otherBoot(bootId: string | undefined): boolean {
   return bootId !== undefined && BOOT_ID !== undefined && bootId !== BOOT_ID;
 }
 
+// This process's pid namespace (/proc/self/ns/pid): a pid recorded in another one names another
+// process here, or none.
+export const PID_NS = readPidNs();
+
+function readPidNs(): string | undefined {
+  try {
+    return readlinkSync('/proc/self/ns/pid');
+  } catch {
+    return undefined;
+  }
+}
+
+// Where a pid was recorded: its boot and pid namespace (each absent in older logs).
+export interface PidPlace {
+  bootId?: string;
+  pidNs?: string;
+}
+
+// True when a pid was recorded on another boot or in another pid namespace: it is not ours to judge or signal.
+export function elsewhere(place: PidPlace | undefined): boolean {
+  if (otherBoot(place?.bootId)) return true;
+  return place?.pidNs !== undefined && PID_NS !== undefined && place.pidNs !== PID_NS;
+}
+
+// What a handle records of where its pid is: this boot and this pid namespace.
+export function herePlace(): PidPlace {
+  return { ...(BOOT_ID ? { bootId: BOOT_ID } : {}), ...(PID_NS ? { pidNs: PID_NS } : {}) };
+}
+
 // True when the very process we recorded still runs (a recycled pid has another start time).
-export function isProcessAlive(pid: number, pidStart: number, bootId?: string): boolean {
-  if (otherBoot(bootId)) return false;
+export function isProcessAlive(pid: number, pidStart: number, place?: PidPlace): boolean {
+  if (elsewhere(place)) return false;
   const stat = readProcStat(pid);
   return stat !== undefined && stat.startTime === pidStart && stat.state !== 'Z' && stat.state !== 'X';
 }
@@ -150,8 +182,8 @@ export function groupExists(pgid: number): boolean {
 
 // The group we recorded is still ours: its leader is the very process we started, or gone
 // (Linux never hands out a pid that is still a live process group id, so members left are ours).
-export function ownsGroup(pid: number, pidStart: number, bootId?: string): boolean {
-  if (otherBoot(bootId)) return false;
+export function ownsGroup(pid: number, pidStart: number, place?: PidPlace): boolean {
+  if (elsewhere(place)) return false;
   const stat = readProcStat(pid);
   return stat === undefined || stat.startTime === pidStart;
 }

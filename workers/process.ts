@@ -6,7 +6,7 @@ import { constants } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { execa } from 'execa';
 import { Launcher, type Started } from './launcher.js';
-import { BOOT_ID, groupExists, isProcessAlive, listGroupMembers, ownsGroup, readForkCount, readPidStart, readZombieEnd, signalGroup, waitUntil } from './proc.js';
+import { groupExists, herePlace, isProcessAlive, listGroupMembers, ownsGroup, readForkCount, readPidStart, readZombieEnd, signalGroup, waitUntil } from './proc.js';
 import type { LaunchSpec, StopOptions, WorkerBackend, WorkerExit, WorkerHandle } from './types.js';
 import { makeWrapperScript, OUTPUT_FILE, readExitRecord, SHUTDOWN_FILE, wrapperArgv, wrapperEnv } from './wrapper.js';
 
@@ -88,7 +88,7 @@ export function createProcessBackend(): WorkerBackend {
     const startedAt = child?.startedAt ?? Date.now();
     let signal: string | null = null;
     let exitCode: number | null = null;
-    const alive = () => isProcessAlive(handle.pid, handle.pidStart, handle.bootId);
+    const alive = () => isProcessAlive(handle.pid, handle.pidStart, handle);
     if (child && !child.launched) {
       const result = await child.ended;
       exitCode = result.exitCode ?? null;
@@ -103,7 +103,7 @@ export function createProcessBackend(): WorkerBackend {
       await untilGone(alive);
     }
     children.delete(handle.pid);
-    if (ownsGroup(handle.pid, handle.pidStart, handle.bootId)) reapGroup(handle.pgid, () => ownsGroup(handle.pid, handle.pidStart, handle.bootId));
+    if (ownsGroup(handle.pid, handle.pidStart, handle)) reapGroup(handle.pgid, () => ownsGroup(handle.pid, handle.pidStart, handle));
     // The wrapper's record holds the agent's own status; the wrapper's is only a fallback.
     const record = await readExitRecord(spec.attemptDir);
     if (record) return { exitCode: record.exitCode, signal: record.signal, durationMs: Date.now() - startedAt, stopped: false };
@@ -111,7 +111,7 @@ export function createProcessBackend(): WorkerBackend {
   }
 
   async function isAlive(handle: WorkerHandle): Promise<boolean> {
-    return isProcessAlive(handle.pid, handle.pidStart, handle.bootId);
+    return isProcessAlive(handle.pid, handle.pidStart, handle);
   }
 
   async function stop(handle: WorkerHandle, options: StopOptions): Promise<void> {
@@ -124,9 +124,9 @@ export function createProcessBackend(): WorkerBackend {
   return { kind: 'process', launch, wait, isAlive, stop, close: () => launcher?.close() };
 }
 
-// What a handle says of the machine beside the pid: its boot, and its fork count before the start.
-function identity(forksAt: number | undefined): { bootId?: string; forksAt?: number } {
-  return { ...(BOOT_ID ? { bootId: BOOT_ID } : {}), ...(forksAt !== undefined ? { forksAt } : {}) };
+// What a handle says of the machine beside the pid: its boot and pid namespace, and its fork count before the start.
+function identity(forksAt: number | undefined): { bootId?: string; pidNs?: string; forksAt?: number } {
+  return { ...herePlace(), ...(forksAt !== undefined ? { forksAt } : {}) };
 }
 
 // Resolves once the process is gone (a zombie counts as gone).
@@ -175,16 +175,16 @@ function findOnPath(name: string): string | undefined {
 export async function stopGroup(handle: WorkerHandle, options: StopOptions, askPolitely: (h: WorkerHandle) => void): Promise<void> {
   // A recycled pid leads someone else's group: never signal it, never write into its folder. Asked
   // again before each signal: the worker may end meanwhile and its pid go to another process.
-  const ours = () => ownsGroup(handle.pid, handle.pidStart, handle.bootId);
+  const ours = () => ownsGroup(handle.pid, handle.pidStart, handle);
   if (!ours()) return;
-  if (!isProcessAlive(handle.pid, handle.pidStart, handle.bootId) && listGroupMembers(handle.pgid).length === 0) return;
+  if (!isProcessAlive(handle.pid, handle.pidStart, handle) && listGroupMembers(handle.pgid).length === 0) return;
   const gone = () => listGroupMembers(handle.pgid).length === 0;
   try {
     askPolitely(handle);
   } catch {
     // The request file is a courtesy; the signals below do the work.
   }
-  if (isProcessAlive(handle.pid, handle.pidStart, handle.bootId)) signalGroup(handle.pgid, 'SIGINT');
+  if (isProcessAlive(handle.pid, handle.pidStart, handle)) signalGroup(handle.pgid, 'SIGINT');
   if (options.graceMs > 0 && (await waitUntil(gone, options.graceMs))) return;
   if (!ours()) return;
   signalGroup(handle.pgid, 'SIGTERM');

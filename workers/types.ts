@@ -127,6 +127,8 @@ export type WorkerHandle =
       pidStart: number;
       pgid: number;
       bootId?: string;
+      /** The pid namespace the pid is in; absent in older logs. */
+      pidNs?: string;
       /** The machine's fork count just before the worker started (see workers/escapees.ts); absent in older logs. */
       forksAt?: number;
     }
@@ -141,6 +143,8 @@ export type WorkerHandle =
       pgid: number;
       /** The boot the pid was recorded on (/proc/sys/kernel/random/boot_id); absent in older logs. */
       bootId?: string;
+      /** The pid namespace the pid is in; absent in older logs. */
+      pidNs?: string;
       forksAt?: number;
     };
 

@@ -3,14 +3,13 @@
 // lock, never the log, and imports nothing heavy: the build bundles it apart (src/cli-cancel.ts), so
 // that the request goes out as soon as node has started. When no orchestrator is left to ask, the
 // caller sweeps (cancel.ts).
-import { readFileSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { readFileSync, watch, type FSWatcher } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { validateId } from '../checkpoint/guards.js';
 import { readRunEnd, readStartedGrace } from '../checkpoint/run-marks.js';
 import { resolveRun, type RunPaths } from '../checkpoint/store.js';
-import { isProcessAlive } from '../../workers/proc.js';
-import { CANCEL_REQUEST_FILE } from '../runtime/cancel-request.js';
-import { liveHolder, signalHolder, type LockHolder } from '../runtime/lock.js';
+import { writeCancelRequest } from '../runtime/cancel-request.js';
+import { holderStillAlive, inOtherNamespace, liveHolder, signalHolder, type LockHolder } from '../runtime/lock.js';
 import { makeProgress, type Progress } from '../runtime/progress.js';
 import { optionalString, parseFlags, type ParsedArgs } from './args.js';
 import { openProjectDir, PROJECT_FLAGS } from './project-dir.js';
@@ -57,17 +56,14 @@ export async function askOrchestrator(argv: string[]): Promise<number | Orchestr
   }
   const holder = liveHolder(paths);
   if (holder) {
-    writeFileSync(join(paths.runDir, CANCEL_REQUEST_FILE), JSON.stringify({ by: 'team cancel', force }));
-    // Gone in between: the wait below sees it and the sweep takes over.
-    signalHolder(holder, 'SIGTERM');
-    progress.emit({ type: 'cancel.sent', run: paths.runId, pid: holder.pid, force }, `asked orchestrator pid ${holder.pid} to cancel run ${paths.runId}${force ? ' (forced)' : ''}; waiting`);
+    askHolder(paths, holder, force, progress);
     const deadline = Date.now() + (force ? 0 : (readStartedGrace(paths) ?? DEFAULT_GRACE_MS)) + EXTRA_WAIT_MS;
     const now = await waitForEnd(paths, holder, deadline);
     if (now === 'cancelled') {
       progress.emit({ type: 'cancel.done', run: paths.runId }, `run ${paths.runId} cancelled`);
       return 0;
     }
-    if (isProcessAlive(holder.pid, holder.pidStart)) {
+    if (holderStillAlive(paths, holder)) {
       progress.emit({ type: 'cancel.pending', run: paths.runId }, `run ${paths.runId} is still shutting down (status ${now ?? 'cancelling'}); \`team status\` shows its progress`);
       return 1;
     }
@@ -78,6 +74,24 @@ export async function askOrchestrator(argv: string[]): Promise<number | Orchestr
     }
   }
   return { paths, args, progress, force };
+}
+
+// Leaves the request and signals the holder; a holder in another pid namespace, whose pid names
+// no process of ours, finds the request itself.
+function askHolder(paths: RunPaths & { runId: string }, holder: LockHolder, force: boolean, progress: Progress): void {
+  const forced = force ? ' (forced)' : '';
+  if (inOtherNamespace(holder)) {
+    writeCancelRequest(paths.runDir, { by: 'team cancel', force, signalled: false });
+    progress.emit(
+      { type: 'cancel.sent', run: paths.runId, pid: holder.pid, force, namespace: holder.pidNs },
+      `the orchestrator runs in another process namespace (pid ${holder.pid} there); asked it to cancel run ${paths.runId}${forced}; waiting`,
+    );
+    return;
+  }
+  writeCancelRequest(paths.runDir, { by: 'team cancel', force });
+  // Gone in between: the wait below sees it and the sweep takes over.
+  signalHolder(holder, 'SIGTERM');
+  progress.emit({ type: 'cancel.sent', run: paths.runId, pid: holder.pid, force }, `asked orchestrator pid ${holder.pid} to cancel run ${paths.runId}${forced}; waiting`);
 }
 
 // Whether the project's config names a PostgreSQL store (a look at its JSON only: the whole CLI
@@ -110,7 +124,7 @@ function waitForEnd(paths: RunPaths & { runId: string }, holder: LockHolder, dea
       if (!done && readRunEnd(paths, paths.runId)) finish();
     };
     const timer = setInterval(() => {
-      if (!isProcessAlive(holder.pid, holder.pidStart) || Date.now() >= deadline) finish();
+      if (!holderStillAlive(paths, holder) || Date.now() >= deadline) finish();
       else if (Date.now() - lastCheck >= RECHECK_MS) lookForEnd();
     }, LIVENESS_MS);
     try {

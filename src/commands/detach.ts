@@ -1,15 +1,17 @@
 // `--detach`: the orchestrator runs in a session of its own, its output in the run folder; this
 // process returns as soon as the child drives the run (holds its lock), with the run id.
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import type { RunPaths } from '../checkpoint/store.js';
-import { EXIT } from '../errors.js';
+import { EXIT, UsageError } from '../errors.js';
 import { readLockHolder } from '../runtime/lock.js';
 import { keepTeamOutOfGit } from '../git/team-exclude.js';
+import { namespaceEndsWithCommand } from '../runtime/pid-namespace.js';
+import { assertRunsWritable } from '../runtime/writable.js';
 
 // The child learns the id of the run it creates from this variable (and removes it from its env).
 export const DETACHED_RUN_VAR = 'TEAM_DETACHED_RUN';
@@ -38,6 +40,9 @@ export interface DetachRequest {
 // Starts the detached orchestrator and reports how to follow it; returns this command's exit code.
 export async function detachRun(request: DetachRequest): Promise<number> {
   const { paths, runId } = request;
+  const ends = namespaceEndsWithCommand();
+  if (ends !== undefined) throw new UsageError(`--detach: ${ends}; run \`team\` outside the sandbox (Codex: a rule in .codex/rules/ that allows commands starting with \`team\`), or without --detach`);
+  assertRunsWritable(paths.projectDir, dirname(paths.runDir));
   keepTeamOutOfGit(paths.projectDir);
   mkdirSync(paths.runDir, { recursive: true });
   const logFile = join(paths.runDir, ORCHESTRATOR_LOG);
@@ -49,12 +54,13 @@ export async function detachRun(request: DetachRequest): Promise<number> {
   // back (execa's types admit only fds 3–9 there), and this process must not wait for it.
   const child = spawn(process.execPath, [cli, ...request.argv], { detached: true, stdio: ['ignore', fd, fd], env });
   closeSync(fd);
-  const ended = once(child, 'exit').then(([code]) => (typeof code === 'number' ? code : EXIT.failed));
+  let gone = false;
+  const ended = once(child, 'exit').then(([code]) => ((gone = true), typeof code === 'number' ? code : EXIT.failed));
   const log = request.log ?? fileLog(paths);
   let exited: number | undefined;
   let made: boolean;
   try {
-    exited = await Promise.race([ended, untilDriven(log, child.pid)]);
+    exited = await Promise.race([ended, untilDriven(log, child.pid, () => gone)]);
     child.unref();
     made = await log.exists();
   } finally {
@@ -86,9 +92,9 @@ function fileLog(paths: RunPaths): NonNullable<DetachRequest['log']> {
   return { driven: async (pid) => readLockHolder(paths)?.pid === pid, exists: async () => existsSync(paths.runJson), close: async () => undefined };
 }
 
-// Resolves (undefined) once the child drives the run, or after START_LIMIT_MS.
-async function untilDriven(log: NonNullable<DetachRequest['log']>, pid: number | undefined): Promise<undefined> {
+// Resolves (undefined) once the child drives the run, has exited, or after START_LIMIT_MS.
+async function untilDriven(log: NonNullable<DetachRequest['log']>, pid: number | undefined, exited: () => boolean): Promise<undefined> {
   const deadline = Date.now() + START_LIMIT_MS;
-  while (!(await log.driven(pid).catch(() => false)) && Date.now() < deadline) await sleep(POLL_MS);
+  while (!exited() && !(await log.driven(pid).catch(() => false)) && Date.now() < deadline) await sleep(POLL_MS);
   return undefined;
 }

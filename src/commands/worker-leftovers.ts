@@ -35,7 +35,7 @@ export async function stopLeftovers(ctx: WorkerContext, told: Set<string>): Prom
     if (!launch || launch.workerId === ctx.holder.workerId) continue;
     // A pane's agent too is stopped by its process group (pid, start time, boot): no tmux command is
     // run on what a file of the attempt folder, which the agent could rewrite, says.
-    const handle: WorkerHandle = { backend: 'process', pid: launch.handle.pid, pidStart: launch.handle.pidStart, pgid: launch.handle.pgid, ...(launch.handle.bootId ? { bootId: launch.handle.bootId } : {}) };
+    const handle: WorkerHandle = { backend: 'process', pid: launch.handle.pid, pidStart: launch.handle.pidStart, pgid: launch.handle.pgid, ...(launch.handle.bootId ? { bootId: launch.handle.bootId } : {}), ...(launch.handle.pidNs ? { pidNs: launch.handle.pidNs } : {}) };
     if (!(await ctx.backend.isAlive(handle))) continue;
     const name = `${ref.runId} ${ref.taskId} a${ref.attempt}`;
     if (await leaseHeld(ctx.store, ref, launch.workerId)) {

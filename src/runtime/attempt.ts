@@ -6,7 +6,7 @@ import type { AttemptInput } from '../../machines/types.js';
 import type { AgentAdapter, AgentConfig, LaunchSpec, WorkerBackend, WorkerHandle } from '../../workers/types.js';
 import { permissionFor } from '../../workers/adapters/permissions.js';
 import { escapeeMarker, stopEscapees, stopRunLeftovers } from '../../workers/escapees.js';
-import { otherBoot } from '../../workers/proc.js';
+import { elsewhere } from '../../workers/proc.js';
 import { resolveAgent } from './agents.js';
 import { adoptUnrecorded, workerMayHaveStarted } from './adopt.js';
 import { attemptFiles, finishInterrupted, type AttemptFiles } from './attempt-records.js';
@@ -84,7 +84,7 @@ export function stopFinishedLeftovers(session: RunSession): Promise<number> {
     if (event.event !== 'task_finished') continue;
     const handle = session.registry.get(event.task_id, event.attempt);
     // A worker of another boot left nothing running on this one.
-    if (handle && !otherBoot(handle.bootId)) finished.set(`${event.task_id}#${event.attempt}`, handle.pidStart);
+    if (handle && !elsewhere(handle)) finished.set(`${event.task_id}#${event.attempt}`, handle.pidStart);
   }
   return stopRunLeftovers(session.runId, finished);
 }

@@ -1,13 +1,11 @@
 // Drives a run to its end: the live machine, its effects, signals and the cleanup after.
-import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { createActor, type SnapshotFrom } from 'xstate';
 import type { pipelineMachine } from '../../machines/pipeline.js';
 import type { PipelineInput } from '../../machines/types.js';
 import { killServer } from '../../workers/tmux/index.js';
 import { listGroupMembers } from '../../workers/proc.js';
 import { LogWriteError } from '../errors.js';
-import { CANCEL_REQUEST_FILE } from './cancel-request.js';
+import { listenForCancel } from './cancel-listen.js';
 import { stopFinishedLeftovers } from './attempt.js';
 import { bindMachine } from './provide.js';
 import { makeMachineSnapshot, saveMachineSnapshot, snapshotDue } from './machine-snapshot.js';
@@ -15,7 +13,7 @@ import { resumeEvent, type Replay } from './replay.js';
 import type { RunSession } from './session.js';
 import { settleBranches } from './isolation-end.js';
 import { stopLeftoverGates } from './gate-groups.js';
-import { listenForStoreCancel, passCancelOn } from './remote.js';
+import { passCancelOn } from './remote.js';
 
 export type DriveOutcome = { kind: 'completed' | 'failed' | 'cancelled' | 'stopped'; reason: string };
 
@@ -133,55 +131,6 @@ function outcomeOf(snapshot: Snapshot): DriveOutcome | undefined {
   if (snapshot.matches('done')) return { kind: 'completed', reason: '' };
   if (snapshot.matches('cancelled')) return { kind: 'cancelled', reason };
   return { kind: 'failed', reason };
-}
-
-// SIGINT, SIGTERM, SIGHUP and `team cancel` all take the one cancel path; a second SIGINT forces it.
-// With the PostgreSQL store a cancel request from another machine takes it too, and the cancel is
-// passed on to the team workers.
-function listenForCancel(session: RunSession): () => void {
-  let requests = 0;
-  const request = (by: string, force: boolean, fromStore = false) => {
-    requests += 1;
-    const forced = force || requests > 1;
-    if (forced) session.cancel.forceStops();
-    session.progress.emit({ type: 'cancel.requested', by, force: forced }, `!! cancel requested by ${by}${forced ? ' (forced: no grace period)' : ''}`);
-    try {
-      session.events.commit({ event: 'cancel_requested', by, force: forced });
-      if (!fromStore) void session.cancel.track(session.events.settled().then(() => passCancelOn(session, by, forced)));
-    } catch (error) {
-      // A log that cannot be written has stopped the run already; anything else is our bug.
-      if (!(error instanceof LogWriteError)) session.cancel.fail(error as Error);
-    }
-  };
-  const stopStoreListener = session.remote
-    ? listenForStoreCancel(session, (by, force) => request(by, force, true)).catch((error: unknown) => {
-        session.log.warn({ err: error }, 'cannot listen for cancel requests from other machines');
-        return async () => undefined;
-      })
-    : undefined;
-  const fromFile = (signal: string) => {
-    const file = join(session.paths.runDir, CANCEL_REQUEST_FILE);
-    if (!existsSync(file)) return request(signal, false);
-    try {
-      const asked = JSON.parse(readFileSync(file, 'utf8')) as { by?: string; force?: boolean };
-      rmSync(file, { force: true });
-      request(asked.by ?? 'team cancel', asked.force === true);
-    } catch {
-      request(signal, false);
-    }
-  };
-  const onInt = () => request('SIGINT', false);
-  const onTerm = () => fromFile('SIGTERM');
-  const onHup = () => request('SIGHUP', false);
-  process.on('SIGINT', onInt);
-  process.on('SIGTERM', onTerm);
-  process.on('SIGHUP', onHup);
-  return () => {
-    process.off('SIGINT', onInt);
-    process.off('SIGTERM', onTerm);
-    process.off('SIGHUP', onHup);
-    void stopStoreListener?.then((stop) => stop());
-  };
 }
 
 // After the run: the tmux server goes (unless the user keeps the panes), and nothing owned is left.

@@ -2,7 +2,7 @@
 // whole group when the gate ends, times out or is cancelled: `npm test`'s children never outlive it.
 import { closeSync, fstatSync, openSync, readSync, rmSync } from 'node:fs';
 import { execa } from 'execa';
-import { BOOT_ID, listGroupMembers, readPidStart, signalGroup, waitUntil } from '../../workers/proc.js';
+import { herePlace, listGroupMembers, readPidStart, signalGroup, waitUntil } from '../../workers/proc.js';
 import type { WorkerHandle } from '../../workers/types.js';
 
 // How long the group has between SIGTERM and SIGKILL.
@@ -52,7 +52,7 @@ export async function runGate(command: string, options: { cwd: string; outputFil
     // A cancel reaches the whole group at once, even if the orchestrator ends before the shell's exit is seen.
     const group = pgid;
     if (group !== undefined) {
-      await options.record({ backend: 'process', pid: group, pidStart: readPidStart(group) ?? 0, pgid: group, ...(BOOT_ID ? { bootId: BOOT_ID } : {}) });
+      await options.record({ backend: 'process', pid: group, pidStart: readPidStart(group) ?? 0, pgid: group, ...herePlace() });
       options.signal.addEventListener('abort', () => signalGroup(group, 'SIGTERM'), { once: true, signal: done.signal });
     }
     subprocess.stdin?.end(`${GO}\n`);

@@ -1,18 +1,26 @@
 // The run lock: one orchestrator drives a run. A lock held by a dead process is taken over.
 import { linkSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { isProcessAlive, readPidStart } from '../../workers/proc.js';
+import { BOOT_ID, PID_NS, readPidStart } from '../../workers/proc.js';
 import { writeFileAtomic } from '../../workers/atomic.js';
 import type { RunPaths } from '../checkpoint/store.js';
 import { LockedError } from '../errors.js';
+import { holderAlive, inOtherNamespace, keepBeating } from './lock-life.js';
+
+export { inOtherNamespace } from './lock-life.js';
 
 export const LOCK_FILE = 'lock.json';
 
 export interface LockHolder {
+  /** The holder's pid in its own pid namespace. */
   pid: number;
   pidStart: number;
   since: string;
   command: string;
+  /** The holder's pid namespace (/proc/self/ns/pid); absent in locks of older versions. */
+  pidNs?: string;
+  /** The boot the holder ran in; absent in locks of older versions. */
+  bootId?: string;
 }
 
 // A takeover marker this old (wall clock), or seen unchanged this long (this process's own clock,
@@ -28,14 +36,18 @@ const TEST_TAKEOVER_DELAY_MS = Number(process.env.TEAMLINE_TEST_TAKEOVER_DELAY_M
 // taken over through a marker named after that holder, created exclusively (link): of many
 // simultaneous takeovers of one stale lock, one removes it; the others find a live lock after.
 export function acquireLock(paths: RunPaths, command: string): () => void {
-  const me: LockHolder = { pid: process.pid, pidStart: readPidStart(process.pid) ?? 0, since: new Date().toISOString(), command };
+  const me: LockHolder = { pid: process.pid, pidStart: readPidStart(process.pid) ?? 0, since: new Date().toISOString(), command, pidNs: PID_NS, bootId: BOOT_ID };
   const file = join(paths.runDir, LOCK_FILE);
   const markerIsDead = makeMarkerWatch();
   const deadline = performance.now() + ACQUIRE_LIMIT_MS;
   while (performance.now() < deadline) {
     try {
       writeFileAtomic(paths.runDir, LOCK_FILE, `${JSON.stringify(me)}\n`, { fsync: true, exclusive: true });
-      return () => releaseLock(paths, me);
+      const stopBeating = keepBeating(file, () => isMine(readLockHolder(paths), me));
+      return () => {
+        stopBeating();
+        releaseLock(paths, me);
+      };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
@@ -44,8 +56,8 @@ export function acquireLock(paths: RunPaths, command: string): () => void {
     if (typeof reading === 'string') {
       throw new LockedError(`the lock file ${file} cannot be read (${reading}); if no orchestrator drives run ${paths.runDir.split('/').at(-1)}, remove that file and try again`);
     }
-    if (isProcessAlive(reading.pid, reading.pidStart)) {
-      throw new LockedError(`run ${paths.runDir.split('/').at(-1)} is driven by another orchestrator: pid ${reading.pid} (${reading.command}, since ${reading.since})`);
+    if (holderAlive(file, reading)) {
+      throw new LockedError(`run ${paths.runDir.split('/').at(-1)} is driven by another orchestrator: pid ${reading.pid}${inOtherNamespaceNote(reading)} (${reading.command}, since ${reading.since})`);
     }
     removeStale(file, reading, markerIsDead);
   }
@@ -133,15 +145,28 @@ export function readLockHolder(paths: RunPaths): LockHolder | undefined {
   return typeof reading === 'object' ? reading : undefined;
 }
 
-// The live orchestrator of a run, if any.
+// The live orchestrator of a run, if any: one in another pid namespace counts as live while its
+// heartbeat is fresh (lock-life.ts).
 export function liveHolder(paths: RunPaths): LockHolder | undefined {
   const holder = readLockHolder(paths);
-  return holder && isProcessAlive(holder.pid, holder.pidStart) ? holder : undefined;
+  return holder && holderAlive(join(paths.runDir, LOCK_FILE), holder) ? holder : undefined;
+}
+
+// Whether the holder read before still drives the run.
+export function holderStillAlive(paths: RunPaths, holder: LockHolder): boolean {
+  return holderAlive(join(paths.runDir, LOCK_FILE), holder);
+}
+
+function inOtherNamespaceNote(holder: LockHolder): string {
+  return inOtherNamespace(holder) ? ' in another process namespace' : '';
+}
+
+function isMine(holder: LockHolder | undefined, me: LockHolder): boolean {
+  return holder?.pid === me.pid && holder.pidStart === me.pidStart && holder.since === me.since;
 }
 
 function releaseLock(paths: RunPaths, me: LockHolder): void {
-  const holder = readLockHolder(paths);
-  if (holder?.pid === me.pid && holder.pidStart === me.pidStart) unlinkSync(join(paths.runDir, LOCK_FILE));
+  if (isMine(readLockHolder(paths), me)) unlinkSync(join(paths.runDir, LOCK_FILE));
 }
 
 // Signals the holder of a lock; false when it exited in between (ESRCH is no error).

@@ -12,6 +12,7 @@ import { foldEvents, newFold, type RunView } from '../checkpoint/view.js';
 import { UsageError } from '../errors.js';
 import { makeRunLogger } from '../logger.js';
 import { acquireLock } from './lock.js';
+import { assertRunsWritable } from './writable.js';
 import type { Progress } from './progress.js';
 import { readForReplay, writeMachineSnapshot } from './machine-snapshot.js';
 import { replayRun, type Replay } from './replay.js';
@@ -51,6 +52,7 @@ export interface Takeover {
 
 // Takes the run's lock and rebuilds its state; throws (changing nothing) on a determinism violation.
 export function takeOver(paths: RunPaths & { runId: string }, project: { dir: string; config: TeamConfig; configFile?: string }, progress: Progress, command: string): Takeover {
+  assertRunsWritable(paths.projectDir, paths.runDir);
   const release = acquireLock(paths, command);
   try {
     removeTornWrites(paths);

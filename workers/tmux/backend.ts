@@ -26,7 +26,7 @@ export function createTmuxBackend(options: TmuxBackendOptions = {}): WorkerBacke
 // Alive while the pane runs, or while its recorded process does (pane gone, process not).
 async function isWorkerAlive(target: TmuxTarget, handle: TmuxHandle): Promise<boolean> {
   const state = await readPaneState(target, handle);
-  return state.kind === 'live' || isProcessAlive(handle.pid, handle.pidStart, handle.bootId);
+  return state.kind === 'live' || isProcessAlive(handle.pid, handle.pidStart, handle);
 }
 
 function toTmux(handle: WorkerHandle): TmuxHandle {

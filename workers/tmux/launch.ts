@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { BOOT_ID, isProcessAlive, readForkCount, readProcStat, waitUntil } from '../proc.js';
+import { herePlace, isProcessAlive, readForkCount, readProcStat, waitUntil } from '../proc.js';
 import type { LaunchSpec, WorkerHandle } from '../types.js';
 import { PID_FILE } from '../wrapper.js';
 import { LAUNCH_FILE, makeLaunchScript, toChannel } from './launch-script.js';
@@ -34,7 +34,7 @@ export async function launchAttempt(spec: LaunchSpec, options: TmuxOptions, reco
     // The pane waits on the go channel, so its process is alive here and its start time readable.
     const stat = readProcStat(pane.pid);
     const { server, socketDir } = target;
-    const identity = { pid: pane.pid, pidStart: stat?.startTime ?? 0, pgid: stat?.pgid ?? pane.pid, ...(BOOT_ID ? { bootId: BOOT_ID } : {}), ...(forksAt !== undefined ? { forksAt } : {}) };
+    const identity = { pid: pane.pid, pidStart: stat?.startTime ?? 0, pgid: stat?.pgid ?? pane.pid, ...herePlace(), ...(forksAt !== undefined ? { forksAt } : {}) };
     handle = { backend: 'tmux', server, socketDir, paneId: pane.paneId, window: spec.worker, ...identity };
     // The runtime writes the pane into its log here, before the agent may start.
     await record?.(handle);
@@ -46,7 +46,7 @@ export async function launchAttempt(spec: LaunchSpec, options: TmuxOptions, reco
   await runTmux(target, ['wait-for', '-S', toChannel(spec, 'go')]);
   // Until the wrapper runs, a C-c would hit the go client (tmux ignores SIGINT) and be lost.
   const pidFile = join(spec.attemptDir, PID_FILE);
-  await waitUntil(() => existsSync(pidFile) || !isProcessAlive(handle.pid, handle.pidStart, handle.bootId), WRAPPER_START_MS);
+  await waitUntil(() => existsSync(pidFile) || !isProcessAlive(handle.pid, handle.pidStart, handle), WRAPPER_START_MS);
   return handle;
 }
 

@@ -15,12 +15,12 @@ const KILLED_TIMEOUT_MS = 5_000;
 
 // Resolves once no process of the attempt's group is left; signals only the recorded pgid.
 export async function stopWorker(target: TmuxTarget, handle: TmuxHandle, options: StopOptions): Promise<void> {
-  const isGone = (): boolean => !isProcessAlive(handle.pid, handle.pidStart, handle.bootId) && listGroupMembers(handle.pgid).length === 0;
+  const isGone = (): boolean => !isProcessAlive(handle.pid, handle.pidStart, handle) && listGroupMembers(handle.pgid).length === 0;
   // A recycled pid leads someone else's group: leave it alone.
-  if (!ownsGroup(handle.pid, handle.pidStart, handle.bootId) || isGone()) return;
+  if (!ownsGroup(handle.pid, handle.pidStart, handle) || isGone()) return;
   await askToStop(target, handle);
   if (await waitUntil(isGone, options.graceMs)) return;
-  await endGroup(handle.pgid, isGone, () => ownsGroup(handle.pid, handle.pidStart, handle.bootId));
+  await endGroup(handle.pgid, isGone, () => ownsGroup(handle.pid, handle.pidStart, handle));
 }
 
 // SIGTERM to a process group, then SIGKILL after a short delay; resolves once the check says gone.

@@ -36,7 +36,7 @@ export async function waitForExit(target: TmuxTarget, handle: TmuxHandle, spec: 
     for (;;) {
       const record = await readExitRecord(spec.attemptDir);
       if (record !== undefined) {
-        await waitUntil(() => !isProcessAlive(handle.pid, handle.pidStart, handle.bootId), SETTLE_MS);
+        await waitUntil(() => !isProcessAlive(handle.pid, handle.pidStart, handle), SETTLE_MS);
         return await reapLeftovers(handle, toExit(spec, record));
       }
       const state = await readPaneState(target, handle);
@@ -56,14 +56,14 @@ export async function waitForExit(target: TmuxTarget, handle: TmuxHandle, spec: 
 
 // Once the pane's command is gone, what is left in its group (the agent's own children) is ended too.
 async function reapLeftovers(handle: TmuxHandle, exit: WorkerExit): Promise<WorkerExit> {
-  if (isProcessAlive(handle.pid, handle.pidStart, handle.bootId) || !ownsGroup(handle.pid, handle.pidStart, handle.bootId) || listGroupMembers(handle.pgid).length === 0) return exit;
+  if (isProcessAlive(handle.pid, handle.pidStart, handle) || !ownsGroup(handle.pid, handle.pidStart, handle) || listGroupMembers(handle.pgid).length === 0) return exit;
   await endGroup(handle.pgid);
   return exit;
 }
 
 // The pane is dead or gone with no exit record seen: take the record if it appears now, else the pane's word.
 async function toEndedExit(handle: TmuxHandle, spec: LaunchSpec, state: PaneState): Promise<WorkerExit> {
-  await waitUntil(() => !isProcessAlive(handle.pid, handle.pidStart, handle.bootId), SETTLE_MS);
+  await waitUntil(() => !isProcessAlive(handle.pid, handle.pidStart, handle), SETTLE_MS);
   const record = await readExitRecord(spec.attemptDir);
   if (record !== undefined) return toExit(spec, record);
   if (state.kind === 'dead') {

@@ -1,0 +1,75 @@
+// `team` refuses to start a run it cannot keep, with a message naming why and exit 2, before it
+// writes anything: a read-only `.team/`, a read-only `.git` when worktrees isolate the workers, or
+// (for --detach) a pid namespace that ends with the command. Real read-only bind mounts and pid
+// namespaces (`unshare`, root only), as an agent CLI's sandbox makes them.
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanUpCancelProjects } from '../helpers/cancel-run.js';
+import { execa } from 'execa';
+import { GIT_ENV } from '../helpers/git-project.js';
+import { CAN_UNSHARE, endNamespaces, makeRepoProject, NAMESPACE_TASKS, namespaceHolder, teamInNamespace, teamWithReadOnly } from '../helpers/namespace-run.js';
+import { leftoverProcesses } from '../helpers/recovery-procs.js';
+import { CLI } from '../helpers/team.js';
+
+afterEach(async () => {
+  endNamespaces();
+  await cleanUpCancelProjects();
+});
+
+// The run folders in the project (none when nothing was started).
+function runFolders(dir: string): string[] {
+  const runs = join(dir, '.team', 'runs');
+  return existsSync(runs) ? readdirSync(runs) : [];
+}
+
+describe.skipIf(!CAN_UNSHARE)('team (a run it cannot keep)', () => {
+  it.each([[[]], [['--detach']]])('refuses a read-only .team/ naming the folder, with exit 2 and no stack trace (%j)', async (flags) => {
+    const project = makeRepoProject();
+    const result = await teamWithReadOnly(project, '.team', '2:executor', 'a task in a read-only sandbox', ...flags);
+    expect(result.stderr).toBe(`team: cannot write ${project.dir}/.team/runs (EROFS: read-only file system): teamline keeps each run's files there; run \`team\` where the project folder is writable (in an agent CLI's sandbox: outside it)`);
+    expect(result.exitCode).toBe(2);
+    expect(runFolders(project.dir)).toEqual([]);
+  });
+
+  it.each([[[]], [['--detach']]])('refuses a read-only .git when worktrees are on, before the run is made (%j)', async (flags) => {
+    const project = makeRepoProject();
+    const result = await teamWithReadOnly(project, '.git', '2:executor', 'a task where git is read-only', ...flags);
+    expect(result.stderr).toContain(
+      `team: cannot write ${project.dir}/.git (EROFS: read-only file system): with worktrees (a git repository and 2 workers) teamline makes each worker's branch and worktree in the repository; run \`team\` where ${project.dir}/.git is writable (in an agent CLI's sandbox: outside it), or set team.isolation to "none"`,
+    );
+    expect(result.stderr).not.toContain('internal error');
+    expect(result.exitCode).toBe(2);
+    expect(runFolders(project.dir)).toEqual([]);
+  });
+
+  it.each([
+    ['the command itself', 'node', [] as string[]],
+    ['a shell that runs it', 'sh', ['sh', '-c', '"$0" "$@"; status=$?; exit $status']],
+  ])('refuses --detach in a pid namespace whose pid 1 is %s', async (_what, pid1, wrapper) => {
+    const project = makeRepoProject();
+    const detached = await teamInNamespace(project, { wrapper }, '2:executor', 'a task in a sandbox', '--detach');
+    expect(detached.stderr).toMatch(
+      new RegExp(
+        `^team: --detach: this command runs in a process namespace of its own \\(pid:\\[\\d+\\]\\) whose pid 1 \\(${pid1}\\) is this command's own ancestor: when the command ends, the namespace ends and a detached orchestrator with it; run \`team\` outside the sandbox \\(Codex: a rule in \\.codex/rules/ that allows commands starting with \`team\`\\), or without --detach$`,
+      ),
+    );
+    expect(detached.exitCode).toBe(2);
+    expect(runFolders(project.dir)).toEqual([]);
+  });
+
+  it('starts a detached run in a pid namespace it only entered (pid 1 is no ancestor of it), as in a container', async () => {
+    const project = makeRepoProject();
+    const holder = await namespaceHolder();
+    const detached = await execa('nsenter', ['--target', String(holder.pid), '--pid', '--mount', 'sh', '-c', 'cd "$0" && exec "$@"', project.dir, process.execPath, CLI, '2:executor', 'a task in a container', '--detach'], { cwd: project.dir, env: GIT_ENV, reject: false, stdin: 'ignore' });
+    expect(detached.stdout).toMatch(/runs detached \(orchestrator pid \d+\)/);
+    expect(detached.exitCode).toBe(0);
+    const runId = await project.waitForWorkers(NAMESPACE_TASKS);
+    const cancel = await project.run('cancel', '--run', runId);
+    expect(cancel.stderr).toContain(`the orchestrator runs in another process namespace (pid `);
+    expect(cancel.stderr).toContain(`run ${runId} cancelled`);
+    expect(cancel.exitCode).toBe(0);
+    expect(project.events(runId).filter((e) => e.event === 'cancel_requested').map((e) => e.by)).toEqual(['team cancel']);
+    expect(await leftoverProcesses(project.runDir(runId), runId)).toEqual([]);
+  }, 120_000);
+});
