@@ -4,13 +4,17 @@
 // gemini and the project in codex), projects that are git repositories with two workers. The
 // scripted model follows the command texts through each CLI's own shell tool: it starts the run
 // with --detach and runs the exact `next:` command each `team wait` printed until the run ends.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { execa } from 'execa';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readRunFiles } from '../../src/checkpoint/read.js';
 import { runPaths } from '../../src/checkpoint/store.js';
 import { findLeftovers } from '../helpers/tmux-leftovers.js';
+import { systemPath } from '../helpers/installed-team.js';
+import { CAN_UNSHARE } from '../helpers/namespace-run.js';
+import { PID_NS } from '../../workers/proc.js';
 import type { RealCli } from './clis.js';
 import { ensureRealClis } from './install.mjs';
 import { expectNoProcessLeft, liveWithMarker, markRun } from './leftovers.js';
@@ -70,6 +74,7 @@ describe('slash commands in the real CLIs, as a user has them', () => {
     writeFileSync(project.release, 'go\n');
     const result = await session;
     expect(result.exitCode, said(result)).toBe(0);
+    expect(existsSync(join(project.dir, '.team/runs/current')), lastOutputFrom(from)).toBe(true);
     const runId = runIdOf(project);
     expect(commandsFrom(from)[0]).toBe('team 2:executor "create hello.txt" --detach');
     expect(waits()[0]).toBe(`team wait --run ${runId} --timeout ${FIRST_WAIT_S}`);
@@ -79,6 +84,9 @@ describe('slash commands in the real CLIs, as a user has them', () => {
     const events = eventsOf(project, runId);
     expect(events.filter((e) => e.event === 'run_completed')).toHaveLength(1);
     expect(events.find((e) => e.event === 'run_started')).toMatchObject({ workers: 2, isolation: { mode: 'worktree' } });
+    // The orchestrator ran outside any sandbox (codex: by the rule team init wrote): its workers are of this pid namespace.
+    const spawned = events.flatMap((e) => (e.event === 'attempt_spawned' ? [(e as { handle: { pidNs?: string } }).handle.pidNs] : []));
+    expect(new Set(spawned)).toEqual(new Set([PID_NS]));
     // What the shell tool showed the model at the end: where the work is, and the handoffs.
     const last = lastOutputFrom(from);
     expect(last).toContain(`COMPLETED`);
@@ -118,4 +126,41 @@ describe('slash commands in the real CLIs, as a user has them', () => {
     await expectNothingLeft();
     expect(await findLeftovers(user.env(cli).TMUX_TMPDIR!, runId)).toEqual({ server: false, socket: false, processes: [] });
   }, SESSION_TIMEOUT_MS + 60_000);
+});
+
+describe('team as the README installs it', () => {
+  const init = (cwd: string, args: string[], env: Record<string, string>) => execa(join(user.bin, 'team'), ['init', ...args], { cwd, env, extendEnv: false, reject: false, stdin: 'ignore' });
+
+  it("team init warns when team is not on the PATH, and for codex when a login shell's PATH lacks it", async () => {
+    const dir = mkdtempSync(join(user.home, 'init-'));
+    const system = systemPath().join(delimiter);
+    const found = await init(dir, ['--claude', '--codex'], { HOME: user.home, PATH: `${user.bin}${delimiter}${system}` });
+    expect(found.exitCode, found.stderr).toBe(0);
+    expect(found.stderr).not.toContain('team init: `team` is not on');
+    const noPath = await init(dir, ['--claude', '--force'], { HOME: user.home, PATH: system });
+    expect(noPath.stderr).toContain('team init: `team` is not on PATH, so claude cannot run it: install it with `npm install -g .` in a clone of teamline');
+    // A profile that sets PATH anew, without ~/.local/bin, as many do: codex's login shell finds no team.
+    const home = mkdtempSync(join(user.home, 'home-'));
+    writeFileSync(join(home, '.profile'), 'PATH=/usr/local/bin:/usr/bin:/bin\nexport PATH\n');
+    const lost = await init(dir, ['--codex', '--force'], { HOME: home, PATH: `${user.bin}${delimiter}${system}` });
+    expect(lost.exitCode).toBe(0);
+    expect(lost.stderr).toContain("team init: `team` is not on a login shell's PATH (`bash -lc 'command -v team'` finds nothing), where codex runs its commands");
+  });
+
+  it.skipIf(!CAN_UNSHARE)('team cancel from another pid namespace asks the orchestrator, which cancels the run itself, nothing left', async () => {
+    const project = await user.project('claude', { gated: true });
+    const started = await project.team(['2:executor', 'wait for the release', '--detach']);
+    expect(started.exitCode, said(started)).toBe(0);
+    const runId = runIdOf(project);
+    expect(await until(() => eventsOf(project, runId).filter((e) => e.event === 'attempt_spawned').length === 4, 60_000)).toBe(true);
+    const env = { ...user.env('claude'), PWD: project.dir };
+    const cancel = await execa('unshare', ['--pid', '--fork', '--mount-proc', '--kill-child=SIGKILL', 'team', 'cancel', '--run', runId], { cwd: project.dir, env, extendEnv: false, reject: false, stdin: 'ignore' });
+    expect(cancel.stderr).toContain(`the orchestrator runs in another process namespace (pid ${(/orchestrator pid (\d+)/.exec(started.stdout) ?? [])[1]} there); asked it to cancel run ${runId}`);
+    expect(cancel.stderr).not.toContain('no live orchestrator');
+    expect(cancel.exitCode, cancel.stderr).toBe(0);
+    const events = eventsOf(project, runId);
+    expect(events.filter((e) => e.event === 'cancel_requested').map((e) => (e as { by?: string }).by)).toEqual(['team cancel']);
+    expect(events.filter((e) => e.event === 'run_cancelled')).toHaveLength(1);
+    await expectNothingLeft();
+  }, 120_000);
 });

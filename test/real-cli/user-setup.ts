@@ -34,6 +34,8 @@ export interface UserProject {
 
 export interface TeamUser {
   home: string;
+  /** ~/.local/bin, where the install put `team`. */
+  bin: string;
   /** The env of the user's shell for `cli` (the marker goes to every process of the user's runs). */
   env(cli: RealCli): Record<string, string>;
   /** A new project set up for `cli`; `gated`: the executor works until `release` exists. */
@@ -99,7 +101,7 @@ export async function makeTeamUser(serverUrl: string, marker: string): Promise<T
     trust(home, cli, dir);
     return { dir, release, team, slash: (command, args = '') => run(join(REAL_CLI_BIN, cli), SESSION[cli](command, args), cli, dir, SESSION_TIMEOUT_MS) };
   };
-  return { home, env, project, remove: () => rmSync(home, { recursive: true, force: true }) };
+  return { home, bin: join(home, '.local', 'bin'), env, project, remove: () => rmSync(home, { recursive: true, force: true }) };
 }
 
 // What the user says yes to at the CLI's first start in a folder: gemini's trusted folder, codex's trusted project.
