@@ -4,13 +4,10 @@
 // gemini and the project in codex), projects that are git repositories with two workers. The
 // scripted model follows the command texts through each CLI's own shell tool: it starts the run
 // with --detach and runs the exact `next:` command each `team wait` printed until the run ends.
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { execa } from 'execa';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readRunFiles } from '../../src/checkpoint/read.js';
-import { runPaths } from '../../src/checkpoint/store.js';
 import { findLeftovers } from '../helpers/tmux-leftovers.js';
 import { systemPath } from '../helpers/installed-team.js';
 import { CAN_UNSHARE } from '../helpers/namespace-run.js';
@@ -20,7 +17,7 @@ import { ensureRealClis } from './install.mjs';
 import { expectNoProcessLeft, liveWithMarker, markRun } from './leftovers.js';
 import { FIRST_WAIT_S } from './model-server/slash.js';
 import { startModelServer, type ModelServer } from './model-server/server.js';
-import { makeTeamUser, SESSION_TIMEOUT_MS, type TeamUser, type UserProject } from './user-setup.js';
+import { makeTeamUser, SESSION_TIMEOUT_MS, until, type TeamUser } from './user-setup.js';
 
 const CLIS: RealCli[] = ['claude', 'gemini', 'opencode', 'codex'];
 // More `team wait` calls than Gemini's loop guard lets through identical (it ends a session at the 5th).
@@ -44,8 +41,6 @@ afterAll(async () => {
 const commandsFrom = (from: number) => server.calls.slice(from).flatMap((c) => (c.step?.kind === 'run' ? [c.step.command] : []));
 // The last shell output the CLI showed the model from call `from` on.
 const lastOutputFrom = (from: number) => server.calls.slice(from).at(-1)?.outputs.at(-1) ?? '';
-const runIdOf = (project: UserProject) => readFileSync(join(project.dir, '.team/runs/current'), 'utf8').trim();
-const eventsOf = (project: UserProject, runId: string) => readRunFiles(runPaths(project.dir, runId)).events;
 const said = (result: { stdout: string; stderr: string }) => `${result.stdout}\n${result.stderr}`;
 
 // No process of the user's runs is left, once their orchestrators had a moment to exit after the
@@ -53,12 +48,6 @@ const said = (result: { stdout: string; stderr: string }) => `${result.stdout}\n
 async function expectNothingLeft(): Promise<void> {
   await until(() => liveWithMarker(marker).length === 0, 20_000);
   await expectNoProcessLeft(marker);
-}
-
-// Polls until `ready`; false when the time is up.
-async function until(ready: () => boolean, ms = SESSION_TIMEOUT_MS): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; await sleep(200)) if (ready()) return true;
-  return false;
 }
 
 describe('slash commands in the real CLIs, as a user has them', () => {
@@ -74,14 +63,14 @@ describe('slash commands in the real CLIs, as a user has them', () => {
     writeFileSync(project.release, 'go\n');
     const result = await session;
     expect(result.exitCode, said(result)).toBe(0);
-    expect(existsSync(join(project.dir, '.team/runs/current')), lastOutputFrom(from)).toBe(true);
-    const runId = runIdOf(project);
+    expect(project.runIds(), lastOutputFrom(from)).toHaveLength(1);
+    const runId = project.runId();
     expect(commandsFrom(from)[0]).toBe('team 2:executor "create hello.txt" --detach');
     expect(waits()[0]).toBe(`team wait --run ${runId} --timeout ${FIRST_WAIT_S}`);
     expect(waits().length).toBeGreaterThanOrEqual(WAITS);
     // No two waits alike, so that no loop guard takes them for a loop.
     expect(new Set(waits()).size).toBe(waits().length);
-    const events = eventsOf(project, runId);
+    const events = project.events(runId);
     expect(events.filter((e) => e.event === 'run_completed')).toHaveLength(1);
     expect(events.find((e) => e.event === 'run_started')).toMatchObject({ workers: 2, isolation: { mode: 'worktree' } });
     // The orchestrator ran outside any sandbox (codex: by the rule team init wrote): its workers are of this pid namespace.
@@ -101,8 +90,8 @@ describe('slash commands in the real CLIs, as a user has them', () => {
     const result = await project.slash('ralph', '2:executor add a greeting');
     expect(result.exitCode, said(result)).toBe(0);
     expect(commandsFrom(from)[0]).toBe('team ralph 2:executor "add a greeting" --detach');
-    const runId = runIdOf(project);
-    const events = eventsOf(project, runId);
+    const runId = project.runId();
+    const events = project.events(runId);
     expect(events.filter((e) => e.event === 'review_result').map((e) => (e as { verdict?: string }).verdict)).toEqual(['approve']);
     expect(events.filter((e) => e.event === 'run_completed')).toHaveLength(1);
     expect(lastOutputFrom(from)).toContain(`team land --run ${runId}`);
@@ -113,14 +102,14 @@ describe('slash commands in the real CLIs, as a user has them', () => {
     const project = await user.project(cli, { gated: true });
     const started = await project.team(['2:executor', 'wait for the release', '--detach', '--tmux']);
     expect(started.exitCode, said(started)).toBe(0);
-    const runId = runIdOf(project);
-    const working = await until(() => eventsOf(project, runId).filter((e) => e.event === 'attempt_spawned' && ['t1', 't2'].includes((e as { task_id?: string }).task_id ?? '')).length === 2, 60_000);
+    const runId = project.runId();
+    const working = await until(() => project.events(runId).filter((e) => e.event === 'attempt_spawned' && ['t1', 't2'].includes((e as { task_id?: string }).task_id ?? '')).length === 2, 60_000);
     expect(working, said(await project.team(['status']))).toBe(true);
     const from = server.calls.length;
     const result = await project.slash('cancel');
     expect(result.exitCode, said(result)).toBe(0);
     expect(commandsFrom(from)).toEqual(['team cancel', 'team status']);
-    const events = eventsOf(project, runId);
+    const events = project.events(runId);
     expect(events.filter((e) => e.event === 'run_cancelled')).toHaveLength(1);
     expect(lastOutputFrom(from)).toContain('cancelled');
     await expectNothingLeft();
@@ -151,14 +140,14 @@ describe('team as the README installs it', () => {
     const project = await user.project('claude', { gated: true });
     const started = await project.team(['2:executor', 'wait for the release', '--detach']);
     expect(started.exitCode, said(started)).toBe(0);
-    const runId = runIdOf(project);
-    expect(await until(() => eventsOf(project, runId).filter((e) => e.event === 'attempt_spawned').length === 4, 60_000)).toBe(true);
+    const runId = project.runId();
+    expect(await until(() => project.events(runId).filter((e) => e.event === 'attempt_spawned').length === 4, 60_000)).toBe(true);
     const env = { ...user.env('claude'), PWD: project.dir };
     const cancel = await execa('unshare', ['--pid', '--fork', '--mount-proc', '--kill-child=SIGKILL', 'team', 'cancel', '--run', runId], { cwd: project.dir, env, extendEnv: false, reject: false, stdin: 'ignore' });
     expect(cancel.stderr).toContain(`the orchestrator runs in another process namespace (pid ${(/orchestrator pid (\d+)/.exec(started.stdout) ?? [])[1]} there); asked it to cancel run ${runId}`);
     expect(cancel.stderr).not.toContain('no live orchestrator');
     expect(cancel.exitCode, cancel.stderr).toBe(0);
-    const events = eventsOf(project, runId);
+    const events = project.events(runId);
     expect(events.filter((e) => e.event === 'cancel_requested').map((e) => (e as { by?: string }).by)).toEqual(['team cancel']);
     expect(events.filter((e) => e.event === 'run_cancelled')).toHaveLength(1);
     await expectNothingLeft();

@@ -3,10 +3,13 @@
 // installed into ~/.local (the user install), each CLI pointed at one scripted model server, and in
 // each project (a git repository with a commit, two workers) only what `team init` wrote, plus the
 // once-only steps the README names: trust the folder in gemini, trust the project in codex.
-import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { execa } from 'execa';
+import { readRunFiles, type RunFiles } from '../../src/checkpoint/read.js';
+import { runPaths } from '../../src/checkpoint/store.js';
 import { installTeam, systemPath } from '../helpers/installed-team.js';
 import { allRoles, shellAgent } from '../helpers/sim-project.js';
 import { makeCliHome, type CliHome, type RealCli } from './clis.js';
@@ -26,6 +29,10 @@ export interface UserProject {
   dir: string;
   /** The file whose creation lets the gated executor finish. */
   release: string;
+  /** The latest run's id (.team/runs/current), the ids of every run, and a run's events. */
+  runId(): string;
+  runIds(): string[];
+  events(runId: string): RunFiles['events'];
   /** `team <args>` of the installed teamline, in the project, as the user runs it. */
   team(args: string[]): Promise<Outcome>;
   /** One headless session of the CLI running `/<command> <args>` (codex: `$team <command> <args>`). */
@@ -99,9 +106,19 @@ export async function makeTeamUser(serverUrl: string, marker: string): Promise<T
     const init = await team(['init', `--${cli}`, ...(cli === 'gemini' ? ['--global'] : [])]);
     if (init.exitCode !== 0) throw new Error(`team init --${cli} exited ${init.exitCode}: ${init.stderr}`);
     trust(home, cli, dir);
-    return { dir, release, team, slash: (command, args = '') => run(join(REAL_CLI_BIN, cli), SESSION[cli](command, args), cli, dir, SESSION_TIMEOUT_MS) };
+    const runs = join(dir, '.team', 'runs');
+    const runId = () => readFileSync(join(runs, 'current'), 'utf8').trim();
+    const runIds = () => (existsSync(runs) ? readdirSync(runs).filter((name) => name !== 'current') : []);
+    const events = (id: string) => readRunFiles(runPaths(dir, id)).events;
+    return { dir, release, runId, runIds, events, team, slash: (command, args = '') => run(join(REAL_CLI_BIN, cli), SESSION[cli](command, args), cli, dir, SESSION_TIMEOUT_MS) };
   };
   return { home, bin: join(home, '.local', 'bin'), env, project, remove: () => rmSync(home, { recursive: true, force: true }) };
+}
+
+// Polls until `ready`; false when the time is up.
+export async function until(ready: () => boolean, ms = SESSION_TIMEOUT_MS): Promise<boolean> {
+  for (const end = Date.now() + ms; Date.now() < end; await sleep(200)) if (ready()) return true;
+  return false;
 }
 
 // What the user says yes to at the CLI's first start in a folder: gemini's trusted folder, codex's trusted project.
