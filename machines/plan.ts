@@ -3,6 +3,15 @@ import type { Defect, TaskDef } from './types.js';
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
+// The ids teamline gives its own tasks, which a plan task could otherwise collide with (its
+// attempts in the same folders, on the same branch): the form each has, in words.
+const RESERVED: Array<[RegExp, string]> = [
+  [/^i\d+\./, 'i<iteration>.<task>'],
+  [/^fix-\d+-/, 'fix-<loop>-<defect>'],
+  [/^(?:verify|review)-\d+$/, 'verify-<pass>, review-<pass>'],
+  [/^(?:plan|prd|integration)$/, 'plan, prd, integration'],
+];
+
 // The first problem of a plan, in words, or undefined when the plan is valid.
 export function findPlanProblem(tasks: TaskDef[], maxTasks: number): string | undefined {
   if (tasks.length === 0) return 'the plan has no task';
@@ -10,6 +19,8 @@ export function findPlanProblem(tasks: TaskDef[], maxTasks: number): string | un
   const ids = new Set<string>();
   for (const task of tasks) {
     if (!ID.test(task.id)) return `task id ${JSON.stringify(task.id)} is not a valid id`;
+    const reserved = RESERVED.find(([form]) => form.test(task.id));
+    if (reserved) return `task id "${task.id}" has the form of the tasks teamline makes itself (${reserved[1]}); name it otherwise`;
     if (ids.has(task.id)) return `task id "${task.id}" is used twice`;
     ids.add(task.id);
   }
@@ -60,9 +71,9 @@ export function namespacePlan(tasks: TaskDef[], iteration: number): TaskDef[] {
   return tasks.map((t) => ({ ...t, id: prefix + t.id, ...(t.blockedBy ? { blockedBy: t.blockedBy.map((d) => prefix + d) } : {}) }));
 }
 
-// Fix tasks for a loop: one per defect.
-export function makeFixTasks(defects: Defect[], loop: number, iteration: number): TaskDef[] {
-  const used = new Set<string>();
+// Fix tasks for a loop: one per defect, with ids none of the `taken` ones (the run's tasks so far).
+export function makeFixTasks(defects: Defect[], loop: number, iteration: number, taken: Iterable<string> = []): TaskDef[] {
+  const used = new Set<string>(taken);
   return defects.map((defect, index) => {
     const base = `${prefixFor(iteration)}fix-${loop}-${rootDefectId(sanitizeId(defect.id)) || String(index + 1)}`;
     let id = base;

@@ -239,7 +239,7 @@ export function concludeReview(context: PipelineContext): Step {
 // team-fix: one fix task per defect, assigned to workers, for the next exec pass.
 export function startFixLoop(context: PipelineContext): Step {
   const loop = context.loop + 1;
-  const defs = makeFixTasks(context.defects, loop, context.iteration);
+  const defs = makeFixTasks(context.defects, loop, context.iteration, Object.keys(context.tasks));
   const workers = assignWorkers(defs.map((d) => d.id), context.workers);
   const draft = new TaskDraft(context);
   for (const def of defs) {

@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // The `team` command: maps errors to exit codes; the only place that decides how the process ends.
-import { WHOLE_CLI } from './cli-hand-over.js';
+import { asksHelp, WHOLE_CLI } from './cli-hand-over.js';
 import { loadCommands } from './launch.js';
+import { terminalText } from '../workers/terminal-text.js';
 
 const argv = process.argv.slice(2);
-let commands = await loadCommands(argv[0]);
+// Help, of any command, is the whole CLI's: the light starts of status and cancel stay light.
+let commands = await loadCommands(argv[0], asksHelp(argv));
 
 async function main(): Promise<number> {
   try {
@@ -17,10 +19,10 @@ async function main(): Promise<number> {
   } catch (error) {
     // The error classes of the code that ran: each bundle has its own.
     if (error instanceof commands.TeamError) {
-      process.stderr.write(`${withProgramName(error.message)}\n`);
+      process.stderr.write(`${terminalText(withProgramName(error.message))}\n`);
       return error.exitCode;
     }
-    process.stderr.write(`team: internal error: ${(error as Error).stack ?? String(error)}\n`);
+    process.stderr.write(`team: internal error: ${terminalText((error as Error).stack ?? String(error))}\n`);
     return commands.EXIT.failed;
   }
 }

@@ -53,12 +53,21 @@ export function readRunFiles(paths: RunPaths, options: { after?: string; only?: 
 
 // run.json is written once; without it the run cannot be read, so a damaged one stops the command with its name.
 function readRunRecord(file: string): RunRecord {
+  let record: unknown;
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as RunRecord;
+    record = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
     throw new UsageError(`${file} is unreadable or not valid JSON (${(error as Error).message}); the run cannot be read`);
   }
+  const fields = record as Partial<Record<(typeof RUN_FIELDS)[number], unknown>> | null;
+  if (typeof record !== 'object' || record === null || RUN_FIELDS.some((field) => typeof fields![field] !== 'string')) {
+    throw new UsageError(`${file} is not a run record (${RUN_FIELDS.join(', ')} must be strings); the run cannot be read`);
+  }
+  return record as RunRecord;
 }
+
+// The fields of run.json every reader relies on.
+const RUN_FIELDS = ['run_id', 'created_at', 'task', 'mode'] as const;
 
 function readFolder<T>(
   dir: string,

@@ -1,5 +1,5 @@
 // The run store: creates runs and appends events and approvals, each file written once.
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { writeFileAtomic } from '../../workers/atomic.js';
@@ -8,6 +8,8 @@ import { ID_PATTERN } from './guards.js';
 import type { LogDigest } from './log-digest.js';
 import { makeRunId, makeStamp, makeToken, nowIso } from './time.js';
 import { keepTeamOutOfGit } from '../git/team-exclude.js';
+import { quoteShort } from '../../workers/terminal-text.js';
+import { currentFile, readCurrentId } from './current-run.js';
 
 export interface RunPaths {
   projectDir: string;
@@ -122,21 +124,20 @@ export function approvalFileName(approval: Approval): string {
   return `${makeStamp()}-${approval.stage}-${makeToken()}.json`;
 }
 
-// The latest run id, or undefined when the project has none.
+// The latest run id, or undefined when the project has none; a damaged `current` is a usage error naming it.
 export function readCurrentRunId(projectDir: string): string | undefined {
-  const file = join(runsDir(projectDir), 'current');
-  if (!existsSync(file)) return undefined;
-  const id = readFileSync(file, 'utf8').trim();
-  return id || undefined;
+  return readCurrentId(runsDir(projectDir));
 }
 
-// The run a command means: `--run ID`, else the latest; an unknown run is a usage error.
+// The run a command means: `--run ID`, else the latest; an unknown run is a usage error naming
+// where the id came from (`--run`, or the `current` file).
 export function resolveRun(projectDir: string, runId: string | undefined): RunPaths & { runId: string } {
   const id = runId ?? readCurrentRunId(projectDir);
+  const source = runId === undefined ? currentFile(runsDir(projectDir)) : '--run';
   if (!id) throw new UsageError(`no run in ${projectDir}: .team/runs has none (start one with \`team "task"\` or \`team state start-run\`)`);
-  if (!ID_PATTERN.test(id)) throw new UsageError(`--run: "${id}" is not a valid run id`);
+  if (!ID_PATTERN.test(id)) throw new UsageError(`--run: ${quoteShort(id)} is not a valid run id`);
   const paths = runPaths(projectDir, id);
-  if (!existsSync(paths.runJson)) throw new UsageError(`--run: no run ${id} in ${runsDir(projectDir)}`);
+  if (!existsSync(paths.runJson)) throw new UsageError(`${source}: no run ${id} in ${runsDir(projectDir)}`);
   return { ...paths, runId: id };
 }
 

@@ -10,16 +10,13 @@ import { nowIso } from '../checkpoint/time.js';
 import { UsageError } from '../errors.js';
 import { storeUrlOf } from '../store/store-url.js';
 import { optionalString, parseFlags, requireString } from './args.js';
-import { openProject, PROJECT_FLAGS } from './project.js';
+import { openProject } from './project.js';
+import { STATE_FLAGS } from './state-flags.js';
 
 // Hashes the artifact as it is now and records who approved it.
 export async function recordApproval(argv: string[], cmd: string): Promise<number> {
   const onStore = cmd === 'team approve';
-  const args = parseFlags(
-    argv,
-    { ...PROJECT_FLAGS, run: { type: 'string' }, stage: { type: 'string' }, artifact: { type: 'string' }, by: { type: 'string' }, note: { type: 'string' }, ...(onStore && { store: { type: 'string' as const } }) },
-    cmd,
-  );
+  const args = parseFlags(argv, onStore ? STATE_FLAGS.approve : STATE_FLAGS['state approve'], cmd);
   const project = openProject(args, { readsStore: onStore });
   const storeUrl = onStore ? storeUrlOf(optionalString(args, 'store'), project.config) : undefined;
   const runId = optionalString(args, 'run');

@@ -2,11 +2,31 @@
 import { parseArgs } from 'node:util';
 import { UsageError } from '../errors.js';
 
-export interface FlagSpec {
-  type: 'string' | 'boolean';
+// A flag as the parser takes it and as `team <command> --help` describes it (src/commands/flags.ts).
+export type FlagSpec = BooleanFlag | StringFlag;
+
+interface FlagHelp {
+  /** What the flag does, in a few words. */
+  help: string;
+  short?: string;
+}
+
+// A switch: off unless given.
+export interface BooleanFlag extends FlagHelp {
+  type: 'boolean';
+  /** What applies without it, when more than "off" (`--headless`: the config's team.mode). */
+  default?: string;
+}
+
+// A flag with a value.
+export interface StringFlag extends FlagHelp {
+  type: 'string';
+  /** The value's name in help: `--run ID`. */
+  value: string;
+  /** What applies without it: a value, "required", or what the command does instead. */
+  default: string;
   /** Takes several values: `--input a b` or `--input a --input b`. */
   list?: boolean;
-  short?: string;
 }
 
 export interface ParsedArgs {
@@ -17,7 +37,7 @@ export interface ParsedArgs {
 // Parses argv against the flags; an unknown flag or a missing value is a usage error naming it.
 export function parseFlags(argv: string[], flags: Record<string, FlagSpec>, command: string): ParsedArgs {
   const options = Object.fromEntries(
-    Object.entries(flags).map(([name, spec]) => [name, { type: spec.type, multiple: spec.list ?? false, ...(spec.short ? { short: spec.short } : {}) }]),
+    Object.entries(flags).map(([name, spec]) => [name, { type: spec.type, multiple: isList(spec), ...(spec.short ? { short: spec.short } : {}) }]),
   );
   let parsed;
   try {
@@ -29,13 +49,17 @@ export function parseFlags(argv: string[], flags: Record<string, FlagSpec>, comm
   const positionals: string[] = [];
   let lastList: string | undefined;
   for (const token of parsed.tokens ?? []) {
-    if (token.kind === 'option') lastList = flags[token.name]?.list ? token.name : undefined;
+    if (token.kind === 'option') lastList = isList(flags[token.name]) ? token.name : undefined;
     else if (token.kind === 'positional') {
       if (lastList) (values[lastList] as string[]).push(token.value);
       else positionals.push(token.value);
     } else lastList = undefined;
   }
   return { values, positionals };
+}
+
+function isList(spec: FlagSpec | undefined): boolean {
+  return spec?.type === 'string' && spec.list === true;
 }
 
 // A string flag that must be present.

@@ -6,13 +6,14 @@ import { UsageError } from '../errors.js';
 import { attachCommand, buildOverview } from '../../workers/tmux/index.js';
 import { loadRunView } from '../runtime/view.js';
 import { optionalString, parseFlags } from './args.js';
-import { openProject, PROJECT_FLAGS } from './project.js';
+import { FLAGS } from './flags.js';
+import { openProject } from './project.js';
 import { readRunFiles } from '../checkpoint/read.js';
 
 // Runs tmux attach in this terminal; `--print` only prints the command.
 export async function attachCommandLine(argv: string[]): Promise<number> {
   const cmd = 'team attach';
-  const args = parseFlags(argv, { ...PROJECT_FLAGS, run: { type: 'string' }, print: { type: 'boolean' } }, cmd);
+  const args = parseFlags(argv, FLAGS.attach, cmd);
   const project = openProject(args);
   const runId = optionalString(args, 'run');
   const paths = resolveRun(project.dir, runId === undefined ? undefined : validateId(runId, '--run'));

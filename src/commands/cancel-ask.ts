@@ -12,7 +12,8 @@ import { writeCancelRequest } from '../runtime/cancel-request.js';
 import { holderStillAlive, inOtherNamespace, liveHolder, signalHolder, type LockHolder } from '../runtime/lock.js';
 import { makeProgress, type Progress } from '../runtime/progress.js';
 import { optionalString, parseFlags, type ParsedArgs } from './args.js';
-import { openProjectDir, PROJECT_FLAGS } from './project-dir.js';
+import { FLAGS } from './flags.js';
+import { openProjectDir } from './project-dir.js';
 
 // How often the orchestrator's liveness is checked while it shuts down (a signal to pid 0, no log read).
 const LIVENESS_MS = 50;
@@ -42,7 +43,7 @@ export interface OnStore {
 // that already ended is said so, and nothing changes.
 export async function askOrchestrator(argv: string[]): Promise<number | OrchestratorGone | OnStore> {
   const cmd = 'team cancel';
-  const args = parseFlags(argv, { ...PROJECT_FLAGS, run: { type: 'string' }, force: { type: 'boolean' }, json: { type: 'boolean' }, store: { type: 'string' } }, cmd);
+  const args = parseFlags(argv, FLAGS.cancel, cmd);
   const dir = openProjectDir(args);
   if (optionalString(args, 'store') !== undefined || namesStore(dir, optionalString(args, 'config'))) return { store: true, args };
   const runId = optionalString(args, 'run');

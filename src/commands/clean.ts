@@ -1,14 +1,17 @@
-// `team clean [--run ID]`: removes the worktrees and merged branches of ended runs (all, or one).
+// `team clean [--run ID]`: removes the worktrees and merged branches of ended runs (all, or one),
+// and of runs whose folder is gone but whose worktrees are still there.
 import { existsSync, readdirSync } from 'node:fs';
 import { validateId } from '../checkpoint/guards.js';
-import { resolveRun, runsDir } from '../checkpoint/store.js';
+import { resolveRun, runPaths, runsDir } from '../checkpoint/store.js';
 import { UsageError } from '../errors.js';
-import { cleanRun } from '../runtime/clean.js';
+import { cleanRun, type CleanReport } from '../runtime/clean.js';
+import { cleanOrphan, orphanRunIds } from '../runtime/clean-orphans.js';
 import { readBranches } from '../runtime/isolation-view.js';
-import { makeProgress } from '../runtime/progress.js';
+import { makeProgress, type Progress } from '../runtime/progress.js';
 import { loadRunView } from '../runtime/view.js';
 import { optionalString, parseFlags } from './args.js';
-import { openProject, PROJECT_FLAGS } from './project.js';
+import { FLAGS } from './flags.js';
+import { openProject } from './project.js';
 
 // A run that ended: nothing drives it and nothing will (a stopped run waits for a decision).
 const ENDED = new Set(['completed', 'failed', 'cancelled']);
@@ -16,11 +19,17 @@ const ENDED = new Set(['completed', 'failed', 'cancelled']);
 // Cleans the named run (refused unless it ended) or every ended run of the project.
 export async function cleanCommand(argv: string[]): Promise<number> {
   const cmd = 'team clean';
-  const args = parseFlags(argv, { ...PROJECT_FLAGS, run: { type: 'string' }, json: { type: 'boolean' } }, cmd);
+  const args = parseFlags(argv, FLAGS.clean, cmd);
   const project = openProject(args);
   const progress = makeProgress({ json: args.values.json === true });
   const named = optionalString(args, 'run');
-  const ids = named !== undefined ? [validateId(named, '--run')] : existsSync(runsDir(project.dir)) ? readdirSync(runsDir(project.dir)).filter((n) => n !== 'current') : [];
+  const orphans = await orphanRunIds(project.dir);
+  if (named !== undefined && orphans.includes(validateId(named, '--run'))) {
+    tellCleaned(progress, named, await cleanOrphan(project.dir, named), true);
+    return 0;
+  }
+  const recorded = existsSync(runsDir(project.dir)) ? readdirSync(runsDir(project.dir)).filter((n) => n !== 'current' && existsSync(runPaths(project.dir, n).runJson)) : [];
+  const ids = named !== undefined ? [named] : recorded;
   let cleaned = 0;
   for (const id of ids.sort()) {
     const paths = resolveRun(project.dir, id);
@@ -31,11 +40,20 @@ export async function cleanCommand(argv: string[]): Promise<number> {
     }
     const branches = readBranches(paths);
     if (!branches?.branch) continue;
-    const report = await cleanRun(paths, id, branches.branch, project.write);
+    tellCleaned(progress, id, await cleanRun(paths, id, branches.branch, project.write), false);
     cleaned += 1;
-    const kept = report.kept.length > 0 ? `; kept ${report.kept.join(', ')}` : '';
-    progress.emit({ type: 'clean', run: id, ...report }, `run ${id}: removed ${report.removed.length} worktree(s), deleted ${report.deleted.length} branch(es)${kept}`);
+  }
+  for (const id of named === undefined ? orphans : []) {
+    tellCleaned(progress, id, await cleanOrphan(project.dir, id), true);
+    cleaned += 1;
   }
   if (cleaned === 0) progress.emit({ type: 'clean', runs: 0 }, 'no ended run with worktrees to clean');
   return 0;
+}
+
+// What was cleaned of one run, for a person and for --json.
+function tellCleaned(progress: Progress, id: string, report: CleanReport, orphan: boolean): void {
+  const kept = report.kept.length > 0 ? `; kept ${report.kept.join(', ')}` : '';
+  const gone = orphan ? ' (its run folder is gone)' : '';
+  progress.emit({ type: 'clean', run: id, ...(orphan && { orphan }), ...report }, `run ${id}${gone}: removed ${report.removed.length} worktree(s), deleted ${report.deleted.length} branch(es)${kept}`);
 }

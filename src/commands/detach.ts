@@ -9,9 +9,10 @@ import { once } from 'node:events';
 import type { RunPaths } from '../checkpoint/store.js';
 import { EXIT, UsageError } from '../errors.js';
 import { readLockHolder } from '../runtime/lock.js';
-import { keepTeamOutOfGit } from '../git/team-exclude.js';
 import { namespaceEndsWithCommand } from '../runtime/pid-namespace.js';
 import { assertRunsWritable } from '../runtime/writable.js';
+import { keepTeamOutOfGit } from '../git/team-exclude.js';
+import { terminalText } from '../../workers/terminal-text.js';
 
 // The child learns the id of the run it creates from this variable (and removes it from its env).
 export const DETACHED_RUN_VAR = 'TEAM_DETACHED_RUN';
@@ -67,7 +68,7 @@ export async function detachRun(request: DetachRequest): Promise<number> {
     await log.close();
   }
   if (exited !== undefined && (exited === EXIT.usage || (request.creates && !made))) {
-    process.stderr.write(readFileSync(logFile, 'utf8'));
+    process.stderr.write(terminalText(readFileSync(logFile, 'utf8')));
     if (request.creates && !made) rmSync(paths.runDir, { recursive: true, force: true });
     return exited;
   }

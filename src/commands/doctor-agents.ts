@@ -1,6 +1,6 @@
 // `team doctor`'s agent CLIs: each one found on PATH with its version, and whether it is logged in
 // as far as its own files and environment tell without the network. A CLI not found is a line of
-// information: any one of them, or the built-in sim agent, is enough to run.
+// information; none at all (and no agent in the config) fails: a run would have no agent to start.
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -39,9 +39,22 @@ const AUTH: Record<string, AuthSigns> = {
 // The agent CLIs teamline has adapters for, in the order doctor lists them.
 export const AGENT_CLIS = ['claude', 'codex', 'gemini', 'opencode', 'aider'] as const;
 
-// One check per agent CLI; `onPath` tells whether a name is an executable on PATH.
-export async function checkAgentClis(env: NodeJS.ProcessEnv, onPath: (name: string) => boolean): Promise<Check[]> {
-  return Promise.all(AGENT_CLIS.map((cli) => checkAgentCli(cli, env, onPath(cli))));
+// One check per agent CLI, then whether a run has any agent to start: a CLI found, or agents named
+// in the config (the built-in sim agent runs only the demo's script); `onPath` tells whether a name
+// is an executable on PATH.
+export async function checkAgentClis(env: NodeJS.ProcessEnv, onPath: (name: string) => boolean, configured: string[]): Promise<Check[]> {
+  const checks = await Promise.all(AGENT_CLIS.map((cli) => checkAgentCli(cli, env, onPath(cli))));
+  const found = AGENT_CLIS.filter((cli) => onPath(cli));
+  const any: Check =
+    found.length > 0 || configured.length > 0
+      ? { name: 'an agent to run', status: 'ok', detail: [...found, ...configured.map((name) => `${name} (config)`)].join(', ') }
+      : {
+          name: 'an agent to run',
+          status: 'fail',
+          detail: 'no agent CLI on PATH and none in the config, so `team "task"` has no agent to start (only the demo runs: --agent sim)',
+          fix: 'install one of claude, codex, gemini, opencode, aider and log in, or name an agent in .team/config.json (docs/formats.md)',
+        };
+  return [...checks, any];
 }
 
 async function checkAgentCli(cli: string, env: NodeJS.ProcessEnv, found: boolean): Promise<Check> {

@@ -1,6 +1,6 @@
 // `team doctor`'s checks of the machine and the project: each a line of data, ok or not, with the
 // fix when not. `fail` is a required check that does not pass; `warn` and `info` never fail doctor.
-import { delimiter, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { ConfigError } from '../../config/errors.js';
 import { loadConfig, type LoadedConfig } from '../../config/load.js';
@@ -53,7 +53,7 @@ export async function checkTeamOnPath(env: NodeJS.ProcessEnv, onPath: (name: str
   const second: Check =
     login.exitCode === 0 && found !== ''
       ? { name: 'team in a login shell', status: 'ok', detail: found }
-      : { name: 'team in a login shell', status: 'warn', detail: 'bash -lc cannot find team (Codex runs commands so)', fix: 'put the folder of team on PATH in ~/.profile' };
+      : { name: 'team in a login shell', status: 'warn', detail: 'bash -lc cannot find team (Codex runs commands so)', fix: here ? `add a line export PATH="${dirname(here)}:$PATH" to ~/.profile` : 'put the folder of team on PATH in ~/.profile' };
   return [first, second];
 }
 

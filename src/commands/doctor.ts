@@ -11,8 +11,8 @@
 // --json the checks as one JSON object ({ ok, checks: [{ name, status, detail, fix? }] }).
 // Exit: 0 when every required check passes (no FAIL line), 1 otherwise, 2 for bad input. Required:
 // Node, git, team on PATH, the config, .team/ ignored in a git repository, current command files
-// where installed, and the store when one is named; an agent CLI not found is information (any one
-// of them, or the built-in sim agent, runs a team).
+// where installed, the store when one is named, and an agent to run (a CLI on PATH or one named in
+// the config); each agent CLI not found is information.
 import { accessSync, constants } from 'node:fs';
 import { homedir } from 'node:os';
 import { EXIT } from '../errors.js';
@@ -21,13 +21,15 @@ import { optionalString, parseFlags } from './args.js';
 import { checkAgentClis } from './doctor-agents.js';
 import { checkConfig, checkNode, checkStore, checkTeamIgnored, checkTeamOnPath, checkTool, whichOnPath, type Check } from './doctor-checks.js';
 import { checkCommandFiles } from './doctor-files.js';
-import { openProjectDir, PROJECT_FLAGS } from './project-dir.js';
+import { FLAGS } from './flags.js';
+import { openProjectDir } from './project-dir.js';
+import { terminalText } from '../../workers/terminal-text.js';
 
 const LABEL: Record<Check['status'], string> = { ok: 'ok  ', fail: 'FAIL', warn: 'warn', info: '--  ' };
 
 // Runs every check, prints them, and returns 0 when none failed.
 export async function doctorCommand(argv: string[]): Promise<number> {
-  const args = parseFlags(argv, { ...PROJECT_FLAGS, store: { type: 'string' }, json: { type: 'boolean' } }, 'team doctor');
+  const args = parseFlags(argv, FLAGS.doctor, 'team doctor');
   const projectDir = openProjectDir(args);
   const env = process.env;
   const which = whichOnPath(env, isExecutable);
@@ -36,7 +38,7 @@ export async function doctorCommand(argv: string[]): Promise<number> {
   const [git, tmux, agents, team, ignored, store] = await Promise.all([
     checkTool('git', env),
     checkTool('tmux', env),
-    checkAgentClis(env, (name) => which(name) !== undefined),
+    checkAgentClis(env, (name) => which(name) !== undefined, Object.keys(config.loaded?.config.agents ?? {})),
     checkTeamOnPath(env, which),
     checkTeamIgnored(projectDir, env),
     storeUrl === undefined ? undefined : checkStore(storeUrl),
@@ -44,7 +46,7 @@ export async function doctorCommand(argv: string[]): Promise<number> {
   const checks = [checkNode(), git, tmux, ...agents, ...team, ...checkCommandFiles(projectDir, env.HOME ?? homedir()), ignored, config.check, ...(store ? [store] : [])];
   const ok = checks.every((check) => check.status !== 'fail');
   if (args.values.json === true) process.stdout.write(`${JSON.stringify({ ok, checks })}\n`);
-  else process.stdout.write(`${checks.map(formatCheck).join('\n')}\n${ok ? 'team doctor: every required check passes' : `team doctor: ${checks.filter((c) => c.status === 'fail').length} required check(s) fail`}\n`);
+  else process.stdout.write(`${terminalText(checks.map(formatCheck).join('\n'))}\n${ok ? 'team doctor: every required check passes' : `team doctor: ${checks.filter((c) => c.status === 'fail').length} required check(s) fail`}\n`);
   return ok ? EXIT.completed : EXIT.failed;
 }
 

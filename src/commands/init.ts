@@ -11,6 +11,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { isOnPath } from '../runtime/agents.js';
 import { optionalString, parseFlags } from './args.js';
+import { FLAGS } from './flags.js';
 import { binFrom, pathWarnings } from './init-bin.js';
 import { MANIFEST, readInitManifest, type InitManifest } from './init-current.js';
 import { CLIS, filesFor, type Cli, type InitFile } from './init-files.js';
@@ -26,8 +27,7 @@ type Action = 'create' | 'update' | 'unchanged' | 'keep' | 'overwrite';
 // Writes (or with --print shows) the command files; returns 0, or 2 when no CLI is named or found.
 export async function initCommand(argv: string[]): Promise<number> {
   const cmd = 'team init';
-  const flags = Object.fromEntries([...CLIS, 'global', 'print', 'force', 'git-drivers'].map((name) => [name, { type: 'boolean' as const }]));
-  const args = parseFlags(argv, { ...flags, cwd: { type: 'string' }, bin: { type: 'string' } }, cmd);
+  const args = parseFlags(argv, FLAGS.init, cmd);
   if (args.positionals.length) throw new UsageError(`${cmd}: unexpected argument "${args.positionals[0]}"`);
   const global = args.values.global === true;
   if (global && args.values.cwd !== undefined) throw new UsageError(`${cmd}: --cwd and --global exclude each other`);

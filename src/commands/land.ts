@@ -10,12 +10,13 @@ import type { Progress } from '../runtime/progress.js';
 import { makeProgress } from '../runtime/progress.js';
 import { loadRunView } from '../runtime/view.js';
 import { optionalString, parseFlags } from './args.js';
-import { openProject, PROJECT_FLAGS } from './project.js';
+import { FLAGS } from './flags.js';
+import { openProject } from './project.js';
 
 // Lands the latest or named run; exit 0 landed (or already), 2 refused, 1 a conflict.
 export async function landCommand(argv: string[]): Promise<number> {
   const cmd = 'team land';
-  const args = parseFlags(argv, { ...PROJECT_FLAGS, run: { type: 'string' }, json: { type: 'boolean' }, store: { type: 'string' } }, cmd);
+  const args = parseFlags(argv, FLAGS.land, cmd);
   const project = openProject(args, { readsStore: true });
   const storeUrl = storeUrlOf(optionalString(args, 'store'), project.config);
   const runId = optionalString(args, 'run');

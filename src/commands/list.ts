@@ -9,7 +9,10 @@ import { storeUrlOf } from '../store/store-url.js';
 import { liveHolder } from '../runtime/lock.js';
 import { notDrivenLine } from './render-status.js';
 import { optionalString, parseFlags } from './args.js';
-import { openProject, PROJECT_FLAGS } from './project.js';
+import { FLAGS } from './flags.js';
+import { openProject } from './project.js';
+import { TeamError } from '../errors.js';
+import { terminalLine } from '../../workers/terminal-text.js';
 
 export interface RunRow {
   id: string;
@@ -28,35 +31,44 @@ export interface RunRow {
 
 // Prints one line per run (a table), or a JSON array with --json; a project (or store) with no run says so.
 export async function listCommand(argv: string[]): Promise<number> {
-  const args = parseFlags(argv, { ...PROJECT_FLAGS, json: { type: 'boolean' }, store: { type: 'string' } }, 'team list');
+  const args = parseFlags(argv, FLAGS.list, 'team list');
   const project = openProject(args, { readsStore: true });
   const storeUrl = storeUrlOf(optionalString(args, 'store'), project.config);
-  const rows = storeUrl === undefined ? readRows(project.dir) : await (await import('./list-store.js')).storeRows(storeUrl, project.dir);
+  const { rows, unreadable } = storeUrl === undefined ? readRows(project.dir) : { rows: await (await import('./list-store.js')).storeRows(storeUrl, project.dir), unreadable: [] };
   if (args.values.json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
   else if (rows.length === 0) process.stdout.write(`no run in ${storeUrl === undefined ? project.dir : describeUrl(storeUrl)}\n`);
   else {
     process.stdout.write(renderRows(rows));
     for (const r of rows) {
       const line = notDrivenLine({ status: r.status, orchestrated: r.orchestrated, run: { run_id: r.id } }, r.driven);
-      if (line) process.stdout.write(`${r.id}: ${line}\n`);
+      if (line) process.stdout.write(`${terminalLine(`${r.id}: ${line}`)}\n`);
     }
   }
+  // Told on stderr, so that the table and the JSON stay the runs that could be read.
+  for (const u of unreadable) process.stderr.write(`${terminalLine(`team list: run ${u.id} is not listed: ${u.reason}`)}\n`);
   return 0;
 }
 
-// Every run folder with a run.json, folded from its log.
-export function readRows(projectDir: string): RunRow[] {
+// Every run folder with a run.json, folded from its log; a run that cannot be read (a damaged
+// run.json) is named with why, and never hides the others.
+export function readRows(projectDir: string): { rows: RunRow[]; unreadable: Array<{ id: string; reason: string }> } {
   const dir = runsDir(projectDir);
-  if (!existsSync(dir)) return [];
-  const ids = readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
   const rows: RunRow[] = [];
+  const unreadable: Array<{ id: string; reason: string }> = [];
+  if (!existsSync(dir)) return { rows, unreadable };
+  const ids = readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
   for (const id of ids) {
     const paths = runPaths(projectDir, id);
     if (!existsSync(paths.runJson)) continue;
-    const files = readRunFiles(paths);
-    rows.push(rowOf(id, foldRun(files, projectDir), files.events.at(-1)?.at, liveHolder(paths) !== undefined));
+    try {
+      const files = readRunFiles(paths);
+      rows.push(rowOf(id, foldRun(files, projectDir), files.events.at(-1)?.at, liveHolder(paths) !== undefined));
+    } catch (error) {
+      if (!(error instanceof TeamError)) throw error;
+      unreadable.push({ id, reason: error.message });
+    }
   }
-  return rows;
+  return { rows, unreadable };
 }
 
 // A run's row, from its view, the time of its last event (a run still going lasts until now) and
@@ -81,9 +93,10 @@ export function rowOf(id: string, view: RunView, lastAt: string | undefined, dri
 function renderRows(rows: RunRow[]): string {
   const table = [['RUN', 'MODE', 'STATUS', 'STARTED', 'DURATION', 'COST', 'SESSION', 'TASK']];
   for (const r of rows) {
-    const task = r.task.replace(/\s+/g, ' ').trim();
+    const task = terminalLine(r.task).replace(/\s+/g, ' ').trim();
+    // Every cell safe for a terminal: run.json and the log are files anyone can write.
     const status = notDrivenLine({ status: r.status, orchestrated: r.orchestrated, run: { run_id: r.id } }, r.driven) ? `${r.status}, nothing drives it` : r.status;
-    table.push([r.id, r.mode, status, r.started.slice(0, 19).replace('T', ' '), duration(r.seconds), `$${r.costUsd.toFixed(4)}`, r.session || '-', task.length > 60 ? `${task.slice(0, 57)}...` : task]);
+    table.push([r.id, r.mode, status, r.started.slice(0, 19).replace('T', ' '), duration(r.seconds), `$${r.costUsd.toFixed(4)}`, r.session || '-', task.length > 60 ? `${task.slice(0, 57)}...` : task].map(terminalLine));
   }
   const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
   return table.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')).join('\n') + '\n';

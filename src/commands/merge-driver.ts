@@ -4,6 +4,7 @@ import { execa } from 'execa';
 import { UsageError } from '../errors.js';
 import { mergeCheckpoints } from '../opchain/merge.js';
 import { isObject } from '../opchain/validate.js';
+import { terminalLine } from '../../workers/terminal-text.js';
 
 // Merges base %O, ours %A (the output) and theirs %B; 0 merged, 1 conflict markers left in %A.
 export async function mergeDriverCommand(argv: string[]): Promise<number> {
@@ -14,12 +15,12 @@ export async function mergeDriverCommand(argv: string[]): Promise<number> {
   }
   const sides = [parse(base, true), parse(ours, false), parse(theirs, false)];
   if (sides.some((s) => s === undefined)) {
-    process.stderr.write(`team merge-driver: ${path}: a side is not a JSON object; leaving conflict markers\n`);
+    process.stderr.write(`${terminalLine(`team merge-driver: ${path}: a side is not a JSON object; leaving conflict markers`)}\n`);
     return markConflict(base, ours, theirs, path!);
   }
   const result = mergeCheckpoints(sides[0]!, sides[1]!, sides[2]!);
   if ('conflicts' in result) {
-    process.stderr.write(`team merge-driver: ${path}: changed on both sides: ${result.conflicts.join(', ')}\n`);
+    process.stderr.write(`${terminalLine(`team merge-driver: ${path}: changed on both sides: ${result.conflicts.join(', ')}`)}\n`);
     return markConflict(base, ours, theirs, path!);
   }
   writeFileSync(ours, `${JSON.stringify(result.merged, null, 2)}\n`);

@@ -5,8 +5,9 @@ import { UsageError } from '../errors.js';
 export const COMMAND_NAMES = ['ralph', 'status', 'resume', 'cancel', 'attach', 'approve', 'state', 'wait', 'list', 'init', 'merge-driver', 'watch', 'report', 'checkpoint', 'help'] as const;
 
 // Throws a usage error for a task of one word: the closest command, or how to run a one-word task.
+// An empty or blank task is no word: the caller says it is empty.
 export function refuseOneWordTask(task: string, cmd: string): void {
-  if (/\s/.test(task.trim())) return;
+  if (task.trim() === '' || /\s/.test(task.trim())) return;
   const word = task.trim();
   const prefix = cmd === 'team' ? '' : `${cmd}: `;
   const near = closestCommand(word);

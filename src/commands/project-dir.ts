@@ -2,13 +2,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
-import { optionalString, type FlagSpec, type ParsedArgs } from './args.js';
-
-// Flags every command that touches a project takes.
-export const PROJECT_FLAGS: Record<string, FlagSpec> = {
-  cwd: { type: 'string' },
-  config: { type: 'string' },
-};
+import { optionalString, type ParsedArgs } from './args.js';
 
 // A run's folder, or a folder inside it (`<project>/.team/runs/<run id>/…`).
 const RUN_FOLDER = /^(.+)\/\.team\/runs\/([^/]+)(?:\/.*)?$/;

@@ -5,9 +5,7 @@ import type { TeamConfig } from '../../config/schema.js';
 import { UsageError } from '../errors.js';
 import type { WriteOptions } from '../checkpoint/store.js';
 import { optionalString, type ParsedArgs } from './args.js';
-import { openProjectDir, PROJECT_FLAGS } from './project-dir.js';
-
-export { PROJECT_FLAGS };
+import { openProjectDir } from './project-dir.js';
 
 export interface Project {
   dir: string;

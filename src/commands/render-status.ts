@@ -1,5 +1,6 @@
 // Renders a run's view for a person.
 import type { AttemptView, RunView } from '../checkpoint/view.js';
+import { terminalLine } from '../../workers/terminal-text.js';
 
 // Several lines: the run, its stage, each task with its attempts, and what needs attention.
 // `driven`: whether an orchestrator drives the run now (its lock's holder is alive).
@@ -83,7 +84,8 @@ export function describeStage(view: RunView): string {
   return `${view.stage}${within.length ? ` (${within.join(', ')})` : ''}`;
 }
 
+// Made safe before it is cut: a cut must not split an escape sequence.
 function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = terminalLine(text).replace(/\s+/g, ' ').trim();
   return flat.length > 160 ? `${flat.slice(0, 157)}...` : flat;
 }

@@ -12,12 +12,13 @@ import { folderHandoffs, makeReportData, type ReportData } from '../report/data.
 import { renderReport } from '../report/html.js';
 import { storeUrlOf } from '../store/store-url.js';
 import { optionalString, parseFlags } from './args.js';
-import { openProject, PROJECT_FLAGS } from './project.js';
+import { FLAGS } from './flags.js';
+import { openProject } from './project.js';
 
 // Writes the report (default: report.html in the run's folder; for a run of PostgreSQL,
 // report-<run>.html in the project) and prints its path.
 export function reportCommand(argv: string[]): number | Promise<number> {
-  const args = parseFlags(argv, { ...PROJECT_FLAGS, run: { type: 'string' }, out: { type: 'string' }, store: { type: 'string' } }, 'team report');
+  const args = parseFlags(argv, FLAGS.report, 'team report');
   const project = openProject(args, { readsStore: true });
   const runId = optionalString(args, 'run');
   if (runId !== undefined) validateId(runId, '--run');

@@ -7,20 +7,22 @@ import { stopFinishedLeftovers } from '../runtime/attempt.js';
 import { probeEventLog } from '../runtime/event-log.js';
 import { makeRunProgress } from '../watch/run-progress.js';
 import { takeOver } from '../runtime/takeover.js';
+import { assertGitWritable } from '../runtime/writable.js';
 import type { RunSession } from '../runtime/session.js';
 import { killServer } from '../../workers/tmux/index.js';
 import { loadRunView } from '../runtime/view.js';
 import { optionalString, parseFlags } from './args.js';
 import { detachRun } from './detach.js';
+import { FLAGS } from './flags.js';
 import { describeStage } from './render-status.js';
-import { openProject, PROJECT_FLAGS } from './project.js';
+import { openProject } from './project.js';
 import { storeUrlOf } from '../store/store-url.js';
 import { OUTCOME_EXIT, reportEnd } from './run.js';
 
 // Resumes the latest or named run; returns the exit code of how it ends.
 export async function resumeCommand(argv: string[]): Promise<number> {
   const cmd = 'team resume';
-  const args = parseFlags(argv, { ...PROJECT_FLAGS, run: { type: 'string' }, 'retry-interrupted': { type: 'boolean' }, json: { type: 'boolean' }, detach: { type: 'boolean' }, store: { type: 'string' } }, cmd);
+  const args = parseFlags(argv, FLAGS.resume, cmd);
   const project = openProject(args, { readsStore: true });
   const runId = optionalString(args, 'run');
   const storeUrl = storeUrlOf(optionalString(args, 'store'), project.config);
@@ -48,6 +50,7 @@ export async function resumeCommand(argv: string[]): Promise<number> {
   try {
     if (ENDED.has(view.status)) await endLeftovers(session);
     refuseEnded(view.status, paths.runId);
+    if (session.isolation.active) assertGitWritable(project.dir, paths.runId);
     progress.emit({ type: 'run.resumed', run: paths.runId, state: replay.snapshot.value }, `teamline: resuming run ${paths.runId} at ${describeStage(view)}${view.uncertain.length ? ` (${view.uncertain.length} attempt(s) left running to reconcile)` : ''}`);
     const outcome = await driveRun(session, { replay, retryInterrupted: args.values['retry-interrupted'] === true });
     if (outcome.kind === 'stopped') progress.emit({ type: 'decision', reason: outcome.reason }, `teamline: stopped for a decision: ${outcome.reason}\n  \`team status --run ${paths.runId}\` lists the attempts.`);

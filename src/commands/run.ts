@@ -17,23 +17,9 @@ import { optionalInt, optionalString, parseFlags } from './args.js';
 import { DETACHED_RUN_VAR, detachRun } from './detach.js';
 import { readSessionIds } from './host-session.js';
 import { refuseOneWordTask } from './one-word.js';
-import { openProject, PROJECT_FLAGS } from './project.js';
+import { FLAGS } from './flags.js';
+import { openProject } from './project.js';
 import { storeUrlOf } from '../store/store-url.js';
-
-const RUN_FLAGS = {
-  ...PROJECT_FLAGS,
-  tmux: { type: 'boolean' as const },
-  headless: { type: 'boolean' as const },
-  agent: { type: 'string' as const },
-  'max-fix-loops': { type: 'string' as const },
-  'max-iterations': { type: 'string' as const },
-  'keep-panes': { type: 'boolean' as const },
-  json: { type: 'boolean' as const },
-  task: { type: 'string' as const },
-  land: { type: 'boolean' as const },
-  detach: { type: 'boolean' as const },
-  store: { type: 'string' as const },
-};
 
 // The exit code of each way a run can end.
 export const OUTCOME_EXIT: Record<DriveOutcome['kind'], number> = { completed: EXIT.completed, failed: EXIT.failed, cancelled: EXIT.cancelled, stopped: EXIT.decision };
@@ -41,9 +27,9 @@ export const OUTCOME_EXIT: Record<DriveOutcome['kind'], number> = { completed: E
 // Starts a team or ralph run; returns its exit code.
 export async function runTeam(argv: string[], mode: 'team' | 'ralph'): Promise<number> {
   const cmd = mode === 'ralph' ? 'team ralph' : 'team';
-  const args = parseFlags(argv, RUN_FLAGS, cmd);
+  if (mode === 'team' && argv.some((a) => a.split('=')[0] === '--max-iterations')) throw new UsageError(`${cmd}: --max-iterations belongs to \`team ralph\``);
+  const args = parseFlags(argv, mode === 'ralph' ? FLAGS.ralph : FLAGS.run, cmd);
   if (args.values.tmux && args.values.headless) throw new UsageError(`${cmd}: --tmux and --headless exclude each other`);
-  if (mode === 'team' && args.values['max-iterations'] !== undefined) throw new UsageError(`${cmd}: --max-iterations belongs to \`team ralph\``);
   const { teamArg, task } = splitPositionals(args.positionals, cmd, optionalString(args, 'task'));
   const project = openProject(args, { readsStore: true });
   const storeUrl = storeUrlOf(optionalString(args, 'store'), project.config);

@@ -7,12 +7,11 @@ import { TERMINAL_STATUSES } from '../../machines/events.js';
 import { LIMITS, validateId, validateProjectPaths, validateText } from '../checkpoint/guards.js';
 import { UsageError } from '../errors.js';
 import { loadRunView } from '../runtime/view.js';
-import { listOf, optionalString, parseFlags, requireString, type FlagSpec, type ParsedArgs } from './args.js';
+import { listOf, optionalString, parseFlags, requireString, type ParsedArgs } from './args.js';
 import { recordApproval } from './approve.js';
-import { openProject, PROJECT_FLAGS } from './project.js';
+import { openProject } from './project.js';
+import { STATE_FLAGS } from './state-flags.js';
 import { runStatus } from './status.js';
-
-const SESSION_FLAGS: Record<string, FlagSpec> = { session: { type: 'string' }, 'parent-session': { type: 'string' } };
 
 // Runs one `team state` subcommand; returns the exit code.
 export function runState(argv: string[]): number | Promise<number> {
@@ -43,7 +42,7 @@ function sessionOf(args: ParsedArgs): { session: string; parent_session: string 
 
 function startRun(argv: string[]): number {
   const cmd = 'team state start-run';
-  const args = parseFlags(argv, { ...PROJECT_FLAGS, ...SESSION_FLAGS, profile: { type: 'string' }, stage: { type: 'string' }, task: { type: 'string' } }, cmd);
+  const args = parseFlags(argv, STATE_FLAGS['state start-run'], cmd);
   const project = openProject(args);
   const profile = validateId(requireString(args, 'profile', cmd), '--profile');
   const stage = validateId(requireString(args, 'stage', cmd), '--stage');
@@ -59,11 +58,7 @@ function startRun(argv: string[]): number {
 
 function startTask(argv: string[]): number {
   const cmd = 'team state start-task';
-  const args = parseFlags(
-    argv,
-    { ...PROJECT_FLAGS, ...SESSION_FLAGS, run: { type: 'string' }, task: { type: 'string' }, stage: { type: 'string' }, agent: { type: 'string' }, input: { type: 'string', list: true } },
-    cmd,
-  );
+  const args = parseFlags(argv, STATE_FLAGS['state start-task'], cmd);
   const project = openProject(args);
   const run = resolveRun(project.dir, validateId(requireString(args, 'run', cmd), '--run'));
   const taskId = validateId(requireString(args, 'task', cmd), '--task');
@@ -100,11 +95,7 @@ function claimAttempt(attemptsDir: string, taskId: string, attempt: number, cmd:
 
 function finishTask(argv: string[]): number {
   const cmd = 'team state finish-task';
-  const args = parseFlags(
-    argv,
-    { ...PROJECT_FLAGS, ...SESSION_FLAGS, run: { type: 'string' }, task: { type: 'string' }, status: { type: 'string' }, artifact: { type: 'string', list: true }, evidence: { type: 'string' }, next: { type: 'string' } },
-    cmd,
-  );
+  const args = parseFlags(argv, STATE_FLAGS['state finish-task'], cmd);
   const project = openProject(args);
   const run = resolveRun(project.dir, validateId(requireString(args, 'run', cmd), '--run'));
   const taskId = validateId(requireString(args, 'task', cmd), '--task');
@@ -129,7 +120,7 @@ function finishTask(argv: string[]): number {
 
 function retryTask(argv: string[]): number {
   const cmd = 'team state retry';
-  const args = parseFlags(argv, { ...PROJECT_FLAGS, run: { type: 'string' }, task: { type: 'string' }, reason: { type: 'string' } }, cmd);
+  const args = parseFlags(argv, STATE_FLAGS['state retry'], cmd);
   const project = openProject(args);
   const run = resolveRun(project.dir, validateId(requireString(args, 'run', cmd), '--run'));
   const taskId = validateId(requireString(args, 'task', cmd), '--task');

@@ -6,11 +6,14 @@ import { validateId } from '../checkpoint/guards.js';
 import type { RunView } from '../checkpoint/view.js';
 import { readRunView } from '../runtime/view.js';
 import { optionalString, parseFlags } from './args.js';
-import { openProject, PROJECT_FLAGS } from './project.js';
+import { FLAGS } from './flags.js';
+import { STATE_FLAGS } from './state-flags.js';
+import { openProject } from './project.js';
 import { notDrivenLine, renderStatus } from './render-status.js';
 import { liveHolder } from '../runtime/lock.js';
 import { describeBranches, foldBranches, readBranches } from '../runtime/isolation-view.js';
 import { storeUrlOf } from '../store/store-url.js';
+import { terminalText } from '../../workers/terminal-text.js';
 
 // A run to be read from a PostgreSQL store (`--store URL` or `team.store`) instead of the files.
 export interface StoreStatusAsked {
@@ -23,7 +26,7 @@ export interface StoreStatusAsked {
 // Prints the status of the latest or named run and returns the exit code; a project with no run says
 // so. With a store, prints nothing and returns what to read from it.
 export function showStatus(argv: string[], cmd: string): number | StoreStatusAsked {
-  const args = parseFlags(argv, { ...PROJECT_FLAGS, run: { type: 'string' }, json: { type: 'boolean' }, store: { type: 'string' } }, cmd);
+  const args = parseFlags(argv, cmd === 'team state status' ? STATE_FLAGS['state status'] : FLAGS.status, cmd);
   const project = openProject(args, { readsStore: true });
   const runId = optionalString(args, 'run');
   const store = storeUrlOf(optionalString(args, 'store'), project.config);
@@ -46,7 +49,7 @@ export function showStatus(argv: string[], cmd: string): number | StoreStatusAsk
 // `driven`: whether an orchestrator drives the run now.
 export function printStatus(view: RunView, branches: ReturnType<typeof foldBranches>, runId: string, json: boolean, driven: boolean): void {
   if (json) process.stdout.write(`${JSON.stringify({ ...toJson(view, driven), ...(branches ? { branches } : {}) }, null, 2)}\n`);
-  else process.stdout.write(renderStatus(view, driven) + (branches ? `${describeBranches(branches, runId, view.status).join('\n')}\n` : ''));
+  else process.stdout.write(terminalText(renderStatus(view, driven) + (branches ? `${describeBranches(branches, runId, view.status).join('\n')}\n` : '')));
 }
 
 // The JSON document of `team status --json`: `driven` and `attention.notDriven` say what the text's

@@ -1,6 +1,7 @@
 // The handoffs' Decided, Risks and Remaining, as `team wait` prints them when a run ends: what an
 // agent reports to its user without opening a file.
 import { BULLET_LABELS } from '../../handoffs/shape.js';
+import { terminalLine } from '../../workers/terminal-text.js';
 
 // The bullets told of, from each handoff.
 const TOLD = ['Decided', 'Risks', 'Remaining'] as const;
@@ -39,8 +40,7 @@ function bulletsOf(text: string): Partial<Record<(typeof BULLET_LABELS)[number],
     const match = /^- \*\*([A-Za-z]+)\*\*: (.*)$/.exec(line);
     const label = match?.[1] as (typeof BULLET_LABELS)[number] | undefined;
     if (!label || !BULLET_LABELS.includes(label) || found[label] !== undefined) continue;
-    // Agents' text: no control character (an escape sequence) reaches the terminal.
-    const flat = match![2]!.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').replace(/\s+/g, ' ').trim();
+    const flat = terminalLine(match![2]!).replace(/\s+/g, ' ').trim();
     found[label] = flat.length > MAX_BULLET ? `${flat.slice(0, MAX_BULLET - 1)}…` : flat;
   }
   return found;

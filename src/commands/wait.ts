@@ -15,12 +15,14 @@ import { readHandoffs } from '../../handoffs/read.js';
 import { digestHandoffs } from './wait-handoffs.js';
 import { loadRunView } from '../runtime/view.js';
 import { optionalInt, optionalString, parseFlags } from './args.js';
-import { openProject, PROJECT_FLAGS } from './project.js';
+import { FLAGS } from './flags.js';
+import { openProject } from './project.js';
 import { storeUrlOf } from '../store/store-url.js';
 import { OUTCOME_EXIT, workPlaces } from './run.js';
 import { TEMP_PREFIX } from '../../workers/atomic.js';
 import { summarizeProgress } from './wait-summary.js';
 import { describeStage } from './render-status.js';
+import { terminalText } from '../../workers/terminal-text.js';
 
 // How often the events folder is listed; the run is folded again only when it changed.
 const POLL_MS = 250;
@@ -47,7 +49,7 @@ interface WaitSource {
 // Waits for the latest or named run; returns the run's exit code, 5 at the timeout, 6 when orphaned.
 export async function waitCommand(argv: string[]): Promise<number> {
   const cmd = 'team wait';
-  const args = parseFlags(argv, { ...PROJECT_FLAGS, run: { type: 'string' }, timeout: { type: 'string' }, since: { type: 'string' }, round: { type: 'string' }, json: { type: 'boolean' }, store: { type: 'string' } }, cmd);
+  const args = parseFlags(argv, FLAGS.wait, cmd);
   const timeoutS = optionalInt(args, 'timeout', cmd, 1, 7 * 24 * 3600);
   const since = optionalInt(args, 'since', cmd, 0, Number.MAX_SAFE_INTEGER);
   const round = optionalInt(args, 'round', cmd, 1, Number.MAX_SAFE_INTEGER) ?? 1;
@@ -132,8 +134,9 @@ async function reportEnded(source: WaitSource, view: RunView, ended: Ended, json
   return OUTCOME_EXIT[ended];
 }
 
+// JSON exact; text safe for a terminal.
 function write(json: boolean, data: object, text: string): void {
-  process.stdout.write(json ? `${JSON.stringify(data)}\n` : `${text}\n`);
+  process.stdout.write(json ? `${JSON.stringify(data)}\n` : `${terminalText(text)}\n`);
 }
 
 // The events in place: a file being written (a temporary name) counts only once renamed, so that

@@ -5,7 +5,8 @@ import { storeUrlOf } from '../store/store-url.js';
 import { watchRun } from '../watch/live.js';
 import { loadWatchModel } from '../watch/model.js';
 import { optionalInt, optionalString, parseFlags } from './args.js';
-import { openProject, PROJECT_FLAGS } from './project.js';
+import { FLAGS } from './flags.js';
+import { openProject } from './project.js';
 
 // How often the view reads the log, unless --interval says otherwise.
 const DEFAULT_INTERVAL_MS = 1000;
@@ -13,7 +14,7 @@ const DEFAULT_INTERVAL_MS = 1000;
 // Shows the latest or named run; leaves the run running when the person quits. With `--store URL` or
 // `team.store`, the run is read from that PostgreSQL database (watch-store.ts, loaded only then).
 export async function watchCommand(argv: string[], cmd = 'team watch'): Promise<number> {
-  const args = parseFlags(argv, { ...PROJECT_FLAGS, run: { type: 'string' }, interval: { type: 'string' }, store: { type: 'string' } }, cmd);
+  const args = parseFlags(argv, FLAGS.watch, cmd);
   const project = openProject(args, { readsStore: true });
   const runId = optionalString(args, 'run');
   if (runId !== undefined) validateId(runId, '--run');

@@ -3,6 +3,7 @@ import { isPostgresUrl } from '../../config/schema.js';
 import { ID_PATTERN } from '../checkpoint/guards.js';
 import { UsageError } from '../errors.js';
 import { optionalInt, optionalString, parseFlags, requireString } from './args.js';
+import { FLAGS } from './flags.js';
 import { openProjectDir } from './project-dir.js';
 
 // Attempts one worker runs at once unless --max says otherwise.
@@ -22,7 +23,7 @@ export interface WorkerOptions {
 // Reads argv; a bad argument is a usage error naming it.
 export function parseWorkerArgs(argv: string[]): WorkerOptions {
   const name = 'team worker';
-  const args = parseFlags(argv, { store: { type: 'string' }, labels: { type: 'string' }, max: { type: 'string' }, 'lease-ttl': { type: 'string' }, cwd: { type: 'string' } }, name);
+  const args = parseFlags(argv, FLAGS.worker, name);
   if (args.positionals.length > 0) throw new UsageError(`${name}: unexpected argument "${args.positionals[0]}"`);
   const storeUrl = requireString(args, 'store', name);
   if (!isPostgresUrl(storeUrl)) throw new UsageError(`${name}: --store must be a PostgreSQL URL (postgres://user:password@host:port/database)`);

@@ -7,6 +7,7 @@ import { nanoid } from 'nanoid';
 import { createProcessBackend } from '../../workers/process.js';
 import { createTmuxBackend } from '../../workers/tmux/index.js';
 import { BOOT_ID } from '../../workers/proc.js';
+import { terminalText } from '../../workers/terminal-text.js';
 import { ATTEMPT_QUEUE } from '../store/attempt-job.js';
 import { describeUrl } from '../store/pg-connect.js';
 import { takeAttempts } from '../store/pg-leases.js';
@@ -87,7 +88,7 @@ async function openWorker(options: WorkerOptions): Promise<WorkerContext> {
     holder: { workerId, host: hostname(), bootId: BOOT_ID ?? '', ttlMs: options.leaseTtlMs },
     projectDir: options.projectDir,
     folder: join(options.projectDir, '.team', 'worker'),
-    say: (line) => process.stderr.write(`${line}\n`),
+    say: (line) => process.stderr.write(`${terminalText(line)}\n`),
   };
 }
 

@@ -1,12 +1,12 @@
 // A worker that started but was never recorded (the orchestrator died between spawn and record):
 // found through the pid file its wrapper writes first, and verified by its command line.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import type { AttemptInput } from '../../machines/types.js';
 import { readPidStart } from '../../workers/proc.js';
 import type { WorkerHandle } from '../../workers/types.js';
 import { findEscapees } from '../../workers/escapees.js';
-import { EXIT_FILE, OUTPUT_FILE, PID_FILE } from '../../workers/wrapper.js';
+import { OUTPUT_FILE, PID_FILE } from '../../workers/wrapper.js';
 import type { AttemptFiles } from './attempt-records.js';
 import type { RunSession } from './session.js';
 
@@ -37,11 +37,25 @@ function readCmdline(pid: number): string {
   }
 }
 
-// Whether an attempt with no recorded worker may have run at all: a record its wrapper or agent
-// wrote (pid, exit, result, output) or a live process carrying its marker. Without any, its
+// Whether an attempt with no recorded worker may have run at all: anything in its folder but the
+// prompt the orchestrator wrote (a pid or exit record, a result, output, a tmux pane's launch file:
+// that pane may still wait for its go) or a live process carrying its marker. Without any, its
 // task_started was the last thing that happened to it, and it had no side effect.
 export function workerMayHaveStarted(runId: string, input: AttemptInput, files: AttemptFiles): boolean {
-  if ([join(files.dir, PID_FILE), join(files.dir, EXIT_FILE), files.resultFile].some((file) => existsSync(file))) return true;
-  if ((statSync(join(files.dir, OUTPUT_FILE), { throwIfNoEntry: false })?.size ?? 0) > 0) return true;
+  if (existsSync(files.resultFile)) return true;
+  for (const entry of entriesOf(files.dir)) {
+    if (join(files.dir, entry.name) === files.promptFile) continue;
+    if (entry.name === OUTPUT_FILE && entry.isFile() && statSync(join(files.dir, entry.name)).size === 0) continue;
+    return true;
+  }
   return findEscapees({ runId, taskId: input.taskId, attempt: input.attempt, since: 0 }).length > 0;
+}
+
+function entriesOf(dir: string): Dirent[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
 }

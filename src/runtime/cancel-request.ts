@@ -5,8 +5,10 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../workers/atomic.js';
 
+// The request's file, in the run folder.
 export const CANCEL_REQUEST_FILE = 'cancel-request.json';
 
+// What `team cancel` asks, and whether a signal announces it.
 export interface CancelRequest {
   by: string;
   force: boolean;

@@ -7,6 +7,7 @@ import type { Stage } from '../../workers/types.js';
 import { excludeTeamFolder } from '../git/team-exclude.js';
 import { ensureBranch, ensureWorktree } from '../git/worktree.js';
 import { abortMerge, mergeInProgress } from '../git/merge.js';
+import { idOfRefPart, refPart } from '../git/ref-part.js';
 import { Serial } from '../git/serial.js';
 import type { RunSession } from './session.js';
 
@@ -25,15 +26,15 @@ export function isWorkStage(stage: Stage): boolean {
 // branch is `team/<run>--<task>`.
 export const TASK_SEPARATOR = '--';
 
-// A task's branch: `team/<run>--<task>`.
+// A task's branch: `team/<run>--<task>` (an id git refuses in a ref written as src/git/ref-part.ts says).
 export function taskBranch(integration: string, taskId: string): string {
-  return `${integration}${TASK_SEPARATOR}${taskId}`;
+  return `${integration}${TASK_SEPARATOR}${refPart(taskId)}`;
 }
 
 // The task a branch of this run belongs to, if it is a task branch.
 export function taskOfBranch(integration: string, branch: string): string | undefined {
   const prefix = `${integration}${TASK_SEPARATOR}`;
-  return branch.startsWith(prefix) ? branch.slice(prefix.length) : undefined;
+  return branch.startsWith(prefix) ? idOfRefPart(branch.slice(prefix.length)) : undefined;
 }
 
 export interface ConflictRecord {

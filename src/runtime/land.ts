@@ -1,8 +1,9 @@
-// `team land`: brings a completed run's integration branch into the user's branch, only when the
-// user's working tree is clean; otherwise nothing changes.
+// `team land`: brings a completed run's integration branch into the user's checked-out branch, only
+// when the working tree is clean and the merge overwrites no file of theirs; otherwise nothing changes.
 import type { NewEvent } from '../../machines/events.js';
 import { EXIT, TeamError, UsageError } from '../errors.js';
 import { git, gitOrThrow, identity, linesOf } from '../git/git.js';
+import { pathsInTheWay } from '../git/in-the-way.js';
 import { commitOf, dirtyPaths, isAncestor } from '../git/repo.js';
 import type { BranchesView } from './isolation-view.js';
 
@@ -20,19 +21,20 @@ export interface LandTarget {
   record(event: NewEvent): Promise<void> | void;
 }
 
-// Merges `team/<run>` into the branch checked out in `dir`. A dirty working tree is refused (exit
-// 2) and a conflict aborted (exit 1): either way the user's branch and tree are as they were.
+// Merges `team/<run>` into the branch checked out in `dir`. A detached HEAD, a dirty working tree
+// and files the merge would overwrite are refused (exit 2), a conflict aborted (exit 1): either way
+// the user's branch and tree are as they were.
 export async function landRun(dir: string, runId: string, branches: BranchesView, target: LandTarget): Promise<LandOutcome> {
   const branch = branches.branch!;
-  const into = (await git(dir, ['symbolic-ref', '--quiet', '--short', 'HEAD'])).stdout || 'HEAD';
+  const again = `run \`team land --run ${runId}\` again (the work stays on ${branch})`;
+  const into = (await git(dir, ['symbolic-ref', '--quiet', '--short', 'HEAD'])).stdout;
+  if (!into) throw new UsageError(`team land: HEAD is detached, on no branch; nothing was changed. Check out the branch to land into, then ${again}`);
   if (!(await commitOf(dir, target.ref))) throw new UsageError(`team land: branch ${branch} of run ${runId} no longer exists`);
   if (await isAncestor(dir, target.ref, 'HEAD')) return { kind: 'already', into };
-  // Untracked files do not stop a merge unless it would overwrite them (then git refuses, below).
   const dirty = (await dirtyPaths(dir, false)).filter((path) => !OWN_FILES.test(path));
-  if (dirty.length > 0) {
-    const shown = dirty.slice(0, 10).join(', ') + (dirty.length > 10 ? `, … (${dirty.length} in all)` : '');
-    throw new UsageError(`team land: your working tree has uncommitted changes (${shown}); nothing was changed. Commit or stash them, then run \`team land --run ${runId}\` again (the work stays on ${branch})`);
-  }
+  if (dirty.length > 0) throw new UsageError(`team land: your working tree has uncommitted changes (${listed(dirty)}); nothing was changed. Commit or stash them, then ${again}`);
+  const inTheWay = (await pathsInTheWay(dir, target.ref)).map((f) => `${f.path} (${f.ignored ? 'ignored' : 'untracked'})`);
+  if (inTheWay.length > 0) throw new UsageError(`team land: ${branch} adds files that are already in your checkout, untracked or ignored by git: ${listed(inTheWay)}; the merge would overwrite them, so nothing was changed. Move them out of the way (or commit them), then ${again}`);
   const merged = await git(dir, [...(await identity(dir)), 'merge', '--no-edit', '-m', `team: land run ${runId}`, target.ref]);
   if (!merged.ok) {
     const files = linesOf((await git(dir, ['diff', '--name-only', '--diff-filter=U'])).stdout);
@@ -43,4 +45,9 @@ export async function landRun(dir: string, runId: string, branches: BranchesView
   const commit = await gitOrThrow(dir, ['rev-parse', 'HEAD']);
   await target.record({ event: 'branch_landed', branch, into, commit });
   return { kind: 'landed', into, commit };
+}
+
+// The first ten of a list, and how many in all.
+function listed(items: string[]): string {
+  return items.slice(0, 10).join(', ') + (items.length > 10 ? `, … (${items.length} in all)` : '');
 }

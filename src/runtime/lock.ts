@@ -7,6 +7,7 @@ import type { RunPaths } from '../checkpoint/store.js';
 import { LockedError } from '../errors.js';
 import { holderAlive, inOtherNamespace, keepBeating } from './lock-life.js';
 
+// Whether a holder runs in another pid namespace (its pid cannot be checked from here).
 export { inOtherNamespace } from './lock-life.js';
 
 export const LOCK_FILE = 'lock.json';

@@ -10,7 +10,7 @@ import type { Progress } from './progress.js';
 import { inputOf } from './replay.js';
 import { makeSession } from './session.js';
 import { chooseIsolation, forRun, openIsolation } from './isolation-start.js';
-import { assertGitWritable, assertRunsWritable } from './writable.js';
+import { assertRunsWritable } from './writable.js';
 
 export interface StartRequest {
   /** The id the run is created with (a detached start chose it); default a new one. */
@@ -36,7 +36,6 @@ export async function startRun(request: StartRequest): Promise<{ outcome: DriveO
   // Decided before anything is written: `worktree` asked for outside git is refused with nothing made.
   const isolation = await chooseIsolation(request.projectDir, config, request.workers, request.land === true);
   assertRunsWritable(request.projectDir);
-  if (isolation.mode === 'worktree') await assertGitWritable(request.projectDir, isolation.reason);
   const record = createRun(
     request.projectDir,
     { profile: 'default', stage: 'team-plan', status: 'running', ...request.session, task: request.task, workers: request.workers, agentType: routing.agentType, mode: request.mode },

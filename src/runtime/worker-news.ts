@@ -7,6 +7,7 @@
 import type { AttemptInput } from '../../machines/types.js';
 import { readWorkerNews, type ExpiredLease, type Report } from '../store/pg-reports.js';
 import type { PgStore } from '../store/pg-store.js';
+import { terminalLine } from '../../workers/terminal-text.js';
 import { guardCliText } from './result-guard.js';
 import type { RunSession } from './session.js';
 
@@ -22,7 +23,7 @@ const keyOf = (taskId: string, attempt: number) => `${taskId}#${attempt}`;
 const WORD_LIMIT = 200;
 export function workerWord(value: unknown, fallback: string): string {
   if (typeof value !== 'string' || value === '') return fallback;
-  const guarded = guardCliText(value.replace(/[\u0000-\u001f\u007f]/g, ' '));
+  const guarded = guardCliText(terminalLine(value));
   return guarded.length > WORD_LIMIT ? `${guarded.slice(0, WORD_LIMIT - 1)}…` : guarded;
 }
 

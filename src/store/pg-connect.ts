@@ -3,6 +3,7 @@
 import { createRequire } from 'node:module';
 import type pg from 'pg';
 import { EXIT, TeamError } from '../errors.js';
+import { maskUrl, withoutPassword } from './mask-url.js';
 
 // pg (and pg-boss, pg-queue.ts) load at the first connection: a run on files, and every command
 // that names no store, never pays for them (they and what they require cost a command ~100 ms).
@@ -20,21 +21,22 @@ export function requireDriver<T>(name: 'pg-boss'): T {
 // The database cannot be reached or refused us: the command stops with the reason.
 export class StoreUnreachableError extends TeamError {
   constructor(url: string, cause: Error) {
-    super(`the store ${describeUrl(url)} cannot be reached (${cause.message})`, EXIT.failed);
+    super(`the store ${describeUrl(url)} cannot be reached (${withoutPassword(cause.message, url)})`, EXIT.failed);
   }
 }
 
 // A database that answers nothing (a dropped packet, a host gone) is unreachable after this long.
 const CONNECT_TIMEOUT_MS = 10_000;
 
-// The URL with its password hidden, for messages.
+// The URL with its password hidden (also a `password=` parameter), for messages.
 export function describeUrl(url: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = '***';
+    if (parsed.searchParams.has('password')) parsed.searchParams.set('password', '***');
     return parsed.toString();
   } catch {
-    return '(an invalid URL)';
+    return maskUrl(url);
   }
 }
 

@@ -1,13 +1,14 @@
 // Which store a command reads: `--store URL`, else `team.store` of the config, else the files.
 import { isPostgresUrl, type TeamConfig } from '../../config/schema.js';
 import { UsageError } from '../errors.js';
+import { quoteShort } from '../../workers/terminal-text.js';
+import { maskUrl } from './mask-url.js';
 
 // The PostgreSQL URL to read runs from, or undefined for the files under .team/runs.
 export function storeUrlOf(flag: string | undefined, config: TeamConfig): string | undefined {
   if (flag === undefined) return config.team.store;
   if (!isPostgresUrl(flag)) {
-    const shown = flag.length > 60 ? `${flag.slice(0, 57)}...` : flag;
-    throw new UsageError(`--store: "${shown}" is not a PostgreSQL URL (postgres://user:password@host:port/database); without --store, runs are the files under .team/runs`);
+    throw new UsageError(`--store: ${quoteShort(maskUrl(flag))} is not a PostgreSQL URL (postgres://user:password@host:port/database); without --store, runs are the files under .team/runs`);
   }
   return flag;
 }

@@ -1,4 +1,5 @@
 // Renders the live view as lines: a full frame for a terminal, or plain lines of what changed.
+import { terminalLine } from '../../workers/terminal-text.js';
 import type { AttemptFact, WatchModel } from './model.js';
 
 // Below this many columns the frame does not fit: plain lines instead.
@@ -6,7 +7,7 @@ export const MIN_COLUMNS = 60;
 // A lane's title column is at most this wide (the whole title is in the plan).
 const TITLE_COLUMNS = 28;
 
-// The whole frame, every line cut to `columns`; a run nothing drives says so where the footer would be.
+// The whole frame, every line safe for a terminal and cut to `columns`; a run nothing drives says so where the footer would be.
 export function renderFrame(m: WatchModel, columns: number, footer = 'q quits (the run goes on)'): string[] {
   const lines = [
     `teamline ${m.runId} · ${m.mode} · ${m.status} · ${seconds(m.elapsedMs)}`,
@@ -29,10 +30,10 @@ export function renderFrame(m: WatchModel, columns: number, footer = 'q quits (t
   if (m.ended) lines.push(`run ${m.status}${m.outcome ? `: ${oneLine(m.outcome)}` : ''}`);
   else if (m.undriven) lines.push(m.undriven);
   else if (footer) lines.push(footer);
-  return lines.map((line) => cut(line, columns));
+  return lines.map((line) => cut(terminalLine(line), columns));
 }
 
-// The facts of the model as plain lines; a caller prints those it has not printed before. Every
+// The facts of the model as plain lines, safe for a terminal; a caller prints those it has not printed before. Every
 // attempt has its line, so each completion is printed however soon its worker took the next task.
 export function plainFacts(m: WatchModel): string[] {
   const facts = [`stage ${m.stage}${loopText(m)}${iterationText(m)}`];
@@ -41,7 +42,7 @@ export function plainFacts(m: WatchModel): string[] {
   for (const a of m.attention) facts.push(`needs attention: ${a}`);
   if (m.undriven) facts.push(m.undriven);
   if (m.ended) facts.push(`run ${m.status}${m.outcome ? `: ${oneLine(m.outcome)}` : ''} · $${m.costUsd.toFixed(4)} · tokens ${m.tokens.input} in / ${m.tokens.output} out`);
-  return facts;
+  return facts.map(terminalLine);
 }
 
 function attemptFact(a: AttemptFact): string {
@@ -64,8 +65,9 @@ function seconds(ms: number): string {
   return ms >= 60_000 ? `${Math.floor(ms / 60_000)}m${String(Math.floor((ms % 60_000) / 1000)).padStart(2, '0')}s` : `${(ms / 1000).toFixed(1)}s`;
 }
 
+// Made safe before it is measured or cut: a cut must not split an escape sequence.
 function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  return terminalLine(text).replace(/\s+/g, ' ').trim();
 }
 
 function cut(line: string, columns: number): string {

@@ -1,13 +1,13 @@
 // What the live view shows, from a run's log (files or PostgreSQL) and the tail of each worker's output.log.
 import { closeSync, fstatSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { stripVTControlCharacters } from 'node:util';
 import { readRunFiles, type RunFiles } from '../checkpoint/read.js';
 import type { RunPaths } from '../checkpoint/store.js';
 import { foldRun, type RunView } from '../checkpoint/view.js';
 import { attentionLines, notDrivenLine } from '../commands/render-status.js';
 import { liveHolder } from '../runtime/lock.js';
 import { openRegularFile } from '../../workers/regular-file.js';
+import { terminalLine } from '../../workers/terminal-text.js';
 import { attemptFacts, lanesOf, type AttemptFact, type Lane } from './lanes.js';
 import { doneOf, planTasks, type PlanTasks } from './plan-tasks.js';
 
@@ -126,8 +126,7 @@ export function lastLine(file: string): string {
     const buffer = Buffer.alloc(length);
     const read = readSync(fd, buffer, 0, length, size - length);
     const lines = buffer.subarray(0, read).toString('utf8').split(/\r?\n|\r/);
-    const last = lines.reverse().find((line) => stripVTControlCharacters(line).trim() !== '') ?? '';
-    return stripVTControlCharacters(last).replace(/[\u0000-\u001f\u007f]/g, ' ').trim();
+    return lines.map((line) => terminalLine(line).trim()).reverse().find((line) => line !== '') ?? '';
   } finally {
     closeSync(fd);
   }

@@ -70,11 +70,26 @@ describe('team doctor', () => {
     expect(result.lines).toContain('ok    command files claude: 4 current');
     expect(result.lines).toContain('ok    .team/ ignored: git ignores .team/');
     expect(result.lines).toContain('ok    config: defaults (no .team/config.json)');
+    expect(result.lines).toContain('ok    an agent to run: claude');
     expect(result.lines.at(-1)).toBe('team doctor: every required check passes');
+  });
+
+  it('fails when no agent CLI is on the PATH and the config names none, and passes with one in the config', async () => {
+    const setup = makeSetup();
+    const bare = await doctor(setup);
+    expect(bare.exitCode).toBe(1);
+    expect(bare.lines).toContain(
+      'FAIL  an agent to run: no agent CLI on PATH and none in the config, so `team "task"` has no agent to start (only the demo runs: --agent sim) — fix: install one of claude, codex, gemini, opencode, aider and log in, or name an agent in .team/config.json (docs/formats.md)',
+    );
+    writeFileSync(join(setup.dir, '.team', 'config.json'), JSON.stringify({ agents: { mine: { adapter: 'command', command: 'true' } } }));
+    const configured = await doctor(setup);
+    expect(configured.exitCode, configured.stdout).toBe(0);
+    expect(configured.lines).toContain('ok    an agent to run: mine (config)');
   });
 
   it('gives the checks as data with --json', async () => {
     const setup = makeSetup();
+    addFakeClaude(setup, true);
     const result = await doctor(setup, ['--json']);
     const data = JSON.parse(result.stdout) as { ok: boolean; checks: { name: string; status: string; detail: string; fix?: string }[] };
     expect(data.ok).toBe(true);
@@ -90,6 +105,15 @@ describe('team doctor', () => {
     expect((await doctor(setup, [], { ANTHROPIC_API_KEY: 'k' })).lines).toContain('ok    agent claude: 2.1.197 (Claude Code); ANTHROPIC_API_KEY is set');
   });
 
+  it('prints what an agent CLI says of its version without its escape sequences', async () => {
+    const setup = makeSetup();
+    addFakeClaude(setup, true);
+    writeFileSync(join(setup.bin, 'claude'), `#!/bin/sh\nprintf '2.1.197\\033]2;pwned\\007\\033[2J (Claude Code)\\n'\n`);
+    const result = await doctor(setup);
+    expect(result.lines).toContain(`ok    agent claude: 2.1.197 (Claude Code); logged in (${join(setup.home, '.claude', '.credentials.json')})`);
+    expect(result.stdout).not.toContain('\u001b');
+  });
+
   it('fails when team is not on the PATH, or git is not', async () => {
     const setup = makeSetup(['tmux', 'bash', 'sh', 'env']);
     rmSync(join(setup.bin, 'team'));
@@ -97,7 +121,8 @@ describe('team doctor', () => {
     expect(result.exitCode).toBe(1);
     expect(result.lines).toContain('FAIL  team on PATH: not found, so /team in an agent cannot run it — fix: npm install -g . in the teamline clone (docs/install.md)');
     expect(result.lines).toContain('FAIL  git: git was not found — fix: install git');
-    expect(result.lines.at(-1)).toBe('team doctor: 2 required check(s) fail');
+    // No agent CLI either (the fake claude is not there): a third.
+    expect(result.lines.at(-1)).toBe('team doctor: 3 required check(s) fail');
   });
 
   it('fails when git would commit .team/', async () => {
@@ -145,6 +170,7 @@ describe('team doctor', () => {
 
   it('passes the store check when the database named by --store answers', async () => {
     const setup = makeSetup();
+    addFakeClaude(setup, true);
     const cluster = await startCluster();
     try {
       const result = await doctor(setup, ['--store', cluster.url]);

@@ -1,5 +1,5 @@
 // `team` refuses to start a run it cannot keep, with a message naming why and exit 2, before it
-// writes anything: a read-only `.team/`, a read-only `.git` when worktrees isolate the workers, or
+// writes anything: a read-only `.team/`, a read-only `.git` for a resumed run with worktrees, or
 // (for --detach) a pid namespace that ends with the command. Real read-only bind mounts and pid
 // namespaces (`unshare`, root only), as an agent CLI's sandbox makes them.
 import { existsSync, readdirSync } from 'node:fs';
@@ -27,21 +27,27 @@ describe.skipIf(!CAN_UNSHARE)('team (a run it cannot keep)', () => {
   it.each([[[]], [['--detach']]])('refuses a read-only .team/ naming the folder, with exit 2 and no stack trace (%j)', async (flags) => {
     const project = makeRepoProject();
     const result = await teamWithReadOnly(project, '.team', '2:executor', 'a task in a read-only sandbox', ...flags);
-    expect(result.stderr).toBe(`team: cannot write ${project.dir}/.team/runs (EROFS: read-only file system): teamline keeps each run's files there; run \`team\` where the project folder is writable (in an agent CLI's sandbox: outside it)`);
+    expect(result.stderr).toBe(`team: --cwd: cannot write ${project.dir}/.team/runs (EROFS: read-only file system): teamline keeps each run's files there; run \`team\` where the project folder is writable (in an agent CLI's sandbox: outside it)`);
     expect(result.exitCode).toBe(2);
     expect(runFolders(project.dir)).toEqual([]);
   });
 
-  it.each([[[]], [['--detach']]])('refuses a read-only .git when worktrees are on, before the run is made (%j)', async (flags) => {
+  it('refuses to resume a run with worktrees while .git is read-only, and leaves it resumable', async () => {
     const project = makeRepoProject();
-    const result = await teamWithReadOnly(project, '.git', '2:executor', 'a task where git is read-only', ...flags);
-    expect(result.stderr).toContain(
-      `team: cannot write ${project.dir}/.git (EROFS: read-only file system): with worktrees (a git repository and 2 workers) teamline makes each worker's branch and worktree in the repository; run \`team\` where ${project.dir}/.git is writable (in an agent CLI's sandbox: outside it), or set team.isolation to "none"`,
+    const run = project.start('2:executor', 'a run killed, then resumed in a sandbox');
+    const runId = await project.waitForWorkers(NAMESPACE_TASKS);
+    process.kill(run.pid, 'SIGKILL');
+    await run.exited;
+    const before = project.events(runId).length;
+
+    const resume = await teamWithReadOnly(project, '.git', 'resume', '--run', runId);
+    expect(resume.stderr).toBe(
+      `team: ${project.dir}/.git cannot be written (EROFS): run ${runId} works in worktrees, whose branches and worktrees are made in the repository; run \`team\` where it can be written (in an agent CLI's sandbox: outside it)`,
     );
-    expect(result.stderr).not.toContain('internal error');
-    expect(result.exitCode).toBe(2);
-    expect(runFolders(project.dir)).toEqual([]);
-  });
+    expect(resume.exitCode).toBe(2);
+    expect(project.events(runId)).toHaveLength(before);
+    expect((await project.run('cancel', '--run', runId)).exitCode).toBe(0);
+  }, 120_000);
 
   it.each([
     ['the command itself', 'node', [] as string[]],

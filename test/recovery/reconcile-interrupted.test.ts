@@ -1,7 +1,7 @@
 // Reconcile after kill -9 of the orchestrator: an attempt whose worker died without a result, or never
 // may have started, is recorded interrupted; exec waits for a decision, read-only stages retry on
 // their own; an attempt whose worker never started is started without a question.
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { replayOf } from '../helpers/recovery-checks.js';
@@ -58,13 +58,21 @@ describe('runtime/attempt (interrupted attempts after kill -9)', () => {
     await expectCleanCompletion(project);
   });
 
-  it('asks before retrying an attempt whose worker left a trace but no record (it may have run)', { timeout: 240_000 }, async () => {
+  it.each([
+    ['its wrapper\'s pid file', (dir: string) => rmSync(join(dir, 'exit.json'), { force: true })],
+    // A tmux pane opened but not yet recorded waits for its go, which a new pane's go would give it too.
+    ['a tmux pane\'s launch file', (dir: string) => {
+      rmSync(dir, { recursive: true });
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'prompt.md'), 'the prompt\n');
+      writeFileSync(join(dir, 'launch.sh'), '# a pane waiting for its go\n');
+    }],
+  ])('asks before retrying an attempt whose worker left a trace but no record (%s: it may have run, or may still)', { timeout: 240_000 }, async (_trace, leave) => {
     const project = makeRecoveryProject('slow-exec');
     const handle = await killWhileRunning(project, 't1');
     await killWorkerGroup(project, handle.pgid);
-    // The spawn record is lost, but the worker's wrapper wrote its pid file: it ran.
     rmSync(join(project.eventsDir(), project.eventNames().find((n) => /-attempt_spawned-t1-a1-/.test(n))!));
-    rmSync(join(attemptDir(project, 't1', 1), 'exit.json'), { force: true });
+    leave(attemptDir(project, 't1', 1));
 
     await expectDecisionThenRetry(project);
   });

@@ -1,15 +1,14 @@
 // The last meaningful lines of a CLI's console output: the evidence when it printed no record.
+import { terminalText } from '../terminal-text.js';
 
-// Colour and cursor codes a terminal CLI writes.
-const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 // Stack frames and blank lines say nothing about why.
 const NOISE = /^(at\s|\s*$)/;
 // Evidence stays one readable line.
 const MAX_CHARS = 500;
 
-// The text without a terminal's colour and cursor codes.
+// The text without a terminal's colour, cursor and title codes (or any other control).
 export function stripAnsi(text: string): string {
-  return text.replace(ANSI, '');
+  return terminalText(text);
 }
 
 // Up to `count` last non-blank, non-stack-frame lines, joined by " | ".
