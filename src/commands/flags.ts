@@ -49,6 +49,7 @@ export const FLAGS = {
     run: run('to wait for'),
     timeout: { type: 'string', value: 'S', help: 'stop waiting after S seconds with a summary of the progress, exit 5', default: 'wait until the run ends' },
     since: { type: 'string', value: 'N', help: 'tell the changes in that summary from the Nth event of the log (the last summary names it)', default: 'from what the previous wait saw' },
+    round: { type: 'string', value: 'K', help: "this wait's round, which the summary's next command counts up, so that no two calls look alike to an agent CLI's loop guard (1..)", default: '1' },
     json: json('the summary as one JSON document'),
     store: store('read the run from'),
   },

@@ -17,8 +17,10 @@ interface WaitMark {
 }
 
 // Lines of the summary, and the mark is moved to now. `before`: the view where the previous wait
-// left the log (its --since), which the changes are told from instead of the mark.
-export function summarizeProgress(view: RunView, runDir: string, waitedS: number, before?: RunView): string[] {
+// left the log (its --since), which the changes are told from instead of the mark. `round`: this
+// wait's --round; the next command counts it up, so that it never repeats the last one even when
+// the log did not grow (Gemini CLI ends a session at the fifth call like the ones before).
+export function summarizeProgress(view: RunView, runDir: string, waitedS: number, { before, round = 1 }: { before?: RunView; round?: number } = {}): string[] {
   const previous = before ? { ...markOf(before), at: `event ${before.eventCount}` } : readMark(runDir);
   const count = (status: string) => view.tasks.filter((t) => t.status === status).length;
   const { pipeline, run } = view;
@@ -39,7 +41,7 @@ export function summarizeProgress(view: RunView, runDir: string, waitedS: number
   lines.push(attention.length ? '  needs attention:' : '  needs attention: nothing');
   lines.push(...attention.slice(0, 6).map((line) => `    ${line}`));
   if (attention.length > 6) lines.push(`    … ${attention.length - 6} more: \`team status --run ${run.run_id}\``);
-  lines.push(`  next: team wait --run ${run.run_id} --since ${view.eventCount} --timeout ${waitedS} (it prints "still running" again while the run goes on)`);
+  lines.push(`  next: team wait --run ${run.run_id} --since ${view.eventCount} --round ${round + 1} --timeout ${waitedS} (it prints "still running" again while the run goes on)`);
   writeMark(runDir, view);
   return lines;
 }

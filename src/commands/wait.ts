@@ -52,19 +52,20 @@ export async function waitCommand(argv: string[]): Promise<number> {
   const args = parseFlags(argv, FLAGS.wait, cmd);
   const timeoutS = optionalInt(args, 'timeout', cmd, 1, 7 * 24 * 3600);
   const since = optionalInt(args, 'since', cmd, 0, Number.MAX_SAFE_INTEGER);
+  const round = optionalInt(args, 'round', cmd, 1, Number.MAX_SAFE_INTEGER) ?? 1;
   const project = openProject(args, { readsStore: true });
   const runId = optionalString(args, 'run');
   const storeUrl = storeUrlOf(optionalString(args, 'store'), project.config);
   const named = runId === undefined ? undefined : validateId(runId, '--run');
   const source = storeUrl === undefined ? fileSource(project.dir, named) : await (await import('./wait-store.js')).storeSource(storeUrl, named, project.dir);
   try {
-    return await waitFor(source, args.values.json === true, timeoutS, since);
+    return await waitFor(source, args.values.json === true, timeoutS, { since, round });
   } finally {
     await source.close();
   }
 }
 
-async function waitFor(source: WaitSource, json: boolean, timeoutS: number | undefined, since: number | undefined): Promise<number> {
+async function waitFor(source: WaitSource, json: boolean, timeoutS: number | undefined, { since, round }: { since?: number; round: number }): Promise<number> {
   const started = Date.now();
   let lastLiveness = 0;
   for (;;) {
@@ -85,7 +86,7 @@ async function waitFor(source: WaitSource, json: boolean, timeoutS: number | und
     if (timeoutS !== undefined && Date.now() - started >= timeoutS * 1000) {
       const now = await source.view();
       const before = since === undefined ? undefined : await source.viewAt(Math.min(since, now.eventCount));
-      const lines = summarizeProgress(now, source.runDir, timeoutS, before);
+      const lines = summarizeProgress(now, source.runDir, timeoutS, { before, round });
       write(json, { type: 'wait.timeout', run: source.runId, status: view.status, stage: view.stage, summary: lines }, lines.join('\n'));
       return EXIT.waitTimeout;
     }

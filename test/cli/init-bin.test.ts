@@ -57,7 +57,7 @@ describe('team init: where the CLIs find team', () => {
     expect(read('.agents/skills/team/SKILL.md')).toContain(`\`${team} cancel\` (\`--run <id>\`, \`--force\`)`);
     expect(read('.codex/rules/team.rules')).toContain(`prefix_rule(\n    pattern = ["${team}"],\n    decision = "allow",\n)\n`);
     // No command left that a shell would look up as the bare word (but the line `team wait` prints, quoted as printed).
-    for (const path of ALL) expect(read(path), path).not.toMatch(/`team (?!init |wait --run <id> --since <N> --timeout <S>`)|Bash\(team:/);
+    for (const path of ALL) expect(read(path), path).not.toMatch(/`team (?!init |wait --run <id> --since <N> --round <K> --timeout <S>`)|Bash\(team:/);
     expect(result.stdout).toContain(`\`team init --gemini --global --bin ${team}\``);
   });
 

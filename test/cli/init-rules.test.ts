@@ -62,7 +62,7 @@ describe('team init: rules, notes and words', () => {
         expect(text).toMatch(new RegExp(`^   - ${outcome.replace(/[()]/g, '\\$&')}: `, 'm'));
       }
       expect(text).toContain('its words say how the');
-      expect(text).toContain('then run the command its `next:` line gives, `team wait --run <id> --since <N> --timeout <S>`, exactly as printed and without the words in parentheses after it: every call takes the latest `next:` line');
+      expect(text).toContain('then run the command its `next:` line gives, `team wait --run <id> --since <N> --round <K> --timeout <S>`, exactly as printed and without the words in parentheses after it: every call takes the latest `next:` line');
       expect(text).toContain("report from what `team wait` printed, without opening any file");
       expect(text).toContain("the handoffs' Decided, Risks and Remaining");
       expect(text).toContain('the branch `team/<id>`, which `team land --run <id>` brings into the user\'s branch (give that exact command');

@@ -1,14 +1,13 @@
 // `npm pack` then `npm install -g` of the tarball into a fresh prefix: the installed `team` runs from
 // that prefix's bin alone (no node_modules/.bin, no shim), outside the clone. One pack and one
-// install serve every case. npm resolves the dependencies from a registry on 127.0.0.1 that knows
-// only the lock's versions, and takes their tarballs from npm's cache (filled by `npm ci`).
+// install serve every case (test/helpers/installed-team.ts: no network but 127.0.0.1).
 import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLockRegistry, type LockRegistry } from '../helpers/lock-registry.js';
+import { installTeam, systemPath } from '../helpers/installed-team.js';
 import { ROOT } from '../helpers/team.js';
 
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -18,12 +17,10 @@ const NOBODY = 65534;
 let scratch: string;
 let prefix: string;
 let files: string[];
-let registry: LockRegistry;
 
 // The PATH of a user who installed teamline: the prefix's bin, then the system's (nothing of the clone).
 function userPath(): string {
-  const system = (process.env.PATH ?? '').split(delimiter).filter((dir) => dir !== '' && !dir.includes('node_modules') && !dir.startsWith(ROOT));
-  return [join(prefix, 'bin'), ...system].join(delimiter);
+  return [join(prefix, 'bin'), ...systemPath()].join(delimiter);
 }
 
 function team(args: string[], cwd: string, uid?: number) {
@@ -35,16 +32,10 @@ function team(args: string[], cwd: string, uid?: number) {
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'teamline-install-'));
   prefix = join(scratch, 'prefix');
-  // npm test has built dist/: the pack takes it as it is (`prepare` would build it again).
-  const packed = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', scratch], { cwd: ROOT, encoding: 'utf8' })) as { filename: string; files: { path: string }[] }[];
-  files = packed[0]!.files.map((file) => file.path);
-  registry = await startLockRegistry(join(ROOT, 'package-lock.json'));
-  const install = await execa('npm', ['install', '--global', '--prefix', prefix, '--registry', registry.url, '--no-audit', '--no-fund', join(scratch, packed[0]!.filename)], { reject: false, cwd: scratch });
-  if (install.exitCode !== 0) throw new Error(`npm install -g of the tarball failed (registry misses: ${registry.missed.join(', ') || 'none'}):\n${install.stderr}`);
+  files = (await installTeam(scratch, prefix)).files;
 }, 240_000);
 
 afterAll(async () => {
-  await registry?.close();
   if (scratch) {
     execFileSync('chmod', ['-R', 'u+w', scratch]);
     rmSync(scratch, { recursive: true, force: true });

@@ -19,9 +19,10 @@ export interface CliHome {
   remove(): void;
 }
 
-// Makes a scratch home for `cli` pointed at `serverUrl`.
-export function makeCliHome(cli: RealCli, serverUrl: string): CliHome {
-  const home = mkdtempSync(join(tmpdir(), `teamline-${cli}-home-`));
+// Makes a scratch home for `cli` pointed at `serverUrl`, or sets up `shared` (a home the caller
+// made and removes, which several CLIs may share as one user's).
+export function makeCliHome(cli: RealCli, serverUrl: string, shared?: string): CliHome {
+  const home = shared ?? mkdtempSync(join(tmpdir(), `teamline-${cli}-home-`));
   const put = (relative: string, text: string) => {
     mkdirSync(join(home, relative, '..'), { recursive: true });
     writeFileSync(join(home, relative), text);
@@ -42,7 +43,7 @@ export function makeCliHome(cli: RealCli, serverUrl: string): CliHome {
     ALL_PROXY: DEAD_PROXY,
     NO_PROXY: '127.0.0.1,localhost',
   };
-  mkdirSync(common.TMPDIR!);
+  mkdirSync(common.TMPDIR!, { recursive: true });
   const perCli: Record<RealCli, (key: string) => Record<string, string>> = {
     claude: (key) => ({
       ANTHROPIC_BASE_URL: serverUrl,
@@ -90,6 +91,6 @@ export function makeCliHome(cli: RealCli, serverUrl: string): CliHome {
   }
   return {
     env: (key) => ({ ...common, ...perCli[cli](key) }),
-    remove: () => rmSync(home, { recursive: true, force: true }),
+    remove: () => (shared ? undefined : rmSync(home, { recursive: true, force: true })),
   };
 }

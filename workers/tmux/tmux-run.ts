@@ -64,9 +64,13 @@ export function toTmuxEnv(target: TmuxTarget): NodeJS.ProcessEnv {
   return env;
 }
 
+// `-u`: without a UTF-8 locale (no LANG, as in a bare agent shell) tmux turns the tabs of a
+// -F format into `_`, and the fields of its answers could not be told apart.
+const CLIENT = ['-u'];
+
 // Runs one tmux command; a failing tmux is a result (ok false), not a throw.
 export async function runTmux(target: TmuxTarget, args: string[]): Promise<TmuxResult> {
-  const result = await execa(target.tmuxPath, ['-L', target.server, ...args], {
+  const result = await execa(target.tmuxPath, [...CLIENT, '-L', target.server, ...args], {
     env: toTmuxEnv(target),
     extendEnv: false,
     reject: false,
@@ -78,7 +82,7 @@ export async function runTmux(target: TmuxTarget, args: string[]): Promise<TmuxR
 
 // Starts a long-lived tmux client (e.g. wait-for) that the caller ends by killing it.
 export function spawnTmux(target: TmuxTarget, args: string[]): ResultPromise {
-  return execa(target.tmuxPath, ['-L', target.server, ...args], {
+  return execa(target.tmuxPath, [...CLIENT, '-L', target.server, ...args], {
     env: toTmuxEnv(target),
     extendEnv: false,
     reject: false,

@@ -35,6 +35,14 @@ describe('tmux backend', () => {
     expect(await backend.isAlive(handle)).toBe(false);
   });
 
+  it('runs an agent when no locale is set (no LANG, as in a bare agent shell), where tmux would turn the tabs of its answers into _', async () => {
+    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(LANG|LANGUAGE|LC_.*)$/.test(name)));
+    const backend = createTmuxBackend({ ...run.options, env });
+    const spec = await run.makeSpec('t1', toNodeCommand('tmux-result.js'));
+    const exit = await backend.wait(await backend.launch(spec), spec);
+    expect(exit).toMatchObject({ exitCode: 0, signal: null, stopped: false });
+  });
+
   it('records exit code 3 of an agent that fails at once, with its stderr in output.log', async () => {
     const backend = createTmuxBackend(run.options);
     const spec = await run.makeSpec('t1', toNodeCommand('tmux-exit.js', ['3']));
