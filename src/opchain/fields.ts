@@ -35,7 +35,6 @@ const ROW_STATUS: Record<string, string> = {
 export function makeCheckpointFields(view: RunView, events: readonly TeamEvent[], paths: RunPaths): Record<string, unknown> {
   const runId = view.run.run_id;
   const status = toCheckpointStatus(view.status);
-  const titles = taskTitles(events);
   const running = view.tasks.filter((t) => t.status === 'running').map((t) => t.id);
   return {
     protocol_version: '1.1',
@@ -44,7 +43,7 @@ export function makeCheckpointFields(view: RunView, events: readonly TeamEvent[]
     step: stepOf(view, running),
     status,
     progress_summary: summaryOf(view),
-    progress_table: view.tasks.map((t) => ({ id: t.id, label: titles.get(t.id) ?? `${t.attempts[0]?.stage ?? 'task'} ${t.id}`, status: ROW_STATUS[t.status] ?? 'blocked' })),
+    progress_table: view.tasks.map((t) => ({ id: t.id, label: t.title ?? `${t.attempts[0]?.stage ?? 'task'} ${t.id}`, status: ROW_STATUS[t.status] ?? 'blocked' })),
     context_primer: { key_decisions: decisionsOf(paths.handoffsDir), generated_files: generatedFiles(view.tasks, paths.projectDir) },
     next_actions: nextActions(view, running),
     blockers: blockersOf(view),
@@ -86,14 +85,6 @@ function summaryOf(view: RunView): string {
   return text.length > SUMMARY_MAX ? `${text.slice(0, SUMMARY_MAX - 3)}...` : text;
 }
 
-function taskTitles(events: readonly TeamEvent[]): Map<string, string> {
-  const titles = new Map<string, string>();
-  for (const e of events) {
-    if (e.event === 'task_assigned' && e.task?.title) titles.set(e.task_id, e.task.title);
-    if (e.event === 'tasks_assigned') for (const t of e.tasks) if (t.task.title) titles.set(t.task_id, t.task.title);
-  }
-  return titles;
-}
 
 // The Decided lines of every handoff so far, newest kept when there are too many.
 function decisionsOf(handoffsDir: string): string[] {

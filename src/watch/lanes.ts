@@ -21,15 +21,15 @@ export interface Lane extends AttemptFact {
 }
 
 // Every attempt of every task, in the order the view holds them.
-export function attemptFacts(view: RunView, titles: ReadonlyMap<string, string>): AttemptFact[] {
+export function attemptFacts(view: RunView): AttemptFact[] {
   return view.tasks.flatMap((task) =>
-    task.attempts.map((a) => ({ ...(a.worker ? { worker: a.worker } : {}), task: task.id, title: titles.get(task.id) ?? '', attempt: a.attempt, stage: a.stage, status: a.status })),
+    task.attempts.map((a) => ({ ...(a.worker ? { worker: a.worker } : {}), task: task.id, title: task.title ?? '', attempt: a.attempt, stage: a.stage, status: a.status })),
   );
 }
 
 // One lane per worker that has run an attempt, holding its latest; an attempt with no worker
 // recorded yet has no lane (a lane is a worker's, never a stage's).
-export function lanesOf(view: RunView, titles: ReadonlyMap<string, string>, tail: (task: string, attempt: number) => string, now: number): Lane[] {
+export function lanesOf(view: RunView, tail: (task: string, attempt: number) => string, now: number): Lane[] {
   const latest = new Map<string, Lane & { start: number }>();
   for (const task of view.tasks) {
     for (const a of task.attempts) {
@@ -39,7 +39,7 @@ export function lanesOf(view: RunView, titles: ReadonlyMap<string, string>, tail
       const seen = latest.get(worker);
       if (seen && seen.start > start) continue;
       const end = a.finishedAt ? Date.parse(a.finishedAt) : now;
-      latest.set(worker, { worker, task: task.id, title: titles.get(task.id) ?? '', attempt: a.attempt, stage: a.stage, status: a.status, elapsedMs: Math.max(0, end - start), lastLine: '', start });
+      latest.set(worker, { worker, task: task.id, title: task.title ?? '', attempt: a.attempt, stage: a.stage, status: a.status, elapsedMs: Math.max(0, end - start), lastLine: '', start });
     }
   }
   const lanes = [...latest.values()].sort((x, y) => x.worker.localeCompare(y.worker, undefined, { numeric: true }));

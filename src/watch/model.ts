@@ -102,8 +102,8 @@ export function toWatchModel(view: RunView, plan: PlanTasks, tail: WatchRead['ta
     tokens: view.usage.run.tokens,
     elapsedMs: Math.max(0, now - started),
     tasks: doneOf(plan, view.tasks),
-    lanes: lanesOf(view, plan.titles, tail, now),
-    attempts: attemptFacts(view, plan.titles),
+    lanes: lanesOf(view, tail, now),
+    attempts: attemptFacts(view),
     // A live run's writes in flight (temporary files) are not problems yet.
     // The run nothing drives is said in place of the footer (model.undriven), not among these.
     attention: attentionLines(live ? { ...view, problems: view.problems.filter((p) => !p.reason.startsWith('stray temporary file')) } : view, live).filter((line) => line !== notDrivenLine(view, live)),
