@@ -1,5 +1,6 @@
 // `team doctor`'s checks of the machine and the project: each a line of data, ok or not, with the
 // fix when not. `fail` is a required check that does not pass; `warn` and `info` never fail doctor.
+import { existsSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { ConfigError } from '../../config/errors.js';
@@ -75,6 +76,8 @@ export async function checkTeamIgnored(projectDir: string, env: NodeJS.ProcessEn
   if (inside.exitCode !== 0 || String(inside.stdout).trim() !== 'true') return { name, status: 'info', detail: 'not a git repository' };
   const ignored = await execa('git', ['check-ignore', '--quiet', '--no-index', join('.team', 'runs', 'x')], { cwd: projectDir, env, extendEnv: false, reject: false });
   if (ignored.exitCode === 0) return { name, status: 'ok', detail: 'git ignores .team/' };
+  // Nothing there yet: the first command that writes under .team/ excludes it first.
+  if (!existsSync(join(projectDir, '.team'))) return { name, status: 'info', detail: 'no .team/ yet: the first run (or team init) adds it to .git/info/exclude before writing there' };
   return { name, status: 'fail', detail: 'git would commit teamline\'s run files', fix: 'team init adds .team/ to .git/info/exclude; or add a line .team/ to .gitignore' };
 }
 

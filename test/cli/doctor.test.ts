@@ -125,6 +125,16 @@ describe('team doctor', () => {
     expect(result.lines.at(-1)).toBe('team doctor: 3 required check(s) fail');
   });
 
+  it('does not fail a fresh repository with no .team/ yet: the first run excludes it before writing', async () => {
+    const setup = makeSetup();
+    addFakeClaude(setup, true);
+    rmSync(join(setup.dir, '.team'), { recursive: true, force: true });
+    writeFileSync(join(setup.dir, '.git', 'info', 'exclude'), '');
+    const result = await doctor(setup);
+    expect(result.lines).toContain('--    .team/ ignored: no .team/ yet: the first run (or team init) adds it to .git/info/exclude before writing there');
+    expect(result.lines.some((line) => line.startsWith('FAIL  .team/'))).toBe(false);
+  });
+
   it('fails when git would commit .team/', async () => {
     const setup = makeSetup();
     writeFileSync(join(setup.dir, '.git', 'info', 'exclude'), '');
