@@ -4,11 +4,11 @@ import { mkdirSync } from 'node:fs';
 import { initialTransition, transition } from 'xstate';
 import { pipelineMachine } from '../machines/pipeline.js';
 import type { PipelineInput, TaskDef } from '../machines/types.js';
-import type { NewEvent, TeamEvent } from '../machines/events.js';
-import { appendEvent, createRun, runPaths, type RunPaths } from '../src/checkpoint/store.js';
-import { LogDigest } from '../src/checkpoint/log-digest.js';
-import { snapshotDue, writeMachineSnapshot } from '../src/runtime/machine-snapshot.js';
-import { recordsOf, toMachineEvent } from '../src/runtime/replay.js';
+import type { NewEvent, TeamEvent } from '../src/log/schema.js';
+import { appendEvent, createRun, runPaths, type RunPaths } from '../src/log/write.js';
+import { LogDigest } from '../src/log/digest.js';
+import { snapshotDue, writeMachineSnapshot } from '../src/run/machine-snapshot.js';
+import { recordsOf, toMachineEvent } from '../src/run/replay.js';
 import type { WorkerHandle } from '../workers/types.js';
 
 // A run's log as a live run writes it: the pure machine's records, the inputs that drove it, the

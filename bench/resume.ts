@@ -3,11 +3,11 @@
 // in the same process, interleaved; at several log sizes, so that growth worse than linear shows.
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { RunPaths } from '../src/checkpoint/store.js';
-import { foldRun } from '../src/checkpoint/view.js';
-import { readForReplay } from '../src/runtime/machine-snapshot.js';
-import { replayRun } from '../src/runtime/replay.js';
-import { isProcessAlive } from '../workers/proc.js';
+import type { RunPaths } from '../src/log/write.js';
+import { foldRun } from '../src/log/fold.js';
+import { readForReplay } from '../src/run/machine-snapshot.js';
+import { replayRun } from '../src/run/replay.js';
+import { isProcessAlive } from '../src/sys/proc.js';
 import type { WorkerHandle } from '../workers/types.js';
 import { growthRow, median, sizesFrom, type Comparison } from './compare.js';
 import { makeScratchDir } from './scratch.js';

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { appendEvent } from '../src/checkpoint/store.js';
+import { appendEvent } from '../src/log/write.js';
 import { median, type Comparison } from './compare.js';
 import { makeScratchDir } from './scratch.js';
 import { writeRun } from './resume-log.js';

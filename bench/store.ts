@@ -3,11 +3,11 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { NewEvent } from '../machines/events.js';
-import { readRunFiles } from '../src/checkpoint/read.js';
-import { appendEvent, createRun, runPaths, type RunPaths } from '../src/checkpoint/store.js';
-import { makeStamp, makeToken, nowIso } from '../src/checkpoint/time.js';
-import { foldRun } from '../src/checkpoint/view.js';
+import type { NewEvent } from '../src/log/schema.js';
+import { readRunFiles } from '../src/log/read.js';
+import { appendEvent, createRun, runPaths, type RunPaths } from '../src/log/write.js';
+import { makeStamp, makeToken, nowIso } from '../src/log/time.js';
+import { foldRun } from '../src/log/fold.js';
 import { median, type Comparison } from './compare.js';
 import { makeScratchDir } from './scratch.js';
 

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import type { HandoffInput } from '../machines/types.js';
-import { writeFileAtomic } from '../workers/atomic.js';
+import { writeFileAtomic } from '../src/sys/atomic.js';
 import { renderHandoff } from './render.js';
 
 // Stage names in file names: lowercase words joined by dashes (team-plan, ralph-review, team-cancel).

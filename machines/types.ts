@@ -1,5 +1,5 @@
 // The pipeline machine's context, input and events. Types only.
-import type { Defect, GateResult, Limits, NewEvent, Schedule, TaskDef } from './events.js';
+import type { Defect, GateResult, Limits, NewEvent, Schedule, TaskDef } from '../src/log/schema.js';
 import type { Stage } from '../workers/types.js';
 import type { TaskIndex } from './task-index.js';
 

@@ -1,7 +1,7 @@
-// `npm run build`, after tsc: bundles the compiled CLI (dist/src/cli-commands.js and everything it
+// `npm run build`, after tsc: bundles the compiled CLI (dist/src/commands/index.js and everything it
 // imports, dependencies included) into one CommonJS file, dist/cli/commands.cjs, and the light starts
-// of `team cancel` and `team status` (cli-cancel.js, cli-status.js) into files of their own;
-// src/launch.ts runs them with V8's code cache. One file spares the ESM loader a resolve and a
+// of `team cancel` and `team status` (commands/light/cancel.js, status.js) into files of their own;
+// src/sys/code-cache.ts runs them with V8's code cache. One file spares the ESM loader a resolve and a
 // compile per module (zod alone is 94 of them), and a CommonJS script is what Node 20 can cache
 // compiled code for.
 import { mkdirSync, rmSync } from 'node:fs';
@@ -11,13 +11,13 @@ import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 
 const DIST = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-// Where the bundle and its code caches live (launch.ts reads the same names).
+// Where the bundle and its code caches live (src/sys/code-cache.ts reads the same names).
 const OUT_DIR = join(DIST, 'cli');
 // Each bundle: its entry (compiled, under dist/src) and its file.
 const BUNDLES = [
-  { entry: 'cli-commands.js', out: 'commands.cjs' },
-  { entry: 'cli-cancel.js', out: 'cancel.cjs' },
-  { entry: 'cli-status.js', out: 'status.cjs' },
+  { entry: 'commands/index.js', out: 'commands.cjs' },
+  { entry: 'commands/light/cancel.js', out: 'cancel.cjs' },
+  { entry: 'commands/light/status.js', out: 'status.cjs' },
 ];
 
 // Modules that find files beside themselves (prompts, the sim agent, machines/, package.json) keep

@@ -1,12 +1,23 @@
 #!/usr/bin/env node
 // The `team` command: maps errors to exit codes; the only place that decides how the process ends.
-import { asksHelp, WHOLE_CLI } from './cli-hand-over.js';
-import { loadCommands } from './launch.js';
-import { terminalText } from '../workers/terminal-text.js';
+import { asksHelp, WHOLE_CLI } from './commands/light/hand-over.js';
+import { loadBundle } from './sys/code-cache.js';
+import { terminalText } from './sys/terminal-text.js';
+
+type Commands = typeof import('./commands/index.js') | typeof import('./commands/light/cancel.js') | typeof import('./commands/light/status.js');
 
 const argv = process.argv.slice(2);
 // Help, of any command, is the whole CLI's: the light starts of status and cancel stay light.
 let commands = await loadCommands(argv[0], asksHelp(argv));
+
+// The commands for `team <command>`: every command is routed by commands/index.ts; `team cancel`
+// and `team status` start with a light module of their own (commands/light/), unless `whole` asks
+// for the whole CLI. Each comes from its bundle with V8's code cache (sys/code-cache.ts).
+function loadCommands(command: string | undefined, whole: boolean): Promise<Commands> {
+  if (!whole && command === 'cancel') return loadBundle<Commands>('cancel', command, true, () => import('./commands/light/cancel.js'));
+  if (!whole && command === 'status') return loadBundle<Commands>('status', command, true, () => import('./commands/light/status.js'));
+  return loadBundle<Commands>('commands', command, false, () => import('./commands/index.js'));
+}
 
 async function main(): Promise<number> {
   try {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema } from '../config/schema.js';
-import { EXIT } from '../src/errors.js';
+import { EXIT } from '../src/sys/errors.js';
 import { codeBlocks, readmeAndList, shellCommands, type CommandEntry } from './helpers/readme-commands.js';
 import { latestRun, makeScratch, makeSimRepo, runEntry, waitForSpawn, waitGone, type Scratch } from './helpers/readme-scenes.js';
 
@@ -35,7 +35,7 @@ describe('README', () => {
     expect(configSchema.safeParse(JSON.parse(configs[0]!.lines.join('\n'))).error).toBeUndefined();
   });
 
-  it('lists each exit code of src/errors.ts', () => {
+  it('lists each exit code of src/sys/errors.ts', () => {
     const rows = new Set([...readme.matchAll(/^\| (\d+) \| /gm)].map((m) => Number(m[1])));
     expect([...rows].sort()).toEqual(Object.values(EXIT).sort());
   });

@@ -1,7 +1,7 @@
 // Descendants of an attempt that left its process group (a `setsid` double fork): found by the
 // attempt's marker in their environment, same user, started after the attempt, and stopped.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { mayBeNewer, readForkCount, readProcStat, signalProcess, waitUntil, type ProcStat } from './proc.js';
+import { mayBeNewer, readForkCount, readProcStat, signalProcess, waitUntil, type ProcStat } from '../src/sys/proc.js';
 import type { WorkerHandle } from './types.js';
 
 // Between SIGTERM and SIGKILL for an escaped descendant.

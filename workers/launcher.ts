@@ -9,7 +9,7 @@
 // The wrapper tells on the launcher's stdout (its fd 3) that it started, with its pid and start
 // time, and how its agent ended.
 import { execa, type ResultPromise } from 'execa';
-import { readPidStart } from './proc.js';
+import { readPidStart } from '../src/sys/proc.js';
 import { quoteShellWord } from './wrapper.js';
 
 // A launch line longer than this (a prompt passed as an argument) goes through execa instead, which

@@ -1,5 +1,5 @@
 // The POSIX sh wrapper every backend runs an agent through: pid and exit records, output capture.
-import { readSmallFile } from './regular-file.js';
+import { readSmallFile } from '../src/sys/regular-file.js';
 import type { LaunchSpec } from './types.js';
 
 // File names inside an attempt folder, shared by the wrapper, the backends and the runtime.

@@ -2,16 +2,16 @@
 // run's files or (`team approve` with --store or team.store) in the PostgreSQL store.
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Approval } from '../../machines/events.js';
-import { appendApproval, resolveRun } from '../checkpoint/store.js';
-import { LIMITS, validateId, validateProjectPath, validateText } from '../checkpoint/guards.js';
-import { hashFile } from '../checkpoint/approvals.js';
-import { nowIso } from '../checkpoint/time.js';
-import { UsageError } from '../errors.js';
+import type { Approval } from '../log/schema.js';
+import { appendApproval, resolveRun } from '../log/write.js';
+import { LIMITS, validateId, validateProjectPath, validateText } from '../log/guards.js';
+import { hashFile } from '../log/approvals.js';
+import { nowIso } from '../log/time.js';
+import { UsageError } from '../sys/errors.js';
 import { storeUrlOf } from '../store/store-url.js';
-import { optionalString, parseFlags, requireString } from './args.js';
-import { openProject } from './project.js';
-import { STATE_FLAGS } from './state-flags.js';
+import { optionalString, parseFlags, requireString } from './args/args.js';
+import { openProject } from './args/project.js';
+import { STATE_FLAGS } from './args/state-flags.js';
 
 // Hashes the artifact as it is now and records who approved it.
 export async function recordApproval(argv: string[], cmd: string): Promise<number> {
@@ -38,7 +38,7 @@ export async function recordApproval(argv: string[], cmd: string): Promise<numbe
 
 // The approval of the named run (else the store's latest) as a row of the store.
 async function approveOnStore(url: string, runId: string | undefined, approval: Approval): Promise<void> {
-  const { openStore, pickRun } = await import('./store-run.js');
+  const { openStore, pickRun } = await import('./store/open.js');
   const store = await openStore(url, 'approve');
   try {
     await store.approve(await pickRun(store, url, runId), approval);

@@ -1,14 +1,14 @@
 // `team attach [--run ID]`: attaches the user's terminal to the run's own tmux server.
 import { execa } from 'execa';
-import { validateId } from '../checkpoint/guards.js';
-import { resolveRun } from '../checkpoint/store.js';
-import { UsageError } from '../errors.js';
+import { validateId } from '../log/guards.js';
+import { resolveRun } from '../log/write.js';
+import { UsageError } from '../sys/errors.js';
 import { attachCommand, buildOverview } from '../../workers/tmux/index.js';
-import { loadRunView } from '../runtime/view.js';
-import { optionalString, parseFlags } from './args.js';
-import { FLAGS } from './flags.js';
-import { openProject } from './project.js';
-import { readRunFiles } from '../checkpoint/read.js';
+import { loadRunView } from '../log/read-view.js';
+import { optionalString, parseFlags } from './args/args.js';
+import { FLAGS } from './args/flags.js';
+import { openProject } from './args/project.js';
+import { readRunFiles } from '../log/read.js';
 
 // Runs tmux attach in this terminal; `--print` only prints the command.
 export async function attachCommandLine(argv: string[]): Promise<number> {

@@ -1,11 +1,11 @@
 // `team cancel [--run ID] [--force]`: one cancel path, from any shell. A live orchestrator is asked
 // and does the shutdown (cancel-ask.ts); when it is gone, this process takes the run over and does
 // the same shutdown from the log (the orphan sweep).
-import type { RunPaths } from '../checkpoint/store.js';
-import { DeterminismError } from '../errors.js';
-import type { Progress } from '../runtime/progress.js';
-import type { ParsedArgs } from './args.js';
-import { askOrchestrator } from './cancel-ask.js';
+import type { RunPaths } from '../log/write.js';
+import { DeterminismError } from '../sys/errors.js';
+import type { Progress } from '../run/progress.js';
+import type { ParsedArgs } from './args/args.js';
+import { askOrchestrator } from '../cancel/ask.js';
 
 // Cancels the latest or named run; cancelling a run that already ended says so and changes nothing.
 export async function cancelCommand(argv: string[]): Promise<number> {
@@ -18,12 +18,12 @@ export async function cancelCommand(argv: string[]): Promise<number> {
 // The run is in a PostgreSQL store: asked of its writer there, or cancelled from the store's log.
 async function cancelOnStore(args: ParsedArgs): Promise<number> {
   const [{ openProject }, { storeUrlOf }, { optionalString }, { validateId }, { makeProgress }, { cancelStoreRun }] = await Promise.all([
-    import('./project.js'),
+    import('./args/project.js'),
     import('../store/store-url.js'),
-    import('./args.js'),
-    import('../checkpoint/guards.js'),
-    import('../runtime/progress.js'),
-    import('./store-commands.js'),
+    import('./args/args.js'),
+    import('../log/guards.js'),
+    import('../run/progress.js'),
+    import('./store/resume-cancel.js'),
   ]);
   const project = openProject(args, { readsStore: true });
   const url = storeUrlOf(optionalString(args, 'store'), project.config)!;
@@ -33,7 +33,7 @@ async function cancelOnStore(args: ParsedArgs): Promise<number> {
 
 // The orchestrator is gone: take the run over and cancel it through the same machine path.
 async function sweep(paths: RunPaths & { runId: string }, args: ParsedArgs, progress: Progress, force: boolean): Promise<number> {
-  const [{ openProject }, { takeOver }, { driveRun }] = await Promise.all([import('./project.js'), import('../runtime/takeover.js'), import('../runtime/drive.js')]);
+  const [{ openProject }, { takeOver }, { driveRun }] = await Promise.all([import('./args/project.js'), import('../run/takeover.js'), import('../run/drive.js')]);
   const project = openProject(args);
   let taken: ReturnType<typeof takeOver>;
   try {
@@ -41,7 +41,7 @@ async function sweep(paths: RunPaths & { runId: string }, args: ParsedArgs, prog
   } catch (error) {
     if (!(error instanceof DeterminismError)) throw error;
     // The log cannot be replayed, yet it names the run's workers: they are stopped all the same.
-    const { stopRecordedWorkers } = await import('../runtime/stop-recorded.js');
+    const { stopRecordedWorkers } = await import('../cancel/stop-recorded.js');
     const count = await stopRecordedWorkers(paths, project.config, force);
     throw new DeterminismError(`${error.message.replace(/^determinism violation: /, '')}; the run's log cannot be replayed, so run ${paths.runId} was not marked cancelled, but its ${count} recorded worker(s) were stopped`);
   }

@@ -1,12 +1,12 @@
 // `team checkpoint validate [FILE...] [--strict]`: OPCHAIN.md's validator over checkpoint files.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../sys/errors.js';
 import { validateCheckpointText } from '../opchain/validate.js';
 import { checkpointsDir, CHECKPOINT_FILE } from '../opchain/write.js';
-import { optionalString, parseFlags } from './args.js';
-import { terminalText } from '../../workers/terminal-text.js';
-import { FLAGS } from './flags.js';
+import { optionalString, parseFlags } from './args/args.js';
+import { terminalText } from '../sys/terminal-text.js';
+import { FLAGS } from './args/flags.js';
 
 // Prints each file's errors and warnings; 0 when all pass (warnings fail only with --strict), else 1.
 export function checkpointCommand(argv: string[]): number {

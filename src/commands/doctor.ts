@@ -15,15 +15,15 @@
 // the config); each agent CLI not found is information.
 import { accessSync, constants } from 'node:fs';
 import { homedir } from 'node:os';
-import { EXIT } from '../errors.js';
+import { EXIT } from '../sys/errors.js';
 import { storeUrlOf } from '../store/store-url.js';
-import { optionalString, parseFlags } from './args.js';
-import { checkAgentClis } from './doctor-agents.js';
-import { checkConfig, checkNode, checkStore, checkTeamIgnored, checkTeamOnPath, checkTool, whichOnPath, type Check } from './doctor-checks.js';
-import { checkCommandFiles } from './doctor-files.js';
-import { FLAGS } from './flags.js';
-import { openProjectDir } from './project-dir.js';
-import { terminalText } from '../../workers/terminal-text.js';
+import { optionalString, parseFlags } from './args/args.js';
+import { checkAgentClis } from './doctor/agents.js';
+import { checkConfig, checkNode, checkStore, checkTeamIgnored, checkTeamOnPath, checkTool, whichOnPath, type Check } from './doctor/checks.js';
+import { checkCommandFiles } from './doctor/files.js';
+import { FLAGS } from './args/flags.js';
+import { openProjectDir } from './args/project-dir.js';
+import { terminalText } from '../sys/terminal-text.js';
 
 const LABEL: Record<Check['status'], string> = { ok: 'ok  ', fail: 'FAIL', warn: 'warn', info: '--  ' };
 

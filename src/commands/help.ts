@@ -1,12 +1,12 @@
 // `team --help`, `team help [command]` and `team <command> --help`: the commands by group, and each
 // command's page (what it does, synopsis, options with defaults, examples, exit codes).
-import { EXIT, UsageError } from '../errors.js';
-import type { FlagSpec } from './args.js';
-import { commandOf, GROUPS, type HelpPage } from './help-page.js';
-import { LOW_PAGES } from './help-pages-low.js';
-import { MORE_PAGES } from './help-pages-more.js';
-import { RUN_PAGES } from './help-pages-run.js';
-import { editDistance } from './one-word.js';
+import { EXIT, UsageError } from '../sys/errors.js';
+import type { FlagSpec } from './args/args.js';
+import { commandOf, GROUPS, type HelpPage } from './help/page.js';
+import { LOW_PAGES } from './help/pages-low.js';
+import { MORE_PAGES } from './help/pages-more.js';
+import { RUN_PAGES } from './help/pages-run.js';
+import { editDistance } from './args/one-word.js';
 
 // Every command's page, in the order `team --help` lists them.
 export const PAGES: HelpPage[] = [...RUN_PAGES, ...MORE_PAGES, ...LOW_PAGES];

@@ -8,15 +8,15 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
-import { UsageError } from '../errors.js';
-import { isOnPath } from '../runtime/agents.js';
-import { optionalString, parseFlags } from './args.js';
-import { FLAGS } from './flags.js';
-import { binFrom, pathWarnings } from './init-bin.js';
-import { MANIFEST, readInitManifest, type InitManifest } from './init-current.js';
-import { CLIS, filesFor, type Cli, type InitFile } from './init-files.js';
-import { setupNotes } from './init-notes.js';
-import { initGitDrivers } from './init-git-drivers.js';
+import { UsageError } from '../sys/errors.js';
+import { isOnPath } from '../run/agents.js';
+import { optionalString, parseFlags } from './args/args.js';
+import { FLAGS } from './args/flags.js';
+import { binFrom, pathWarnings } from './init/bin.js';
+import { MANIFEST, readInitManifest, type InitManifest } from './init/current.js';
+import { CLIS, filesFor, type Cli, type InitFile } from './init/files.js';
+import { setupNotes } from './init/notes.js';
+import { initGitDrivers } from './init/git-drivers.js';
 import { keepTeamOutOfGit } from '../git/team-exclude.js';
 
 // Where init records what it wrote (kept here for the callers that import it from init).

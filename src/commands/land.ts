@@ -1,17 +1,17 @@
 // `team land [--run ID] [--store URL]`: merges a completed run's integration branch into your branch
-// (on the PostgreSQL store: fetched from the run's git remote, src/commands/land-store.ts).
-import { validateId } from '../checkpoint/guards.js';
-import { appendEvent, resolveRun, type RunPaths } from '../checkpoint/store.js';
-import { UsageError } from '../errors.js';
-import { readBranches, type BranchesView } from '../runtime/isolation-view.js';
-import { landRun, type LandOutcome } from '../runtime/land.js';
+// (on the PostgreSQL store: fetched from the run's git remote, src/commands/store/land.ts).
+import { validateId } from '../log/guards.js';
+import { appendEvent, resolveRun, type RunPaths } from '../log/write.js';
+import { UsageError } from '../sys/errors.js';
+import { readBranches, type BranchesView } from '../isolation/view.js';
+import { landRun, type LandOutcome } from '../isolation/land.js';
 import { storeUrlOf } from '../store/store-url.js';
-import type { Progress } from '../runtime/progress.js';
-import { makeProgress } from '../runtime/progress.js';
-import { loadRunView } from '../runtime/view.js';
-import { optionalString, parseFlags } from './args.js';
-import { FLAGS } from './flags.js';
-import { openProject } from './project.js';
+import type { Progress } from '../run/progress.js';
+import { makeProgress } from '../run/progress.js';
+import { loadRunView } from '../log/read-view.js';
+import { optionalString, parseFlags } from './args/args.js';
+import { FLAGS } from './args/flags.js';
+import { openProject } from './args/project.js';
 
 // Lands the latest or named run; exit 0 landed (or already), 2 refused, 1 a conflict.
 export async function landCommand(argv: string[]): Promise<number> {
@@ -23,7 +23,7 @@ export async function landCommand(argv: string[]): Promise<number> {
   const named = runId === undefined ? undefined : validateId(runId, '--run');
   const progress = makeProgress({ json: args.values.json === true });
   if (storeUrl !== undefined) {
-    await (await import('./land-store.js')).landStoreRun(storeUrl, named, project.dir, progress);
+    await (await import('./store/land.js')).landStoreRun(storeUrl, named, project.dir, progress);
     return 0;
   }
   const paths = resolveRun(project.dir, named);

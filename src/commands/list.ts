@@ -1,18 +1,18 @@
 // `team list [--json] [--store URL]`: the project's runs (or the store's), oldest first: id, task,
 // mode, status, started, duration, cost, session.
 import { existsSync, readdirSync } from 'node:fs';
-import { readRunFiles } from '../checkpoint/read.js';
-import { runPaths, runsDir } from '../checkpoint/store.js';
-import { foldRun, type RunView } from '../checkpoint/view.js';
+import { readRunFiles } from '../log/read.js';
+import { runPaths, runsDir } from '../log/write.js';
+import { foldRun, type RunView } from '../log/fold.js';
 import { describeUrl } from '../store/pg-connect.js';
 import { storeUrlOf } from '../store/store-url.js';
-import { liveHolder } from '../runtime/lock.js';
-import { notDrivenLine } from './render-status.js';
-import { optionalString, parseFlags } from './args.js';
-import { FLAGS } from './flags.js';
-import { openProject } from './project.js';
-import { TeamError } from '../errors.js';
-import { terminalLine } from '../../workers/terminal-text.js';
+import { liveHolder } from '../run/lock.js';
+import { notDrivenLine } from '../views/status/render.js';
+import { optionalString, parseFlags } from './args/args.js';
+import { FLAGS } from './args/flags.js';
+import { openProject } from './args/project.js';
+import { TeamError } from '../sys/errors.js';
+import { terminalLine } from '../sys/terminal-text.js';
 
 export interface RunRow {
   id: string;
@@ -34,7 +34,7 @@ export async function listCommand(argv: string[]): Promise<number> {
   const args = parseFlags(argv, FLAGS.list, 'team list');
   const project = openProject(args, { readsStore: true });
   const storeUrl = storeUrlOf(optionalString(args, 'store'), project.config);
-  const { rows, unreadable } = storeUrl === undefined ? readRows(project.dir) : { rows: await (await import('./list-store.js')).storeRows(storeUrl, project.dir), unreadable: [] };
+  const { rows, unreadable } = storeUrl === undefined ? readRows(project.dir) : { rows: await (await import('./store/list.js')).storeRows(storeUrl, project.dir), unreadable: [] };
   if (args.values.json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
   else if (rows.length === 0) process.stdout.write(`no run in ${storeUrl === undefined ? project.dir : describeUrl(storeUrl)}\n`);
   else {

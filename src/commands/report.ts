@@ -1,19 +1,19 @@
 // `team report [--run ID] [--out FILE] [--store URL]`: one self-contained HTML page of a run, from its log alone.
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { writeFileAtomic } from '../../workers/atomic.js';
-import { readRunFiles } from '../checkpoint/read.js';
-import { resolveRun } from '../checkpoint/store.js';
-import { foldRun } from '../checkpoint/view.js';
-import { liveHolder } from '../runtime/lock.js';
-import { validateId } from '../checkpoint/guards.js';
-import { UsageError } from '../errors.js';
-import { folderHandoffs, makeReportData, type ReportData } from '../report/data.js';
-import { renderReport } from '../report/html.js';
+import { writeFileAtomic } from '../sys/atomic.js';
+import { readRunFiles } from '../log/read.js';
+import { resolveRun } from '../log/write.js';
+import { foldRun } from '../log/fold.js';
+import { liveHolder } from '../run/lock.js';
+import { validateId } from '../log/guards.js';
+import { UsageError } from '../sys/errors.js';
+import { folderHandoffs, makeReportData, type ReportData } from '../views/report/data.js';
+import { renderReport } from '../views/report/html.js';
 import { storeUrlOf } from '../store/store-url.js';
-import { optionalString, parseFlags } from './args.js';
-import { FLAGS } from './flags.js';
-import { openProject } from './project.js';
+import { optionalString, parseFlags } from './args/args.js';
+import { FLAGS } from './args/flags.js';
+import { openProject } from './args/project.js';
 
 // Writes the report (default: report.html in the run's folder; for a run of PostgreSQL,
 // report-<run>.html in the project) and prints its path.
@@ -26,7 +26,7 @@ export function reportCommand(argv: string[]): number | Promise<number> {
   const outArg = optionalString(args, 'out');
   const out = outArg === undefined ? undefined : checkOut(outArg);
   if (store) {
-    return import('./report-store.js')
+    return import('./store/report.js')
       .then((m) => m.storeReportData(store, runId, project.dir))
       .then((data) => writeReport(out ?? join(project.dir, `report-${data.run.run_id}.html`), data));
   }

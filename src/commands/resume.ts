@@ -1,21 +1,21 @@
 // `team resume [--run ID] [--retry-interrupted]`: continues a run from its event log.
-import { validateId } from '../checkpoint/guards.js';
-import { resolveRun } from '../checkpoint/store.js';
-import { UsageError } from '../errors.js';
-import { driveRun } from '../runtime/drive.js';
-import { stopFinishedLeftovers } from '../runtime/attempt.js';
-import { probeEventLog } from '../runtime/event-log.js';
-import { makeRunProgress } from '../watch/run-progress.js';
-import { takeOver } from '../runtime/takeover.js';
-import { assertGitWritable } from '../runtime/writable.js';
-import type { RunSession } from '../runtime/session.js';
+import { validateId } from '../log/guards.js';
+import { resolveRun } from '../log/write.js';
+import { UsageError } from '../sys/errors.js';
+import { driveRun } from '../run/drive.js';
+import { stopFinishedLeftovers } from '../attempt/attempt.js';
+import { probeEventLog } from '../run/event-log.js';
+import { makeRunProgress } from '../views/watch/run-progress.js';
+import { takeOver } from '../run/takeover.js';
+import { assertGitWritable } from '../sys/writable.js';
+import type { RunSession } from '../run/session.js';
 import { killServer } from '../../workers/tmux/index.js';
-import { loadRunView } from '../runtime/view.js';
-import { optionalString, parseFlags } from './args.js';
-import { detachRun } from './detach.js';
-import { FLAGS } from './flags.js';
-import { describeStage } from './render-status.js';
-import { openProject } from './project.js';
+import { loadRunView } from '../log/read-view.js';
+import { optionalString, parseFlags } from './args/args.js';
+import { detachRun } from '../run/detach.js';
+import { FLAGS } from './args/flags.js';
+import { describeStage } from '../views/status/render.js';
+import { openProject } from './args/project.js';
 import { storeUrlOf } from '../store/store-url.js';
 import { OUTCOME_EXIT, reportEnd } from './run.js';
 
@@ -28,14 +28,14 @@ export async function resumeCommand(argv: string[]): Promise<number> {
   const storeUrl = storeUrlOf(optionalString(args, 'store'), project.config);
   if (storeUrl !== undefined) {
     if (args.values.detach) {
-      const [{ storeRunPaths }, { storeLog }, { openStore, pickRun }] = await Promise.all([import('../runtime/store-run.js'), import('./store-detach.js'), import('./store-run.js')]);
+      const [{ storeRunPaths }, { storeLog }, { openStore, pickRun }] = await Promise.all([import('../run/store-run.js'), import('./store/detach.js'), import('./store/open.js')]);
       const store = await openStore(storeUrl, cmd);
       const id = await pickRun(store, storeUrl, runId === undefined ? undefined : validateId(runId, '--run')).finally(() => store.close());
       const childArgv = ['resume', ...argv.filter((a) => a !== '--detach'), ...(runId === undefined ? ['--run', id] : [])];
       return detachRun({ argv: childArgv, paths: storeRunPaths(project.dir, id), runId: id, creates: false, json: args.values.json === true, log: await storeLog(storeUrl, id) });
     }
     const progress = makeRunProgress({ json: args.values.json === true, projectDir: project.dir });
-    const { resumeStoreRun } = await import('./store-commands.js');
+    const { resumeStoreRun } = await import('./store/resume-cancel.js');
     return resumeStoreRun(storeUrl, runId === undefined ? undefined : validateId(runId, '--run'), project, progress, args.values['retry-interrupted'] === true);
   }
   const paths = resolveRun(project.dir, runId === undefined ? undefined : validateId(runId, '--run'));

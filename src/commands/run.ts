@@ -1,25 +1,25 @@
 // `team [N:agent-type] "task"` and `team ralph [N:agent-type] "task"`: start a run and drive it.
 import { basename, join } from 'node:path';
-import { terminalLine } from '../../workers/terminal-text.js';
-import { LIMITS, validateId, validateText } from '../checkpoint/guards.js';
-import { runPaths } from '../checkpoint/store.js';
-import { makeRunId } from '../checkpoint/time.js';
-import { EXIT, UsageError } from '../errors.js';
-import { resolveRouting } from '../runtime/agents.js';
-import { makeProgress } from '../runtime/progress.js';
-import { makeRunProgress } from '../watch/run-progress.js';
-import { startRun } from '../runtime/start.js';
-import { loadRunView } from '../runtime/view.js';
-import { summarize, type WorkPlaces } from '../runtime/summary.js';
+import { terminalLine } from '../sys/terminal-text.js';
+import { LIMITS, validateId, validateText } from '../log/guards.js';
+import { runPaths } from '../log/write.js';
+import { makeRunId } from '../log/time.js';
+import { EXIT, UsageError } from '../sys/errors.js';
+import { resolveRouting } from '../run/agents.js';
+import { makeProgress } from '../run/progress.js';
+import { makeRunProgress } from '../views/watch/run-progress.js';
+import { startRun } from '../run/start.js';
+import { loadRunView } from '../log/read-view.js';
+import { summarize, type WorkPlaces } from '../run/summary.js';
 import { CHECKPOINT_FILE, checkpointsDir } from '../opchain/write.js';
-import { readBranches } from '../runtime/isolation-view.js';
-import type { DriveOutcome } from '../runtime/drive.js';
-import { optionalInt, optionalString, parseFlags } from './args.js';
-import { DETACHED_RUN_VAR, detachRun } from './detach.js';
-import { readSessionIds } from './host-session.js';
-import { refuseOneWordTask } from './one-word.js';
-import { FLAGS } from './flags.js';
-import { openProject } from './project.js';
+import { readBranches } from '../isolation/view.js';
+import type { DriveOutcome } from '../run/drive.js';
+import { optionalInt, optionalString, parseFlags } from './args/args.js';
+import { DETACHED_RUN_VAR, detachRun } from '../run/detach.js';
+import { readSessionIds } from './args/host-session.js';
+import { refuseOneWordTask } from './args/one-word.js';
+import { FLAGS } from './args/flags.js';
+import { openProject } from './args/project.js';
 import { storeUrlOf } from '../store/store-url.js';
 
 // The exit code of each way a run can end.
@@ -48,8 +48,8 @@ export async function runTeam(argv: string[], mode: 'team' | 'ralph'): Promise<n
     const runId = makeRunId();
     const childArgv = [...(mode === 'ralph' ? ['ralph'] : []), ...argv.filter((a) => a !== '--detach')];
     if (storeUrl === undefined) return detachRun({ argv: childArgv, paths: runPaths(project.dir, runId), runId, creates: true, json });
-    const { storeRunPaths } = await import('../runtime/store-run.js');
-    const { storeLog } = await import('./store-detach.js');
+    const { storeRunPaths } = await import('../run/store-run.js');
+    const { storeLog } = await import('./store/detach.js');
     return detachRun({ argv: childArgv, paths: storeRunPaths(project.dir, runId), runId, creates: true, json, log: await storeLog(storeUrl, runId) });
   }
   const detachedId = process.env[DETACHED_RUN_VAR];
@@ -71,7 +71,7 @@ export async function runTeam(argv: string[], mode: 'team' | 'ralph'): Promise<n
     land: args.values.land === true,
   };
   if (storeUrl !== undefined) {
-    const ended = await (await import('../runtime/store-run.js')).startStoreRun({ ...request, storeUrl });
+    const ended = await (await import('../run/store-run.js')).startStoreRun({ ...request, storeUrl });
     reportViewEnd(ended.view, ended.paths.runDir, ended.outcome, progress);
     return OUTCOME_EXIT[ended.outcome.kind];
   }

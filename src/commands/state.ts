@@ -1,16 +1,16 @@
 // `team state <start-run|start-task|finish-task|retry|approve|status>`: the low-level checkpoint commands.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../../workers/atomic.js';
-import { appendEvent, createRun, resolveRun } from '../checkpoint/store.js';
-import { TERMINAL_STATUSES } from '../../machines/events.js';
-import { LIMITS, validateId, validateProjectPaths, validateText } from '../checkpoint/guards.js';
-import { UsageError } from '../errors.js';
-import { loadRunView } from '../runtime/view.js';
-import { listOf, optionalString, parseFlags, requireString, type ParsedArgs } from './args.js';
+import { writeFileAtomic } from '../sys/atomic.js';
+import { appendEvent, createRun, resolveRun } from '../log/write.js';
+import { TERMINAL_STATUSES } from '../log/schema.js';
+import { LIMITS, validateId, validateProjectPaths, validateText } from '../log/guards.js';
+import { UsageError } from '../sys/errors.js';
+import { loadRunView } from '../log/read-view.js';
+import { listOf, optionalString, parseFlags, requireString, type ParsedArgs } from './args/args.js';
 import { recordApproval } from './approve.js';
-import { openProject } from './project.js';
-import { STATE_FLAGS } from './state-flags.js';
+import { openProject } from './args/project.js';
+import { STATE_FLAGS } from './args/state-flags.js';
 import { runStatus } from './status.js';
 
 // Runs one `team state` subcommand; returns the exit code.

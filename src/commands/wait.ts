@@ -3,26 +3,26 @@
 import { readdirSync } from 'node:fs';
 import { basename } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { validateId } from '../checkpoint/guards.js';
-import { resolveRun } from '../checkpoint/store.js';
-import type { RunView } from '../checkpoint/view.js';
-import { EXIT } from '../errors.js';
-import { liveHolder } from '../runtime/lock.js';
-import { summarize, type WorkPlaces } from '../runtime/summary.js';
-import { readRunFiles } from '../checkpoint/read.js';
-import { foldRun } from '../checkpoint/view.js';
+import { validateId } from '../log/guards.js';
+import { resolveRun } from '../log/write.js';
+import type { RunView } from '../log/fold.js';
+import { EXIT } from '../sys/errors.js';
+import { liveHolder } from '../run/lock.js';
+import { summarize, type WorkPlaces } from '../run/summary.js';
+import { readRunFiles } from '../log/read.js';
+import { foldRun } from '../log/fold.js';
 import { readHandoffs } from '../../handoffs/read.js';
-import { digestHandoffs } from './wait-handoffs.js';
-import { loadRunView } from '../runtime/view.js';
-import { optionalInt, optionalString, parseFlags } from './args.js';
-import { FLAGS } from './flags.js';
-import { openProject } from './project.js';
+import { digestHandoffs } from '../views/wait/handoffs.js';
+import { loadRunView } from '../log/read-view.js';
+import { optionalInt, optionalString, parseFlags } from './args/args.js';
+import { FLAGS } from './args/flags.js';
+import { openProject } from './args/project.js';
 import { storeUrlOf } from '../store/store-url.js';
 import { OUTCOME_EXIT, workPlaces } from './run.js';
-import { TEMP_PREFIX } from '../../workers/atomic.js';
-import { summarizeProgress } from './wait-summary.js';
-import { describeStage } from './render-status.js';
-import { terminalText } from '../../workers/terminal-text.js';
+import { TEMP_PREFIX } from '../sys/atomic.js';
+import { summarizeProgress } from '../views/wait/summary.js';
+import { describeStage } from '../views/status/render.js';
+import { terminalText } from '../sys/terminal-text.js';
 
 // How often the events folder is listed; the run is folded again only when it changed.
 const POLL_MS = 250;
@@ -57,7 +57,7 @@ export async function waitCommand(argv: string[]): Promise<number> {
   const runId = optionalString(args, 'run');
   const storeUrl = storeUrlOf(optionalString(args, 'store'), project.config);
   const named = runId === undefined ? undefined : validateId(runId, '--run');
-  const source = storeUrl === undefined ? fileSource(project.dir, named) : await (await import('./wait-store.js')).storeSource(storeUrl, named, project.dir);
+  const source = storeUrl === undefined ? fileSource(project.dir, named) : await (await import('./store/wait.js')).storeSource(storeUrl, named, project.dir);
   try {
     return await waitFor(source, args.values.json === true, timeoutS, { since, round });
   } finally {

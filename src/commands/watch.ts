@@ -1,12 +1,12 @@
 // `team watch [--run ID] [--store URL]` (and `team status --watch`): the live view of a run, until it ends or q.
-import { resolveRun } from '../checkpoint/store.js';
-import { validateId } from '../checkpoint/guards.js';
+import { resolveRun } from '../log/write.js';
+import { validateId } from '../log/guards.js';
 import { storeUrlOf } from '../store/store-url.js';
-import { watchRun } from '../watch/live.js';
-import { loadWatchModel } from '../watch/model.js';
-import { optionalInt, optionalString, parseFlags } from './args.js';
-import { FLAGS } from './flags.js';
-import { openProject } from './project.js';
+import { watchRun } from '../views/watch/live.js';
+import { loadWatchModel } from '../views/watch/model.js';
+import { optionalInt, optionalString, parseFlags } from './args/args.js';
+import { FLAGS } from './args/flags.js';
+import { openProject } from './args/project.js';
 
 // How often the view reads the log, unless --interval says otherwise.
 const DEFAULT_INTERVAL_MS = 1000;
@@ -22,7 +22,7 @@ export async function watchCommand(argv: string[], cmd = 'team watch'): Promise<
   const intervalMs = optionalInt(args, 'interval', cmd, 100, 60_000) ?? DEFAULT_INTERVAL_MS;
   const tty = process.stdout.isTTY === true;
   const options = { out: process.stdout, input: tty ? process.stdin : undefined, intervalMs, tty };
-  if (store) return (await import('./watch-store.js')).watchStore(store, runId, project.dir, options);
+  if (store) return (await import('./store/watch.js')).watchStore(store, runId, project.dir, options);
   const paths = resolveRun(project.dir, runId);
   await watchRun(() => loadWatchModel(paths), options);
   return 0;

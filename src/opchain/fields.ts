@@ -2,9 +2,9 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { readHandoffs } from '../../handoffs/read.js';
-import type { TeamEvent } from '../../machines/events.js';
-import type { RunPaths } from '../checkpoint/store.js';
-import type { RunView, TaskView } from '../checkpoint/view.js';
+import type { TeamEvent } from '../log/schema.js';
+import type { RunPaths } from '../log/write.js';
+import type { RunView, TaskView } from '../log/fold.js';
 
 // OPCHAIN.md: key decisions are consolidated past ~20 items; recently_done holds at most 10.
 const DECISIONS_KEPT = 20;

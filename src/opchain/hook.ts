@@ -1,6 +1,6 @@
 // The runtime's one call into the checkpoint: at every stage change and at the run's end.
-import type { RunPaths, WriteOptions } from '../checkpoint/store.js';
-import type { Logger } from '../logger.js';
+import type { RunPaths, WriteOptions } from '../log/write.js';
+import type { Logger } from '../sys/logger.js';
 import { writeTeamCheckpoint, type CheckpointSource } from './write.js';
 
 // The records after which `.checkpoints/team.checkpoint.json` is rewritten.

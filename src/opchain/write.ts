@@ -1,11 +1,11 @@
 // Keeps `.checkpoints/team.checkpoint.json` current: read → merge → write, atomically (OPCHAIN.md).
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { writeFileAtomic } from '../../workers/atomic.js';
-import { readRunFiles } from '../checkpoint/read.js';
-import type { RunPaths, WriteOptions } from '../checkpoint/store.js';
-import { foldRun, type RunView } from '../checkpoint/view.js';
-import type { TeamEvent } from '../../machines/events.js';
+import { writeFileAtomic } from '../sys/atomic.js';
+import { readRunFiles } from '../log/read.js';
+import type { RunPaths, WriteOptions } from '../log/write.js';
+import { foldRun, type RunView } from '../log/fold.js';
+import type { TeamEvent } from '../log/schema.js';
 import { makeCheckpointFields } from './fields.js';
 import { isObject } from './validate.js';
 

@@ -3,7 +3,7 @@
 import { v5 as uuidv5 } from 'uuid';
 import { z } from 'zod';
 import { agentSchema } from '../../config/schema.js';
-import { ID_PATTERN } from '../checkpoint/guards.js';
+import { ID_PATTERN } from '../log/guards.js';
 import { PERMISSION_LEVELS, STAGES } from '../../workers/types.js';
 
 // The queue of attempts that need no label; an attempt that names one goes to `team-attempts.<label>`.

@@ -1,15 +1,15 @@
 // The file store: the existing event files under .team/runs (src/checkpoint) behind RunStore. The
-// format on disk is unchanged; one writer per run is the runtime's lock (src/runtime/lock.ts).
+// format on disk is unchanged; one writer per run is the runtime's lock (src/run/lock.ts).
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Approval, NewEvent, TeamEvent } from '../../machines/events.js';
-import { checkApproval, type ApprovalView } from '../checkpoint/approvals.js';
-import { LIMITS, validateId } from '../checkpoint/guards.js';
-import { readRunFiles } from '../checkpoint/read.js';
-import { readRegularFile } from '../../workers/regular-file.js';
-import { syncDir } from '../../workers/atomic.js';
-import { appendApproval, appendEvent, createRun, readCurrentRunId, resolveRun, runPaths, type RunRecord, type WriteOptions } from '../checkpoint/store.js';
-import { UsageError } from '../errors.js';
+import type { Approval, NewEvent, TeamEvent } from '../log/schema.js';
+import { checkApproval, type ApprovalView } from '../log/approvals.js';
+import { LIMITS, validateId } from '../log/guards.js';
+import { readRunFiles } from '../log/read.js';
+import { readRegularFile } from '../sys/regular-file.js';
+import { syncDir } from '../sys/atomic.js';
+import { appendApproval, appendEvent, createRun, readCurrentRunId, resolveRun, runPaths, type RunRecord, type WriteOptions } from '../log/write.js';
+import { UsageError } from '../sys/errors.js';
 import { parseEventBody } from './parse-body.js';
 import { findConflicts, refuseSecondTerminal, type AttemptKey } from './terminal.js';
 import type { NewRun, RunRead, RunStore } from './types.js';

@@ -1,7 +1,7 @@
 // A stored record's text read as the file reader reads an event file: an empty text, malformed JSON
 // or a body its schema refuses is a reason, reported and never trusted.
-import { parseApproval, parseEvent, parseRecordText } from '../checkpoint/read.js';
-import type { Approval, TeamEvent } from '../../machines/events.js';
+import { parseApproval, parseEvent, parseRecordText } from '../log/read.js';
+import type { Approval, TeamEvent } from '../log/schema.js';
 
 // An event body, or why it is not trusted.
 export function parseEventBody(text: string): TeamEvent | string {

@@ -1,7 +1,7 @@
 // Requests from any machine (cancel, resume): a row in `requests`, then NOTIFY teamline_run with the
 // run id when it commits, so that the run's writer and its workers act without polling.
 import type pg from 'pg';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../sys/errors.js';
 import { connectClient } from './pg-connect.js';
 import type { PgStore } from './pg-store.js';
 

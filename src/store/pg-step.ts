@@ -4,9 +4,9 @@
 // its worker's lease expired has its job failed in the same transaction.
 import type PgBoss from 'pg-boss';
 import type pg from 'pg';
-import type { NewEvent, TeamEvent } from '../../machines/events.js';
-import { eventFileName } from '../checkpoint/store.js';
-import { nowIso } from '../checkpoint/time.js';
+import type { NewEvent, TeamEvent } from '../log/schema.js';
+import { eventFileName } from '../log/write.js';
+import { nowIso } from '../log/time.js';
 import { attemptJobId, attemptQueue, type AttemptJob } from './attempt-job.js';
 import { ensureAttemptQueue, onClient } from './pg-queue.js';
 import type { PgStore } from './pg-store.js';

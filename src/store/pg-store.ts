@@ -1,13 +1,13 @@
 // The PostgreSQL store: runs, events and approvals in schema `teamline` (docs/scale-out.md). Each
 // step is one transaction; seq is per run and gapless, given out under the run row's lock.
 import type pg from 'pg';
-import type { Approval, NewEvent, TeamEvent } from '../../machines/events.js';
-import { checkApproval, type ApprovalView } from '../checkpoint/approvals.js';
-import { validateId } from '../checkpoint/guards.js';
-import type { Problem } from '../checkpoint/read.js';
-import { approvalFileName, eventFileName, type RunRecord } from '../checkpoint/store.js';
-import { makeRunId, nowIso } from '../checkpoint/time.js';
-import { UsageError } from '../errors.js';
+import type { Approval, NewEvent, TeamEvent } from '../log/schema.js';
+import { checkApproval, type ApprovalView } from '../log/approvals.js';
+import { validateId } from '../log/guards.js';
+import type { Problem } from '../log/read.js';
+import { approvalFileName, eventFileName, type RunRecord } from '../log/write.js';
+import { makeRunId, nowIso } from '../log/time.js';
+import { UsageError } from '../sys/errors.js';
 import { describeUrl, makePool, StoreUnreachableError } from './pg-connect.js';
 import { ensureSchema } from './pg-schema.js';
 import { parseApprovalBody, parseEventBody } from './parse-body.js';

@@ -1,7 +1,7 @@
 // Which store a command reads: `--store URL`, else `team.store` of the config, else the files.
 import { isPostgresUrl, type TeamConfig } from '../../config/schema.js';
-import { UsageError } from '../errors.js';
-import { quoteShort } from '../../workers/terminal-text.js';
+import { UsageError } from '../sys/errors.js';
+import { quoteShort } from '../sys/terminal-text.js';
 import { maskUrl } from './mask-url.js';
 
 // The PostgreSQL URL to read runs from, or undefined for the files under .team/runs.

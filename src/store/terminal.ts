@@ -1,6 +1,6 @@
 // One terminal record per attempt: an attempt ends once, and a second task_finished is never trusted.
-import type { NewEvent, TeamEvent } from '../../machines/events.js';
-import { EXIT, TeamError } from '../errors.js';
+import type { NewEvent, TeamEvent } from '../log/schema.js';
+import { EXIT, TeamError } from '../sys/errors.js';
 import type { TerminalConflict } from './types.js';
 
 // A step that would give an attempt a second terminal record; nothing of the step was written.

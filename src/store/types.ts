@@ -1,9 +1,9 @@
 // One store interface, two stores: the files under .team/runs (the default) and PostgreSQL. The
-// fold (src/runtime/replay.ts, src/checkpoint/view.ts) reads either, the bodies being the same.
-import type { Approval, NewEvent, TeamEvent } from '../../machines/events.js';
-import type { ApprovalView } from '../checkpoint/approvals.js';
-import type { Problem } from '../checkpoint/read.js';
-import type { RunRecord } from '../checkpoint/store.js';
+// fold (src/run/replay.ts, src/log/fold.ts) reads either, the bodies being the same.
+import type { Approval, NewEvent, TeamEvent } from '../log/schema.js';
+import type { ApprovalView } from '../log/approvals.js';
+import type { Problem } from '../log/read.js';
+import type { RunRecord } from '../log/write.js';
 
 // An attempt with more than one terminal record: none of them is trusted as its end.
 export interface TerminalConflict {

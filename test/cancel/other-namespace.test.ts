@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanUpCancelProjects } from '../helpers/cancel-run.js';
 import { CAN_UNSHARE, endNamespaces, makeRepoProject, NAMESPACE_TASKS as TASKS, teamInNamespace } from '../helpers/namespace-run.js';
 import { leftoverProcesses } from '../helpers/recovery-procs.js';
-import { PID_NS } from '../../workers/proc.js';
+import { PID_NS } from '../../src/sys/proc.js';
 import { expectCleanCancel } from './clean-end.js';
 
 afterEach(async () => {

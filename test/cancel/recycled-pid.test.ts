@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { execa, type ResultPromise } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProcessBackend, stopGroup } from '../../workers/process.js';
-import { isProcessAlive, readPidStart } from '../../workers/proc.js';
+import { isProcessAlive, readPidStart } from '../../src/sys/proc.js';
 import { createTmuxBackend } from '../../workers/tmux/index.js';
 import type { LaunchSpec, WorkerHandle } from '../../workers/types.js';
 import { isRunning } from '../helpers/proc-groups.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config/load.js';
-import { attemptCapMs } from '../../src/runtime/attempt-cap.js';
+import { attemptCapMs } from '../../src/attempt/cap.js';
 import { DEFAULT_PERMISSIONS, permissionFor } from '../../workers/adapters/permissions.js';
 
 const dirs: string[] = [];

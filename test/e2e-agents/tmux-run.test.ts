@@ -1,6 +1,6 @@
 // The built CLI runs sim workers in tmux panes of a private server, then leaves nothing behind.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { isProcessAlive } from '../../workers/proc.js';
+import { isProcessAlive } from '../../src/sys/proc.js';
 import { eventsOf, makeAgentProject, removeAgentProjects, scenarioPath, STUB_BIN, type AgentProject } from '../helpers/agent-project.js';
 import { findLeftovers, findRunProcesses, killKeptServer, makeSocketDir, removeSocketDirs, serverOf, tmuxOf } from '../helpers/tmux-leftovers.js';
 import type { TeamResult } from '../helpers/team.js';

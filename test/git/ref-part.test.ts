@@ -1,7 +1,7 @@
 // Task ids as parts of branch names, checked against git's own rules (`git check-ref-format`).
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { ID_PATTERN } from '../../src/checkpoint/guards.js';
+import { ID_PATTERN } from '../../src/log/guards.js';
 import { idOfRefPart, refPart, refusedInRef } from '../../src/git/ref-part.js';
 
 const RUN = 'team/20261028T131016577943Z-20fe61';

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openAttemptTree } from '../../src/commands/worker-git.js';
+import { openAttemptTree } from '../../src/team-worker/git.js';
 import { Serial } from '../../src/git/serial.js';
 import type { AttemptJob } from '../../src/store/attempt-job.js';
 import { GIT_ENV } from '../helpers/git-project.js';

@@ -53,7 +53,7 @@ describe('handoffs/render', () => {
     expect(checkHandoffShape(text)).toBeUndefined();
     expect(bulletOf(text, 'Decided')).toContain('2 of 4 tasks completed');
     expect(bulletOf(text, 'Decided')).toContain('schema (worker-1): Added src/schemas/user.ts and order.ts; 12 unit tests pass');
-    expect(bulletOf(text, 'Rejected')).toContain('errors (worker-3, 2 of 2 attempts failed): TypeError: cannot read properties of undefined (reading "issues") at format (src/errors.ts:14)');
+    expect(bulletOf(text, 'Rejected')).toContain('errors (worker-3, 2 of 2 attempts failed): TypeError: cannot read properties of undefined (reading "issues") at format (src/sys/errors.ts:14)');
     expect(bulletOf(text, 'Rejected')).toContain('docs never ran: blocked by failed task errors');
     expect(bulletOf(text, 'Risks')).toContain('worker-3: 2 failed attempts, gets no more work');
     expect(bulletOf(text, 'Risks')).toContain('completed only after retries: middleware (1)');

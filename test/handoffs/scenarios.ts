@@ -30,7 +30,7 @@ export function makeExecDoneContext(): PipelineContext {
     [
       { ...t['schema']!, status: 'completed', attempt: 1, evidence: 'Added src/schemas/user.ts and order.ts; 12 unit tests pass', artifacts: ['src/schemas/user.ts', 'src/schemas/order.ts'] },
       { ...t['middleware']!, status: 'completed', attempt: 2, failures: 1, evidence: 'validate() middleware wired on all POST routes', artifacts: ['src/middleware/validate.ts', 'src/schemas/user.ts'] },
-      { ...t['errors']!, status: 'failed', attempt: 2, failures: 2, evidence: 'TypeError: cannot read properties of undefined (reading "issues")\n    at format (src/errors.ts:14)' },
+      { ...t['errors']!, status: 'failed', attempt: 2, failures: 2, evidence: 'TypeError: cannot read properties of undefined (reading "issues")\n    at format (src/sys/errors.ts:14)' },
       { ...t['docs']!, status: 'failed', attempt: 0, evidence: 'blocked by failed task errors' },
     ],
   );

@@ -4,9 +4,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
-import { readRunFiles, type RunFiles } from '../../src/checkpoint/read.js';
-import { runPaths } from '../../src/checkpoint/store.js';
-import type { EventName, EventOf } from '../../machines/events.js';
+import { readRunFiles, type RunFiles } from '../../src/log/read.js';
+import { runPaths } from '../../src/log/write.js';
+import type { EventName, EventOf } from '../../src/log/schema.js';
 import type { StatusJson } from './project.js';
 import { CLI, ROOT, type TeamResult } from './team.js';
 

@@ -1,7 +1,7 @@
 // Hand-made event files, for tests that put what a crash, a bug or a person could leave in a run folder.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeStamp, makeToken } from '../../src/checkpoint/time.js';
+import { makeStamp, makeToken } from '../../src/log/time.js';
 
 // A file name the reader accepts, sorting after every file written before it.
 export function eventFileName(event: string, task = 'run', attempt = 0): string {

@@ -4,9 +4,9 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as HandoffsRead from '../../handoffs/read.js';
-import type * as CheckpointRead from '../../src/checkpoint/read.js';
-import type * as CheckpointStore from '../../src/checkpoint/store.js';
-import type * as Replay from '../../src/runtime/replay.js';
+import type * as CheckpointRead from '../../src/log/read.js';
+import type * as CheckpointStore from '../../src/log/write.js';
+import type * as Replay from '../../src/run/replay.js';
 import { importBuilt, type LedgerLine, type RecoveryProject } from './recovery-project.js';
 
 type Event = Record<string, unknown> & { file: string };
@@ -89,9 +89,9 @@ export async function handoffProblems(project: RecoveryProject, events: Event[],
 
 // Folding the run's log through the machine reproduces its recorded state and outcome; throws a DeterminismError otherwise.
 export async function replayOf(project: RecoveryProject): Promise<{ value: unknown; status: string; pending: unknown[] }> {
-  const { replayRun } = await importBuilt<typeof Replay>('src/runtime/replay.js');
-  const { readRunFiles } = await importBuilt<typeof CheckpointRead>('src/checkpoint/read.js');
-  const { runPaths } = await importBuilt<typeof CheckpointStore>('src/checkpoint/store.js');
+  const { replayRun } = await importBuilt<typeof Replay>('src/run/replay.js');
+  const { readRunFiles } = await importBuilt<typeof CheckpointRead>('src/log/read.js');
+  const { runPaths } = await importBuilt<typeof CheckpointStore>('src/log/write.js');
   const files = readRunFiles(runPaths(project.dir, project.runId()));
   const replay = replayRun(files.events);
   return { value: replay.snapshot.value, status: replay.snapshot.status, pending: replay.pending };

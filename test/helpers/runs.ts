@@ -2,8 +2,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RunFiles } from '../../src/checkpoint/read.js';
-import { createRun, runPaths, type RunPaths, type RunRecord } from '../../src/checkpoint/store.js';
+import type { RunFiles } from '../../src/log/read.js';
+import { createRun, runPaths, type RunPaths, type RunRecord } from '../../src/log/write.js';
 
 export const RUN_FIELDS: Omit<RunRecord, 'run_id' | 'created_at'> = {
   profile: 'p',

@@ -1,11 +1,11 @@
 // A temporary project wired to the sim agent, and readers of what a run left in it: events, status, ledger, attempt times.
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readRunFiles, type RunFiles } from '../../src/checkpoint/read.js';
-import { resolveRun, type RunPaths } from '../../src/checkpoint/store.js';
-import type { EventName, EventOf } from '../../machines/events.js';
+import { readRunFiles, type RunFiles } from '../../src/log/read.js';
+import { resolveRun, type RunPaths } from '../../src/log/write.js';
+import type { EventName, EventOf } from '../../src/log/schema.js';
 import { toJson } from '../../src/commands/status.js';
-import { loadRunView } from '../../src/runtime/view.js';
+import { loadRunView } from '../../src/log/read-view.js';
 import { makeProject, type StatusJson, type TestProject } from './project.js';
 import { ROOT } from './team.js';
 import type { LedgerEntry } from '../../workers/sim/ledger.js';

@@ -1,7 +1,7 @@
 // Run logs written by hand from "Files on disk" in docs/formats.md (not produced by the machine): what a
 // real run of `team 1:executor "add a greeting"` leaves in events/, with the facts the machine
 // ignores (spawns, usage, stalls) where a real run writes them.
-import type { TeamEvent } from '../../machines/events.js';
+import type { TeamEvent } from '../../src/log/schema.js';
 
 const RUN = '20261130T120000000000Z-abc123';
 const H = `.team/runs/${RUN}/handoffs`;

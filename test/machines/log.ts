@@ -1,7 +1,7 @@
 // Synthetic run logs for machine tests: the input events the runtime would have logged, shaped as
-// log events (machines/events.ts), so that replayRun can fold them back through the machine.
+// log events (src/log/schema.ts), so that replayRun can fold them back through the machine.
 import type { PipelineContext, PipelineEvent, PipelineInput } from '../../machines/types.js';
-import type { TeamEvent } from '../../machines/events.js';
+import type { TeamEvent } from '../../src/log/schema.js';
 
 const RUN_ID = 'run-1';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ID_PATTERN } from '../../src/checkpoint/guards.js';
+import { ID_PATTERN } from '../../src/log/guards.js';
 import { findPlanProblem, makeFixTasks, namespacePlan, prefixFor } from '../../machines/plan.js';
 import type { TaskDef } from '../../machines/types.js';
 

@@ -3,9 +3,9 @@
 // rest of the original run's inputs follow. Every record the live machine makes is logged.
 import { createActor, fromPromise } from 'xstate';
 import { pipelineMachine } from '../../machines/pipeline.js';
-import type { NewEvent, TeamEvent } from '../../machines/events.js';
+import type { NewEvent, TeamEvent } from '../../src/log/schema.js';
 import type { PipelineEvent } from '../../machines/types.js';
-import { replayRun, resumeEvent, toMachineEvent, type PipelineSnapshot } from '../../src/runtime/replay.js';
+import { replayRun, resumeEvent, toMachineEvent, type PipelineSnapshot } from '../../src/run/replay.js';
 
 export interface Resumed {
   /** The log as the resumed orchestrator leaves it. */

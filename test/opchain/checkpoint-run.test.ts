@@ -2,9 +2,9 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readRunFiles } from '../../src/checkpoint/read.js';
-import { runPaths } from '../../src/checkpoint/store.js';
-import { foldRun } from '../../src/checkpoint/view.js';
+import { readRunFiles } from '../../src/log/read.js';
+import { runPaths } from '../../src/log/write.js';
+import { foldRun } from '../../src/log/fold.js';
 import { makeCheckpointFields } from '../../src/opchain/fields.js';
 import { validateCheckpointText } from '../../src/opchain/validate.js';
 import { readSnaps, snapshottingSim } from '../helpers/checkpoint-snap.js';

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findLeftovers } from '../helpers/tmux-leftovers.js';
 import { systemPath } from '../helpers/installed-team.js';
 import { CAN_UNSHARE } from '../helpers/namespace-run.js';
-import { PID_NS } from '../../workers/proc.js';
+import { PID_NS } from '../../src/sys/proc.js';
 import type { RealCli } from './clis.js';
 import { ensureRealClis } from './install.mjs';
 import { expectNoProcessLeft, liveWithMarker, markRun } from './leftovers.js';

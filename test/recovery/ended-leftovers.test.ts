@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isProcessAlive, readPidStart, signalProcess, waitUntil } from '../../workers/proc.js';
+import { isProcessAlive, readPidStart, signalProcess, waitUntil } from '../../src/sys/proc.js';
 import { tmuxServerAnswers } from '../helpers/recovery-procs.js';
 import { makeRecoveryProject, removeRecoveryProjects } from '../helpers/recovery-project.js';
 

@@ -1,7 +1,7 @@
 // The store conformance suite: every behaviour of docs/scale-out.md's RunStore, run against each
 // store by its own test file (file-store.test.ts, pg-store.test.ts).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/sys/errors.js';
 import { TerminalConflictError } from '../../src/store/terminal.js';
 import type { RunStore } from '../../src/store/types.js';
 import { eventFileName } from '../helpers/events.js';

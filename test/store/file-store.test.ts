@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe } from 'vitest';
-import { runPaths } from '../../src/checkpoint/store.js';
+import { runPaths } from '../../src/log/write.js';
 import { FileStore } from '../../src/store/file-store.js';
 import { storeConformance } from './conformance.js';
 

@@ -7,7 +7,7 @@ import { closeQueue, openQueue } from '../../src/store/pg-queue.js';
 import { readWorkerNews, writeReport } from '../../src/store/pg-reports.js';
 import { lastRequestId, listenRequests, readRequests, writeRequest } from '../../src/store/pg-requests.js';
 import { appendStep } from '../../src/store/pg-step.js';
-import { CancelWatch } from '../../src/commands/worker-cancel.js';
+import { CancelWatch } from '../../src/team-worker/cancel.js';
 import { PgStore } from '../../src/store/pg-store.js';
 import { startCluster, type PgCluster } from '../helpers/postgres.js';
 import { shJob, started } from './attempt-records.js';

@@ -4,9 +4,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isProcessAlive } from '../../workers/proc.js';
+import { isProcessAlive } from '../../src/sys/proc.js';
 import { STUB_BIN } from '../helpers/agent-project.js';
-import { until } from '../worker/worker-fixture.js';
+import { until } from '../team-worker/worker-fixture.js';
 import { clusterAndProject } from './pg-fixture.js';
 import { closeScaleOuts, openScaleOut } from './scale-out-fixture.js';
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterEach } from 'vitest';
 import { readLedger, type LedgerEntry } from '../../workers/sim/ledger.js';
-import { isProcessAlive, signalGroup } from '../../workers/proc.js';
+import { isProcessAlive, signalGroup } from '../../src/sys/proc.js';
 import { readWorkerNews } from '../../src/store/pg-reports.js';
 import { PgStore } from '../../src/store/pg-store.js';
 import { CLI } from '../helpers/team.js';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { until } from '../worker/worker-fixture.js';
+import { until } from '../team-worker/worker-fixture.js';
 import { clusterAndProject } from './pg-fixture.js';
 import { closeScaleOuts, openScaleOut } from './scale-out-fixture.js';
 

@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findEscapees, findRunLeftovers, stopEscapees, stopRunLeftovers, type AttemptMarker } from '../../workers/escapees.js';
-import { isProcessAlive, mayBeNewer, PID_MAX, readForkCount, readPidStart, waitUntil } from '../../workers/proc.js';
+import { isProcessAlive, mayBeNewer, PID_MAX, readForkCount, readPidStart, waitUntil } from '../../src/sys/proc.js';
 
 const started: ChildProcess[] = [];
 afterEach(() => {

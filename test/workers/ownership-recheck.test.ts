@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stopGroup } from '../../workers/process.js';
-import { BOOT_ID, readPidStart, waitUntil } from '../../workers/proc.js';
+import { BOOT_ID, readPidStart, waitUntil } from '../../src/sys/proc.js';
 import { createTmuxBackend } from '../../workers/tmux/backend.js';
 import type { WorkerHandle } from '../../workers/types.js';
 import { isRunning } from '../helpers/proc-groups.js';

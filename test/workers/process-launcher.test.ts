@@ -8,7 +8,7 @@ import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeLaunchLine, MAX_LAUNCH_LINE } from '../../workers/launcher.js';
 import { createProcessBackend } from '../../workers/process.js';
-import { isProcessAlive, readProcStat, signalGroup, waitUntil } from '../../workers/proc.js';
+import { isProcessAlive, readProcStat, signalGroup, waitUntil } from '../../src/sys/proc.js';
 import type { LaunchSpec, WorkerBackend, WorkerHandle } from '../../workers/types.js';
 import { OUTPUT_FILE } from '../../workers/wrapper.js';
 

@@ -1,5 +1,5 @@
 // The last meaningful lines of a CLI's console output: the evidence when it printed no record.
-import { terminalText } from '../terminal-text.js';
+import { terminalText } from '../../src/sys/terminal-text.js';
 
 // Stack frames and blank lines say nothing about why.
 const NOISE = /^(at\s|\s*$)/;

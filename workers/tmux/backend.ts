@@ -1,5 +1,5 @@
 // The tmux worker backend: each attempt is the command of its worker's window in the run's own server.
-import { isProcessAlive } from '../proc.js';
+import { isProcessAlive } from '../../src/sys/proc.js';
 import type { LaunchSpec, StopOptions, WorkerBackend, WorkerHandle } from '../types.js';
 import { launchAttempt, type TmuxHandle } from './launch.js';
 import { readPaneState } from './panes.js';

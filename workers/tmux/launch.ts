@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { herePlace, isProcessAlive, readForkCount, readProcStat, waitUntil } from '../proc.js';
+import { herePlace, isProcessAlive, readForkCount, readProcStat, waitUntil } from '../../src/sys/proc.js';
 import type { LaunchSpec, WorkerHandle } from '../types.js';
 import { PID_FILE } from '../wrapper.js';
 import { LAUNCH_FILE, makeLaunchScript, toChannel } from './launch-script.js';

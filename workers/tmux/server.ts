@@ -1,7 +1,7 @@
 // The lifecycle of a run's private tmux server: start on demand, kill with everything in it.
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isProcessAlive, listGroupMembers, ownsGroup, readPidStart, signalGroup, waitUntil } from '../proc.js';
+import { isProcessAlive, listGroupMembers, ownsGroup, readPidStart, signalGroup, waitUntil } from '../../src/sys/proc.js';
 import { listTargetPanes } from './panes.js';
 import {
   resolveTarget,

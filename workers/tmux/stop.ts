@@ -1,7 +1,7 @@
 // Stops an attempt: shutdown file and C-c, grace, SIGTERM to its process group, then SIGKILL.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isProcessAlive, listGroupMembers, ownsGroup, signalGroup, waitUntil } from '../proc.js';
+import { isProcessAlive, listGroupMembers, ownsGroup, signalGroup, waitUntil } from '../../src/sys/proc.js';
 import type { StopOptions } from '../types.js';
 import { SHUTDOWN_FILE } from '../wrapper.js';
 import type { TmuxHandle } from './launch.js';

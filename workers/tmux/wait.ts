@@ -3,7 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import { constants } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isProcessAlive, listGroupMembers, ownsGroup, readZombieEnd, waitUntil } from '../proc.js';
+import { isProcessAlive, listGroupMembers, ownsGroup, readZombieEnd, waitUntil } from '../../src/sys/proc.js';
 import type { LaunchSpec, WorkerExit } from '../types.js';
 import { EXIT_FILE, PID_FILE, readExitRecord, SHUTDOWN_FILE, type ExitRecord } from '../wrapper.js';
 import { toChannel } from './launch-script.js';

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { listGroupMembers } from '../../../workers/proc.js';
+import { listGroupMembers } from '../../../src/sys/proc.js';
 import { ensureSimBuilt, makeProject, runSim, type SimProject } from './run-sim.js';
 
 const projects: SimProject[] = [];

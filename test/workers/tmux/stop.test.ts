@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { listGroupMembers, waitUntil } from '../../../workers/proc.js';
+import { listGroupMembers, waitUntil } from '../../../src/sys/proc.js';
 import { createTmuxBackend } from '../../../workers/tmux/backend.js';
 import { isRunning, makeTestRun, toNodeCommand, type TestRun } from './tmux-test-run.js';
 

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { readProcStat } from '../../../workers/proc.js';
+import { readProcStat } from '../../../src/sys/proc.js';
 import { killServer } from '../../../workers/tmux/server.js';
 import { resolveTarget, toServerName, toSocketPath, type TmuxOptions } from '../../../workers/tmux/tmux-run.js';
 import type { AgentCommand, LaunchSpec } from '../../../workers/types.js';

@@ -1,0 +1,133 @@
+// Runs one attempt, "reconcile or start", keyed by run + task + attempt: a fresh dispatch starts a
+// worker; after a restart the recorded worker is re-adopted, its result adopted, or the attempt
+// is recorded interrupted. Never starts the same attempt twice.
+import { mkdir, writeFile } from 'node:fs/promises';
+import type { AttemptInput } from '../../machines/types.js';
+import type { AgentAdapter, AgentConfig, LaunchSpec, WorkerBackend, WorkerHandle } from '../../workers/types.js';
+import { permissionFor } from '../../workers/adapters/permissions.js';
+import { escapeeMarker, stopEscapees, stopRunLeftovers } from '../../workers/escapees.js';
+import { elsewhere } from '../sys/proc.js';
+import { resolveAgent } from '../run/agents.js';
+import { adoptUnrecorded, workerMayHaveStarted } from './adopt.js';
+import { attemptFiles, finishInterrupted, type AttemptFiles } from './records.js';
+import { concludeAttempt } from './conclude.js';
+import { prepareAttempt } from '../isolation/attempt.js';
+import { runRemoteAttempt } from '../remote/attempt.js';
+import { attemptEnv } from './env.js';
+import { handoffTextsOf } from '../run/handoff-texts.js';
+import { buildPrompt } from '../run/prompts.js';
+import type { RunSession } from '../run/session.js';
+import { watchWorker } from './watchdog.js';
+
+export type AttemptRequest = AttemptInput;
+
+// How long the stop of a finished attempt's escapees waits for other attempts' ends, to share their
+// look at /proc (a read of every process of the machine): at most this much longer they live. It
+// waits only while other attempts of the run are under way (the last one's end is the run's).
+const ESCAPEES_GATHER_MS = 25;
+
+// How many attempts of each session are between their start and their end.
+const underWay = new WeakMap<RunSession, number>();
+
+// The effect behind the machine's runAttempt actor.
+export async function runAttempt(session: RunSession, input: AttemptRequest, signal: AbortSignal): Promise<void> {
+  if (session.remote) return runRemoteAttempt(session, input, signal);
+  underWay.set(session, (underWay.get(session) ?? 0) + 1);
+  try {
+    await runLocalAttempt(session, input, signal);
+  } finally {
+    underWay.set(session, underWay.get(session)! - 1);
+  }
+}
+
+async function runLocalAttempt(session: RunSession, input: AttemptRequest, signal: AbortSignal): Promise<void> {
+  const files = attemptFiles(session, input.taskId, input.attempt);
+  const { adapter, agent } = resolveAgent(session.config, input.agent);
+  const backend = session.registry.backend(agent.tmux ? 'tmux' : session.mode);
+  await prepareAttempt(session, input);
+  const spec = makeLaunchSpec(session, input, files, adapter, agent);
+  let handle = input.resumed ? (session.registry.get(input.taskId, input.attempt) ?? adoptUnrecorded(session, input, files.dir)) : undefined;
+  let recovered = false;
+  if (handle) {
+    recovered = !(await session.registry.backendOf(handle).isAlive(handle));
+    session.progress.emit({ type: 'attempt.adopted', task: input.taskId, attempt: input.attempt, alive: !recovered }, `↺ ${input.taskId} a${input.attempt} ${recovered ? 'ended while no orchestrator watched: reading its result' : 're-adopted, still running'} (${input.worker})`);
+  } else {
+    // A resumed attempt whose worker left no trace cannot have done anything: it starts now, unasked.
+    if (input.resumed && workerMayHaveStarted(session.runId, input, files)) return finishInterrupted(session, input, 'the orchestrator stopped while this attempt\'s worker was starting');
+    if (input.resumed) session.progress.emit({ type: 'attempt.unstarted', task: input.taskId, attempt: input.attempt }, `↻ ${input.taskId} a${input.attempt} never started before the orchestrator stopped: starting it now`);
+    handle = await startWorker(session, input, files, spec, backend, adapter, agent);
+  }
+  const exit = await watchWorker(session, handle, spec, input, signal, adapter);
+  // Descendants that left the worker's process group (setsid) end with the attempt: before a
+  // cancelled one is recorded, and once a finished one is, so that the worker's next task need not
+  // wait for the look at /proc, which attempts that end within ESCAPEES_GATHER_MS share. The run
+  // ends only once they are stopped; a takeover stops those a crash left in between (drive.ts).
+  const marker = escapeeMarker(session.runId, input.taskId, input.attempt, handle);
+  if (exit.stopped && signal.aborted) {
+    await stopEscapees(marker);
+    return finishInterrupted(session, input, `stopped by cancel (${exit.reason ?? 'worker ended'})`);
+  }
+  // This attempt is counted: others are under way when the count is above one.
+  const gatherMs = underWay.get(session)! > 1 ? ESCAPEES_GATHER_MS : 0;
+  const concluded = concludeAttempt(session, input, files, adapter, exit, recovered);
+  // Tracked before the end is recorded, so the run's end (which waits for what is tracked) cannot come first.
+  const stop = concluded.catch(() => undefined).then(() => stopEscapees(marker, gatherMs));
+  void session.cancel.track(stop.catch((error: unknown) => session.log.warn({ err: error, task: input.taskId, attempt: input.attempt }, 'escaped descendants not looked for')));
+  await concluded;
+}
+
+// A takeover's look for what the run's finished attempts left running: a crash between an attempt's
+// end and the stop of its escapees leaves them to the next orchestrator. Resolves with how many.
+export function stopFinishedLeftovers(session: RunSession): Promise<number> {
+  const finished = new Map<string, number>();
+  for (const event of session.events.fold.events) {
+    if (event.event !== 'task_finished') continue;
+    const handle = session.registry.get(event.task_id, event.attempt);
+    // A worker of another boot left nothing running on this one.
+    if (handle && !elsewhere(handle)) finished.set(`${event.task_id}#${event.attempt}`, handle.pidStart);
+  }
+  return stopRunLeftovers(session.runId, finished);
+}
+
+async function startWorker(session: RunSession, input: AttemptInput, files: AttemptFiles, spec: LaunchSpec, backend: WorkerBackend, adapter: AgentAdapter, agent: AgentConfig): Promise<WorkerHandle> {
+  // On the thread pool: many attempts start at once, and the file system's journal may make each wait.
+  await mkdir(files.dir, { recursive: true });
+  const handoffTexts = handoffTextsOf(session, input.handoffs.map((h) => h.path));
+  const prompt = buildPrompt({ input, config: session.config, configFile: session.configFile, projectDir: session.isolation.workDir(input.stage, input.worker), resultFile: files.resultFile, handoffTexts, workers: session.workers });
+  await writeFile(files.promptFile, prompt);
+  spec.command = adapter.build({ prompt, promptFile: files.promptFile, resultFile: files.resultFile, projectDir: session.projectDir, agent, stage: input.stage, permission: permissionFor(agent, input.stage) });
+  const handle = await backend.launch(spec, (launched) => {
+    session.registry.record(input.taskId, input.attempt, launched);
+    session.events.append({ event: 'attempt_spawned', task_id: input.taskId, attempt: input.attempt, worker: input.worker, handle: launched });
+    // A pane's agent waits until its pane is in the log. A process runs from its spawn (its pid file
+    // covers a crash before the record is durable): its record is committed at once, and the watch
+    // need not wait for that, as every later effect on the worker (a stop, the task's end) does.
+    if (launched.backend === 'tmux') return session.events.flush();
+    void session.events.settled();
+    return undefined;
+  });
+  session.progress.emit(
+    { type: 'attempt.started', task: input.taskId, attempt: input.attempt, worker: input.worker, stage: input.stage, agent: input.agent },
+    `▶ ${input.taskId} a${input.attempt} started on ${input.worker} (${input.stage}, agent ${input.agent}${handle.backend === 'tmux' ? `, pane ${handle.paneId}` : ''})`,
+  );
+  return handle;
+}
+
+function makeLaunchSpec(session: RunSession, input: AttemptInput, files: AttemptFiles, adapter: AgentAdapter, agent: AgentConfig): LaunchSpec {
+  return {
+    runId: session.runId,
+    taskId: input.taskId,
+    attempt: input.attempt,
+    worker: input.worker,
+    attemptDir: files.dir,
+    cwd: session.isolation.workDir(input.stage, input.worker),
+    command: { file: adapter.name, args: [] },
+    env: {
+      ...attemptEnv(session.runId, input, permissionFor(agent, input.stage)),
+      TEAM_PROMPT_FILE: files.promptFile,
+      TEAM_RESULT_FILE: files.resultFile,
+      TEAM_PROJECT_DIR: session.isolation.workDir(input.stage, input.worker),
+      ...(agent.env ?? {}),
+    },
+  };
+}

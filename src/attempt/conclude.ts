@@ -1,0 +1,129 @@
+// Turns a worker's end into the log's facts: usage, the stage's payload, then task_finished.
+import { join } from 'node:path';
+import { findPlanProblem } from '../../machines/plan.js';
+import type { AttemptInput } from '../../machines/types.js';
+import type { AgentAdapter, AgentReport, WorkerExit } from '../../workers/types.js';
+import { lastMeaningfulLines } from '../../workers/adapters/output-end.js';
+import { OUTPUT_FILE } from '../../workers/wrapper.js';
+import type { NewEvent } from '../log/schema.js';
+import { finishInterrupted, taskFinished, type AttemptFiles } from './records.js';
+import { readBoundedOutput } from './output.js';
+import { judgeResult, readResultFile, type AgentResult, type ResultFileText } from './result.js';
+import { guardCliText } from './result-guard.js';
+import type { RunSession } from '../run/session.js';
+import { concludeTask } from '../isolation/attempt.js';
+
+type Verdict = { status: 'completed'; result: AgentResult } | { status: 'failed'; evidence: string; result?: AgentResult; retryable?: false };
+
+// What an attempt left: how its worker ended, its output (whole up to a bound, else head and tail)
+// and its result file as read. Read from the attempt folder here, or from a worker's finished report.
+export interface AttemptEnd {
+  exit: WorkerExit;
+  output: string;
+  result: ResultFileText;
+}
+
+// Records how the attempt ended. Exit codes alone never make a success: a valid result must exist.
+export async function concludeAttempt(session: RunSession, input: AttemptInput, files: AttemptFiles, adapter: AgentAdapter, exit: WorkerExit, recovered: boolean): Promise<void> {
+  await concludeEnd(session, input, adapter, { exit, output: readOutput(files.dir), result: readResultFile(files.resultFile) }, recovered);
+}
+
+// The same for an end already read (a team worker's finished report): usage, payload, task_finished.
+export async function concludeEnd(session: RunSession, input: AttemptInput, adapter: AgentAdapter, end: AttemptEnd, recovered: boolean): Promise<void> {
+  const { exit, output } = end;
+  const report = adapter.parse(output);
+  noteUsage(session, input, report);
+  if (recovered && !exit.stopped) {
+    // Ended while no orchestrator watched: only a valid result is adopted; without one the attempt
+    // is interrupted (it may have done part of its work), never counted as a plain failure.
+    const reading = judgeResult(input.stage, end.result, report.finalText ?? output, session.projectDir);
+    if (!reading.ok) return finishInterrupted(session, input, `recovered after a restart: the worker ended with no valid result (${reading.reason})`);
+  }
+  const judged = judge(session, input, end.result, exit, report, output);
+  // With worktrees, a completed exec or fix task is merged first; a failed merge fails the task.
+  const unmerged = await concludeTask(session, input, judged.status === 'completed');
+  const verdict: Verdict = unmerged ? { status: 'failed', evidence: unmerged, result: 'result' in judged ? judged.result : undefined } : judged;
+  const prefix = recovered ? 'recovered after a restart: ' : '';
+  const seconds = (exit.durationMs / 1000).toFixed(1);
+  if (verdict.status === 'completed') {
+    const payload = payloadOf(input, verdict.result);
+    if (payload) session.events.commit(payload);
+    const { artifacts, next } = verdict.result;
+    const evidence = verdict.result.evidence + describeDenials(report);
+    session.progress.emit({ type: 'attempt.finished', task: input.taskId, attempt: input.attempt, worker: input.worker, status: 'completed', durationMs: exit.durationMs }, `✔ ${input.taskId} a${input.attempt} completed on ${input.worker} in ${seconds}s${verdictNote(verdict.result)}`);
+    session.events.commit(taskFinished(session, input, 'completed', prefix + evidence, artifacts, next));
+    return;
+  }
+  session.progress.emit({ type: 'attempt.finished', task: input.taskId, attempt: input.attempt, worker: input.worker, status: 'failed', durationMs: exit.durationMs, evidence: verdict.evidence }, `✘ ${input.taskId} a${input.attempt} failed on ${input.worker} in ${seconds}s: ${verdict.evidence}`);
+  session.events.commit(taskFinished(session, input, 'failed', prefix + verdict.evidence + describeDenials(report), verdict.result?.artifacts ?? [], verdict.result?.next ?? '', verdict.retryable));
+}
+
+// "; permission denied: Bash: npm test, Write: a.txt" when the CLI refused tool calls.
+function describeDenials(report: AgentReport): string {
+  return report.denials && report.denials.length > 0 ? `; permission denied: ${guardCliText(report.denials.join(', '))}` : '';
+}
+
+function judge(session: RunSession, input: AttemptInput, resultFile: ResultFileText, exit: WorkerExit, report: AgentReport, output: string): Verdict {
+  // Credentials, quota, model, provider: no retry can fix it, however the attempt ended.
+  if (report.failure) return { status: 'failed', evidence: guardCliText(report.failure.reason), retryable: false };
+  if (exit.stopped) return { status: 'failed', evidence: guardCliText(exit.reason ?? 'stopped') };
+  const reading = judgeResult(input.stage, resultFile, report.finalText ?? output, session.projectDir);
+  // A permission the CLI refused, and no valid result: no retry gets the CLI another permission.
+  if (report.refused && !reading.ok) return { status: 'failed', evidence: guardCliText(report.refused.reason), retryable: false };
+  // What the CLI printed is quoted with its secrets redacted.
+  const ended = exit.signal ? `killed by ${exit.signal}` : exit.exitCode !== 0 ? `exited ${exit.exitCode ?? '(unknown)'}${exit.reason ? ` (${guardCliText(exit.reason)})` : ''}` : undefined;
+  // No machine record at all: what the CLI last said is the evidence.
+  const silent = `no machine result; its last output: ${guardCliText(lastMeaningfulLines(output)) || '(none)'}`;
+  const error = report.error === undefined ? undefined : guardCliText(report.error);
+  if (ended) {
+    const why = !report.ok && report.noRecord ? silent : !report.ok && error ? `the agent CLI reported failure: ${error}` : reading.ok ? `its result said ${reading.result.status}` : reading.reason;
+    return { status: 'failed', evidence: `${ended}; ${why}` };
+  }
+  if (!report.ok && report.noRecord) return { status: 'failed', evidence: `exited 0 with ${silent}` };
+  if (!report.ok) return { status: 'failed', evidence: `the agent CLI reported failure: ${error ?? 'no success record'}` };
+  if (!reading.ok) return { status: 'failed', evidence: reading.reason };
+  if (reading.result.status === 'failed') {
+    const { summary, evidence } = reading.result;
+    return { status: 'failed', evidence: `the agent reported failure: ${summary}${evidence && evidence !== summary ? ` — ${evidence}` : ''}`, result: reading.result };
+  }
+  if (input.stage === 'team-plan' && 'tasks' in reading.result) {
+    const problem = findPlanProblem(reading.result.tasks, session.limits.maxTasks);
+    if (problem) return { status: 'failed', evidence: `invalid plan: ${problem}` };
+  }
+  return { status: 'completed', result: reading.result };
+}
+
+// The stage's own fact, written before task_finished.
+function payloadOf(input: AttemptInput, result: AgentResult): NewEvent | undefined {
+  const ref = { task_id: input.taskId, attempt: input.attempt };
+  if ('tasks' in result) return { event: 'plan_accepted', ...ref, tasks: result.tasks, needsPrd: result.needsPrd };
+  if ('acceptance' in result) return { event: 'prd_accepted', ...ref, acceptance: result.acceptance };
+  if ('defects' in result) return { event: 'verify_result', ...ref, verdict: result.verdict, defects: result.defects };
+  if ('reasons' in result) return { event: 'review_result', ...ref, verdict: result.verdict, reasons: result.reasons };
+  return undefined;
+}
+
+function noteUsage(session: RunSession, input: AttemptInput, report: AgentReport): void {
+  if (report.costUsd === undefined && report.tokens === undefined && report.sessionId === undefined) return;
+  session.events.append({
+    event: 'attempt_usage',
+    task_id: input.taskId,
+    attempt: input.attempt,
+    stage: input.stage,
+    agent: input.agent,
+    ...(report.sessionId ? { session_id: report.sessionId } : {}),
+    ...(report.costUsd !== undefined ? { cost_usd: report.costUsd } : {}),
+    ...(report.tokens ? { tokens: report.tokens } : {}),
+  });
+}
+
+function readOutput(dir: string): string {
+  return readBoundedOutput(join(dir, OUTPUT_FILE));
+}
+
+// A verifier's or a reviewer's completed attempt that found fault says so beside its ✔.
+function verdictNote(result: object): string {
+  if ('verdict' in result && result.verdict === 'fail' && 'defects' in result && Array.isArray(result.defects)) return ` — verdict fail, ${result.defects.length} defect(s)`;
+  if ('verdict' in result && result.verdict === 'reject') return ' — verdict reject';
+  return '';
+}

@@ -1,0 +1,66 @@
+// The run's workers: the handle of every started attempt (from the log and from this orchestrator),
+// and the backends that reach them.
+import { createProcessBackend } from '../../workers/process.js';
+import { createTmuxBackend } from '../../workers/tmux/index.js';
+import type { WorkerBackend, WorkerHandle } from '../../workers/types.js';
+import type { TeamEvent } from '../log/schema.js';
+
+export class WorkerRegistry {
+  /** Handles of started workers by `task#attempt`. */
+  private readonly handles = new Map<string, WorkerHandle>();
+  /** Process groups of the verify gates the log recorded (gate_spawned). */
+  private readonly gateGroups: WorkerHandle[] = [];
+  private processBackend?: WorkerBackend;
+  private tmuxBackend?: WorkerBackend;
+
+  // Knows every worker the log recorded as spawned.
+  constructor(events: readonly TeamEvent[]) {
+    for (const event of events) {
+      if (event.event === 'attempt_spawned') this.record(event.task_id, event.attempt, event.handle as WorkerHandle);
+      if (event.event === 'gate_spawned') this.gateGroups.push(event.handle as WorkerHandle);
+    }
+  }
+
+  // Remembers the handle of an attempt's worker.
+  record(taskId: string, attempt: number, handle: WorkerHandle): void {
+    this.handles.set(`${taskId}#${attempt}`, handle);
+  }
+
+  // The handle of an attempt's worker, if it was started.
+  get(taskId: string, attempt: number): WorkerHandle | undefined {
+    return this.handles.get(`${taskId}#${attempt}`);
+  }
+
+  // Every handle known, in the order recorded.
+  all(): WorkerHandle[] {
+    return [...this.handles.values()];
+  }
+
+  // The verify gates' process groups the log recorded, in the order recorded.
+  gates(): WorkerHandle[] {
+    return [...this.gateGroups];
+  }
+
+  // The backend for new workers of one kind.
+  backend(kind: 'headless' | 'tmux'): WorkerBackend {
+    // New panes of a resumed run join the run's recorded server, wherever this shell's TMUX_TMPDIR points.
+    if (kind === 'tmux') return (this.tmuxBackend ??= createTmuxBackend(this.tmuxSocketDirs()[0] ? { socketDir: this.tmuxSocketDirs()[0] } : {}));
+    return (this.processBackend ??= createProcessBackend());
+  }
+
+  // Ends what the backends keep for launching; the workers they started are not touched.
+  close(): void {
+    this.processBackend?.close?.();
+    this.tmuxBackend?.close?.();
+  }
+
+  // The backend that reaches a recorded worker.
+  backendOf(handle: WorkerHandle): WorkerBackend {
+    return this.backend(handle.backend === 'tmux' ? 'tmux' : 'headless');
+  }
+
+  // Every folder a tmux server of this run has its socket in (normally one).
+  tmuxSocketDirs(): string[] {
+    return [...new Set(this.all().flatMap((h) => (h.backend === 'tmux' ? [h.socketDir] : [])))];
+  }
+}

@@ -1,0 +1,115 @@
+// Waits for a worker while watching for signs of life (progress in its output, heartbeat,
+// result); one that shows none (silent, or only retry notices) is marked stalled, then killed.
+// An attempt past its wall-clock cap is killed, and one whose CLI shows a failure no retry can
+// fix is stopped at once. Aborting (cancel) stops it with the configured grace.
+import { closeSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AttemptInput } from '../../machines/types.js';
+import type { AgentAdapter, LaunchSpec, WorkerExit, WorkerHandle } from '../../workers/types.js';
+import { OUTPUT_FILE } from '../../workers/wrapper.js';
+import { attemptCapMs } from './cap.js';
+import { LifeSigns, lookEveryMs, silenceReason } from './life-signs.js';
+import type { RunSession } from '../run/session.js';
+import { openRegularFile } from '../sys/regular-file.js';
+
+// A stalled worker killed by the watchdog gets this long to go after SIGINT.
+const WATCHDOG_GRACE_MS = 2_000;
+
+// Resolves with how the worker ended; `stopped` is set when we ended it (watchdog or cancel).
+export async function watchWorker(session: RunSession, handle: WorkerHandle, spec: LaunchSpec, input: AttemptInput, signal: AbortSignal, adapter: AgentAdapter): Promise<WorkerExit> {
+  const backend = session.registry.backendOf(handle);
+  const { statusCheckMs, reassignMs } = session.limits;
+  const started = Date.now();
+  const capMs = attemptCapMs(session.config, input.stage);
+  const life = new LifeSigns(spec.attemptDir, adapter, started);
+  let stalledNoted = false;
+  let sessionNoted = false;
+  let stopping: Promise<void> | undefined;
+  let stopReason: string | undefined;
+  // Stopping is an effect: the step that asked for it (and its records) is in the log first.
+  const stop = (reason: string, graceMs: number) => {
+    stopReason ??= reason;
+    stopping ??= session.cancel.track(session.events.settled().then(() => backend.stop(handle, { graceMs })));
+  };
+  // A forced cancel while stopping: stop again with no grace (SIGTERM now, then SIGKILL).
+  const offForce = session.cancel.onForce(() => {
+    if (stopping) void session.cancel.track(backend.stop(handle, { graceMs: 0 }));
+  });
+  const onAbort = () => stop('cancel', session.cancel.force ? 0 : session.config.team.shutdownTimeoutMs);
+  if (signal.aborted) onAbort();
+  signal.addEventListener('abort', onAbort, { once: true });
+  let looking = false;
+  // One look at the worker; a failure (the log cannot be written) stops the run, never the process.
+  const look = async () => {
+    if (looking || stopping) return;
+    looking = true;
+    try {
+      const { silentMs: silent, failure } = life.look();
+      const ran = Date.now() - started;
+      if (!sessionNoted && adapter.peekSessionId) sessionNoted = noteSessionId(session, input, adapter, spec.attemptDir);
+      const stalled = silent >= statusCheckMs && !stalledNoted;
+      const kill =
+        failure ??
+        (ran >= capMs
+          ? `attempt cap: ran ${Math.round(ran / 1000)}s, over the ${Math.round(capMs / 1000)}s allowed for ${input.stage} (team.attemptTimeoutMs); killed`
+          : silent >= reassignMs
+            ? silenceReason(silent, reassignMs)
+            : undefined);
+      if (!stalled && !kill) return;
+      // Silence may be our own pause (SIGSTOP, a laptop lid): an attempt that ended is judged by its result, never killed.
+      if (!(await backend.isAlive(handle))) return;
+      if (stalled) {
+        stalledNoted = true;
+        session.events.append({ event: 'attempt_stalled', task_id: input.taskId, attempt: input.attempt, silent_ms: silent });
+        session.progress.emit({ type: 'attempt.stalled', task: input.taskId, attempt: input.attempt, silentMs: silent }, `… ${input.taskId} a${input.attempt} stalled: no progress for ${Math.round(silent / 1000)}s`);
+      }
+      if (kill) {
+        // The kill is in the log before it is done.
+        session.events.append({ event: 'attempt_stopping', task_id: input.taskId, attempt: input.attempt, by: 'watchdog', reason: kill });
+        stop(kill, WATCHDOG_GRACE_MS);
+      }
+    } catch (error) {
+      clearInterval(timer);
+      session.cancel.fail(error as Error);
+    } finally {
+      looking = false;
+    }
+  };
+  const timer = setInterval(() => void look(), lookEveryMs(statusCheckMs));
+  try {
+    const exit = await backend.wait(handle, spec);
+    if (stopping) await stopping;
+    return stopReason ? { ...exit, stopped: true, reason: stopReason } : exit;
+  } finally {
+    clearInterval(timer);
+    offForce();
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+// Records the CLI's session id as soon as its output shows it.
+function noteSessionId(session: RunSession, input: AttemptInput, adapter: AgentAdapter, dir: string): boolean {
+  const id = adapter.peekSessionId?.(readHead(join(dir, OUTPUT_FILE)));
+  if (!id) return false;
+  session.events.append({ event: 'attempt_usage', task_id: input.taskId, attempt: input.attempt, stage: input.stage, agent: input.agent, session_id: id });
+  return true;
+}
+
+function readHead(file: string): string {
+  try {
+    return readFileSyncHead(file, 64 * 1024);
+  } catch {
+    return '';
+  }
+}
+
+function readFileSyncHead(file: string, bytes: number): string {
+  const fd = openRegularFile(file);
+  try {
+    const buffer = Buffer.alloc(bytes);
+    const read = readSync(fd, buffer, 0, bytes, 0);
+    return buffer.subarray(0, read).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}

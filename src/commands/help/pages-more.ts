@@ -1,0 +1,112 @@
+// The help of the commands that inspect runs, take their work, set up and scale out: list, report,
+// land, clean, init, doctor, worker.
+import { EXIT } from '../../sys/errors.js';
+import { FLAGS } from '../args/flags.js';
+import { plainExits, USAGE_EXIT, type HelpPage } from './page.js';
+
+// The inspect, take the work, set up and scale out groups.
+export const MORE_PAGES: HelpPage[] = [
+  {
+    name: 'list',
+    brief: "the project's runs",
+    group: 'inspect',
+    summary: 'the project\'s runs, oldest first: id, mode, status, started, duration, cost, the session that started it, task',
+    flags: FLAGS.list,
+    examples: [
+      ['team list', 'the runs of the project in this folder'],
+      ['team list --json', 'the same as a JSON array'],
+    ],
+    exits: plainExits('listed (also when there is no run)'),
+  },
+  {
+    name: 'report',
+    brief: 'one HTML page of a run: timeline, verdicts, cost',
+    group: 'inspect',
+    summary: 'write one self-contained HTML page of a run (timeline of attempts, verdicts, handoffs, cost) and print its path',
+    flags: FLAGS.report,
+    examples: [
+      ['team report', 'the page of the latest run, in its run folder'],
+      ['team report --run 20261028T131016577943Z-20fe61 --out run.html', 'that run\'s page, written to run.html'],
+    ],
+    exits: plainExits('written'),
+  },
+  {
+    name: 'land',
+    brief: "merge a completed run's branch team/<run> into yours",
+    group: 'take the work',
+    summary: 'merge a completed run\'s branch team/<run> into the branch checked out in the project',
+    about: ['Refused, changing nothing, on a detached HEAD, while tracked files have uncommitted changes, and when the run adds a file that is in your checkout untracked or ignored (named); a conflict is aborted and the work stays on team/<run>.'],
+    flags: FLAGS.land,
+    examples: [
+      ['team land', 'land the latest run'],
+      ['team land --run 20261028T131016577943Z-20fe61', 'land that run'],
+    ],
+    exits: [
+      [EXIT.completed, 'landed, or already in your branch'],
+      [EXIT.failed, 'the merge had a conflict and was aborted: merge team/<run> yourself'],
+      [EXIT.usage, 'refused: not completed, no worktrees, a detached HEAD, uncommitted changes, files in the way'],
+    ],
+  },
+  {
+    name: 'clean',
+    brief: "remove ended runs' worktrees and merged branches",
+    group: 'take the work',
+    summary: 'remove the worktrees of ended runs and delete their branches whose every commit is merged',
+    about: ['team/<run> goes only once a branch of yours holds it. Runs whose folder is gone are cleaned too. A worktree with uncommitted changes or commits on no branch, and a branch with unmerged commits, are kept and named.'],
+    flags: FLAGS.clean,
+    examples: [
+      ['team clean', 'clean every ended run of the project'],
+      ['team clean --run 20261028T131016577943Z-20fe61', 'clean only that run'],
+    ],
+    exits: plainExits('cleaned (also when there was nothing to clean)'),
+  },
+  {
+    name: 'init',
+    brief: 'install /team, /ralph, /cancel, /team-status in your agent CLIs',
+    group: 'set up',
+    summary: 'write the /team, /ralph, /cancel and /team-status commands for each agent CLI, so that a run starts from inside it',
+    about: [
+      'Idempotent: what it wrote is recorded in .team/init-manifest.json, and a file changed since is kept unless --force.',
+      '--git-drivers registers the merge driver of .checkpoints/*.checkpoint.json in this clone.',
+    ],
+    flags: FLAGS.init,
+    examples: [
+      ['team init', 'set up every agent CLI found on the PATH, in this project'],
+      ['team init --claude --global', 'set up Claude Code for every project of yours'],
+      ['team init --print', 'show what would be written'],
+    ],
+    exits: [[EXIT.completed, 'written (or shown)'], [EXIT.usage, 'no CLI named and none on the PATH, or bad usage']],
+  },
+  {
+    name: 'doctor',
+    brief: 'check what a run needs: tools, agent logins, PATH, config',
+    group: 'set up',
+    summary: 'check what a run needs, one line each, ok or what to fix',
+    about: [
+      'Node, git, tmux, each agent CLI with its version and whether it is logged in, team on the PATH (also a login shell\'s),',
+      'the command files installed and current, .team/ ignored by git, the config, and with --store the database.',
+    ],
+    flags: FLAGS.doctor,
+    examples: [
+      ['team doctor', 'check this machine and the project in this folder'],
+      ['team doctor --store postgres://team:secret@db.internal:5432/team', 'also check that the store answers'],
+    ],
+    exits: [[EXIT.completed, 'every required check passed'], [EXIT.failed, 'a required check failed: its line says what to fix'], USAGE_EXIT],
+  },
+  {
+    name: 'worker',
+    brief: 'run the attempts of runs on a PostgreSQL store on this machine',
+    group: 'scale out',
+    summary: 'pull the attempts of runs on a PostgreSQL store and run them on this machine, each under a lease, until stopped',
+    about: [
+      'It reports what happens and never writes the log: the run\'s orchestrator does. SIGTERM or SIGINT stops only the agents it started.',
+      'Runs go to the store with --store URL (or team.store in the config) on team, ralph, resume, cancel, status, watch, wait, list, report, land and approve.',
+    ],
+    flags: FLAGS.worker,
+    examples: [
+      ['team worker --store postgres://team:secret@db.internal:5432/team', 'run one attempt at a time from the store'],
+      ['team worker --store postgres://team:secret@db.internal:5432/team --labels gpu --max 4', 'also take the attempts queued for gpu, four at once'],
+    ],
+    exits: [[EXIT.completed, 'stopped by SIGTERM or SIGINT, its agents stopped and reported'], USAGE_EXIT],
+  },
+];

@@ -1,0 +1,59 @@
+// What the `team` command runs (src/cli.ts loads it, bundled as dist/cli/commands.cjs): routes
+// `team <command>` to its handler and returns the exit code. Each command's module is imported only
+// when that command runs, so that `team status` does not load the machine, execa or pino.
+import { asksHelp } from './light/hand-over.js';
+
+export { EXIT, TeamError } from '../sys/errors.js';
+
+// Runs `team <command> …`; returns its exit code.
+export async function dispatch(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  // `team`, `team --help`, `team help [command]`, `team <command> … --help`.
+  if (command === undefined || command === 'help' || asksHelp(argv)) return (await import('./help.js')).helpCommand(argv);
+  switch (command) {
+    case '--version':
+      process.stdout.write(`${(await import('./version.js')).readVersion()}\n`);
+      return 0;
+    case 'state':
+      return (await import('./state.js')).runState(rest);
+    case 'status':
+      // `team status --watch` is the live view of `team watch`.
+      if (rest.includes('--watch')) return (await import('./watch.js')).watchCommand(rest.filter((a) => a !== '--watch'), 'team status --watch');
+      return (await import('./status.js')).runStatus(rest);
+    case 'watch':
+      return (await import('./watch.js')).watchCommand(rest);
+    case 'approve':
+      return (await import('./approve.js')).recordApproval(rest, 'team approve');
+    case 'resume':
+      return (await import('./resume.js')).resumeCommand(rest);
+    case 'cancel':
+      return (await import('./cancel.js')).cancelCommand(rest);
+    case 'attach':
+      return (await import('./attach.js')).attachCommandLine(rest);
+    case 'land':
+      return (await import('./land.js')).landCommand(rest);
+    case 'clean':
+      return (await import('./clean.js')).cleanCommand(rest);
+    case 'report':
+      return (await import('./report.js')).reportCommand(rest);
+    case 'checkpoint':
+      return (await import('./checkpoint.js')).checkpointCommand(rest);
+    case 'merge-driver':
+      return (await import('./merge-driver.js')).mergeDriverCommand(rest);
+    case 'wait':
+      return (await import('./wait.js')).waitCommand(rest);
+    case 'list':
+      return (await import('./list.js')).listCommand(rest);
+    case 'init':
+      return (await import('./init.js')).initCommand(rest);
+    case 'doctor':
+      return (await import('./doctor.js')).doctorCommand(rest);
+    case 'worker':
+      return (await import('../team-worker/daemon.js')).workerCommand(rest);
+    case 'ralph':
+      return (await import('./run.js')).runTeam(rest, 'ralph');
+    default:
+      // `team [N:type] "task" [options]`: the run command has no name of its own.
+      return (await import('./run.js')).runTeam(argv, 'team');
+  }
+}

@@ -1,0 +1,62 @@
+// How each agent CLI will find `team`: the caller's PATH (claude, opencode and gemini start from it),
+// a login shell's for Codex (it runs commands with `bash -lc`, and /etc/profile resets PATH), or the
+// absolute path given to `team init --bin`, written into every file in place of the word `team`.
+import { realpathSync, statSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { execa } from 'execa';
+import { UsageError } from '../../sys/errors.js';
+import { isExecutable, isOnPath } from '../../run/agents.js';
+import type { Cli } from './files.js';
+
+// How a user puts `team` on the PATH; said wherever `team` does not resolve.
+export const INSTALL_TEAM = '`npm install -g .` in a clone of teamline';
+
+// What a shell takes as one word unquoted (Python's shlex.quote leaves these alone).
+const SHELL_WORD = /^[\w@%+=:,./-]+$/;
+
+// The absolute path --bin names; a usage error unless it is an executable file a shell takes as one word.
+export function binFrom(value: string): string {
+  const path = resolve(value);
+  if (!SHELL_WORD.test(path)) throw new UsageError(`team init --bin: ${JSON.stringify(path)} has a character a shell would split or expand; name a path without it (a symlink to team will do)`);
+  if (!existsAsFile(path)) throw new UsageError(`team init --bin: ${path} does not exist or is not a file`);
+  if (!isExecutable(path)) throw new UsageError(`team init --bin: ${path} is not executable`);
+  return path;
+}
+
+// One line per way the named CLIs will not find the word `team`, each with the fix.
+export async function pathWarnings(clis: Cli[], env: NodeJS.ProcessEnv): Promise<string[]> {
+  const fix = `install it with ${INSTALL_TEAM}, or write its absolute path into the files with \`team init --bin ${selfPath() ?? 'PATH'}\``;
+  const warnings: string[] = [];
+  const plain = clis.filter((cli) => cli !== 'codex');
+  if (plain.length && !isOnPath('team', env)) warnings.push(`team init: \`team\` is not on PATH, so ${plain.length > 1 ? `${plain.slice(0, -1).join(', ')} and ${plain.at(-1)}` : plain[0]} cannot run it: ${fix}`);
+  if (clis.includes('codex') && (await loginShellFinds('team', env)) === undefined) {
+    warnings.push(`team init: \`team\` is not on a login shell's PATH (\`bash -lc 'command -v team'\` finds nothing), where codex runs its commands: ${fix}`);
+  }
+  return warnings;
+}
+
+// The path a login shell finds for `name`, or undefined (bash missing counts as not found).
+export async function loginShellFinds(name: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  const result = await execa('bash', ['-lc', `command -v ${name}`], { env, extendEnv: false, stdin: 'ignore', reject: false, timeout: 10_000 });
+  // A profile may print lines of its own before the answer.
+  const found = String(result.stdout ?? '').trim().split('\n').at(-1) ?? '';
+  return result.exitCode === 0 && isAbsolute(found) ? found : undefined;
+}
+
+// This `team`'s own path, when --bin would take it.
+function selfPath(): string | undefined {
+  try {
+    const path = realpathSync(process.argv[1] ?? '');
+    return SHELL_WORD.test(path) && isExecutable(path) ? path : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function existsAsFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}

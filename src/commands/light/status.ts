@@ -1,0 +1,15 @@
+// What `team status` runs first, bundled apart from the rest of the CLI (dist/cli/status.cjs): a run's
+// files read and shown without the run's machinery. `--watch` and a run in a PostgreSQL store need
+// the whole CLI, which runs the command again: before that nothing was shown or written.
+import { WHOLE_CLI } from './hand-over.js';
+import { showStatus } from '../../views/status/read.js';
+
+export { EXIT, TeamError } from '../../sys/errors.js';
+
+// `team status …` of a run in the project's files; WHOLE_CLI for the live view or a store.
+export async function dispatch(argv: string[]): Promise<number | typeof WHOLE_CLI> {
+  const rest = argv.slice(1);
+  if (rest.includes('--watch')) return WHOLE_CLI;
+  const shown = showStatus(rest, 'team status');
+  return typeof shown === 'number' ? shown : WHOLE_CLI;
+}

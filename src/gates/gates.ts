@@ -1,0 +1,34 @@
+// Runs the verify gate commands in the project, each with a timeout, keeping their output in the run folder.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { GateResult } from '../log/schema.js';
+import type { WorkerHandle } from '../../workers/types.js';
+import { redactSecrets } from '../log/guards.js';
+import { runGate } from './run.js';
+import type { RunSession } from '../run/session.js';
+
+// The tail of a gate's output kept in the log; the whole output stays in gates/.
+const OUTPUT_TAIL = 2_000;
+
+// Runs every gate (all of them, so the defects list is complete) and records the results.
+export async function runGates(session: RunSession, commands: string[], iteration: number, pass: number, signal: AbortSignal): Promise<void> {
+  const dir = join(session.paths.runDir, 'gates');
+  mkdirSync(dir, { recursive: true });
+  const gates: GateResult[] = [];
+  const cwd = await session.isolation.verifyDir(session);
+  for (const [index, command] of commands.entries()) {
+    const outputFile = join(dir, `i${iteration}-p${pass}-${index + 1}.log`);
+    // The gate's group is durable in the log before the gate runs: a cancel after a crash stops it.
+    const record = (handle: WorkerHandle) => {
+      session.events.append({ event: 'gate_spawned', iteration, pass, gate: index + 1, command, handle });
+      return session.events.flush();
+    };
+    const run = await runGate(command, { cwd, outputFile, timeoutMs: session.config.verify.timeoutMs, signal, tailChars: OUTPUT_TAIL, record });
+    if (signal.aborted) return;
+    // The project's own output can print a secret too: the log gets the tail redacted.
+    const gate = { command, exitCode: run.exitCode, timedOut: run.timedOut, durationMs: run.durationMs, output: redactSecrets(run.tail).text };
+    gates.push(gate);
+    session.progress.emit({ type: 'gate', command, exitCode: gate.exitCode, timedOut: gate.timedOut }, `  gate \`${command}\` ${gate.timedOut ? 'timed out' : `exited ${gate.exitCode}`} (${(gate.durationMs / 1000).toFixed(1)}s)`);
+  }
+  session.events.commit({ event: 'gates_result', iteration, pass, gates });
+}

@@ -1,0 +1,46 @@
+// Merging a completed task's branch into the integration branch `team/<run>`, in the integration
+// worktree: once, even across a crash mid-merge; a conflict or teamline's own files fail the task.
+import type { AttemptInput } from '../../machines/types.js';
+import { commitOf, isAncestor } from '../git/repo.js';
+import { mergeBranch } from '../git/merge.js';
+import { stashAll } from '../git/worktree.js';
+import { append } from './isolation.js';
+import type { RunSession } from '../run/session.js';
+
+// Merges the task's branch into the integration branch: once, even across a crash mid-merge.
+export async function mergeTask(session: RunSession, input: AttemptInput, branch: string): Promise<string | undefined> {
+  const iso = session.isolation;
+  const into = iso.branch;
+  const path = await iso.ensureIntegration(session);
+  const stash = await stashAll(path, `teamline: left in the integration worktree before merging ${branch}`);
+  if (stash) append(session, { event: 'worktree_stashed', path, stash, why: `left in the integration worktree before merging ${branch}` });
+  const key = `${input.taskId}#${input.attempt}`;
+  const tip = (await commitOf(iso.projectDir, branch))!;
+  const ref = { task_id: input.taskId, attempt: input.attempt, branch, into };
+  if (await isAncestor(iso.projectDir, tip, into)) {
+    if (!iso.mergesDone.has(key)) append(session, { event: 'merge_done', ...ref, commit: (await commitOf(path, 'HEAD'))!, how: iso.mergesStarted.has(key) ? 'finished after a restart' : 'already merged' });
+    return undefined;
+  }
+  append(session, { event: 'merge_started', ...ref, tip });
+  await session.events.flush();
+  const outcome = await mergeBranch(path, branch, `team ${iso.runId}: merge ${input.taskId} (attempt ${input.attempt})`);
+  if (outcome.kind === 'merged') {
+    append(session, { event: 'merge_done', ...ref, commit: outcome.commit, how: 'merged' });
+    session.progress.emit({ type: 'merge', task: input.taskId, branch, into }, `  ⇢ ${branch} merged into ${into}`);
+    return undefined;
+  }
+  const { files, ours, theirs } = outcome;
+  if (outcome.kind === 'runtime-files') {
+    return failMerge(session, input, branch, 'runtime-files', files, ours, theirs, `${branch} commits teamline's own files (${files.join(', ')}): not merged into ${into}; the branch is kept`);
+  }
+  const why = `merge conflict: ${branch} (theirs, ${theirs.slice(0, 10)}) and ${into} (ours, ${ours.slice(0, 10)}) both change ${files.join(', ')}; the merge was aborted and both sides are kept; a fix task resolves it in a worktree where the merge waits with conflict markers`;
+  return failMerge(session, input, branch, 'conflict', files, ours, theirs, why);
+}
+
+// Records the failed merge (the machine will not retry the task) and returns the evidence.
+function failMerge(session: RunSession, input: AttemptInput, branch: string, reason: 'conflict' | 'runtime-files', files: string[], ours: string, theirs: string, why: string): string {
+  const full = session.events.commit({ event: 'merge_failed', task_id: input.taskId, attempt: input.attempt, branch, into: session.isolation.branch, reason, files, ours, theirs });
+  session.isolation.note(full);
+  session.progress.emit({ type: 'merge.failed', task: input.taskId, reason, files }, `  ✘ ${why}`);
+  return why;
+}

@@ -1,0 +1,67 @@
+// Which branch holds what, from a run's log alone: for `team status` and the end-of-run summary.
+import type { TeamEvent } from '../log/schema.js';
+import { readRunFiles } from '../log/read.js';
+import type { RunPaths } from '../log/write.js';
+
+export interface TaskBranchView {
+  task: string;
+  branch: string;
+  /** merged into the integration branch, or not (conflict, refused), or not yet. */
+  state: 'merged' | 'conflict' | 'refused' | 'not merged';
+  files: string[];
+}
+
+export interface BranchesView {
+  mode: 'worktree' | 'none';
+  reason: string;
+  branch?: string;
+  userBranch?: string;
+  /** PostgreSQL store: the git remote the run's branches went through (team.remote). */
+  remote?: string;
+  tasks: TaskBranchView[];
+  /** The last branches_kept: branches with commits their target lacks. */
+  kept: Array<{ branch: string; commits: number }>;
+  landed?: { into: string; commit: string };
+}
+
+// The events foldBranches reads.
+const BRANCH_EVENTS: ReadonlySet<string> = new Set(['run_started', 'branch_created', 'merge_done', 'merge_failed', 'branches_kept', 'branch_landed']);
+
+// The branches of a run in the files, from the event files foldBranches reads and no others.
+export function readBranches(paths: RunPaths): BranchesView | undefined {
+  return foldBranches(readRunFiles(paths, { only: BRANCH_EVENTS }).events);
+}
+
+// Folds the git facts of a run's log; undefined for a run started before isolation existed.
+export function foldBranches(events: TeamEvent[]): BranchesView | undefined {
+  let view: BranchesView | undefined;
+  const tasks = new Map<string, TaskBranchView>();
+  for (const event of events) {
+    if (event.event === 'run_started' && event.isolation) {
+      const { mode, reason, branch, userBranch, remote } = event.isolation;
+      view = { mode, reason, branch, userBranch, ...(remote !== undefined && { remote }), tasks: [], kept: [] };
+    } else if (!view) continue;
+    else if (event.event === 'branch_created' && event.task_id) tasks.set(event.task_id, { task: event.task_id, branch: event.branch, state: 'not merged', files: [] });
+    else if (event.event === 'merge_done') tasks.set(event.task_id, { task: event.task_id, branch: event.branch, state: 'merged', files: [] });
+    else if (event.event === 'merge_failed') tasks.set(event.task_id, { task: event.task_id, branch: event.branch, state: event.reason === 'conflict' ? 'conflict' : 'refused', files: event.files });
+    else if (event.event === 'branches_kept') view.kept = event.branches;
+    else if (event.event === 'branch_landed') view.landed = { into: event.into, commit: event.commit };
+  }
+  if (view) view.tasks = [...tasks.values()];
+  return view;
+}
+
+// Lines for a person: the isolation, each task's branch, what is kept, and how to take the work.
+export function describeBranches(view: BranchesView, runId: string, status: string): string[] {
+  if (view.mode === 'none') return [`isolation: none — workers shared the project folder (${view.reason})`];
+  const lines = [`isolation: worktree — merged work on ${view.branch}${view.userBranch ? ` (from ${view.userBranch})` : ''}`];
+  for (const t of view.tasks) {
+    const why = t.state === 'conflict' ? ` — conflict in ${t.files.join(', ')}` : t.state === 'refused' ? ` — refused: commits teamline's files ${t.files.join(', ')}` : '';
+    lines.push(`  ${t.task}: ${t.branch} ${t.state}${why}`);
+  }
+  const taskKept = view.kept.filter((k) => k.branch !== view.branch);
+  if (taskKept.length > 0) lines.push(`  kept with work not in ${view.branch}: ${taskKept.map((k) => `${k.branch} (${k.commits} commit(s))`).join(', ')}`);
+  if (view.landed) lines.push(`  landed into ${view.landed.into} at ${view.landed.commit.slice(0, 10)}`);
+  else if (status === 'completed') lines.push(`  the work is on ${view.branch}: \`team land --run ${runId}\` merges it into ${view.userBranch || 'your branch'}`);
+  return lines;
+}

@@ -1,0 +1,176 @@
+// How each event changes the fold of a run (FoldState, view.ts): one case per event name.
+import type { TeamEvent } from './schema.js';
+import type { AttemptView, FoldState, IterationView, TaskView, UsageTotals } from './fold.js';
+
+const RUN_END: Record<string, string> = {
+  run_completed: 'completed',
+  run_failed: 'failed',
+  run_cancelled: 'cancelled',
+  run_stopped: 'stopped',
+};
+
+function taskIn(tasks: Map<string, TaskView>, id: string): TaskView {
+  let task = tasks.get(id);
+  if (!task) tasks.set(id, (task = { id, status: 'pending', attempts: [], retries: [] }));
+  return task;
+}
+
+function attemptIn(tasks: Map<string, TaskView>, id: string, number: number, event: { stage?: string; agent?: string }): AttemptView {
+  const task = taskIn(tasks, id);
+  let attempt = task.attempts.find((a) => a.attempt === number);
+  if (!attempt) {
+    attempt = newAttempt(number, event.stage ?? '', event.agent ?? '');
+    task.attempts.push(attempt);
+    task.attempts.sort((a, b) => a.attempt - b.attempt);
+  }
+  return attempt;
+}
+
+// A task enters the graph; one defined here (not a fix task, which stands for a defect) counts
+// among its iteration's.
+function assignTask(st: FoldState, id: string, defined: boolean): void {
+  taskIn(st.tasks, id);
+  const iteration = iterationIn(st.iterations, st.pipeline.iteration);
+  if (defined && !/(^|\.)fix-\d+-/.test(id) && !iteration.tasks.includes(id)) iteration.tasks.push(id);
+}
+
+function iterationIn(iterations: IterationView[], k: number): IterationView {
+  let found = iterations.find((it) => it.iteration === k);
+  if (!found) iterations.push((found = { iteration: k, tasks: [], fixLoops: 0, outcome: 'running', reasons: [] }));
+  return found;
+}
+
+// Folds one event into the state (the switch over every event name the view reads).
+export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): void {
+  const { tasks, conflicts, terminalFiles, pipeline, iterations, usage } = st;
+  const taskOf = (id: string) => taskIn(tasks, id);
+  const attemptOf = (id: string, number: number, e: { stage?: string; agent?: string }) => attemptIn(tasks, id, number, e);
+  const iterationOf = (k: number) => iterationIn(iterations, k);
+  switch (event.event) {
+    case 'task_started': {
+      const attempt = attemptOf(event.task_id, event.attempt, event);
+      Object.assign(attempt, { stage: event.stage, agent: event.agent, startedAt: event.at, inputs: event.inputs });
+      if (!terminalFiles.has(key(event.task_id, event.attempt))) attempt.status = 'running';
+      st.stage = event.stage;
+      break;
+    }
+    case 'task_finished': {
+      const attempt = attemptOf(event.task_id, event.attempt, event);
+      const k = key(event.task_id, event.attempt);
+      const seen = terminalFiles.get(k) ?? [];
+      seen.push({ status: event.status, file: event.file });
+      terminalFiles.set(k, seen);
+      if (seen.length > 1) {
+        attempt.status = 'conflict';
+        conflicts.set(k, { task: event.task_id, attempt: event.attempt, statuses: seen.map((s) => s.status), files: seen.map((s) => s.file) });
+      } else {
+        Object.assign(attempt, {
+          status: event.status,
+          finishedAt: event.at,
+          artifacts: event.artifacts,
+          evidence: event.evidence,
+          next: event.next,
+        });
+      }
+      break;
+    }
+    case 'task_retry':
+      taskOf(event.task_id).retries.push({ attempt: event.attempt, reason: event.reason, at: event.at });
+      break;
+    case 'task_assigned':
+      assignTask(st, event.task_id, event.task !== undefined);
+      if (event.task) st.titles[event.task_id] = event.task.title;
+      break;
+    case 'tasks_assigned':
+      for (const task of event.tasks) {
+        assignTask(st, task.task_id, true);
+        st.titles[task.task_id] = task.task.title;
+      }
+      break;
+    case 'attempt_spawned':
+    case 'attempt_taken':
+      attemptOf(event.task_id, event.attempt, {}).worker = event.worker;
+      break;
+    case 'attempt_stalled':
+    case 'attempt_stopping':
+      attemptOf(event.task_id, event.attempt, {}).stalled = true;
+      break;
+    case 'attempt_usage': {
+      const attempt = attemptOf(event.task_id, event.attempt, event);
+      const cost = event.cost_usd ?? 0;
+      const tokens = event.tokens ?? { input: 0, output: 0 };
+      attempt.costUsd += cost;
+      attempt.tokens = addTokens(attempt.tokens, tokens);
+      if (event.session_id) attempt.sessionId = event.session_id;
+      for (const totals of [usage.run, (usage.byStage[event.stage] ??= emptyTotals()), (usage.byAgent[event.agent] ??= emptyTotals())]) {
+        totals.costUsd += cost;
+        totals.tokens = addTokens(totals.tokens, tokens);
+      }
+      break;
+    }
+    case 'stage_entered':
+      st.stage = event.stage;
+      pipeline.iteration = event.iteration;
+      pipeline.loop = event.loop;
+      break;
+    case 'run_started':
+      st.status = 'running';
+      st.orchestrated = true;
+      pipeline.maxIterations = event.mode === 'ralph' ? event.limits.maxIterations : undefined;
+      pipeline.maxFixLoops = event.limits.maxFixLoops;
+      break;
+    case 'gates_result':
+      st.gateDefects = event.gates.flatMap((g, i) => (g.exitCode === 0 ? [] : [{ id: `gate-${i + 1}`, description: `\`${g.command}\` ${g.timedOut ? 'timed out' : `exited ${g.exitCode}`}` }]));
+      break;
+    case 'verify_result':
+      pipeline.lastDefects = [...st.gateDefects, ...event.defects];
+      st.gateDefects = [];
+      break;
+    case 'review_result':
+      pipeline.lastReview = { verdict: event.verdict, reasons: event.reasons, iteration: pipeline.iteration };
+      break;
+    case 'fix_loop_started':
+      iterationOf(event.iteration).fixLoops = event.loop;
+      break;
+    case 'iteration_started': {
+      const ended = iterationOf(event.iteration - 1);
+      const rejected = pipeline.lastReview?.verdict === 'reject' && pipeline.lastReview.iteration === ended.iteration;
+      ended.outcome = rejected ? 'rejected by the architect' : 'verify failed with its fix loops spent';
+      ended.reasons = rejected ? pipeline.lastReview!.reasons : pipeline.lastDefects.map((d) => d.description);
+      iterationOf(event.iteration);
+      break;
+    }
+    case 'run_completed':
+    case 'run_failed':
+    case 'run_cancelled':
+    case 'run_stopped':
+      st.status = RUN_END[event.event]!;
+      st.outcome = 'reason' in event ? event.reason : event.summary;
+      if (iterations.length > 0) Object.assign(iterations.at(-1)!, { outcome: `${st.status}: ${st.outcome}`, reasons: pipeline.lastReview?.iteration === pipeline.iteration ? pipeline.lastReview.reasons : [] });
+      break;
+    case 'cancel_requested':
+      if (!FINAL_STATUSES.has(st.status)) st.status = 'cancelling';
+      break;
+    default:
+      break;
+  }
+}
+
+const FINAL_STATUSES = new Set(['completed', 'failed', 'cancelled']);
+
+function newAttempt(attempt: number, stage: string, agent: string): AttemptView {
+  return { attempt, stage, agent, status: 'running', inputs: [], artifacts: [], evidence: '', next: '', uncertain: false, stalled: false, costUsd: 0, tokens: { input: 0, output: 0 } };
+}
+
+function key(task: string, attempt: number): string {
+  return `${task}#${attempt}`;
+}
+
+// No cost, no tokens.
+export function emptyTotals(): UsageTotals {
+  return { costUsd: 0, tokens: { input: 0, output: 0 } };
+}
+
+function addTokens(a: { input: number; output: number }, b: { input: number; output: number }) {
+  return { input: a.input + b.input, output: a.output + b.output };
+}

@@ -1,0 +1,61 @@
+// A compact snapshot of a run's fold, so that status and the state commands read only the events
+// written after it. The events stay the truth: a snapshot that is torn, from another version, or
+// whose events no longer match the folder (a file added or removed among them) is ignored and the
+// fold starts over from the events.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../sys/atomic.js';
+import type { RunPaths } from './write.js';
+import { settleTasks, type FoldState } from './fold.js';
+
+export const SNAPSHOT_FILE = 'view-snapshot.json';
+// Changed whenever the fold or its state changes shape: a snapshot of another version is rebuilt.
+export const SNAPSHOT_VERSION = 2;
+
+interface SnapshotBody {
+  version: number;
+  /** The last event file name folded; every file name up to it is in the fold. */
+  through: string;
+  /** How many event file names sort up to `through`. */
+  count: number;
+  /** sha256 of those names, one per line: any file added or removed among them shows. */
+  names: string;
+  state: Omit<FoldState, 'tasks' | 'conflicts' | 'terminalFiles'> & { tasks: unknown[]; conflicts: unknown[]; terminalFiles: unknown[] };
+}
+
+// Saves the fold of the events named (in order; every one of them folded, valid or not).
+export function writeViewSnapshot(paths: RunPaths, st: FoldState, names: string[]): void {
+  if (names.length === 0) return;
+  settleTasks(st);
+  const state = { ...st, tasks: [...st.tasks], conflicts: [...st.conflicts], terminalFiles: [...st.terminalFiles] };
+  const body: SnapshotBody = { version: SNAPSHOT_VERSION, through: names.at(-1)!, count: names.length, names: hashNames(names), state };
+  const text = JSON.stringify(body);
+  writeFileAtomic(paths.runDir, SNAPSHOT_FILE, `${JSON.stringify({ sha256: sha256(text), body: text })}\n`, { fsync: false });
+}
+
+// The saved fold and the last event name it covers, if the snapshot is whole, of this version and
+// still agrees with the event files listed (`names`, in order); otherwise undefined.
+export function readViewSnapshot(paths: RunPaths, names: string[]): { state: FoldState; through: string } | undefined {
+  let body: SnapshotBody;
+  try {
+    const outer = JSON.parse(readFileSync(join(paths.runDir, SNAPSHOT_FILE), 'utf8')) as { sha256?: unknown; body?: unknown };
+    if (typeof outer.body !== 'string' || outer.sha256 !== sha256(outer.body)) return undefined;
+    body = JSON.parse(outer.body) as SnapshotBody;
+  } catch {
+    return undefined;
+  }
+  if (body.version !== SNAPSHOT_VERSION || !Number.isInteger(body.count) || body.count < 1 || body.count > names.length) return undefined;
+  if (names[body.count - 1] !== body.through || hashNames(names.slice(0, body.count)) !== body.names) return undefined;
+  const { tasks, conflicts, terminalFiles, ...rest } = body.state;
+  const state = { ...rest, tasks: new Map(tasks as never), conflicts: new Map(conflicts as never), terminalFiles: new Map(terminalFiles as never) } as FoldState;
+  return { state, through: body.through };
+}
+
+function hashNames(names: string[]): string {
+  return sha256(names.join('\n'));
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}

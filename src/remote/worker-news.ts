@@ -1,0 +1,199 @@
+// What the run's team workers say (PostgreSQL store), turned into the log's facts by the run's
+// writer: a worker took an attempt (attempt_taken), its usage (attempt_usage), that it stalled
+// (attempt_stalled, once), and its end — the finished report, or a lease its worker stopped
+// renewing — handed to the attempt effect waiting for it. Every report is read again by a new writer (a resume) and folded only when the log lacks it:
+// one attempt_taken per attempt, each usage report once (by its seq), ends only of attempts the log
+// has not ended.
+import type { AttemptInput } from '../../machines/types.js';
+import { readWorkerNews, type ExpiredLease, type Report } from '../store/pg-reports.js';
+import type { PgStore } from '../store/pg-store.js';
+import { terminalLine } from '../sys/terminal-text.js';
+import { guardCliText } from '../attempt/result-guard.js';
+import type { RunSession } from '../run/session.js';
+
+// How often the writer asks for news while attempts wait.
+const POLL_MS = 200;
+
+export type RemoteEnd = { kind: 'finished'; report: Report } | { kind: 'expired'; lease: ExpiredLease };
+
+const keyOf = (taskId: string, attempt: number) => `${taskId}#${attempt}`;
+
+// What a worker names itself with (its id, its host): rows of the store, which anyone who can write
+// the database could have written, are checked like an agent's text before the log holds them.
+const WORD_LIMIT = 200;
+export function workerWord(value: unknown, fallback: string): string {
+  if (typeof value !== 'string' || value === '') return fallback;
+  const guarded = guardCliText(terminalLine(value));
+  return guarded.length > WORD_LIMIT ? `${guarded.slice(0, WORD_LIMIT - 1)}…` : guarded;
+}
+
+// A stalled report's silence in ms: a whole number of at most a year, 0 for anything else.
+const MAX_SILENT_MS = 365 * 24 * 3600 * 1000;
+export function silentMsOf(body: unknown): number {
+  const silent = (body as { silent_ms?: unknown } | null)?.silent_ms;
+  return typeof silent === 'number' && Number.isFinite(silent) && silent >= 0 ? Math.round(Math.min(silent, MAX_SILENT_MS)) : 0;
+}
+
+export class WorkerNews {
+  private position = 0;
+  private readonly waiting = new Map<string, { input: AttemptInput; resolve: (end: RemoteEnd) => void }>();
+  /** Ends read before their attempt's effect asked (a resumed run). */
+  private readonly ends = new Map<string, RemoteEnd>();
+  private readonly taken = new Set<string>();
+  private readonly usageRead = new Set<number>();
+  private readonly stalled = new Set<string>();
+  private readonly started = new Map<string, { stage: string; agent: string; worker?: string }>();
+  private readonly finished = new Set<string>();
+  /** The run's worker (worker-N) each task was last assigned to. */
+  private readonly assigned = new Map<string, string>();
+  private timer?: NodeJS.Timeout;
+  private closed = false;
+  private unreachable = false;
+
+  constructor(
+    private readonly session: RunSession,
+    private readonly store: PgStore,
+  ) {
+    for (const event of session.events.fold.events) this.note(event as unknown as { event: string } & Record<string, unknown>);
+  }
+
+  // Resolves with how the attempt ended on its worker (its job is in the queue, or running).
+  waitFor(input: AttemptInput): Promise<RemoteEnd> {
+    const key = keyOf(input.taskId, input.attempt);
+    this.started.set(key, { stage: input.stage, agent: input.agent, worker: input.worker });
+    const end = this.ends.get(key);
+    if (end) {
+      this.ends.delete(key);
+      return Promise.resolve(end);
+    }
+    const ended = new Promise<RemoteEnd>((resolve) => this.waiting.set(key, { input, resolve }));
+    this.schedule(0);
+    return ended;
+  }
+
+  // The attempt's effect is done with it (it recorded its end, or gave up waiting).
+  forget(input: AttemptInput): void {
+    this.waiting.delete(keyOf(input.taskId, input.attempt));
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+  }
+
+  private schedule(ms: number): void {
+    if (this.closed || this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.poll().finally(() => {
+        if (this.waiting.size > 0) this.schedule(POLL_MS);
+      });
+    }, ms);
+  }
+
+  private async poll(): Promise<void> {
+    let news;
+    try {
+      news = await readWorkerNews(this.store, this.session.runId, this.position);
+    } catch (error) {
+      // The store is away for a moment: asked again at the next tick (a lost writer lock stops the
+      // run). Said once until a read succeeds again.
+      if (!this.unreachable) this.session.log.warn({ err: error }, 'the workers\' reports cannot be read now');
+      this.unreachable = true;
+      return;
+    }
+    this.unreachable = false;
+    for (const report of news.reports) this.fold(report);
+    this.position = news.position;
+    for (const lease of news.expired) this.end(keyOf(lease.taskId, lease.attempt), { kind: 'expired', lease });
+    void this.session.events.settled();
+  }
+
+  private fold(report: Report): void {
+    const key = keyOf(report.taskId, report.attempt);
+    if (this.finished.has(key)) return;
+    const attempt = this.started.get(key);
+    if (report.kind === 'spawned' && !this.taken.has(key)) {
+      const handle = (report.body.handle ?? {}) as { pid?: unknown; bootId?: unknown };
+      const workerId = workerWord(report.workerId, 'a worker');
+      const host = workerWord(report.body.host, 'another machine');
+      this.append({
+        event: 'attempt_taken',
+        task_id: report.taskId,
+        attempt: report.attempt,
+        worker: attempt?.worker ?? this.assigned.get(report.taskId) ?? workerId,
+        worker_id: workerId,
+        host,
+        pid: Number.isInteger(handle.pid) ? (handle.pid as number) : 0,
+        boot_id: workerWord(handle.bootId, ''),
+        report: report.seq,
+      });
+      this.session.progress.emit({ type: 'attempt.taken', task: report.taskId, attempt: report.attempt, workerId, host }, `▶ ${report.taskId} a${report.attempt} taken by worker ${workerId} on ${host}`);
+    }
+    if (report.kind === 'usage' && !this.usageRead.has(report.seq) && attempt) {
+      const body = report.body as { session_id?: unknown; cost_usd?: unknown; tokens?: { input?: unknown; output?: unknown } };
+      const tokens = body.tokens && Number.isFinite(body.tokens.input) && Number.isFinite(body.tokens.output) ? { input: Number(body.tokens.input), output: Number(body.tokens.output) } : undefined;
+      this.append({
+        event: 'attempt_usage',
+        task_id: report.taskId,
+        attempt: report.attempt,
+        stage: attempt.stage,
+        agent: attempt.agent,
+        ...(typeof body.session_id === 'string' ? { session_id: workerWord(body.session_id, '') } : {}),
+        ...(Number.isFinite(body.cost_usd) ? { cost_usd: Number(body.cost_usd) } : {}),
+        ...(tokens ? { tokens } : {}),
+        report: report.seq,
+      });
+    }
+    if (report.kind === 'stalled' && attempt && !this.stalled.has(key)) {
+      const silentMs = silentMsOf(report.body);
+      this.append({ event: 'attempt_stalled', task_id: report.taskId, attempt: report.attempt, silent_ms: silentMs });
+      this.session.progress.emit({ type: 'attempt.stalled', task: report.taskId, attempt: report.attempt, silentMs }, `… ${report.taskId} a${report.attempt} stalled on its worker: no progress for ${Math.round(silentMs / 1000)}s`);
+    }
+    if (report.kind === 'finished') this.end(key, { kind: 'finished', report });
+  }
+
+  private end(key: string, end: RemoteEnd): void {
+    if (this.finished.has(key)) return;
+    const waiter = this.waiting.get(key);
+    if (!waiter) {
+      if (!this.ends.has(key) || end.kind === 'finished') this.ends.set(key, end);
+      return;
+    }
+    this.waiting.delete(key);
+    this.finished.add(key);
+    waiter.resolve(end);
+  }
+
+  private append(event: Parameters<RunSession['events']['append']>[0]): void {
+    this.note(this.session.events.append(event) as unknown as { event: string } & Record<string, unknown>);
+  }
+
+  // What the log already holds about the workers' attempts.
+  private note(event: { event: string } & Record<string, unknown>): void {
+    this.noteAssignment(event);
+    const key = typeof event.task_id === 'string' && typeof event.attempt === 'number' ? keyOf(event.task_id, event.attempt) : undefined;
+    if (!key) return;
+    if (event.event === 'attempt_taken') this.taken.add(key);
+    if (event.event === 'attempt_usage' && typeof event.report === 'number') this.usageRead.add(event.report);
+    if (event.event === 'attempt_stalled') this.stalled.add(key);
+    if (event.event === 'task_started') this.started.set(key, { stage: String(event.stage), agent: String(event.agent) });
+    if (event.event === 'task_finished') this.finished.add(key);
+  }
+
+  private noteAssignment(event: { event: string } & Record<string, unknown>): void {
+    for (const [task, worker] of assignmentsOf(event)) this.assigned.set(task, worker);
+  }
+}
+
+// The task → worker pairs an event of the log sets: a plan's or a fix loop's tasks (tasks_assigned),
+// or one task (task_assigned, as older logs hold for every task); none from any other event.
+export function assignmentsOf(event: { event: string } & Record<string, unknown>): Array<[string, string]> {
+  const one = (value: unknown): Array<[string, string]> => {
+    const { task_id: task, worker } = (value ?? {}) as Record<string, unknown>;
+    return typeof task === 'string' && typeof worker === 'string' ? [[task, worker]] : [];
+  };
+  if (event.event === 'task_assigned') return one(event);
+  if (event.event === 'tasks_assigned' && Array.isArray(event.tasks)) return event.tasks.flatMap(one);
+  return [];
+}

@@ -1,0 +1,85 @@
+// A run's writer on the PostgreSQL store: its connections (store, pg-boss, the writer lock, the
+// request listener) and the workers' news. Requests from other machines reach it by NOTIFY; a
+// cancel it records is passed on to the workers the same way.
+import type PgBoss from 'pg-boss';
+import { closeQueue } from '../store/pg-queue.js';
+import { lastRequestId, listenRequests, readRequests, writeRequest } from '../store/pg-requests.js';
+import type { PgEventGroup } from '../store/pg-event-group.js';
+import type { PgStore } from '../store/pg-store.js';
+import type { WriterLock } from '../store/pg-writer-lock.js';
+import type { RunSession } from '../run/session.js';
+import { WorkerNews } from './worker-news.js';
+
+// What a writer holds of the store.
+export interface StoreLink {
+  url: string;
+  store: PgStore;
+  boss: PgBoss;
+  lock: WriterLock;
+  sink: PgEventGroup;
+}
+
+export interface Remote extends StoreLink {
+  news: WorkerNews;
+}
+
+// The writer's part of the session, once the session exists (the news reads its log's fold).
+export function makeRemote(session: RunSession, link: StoreLink): Remote {
+  return { ...link, news: new WorkerNews(session, link.store) };
+}
+
+// The body of a cancel request this writer wrote: it hears its own NOTIFY too, and leaves it.
+const OWN = `writer pid ${process.pid}`;
+
+// Tells the run's workers to stop its attempts (a requests row and its NOTIFY); a failure is logged:
+// their leases still end the attempts once the log has ended them.
+export async function passCancelOn(session: RunSession, by: string, force: boolean): Promise<void> {
+  const remote = session.remote;
+  if (!remote) return;
+  await writeRequest(remote.store, session.runId, 'cancel', { by, force, from: OWN }).catch((error: unknown) => session.log.warn({ err: error }, 'the cancel request for the workers was not written'));
+}
+
+// Listens for cancel requests of this run written from other machines; `onCancel` gets each one.
+export async function listenForStoreCancel(session: RunSession, onCancel: (by: string, force: boolean) => void): Promise<() => Promise<void>> {
+  const remote = session.remote;
+  if (!remote) return async () => undefined;
+  let since = await lastRequestId(remote.store, session.runId);
+  let reading = Promise.resolve();
+  const read = () => {
+    reading = reading.then(async () => {
+      for (const request of await readRequests(remote.store, session.runId, since)) {
+        since = request.id;
+        if (request.kind !== 'cancel' || request.body.from === OWN) continue;
+        onCancel(typeof request.body.by === 'string' ? `${request.body.by} (by request)` : 'a cancel request', request.body.force === true);
+      }
+    }).catch((error: unknown) => session.log.warn({ err: error }, 'the run\'s requests cannot be read now'));
+  };
+  const listener = await listenRequests(
+    remote.url,
+    `teamline writer of ${session.runId} listening`,
+    (runId) => {
+      if (runId === session.runId) read();
+    },
+    read,
+  );
+  // A request committed before the listener began is read once now; and every few seconds, in case
+  // a notification was lost before the listener's connection was found dropped and made again.
+  read();
+  const timer = setInterval(read, REQUEST_POLL_MS);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await listener.close();
+  };
+}
+
+// How often the requests are read besides their notifications.
+const REQUEST_POLL_MS = 2_000;
+
+// Ends what the writer holds, the lock last (a successor may take the run once it is free).
+export async function closeRemote(link: StoreLink & { news?: WorkerNews }): Promise<void> {
+  link.news?.close();
+  await closeQueue(link.boss).catch(() => undefined);
+  await link.lock.release();
+  await link.store.close().catch(() => undefined);
+}

@@ -1,0 +1,162 @@
+// Drives a run to its end: the live machine, its effects, signals and the cleanup after.
+import { createActor, type SnapshotFrom } from 'xstate';
+import type { pipelineMachine } from '../../machines/pipeline.js';
+import type { PipelineInput } from '../../machines/types.js';
+import { killServer } from '../../workers/tmux/index.js';
+import { listGroupMembers } from '../sys/proc.js';
+import { LogWriteError } from '../sys/errors.js';
+import { listenForCancel } from '../cancel/listen.js';
+import { stopFinishedLeftovers } from '../attempt/attempt.js';
+import { bindMachine } from './provide.js';
+import { makeMachineSnapshot, saveMachineSnapshot, snapshotDue } from './machine-snapshot.js';
+import { resumeEvent, type Replay } from './replay.js';
+import type { RunSession } from './session.js';
+import { settleBranches } from '../isolation/end.js';
+import { stopLeftoverGates } from '../gates/groups.js';
+import { passCancelOn } from '../remote/writer.js';
+
+export type DriveOutcome = { kind: 'completed' | 'failed' | 'cancelled' | 'stopped'; reason: string };
+
+
+type Snapshot = SnapshotFrom<typeof pipelineMachine>;
+
+// Runs the machine from its start or from a replayed log until it ends or stops for a human.
+export async function driveRun(
+  session: RunSession,
+  start: { input: PipelineInput } | { replay: Replay; retryInterrupted: boolean; cancel?: { by: string; force: boolean } },
+): Promise<DriveOutcome> {
+  if ('replay' in start) {
+    // A takeover runs the gates again: what the dead orchestrator's gates left running goes first;
+    // what its finished attempts left running is stopped while the run goes on.
+    await stopLeftoverGates(session.registry);
+    void session.cancel.track(stopFinishedLeftovers(session).catch((error: unknown) => session.log.warn({ err: error }, 'the leftovers of finished attempts were not looked for')));
+  }
+  const machine = bindMachine(session);
+  let actor;
+  // The live actor never looks back at an earlier snapshot: its steps may change the task map in place.
+  if ('input' in start) actor = createActor(machine, { input: { ...start.input, inPlace: true } });
+  else {
+    session.log.info({ events: start.replay.events, replayed: start.replay.replayed, fromSnapshot: start.replay.replayed < start.replay.events }, 'the log replayed');
+    // Finish the transition a crash cut short: its records come before anything else.
+    for (const record of start.replay.pending) session.events.append(record);
+    const { value, context } = start.replay.snapshot;
+    actor = createActor(machine, { snapshot: machine.resolveState({ value, context }), input: context });
+  }
+  session.events.attach(actor);
+  const outcome = new Promise<DriveOutcome>((resolve, reject) => {
+    // A restored snapshot is reported during start(): judge it only once the resume events are in.
+    let ready = false;
+    const check = (snapshot: Snapshot) => {
+      if (!ready) return;
+      const ended = outcomeOf(snapshot);
+      if (ended) resolve(ended);
+    };
+    const snapshots = periodicSnapshots(session);
+    actor.subscribe({ next: (snapshot) => (snapshots(snapshot), check(snapshot)), error: (error) => resolve({ kind: 'failed', reason: `internal error: ${(error as Error).message}` }) });
+    session.cancel.whenFatal((error) => {
+      if (!(error instanceof LogWriteError)) return resolve({ kind: 'failed', reason: `internal error (the run can be resumed): ${error.message}` });
+      // Nothing can be recorded any more: the workers are stopped at once, and the command fails with the reason.
+      session.cancel.forceStops();
+      reject(error);
+    });
+    actor.start();
+    if ('replay' in start) {
+      actor.send(resumeEvent(start.replay));
+      if (start.cancel) {
+        session.events.commit({ event: 'cancel_requested', by: start.cancel.by, force: start.cancel.force });
+        void session.cancel.track(session.events.settled().then(() => passCancelOn(session, start.cancel!.by, start.cancel!.force)));
+      } else session.events.commit({ event: 'run_resumed', pid: process.pid, retry_interrupted: start.retryInterrupted });
+    }
+    void session.events.settled();
+    ready = true;
+    check(actor.getSnapshot());
+  });
+  const stopSignals = listenForCancel(session);
+  try {
+    const result = await outcome;
+    // Effects still finishing (a stop of a stalled worker) settle before the run ends.
+    await session.cancel.idle();
+    await settleBranches(session, result.kind);
+    return result;
+  } finally {
+    stopSignals();
+    actor.stop();
+    // Stops begun by stopping the machine (a log that broke) end before the orchestrator does.
+    await session.cancel.idle();
+    await cleanUp(session);
+    await session.events.settled();
+    saveSnapshot(session, actor.getSnapshot());
+  }
+}
+
+// The machine's state after a step (whose records are all in the log by then) is saved whenever one
+// is due (snapshotDue), so that a resume after a crash replays only the events after it.
+function periodicSnapshots(session: RunSession): (snapshot: Snapshot) => void {
+  let savedAt = session.events.count;
+  // Snapshots are files beside a run's files; a run in PostgreSQL replays its log whole.
+  if (session.remote) return () => undefined;
+  return (snapshot) => {
+    const count = session.events.count;
+    if (!snapshotDue(count, savedAt)) return;
+    savedAt = count;
+    // Taken now (the live context changes in place), saved once the events it names are in the log.
+    const text = takeMachine(session, snapshot);
+    if (text !== undefined) session.events.afterFlush(() => saveMachine(session, text));
+  };
+}
+
+function takeMachine(session: RunSession, snapshot: Snapshot): string | undefined {
+  try {
+    return makeMachineSnapshot({ value: snapshot.value, context: snapshot.context }, session.events.position());
+  } catch (error) {
+    session.log.warn({ err: error }, 'the machine snapshot was not taken');
+    return undefined;
+  }
+}
+
+function saveMachine(session: RunSession, text: string): void {
+  // A log that broke lacks records the machine made: a snapshot of it would skip them on resume.
+  if (!session.events.intact) return;
+  try {
+    saveMachineSnapshot(session.paths, text);
+  } catch (error) {
+    session.log.warn({ err: error }, 'the machine snapshot was not saved');
+  }
+}
+
+function outcomeOf(snapshot: Snapshot): DriveOutcome | undefined {
+  const reason = snapshot.context.reason;
+  if (snapshot.matches('stopped')) return { kind: 'stopped', reason };
+  if (snapshot.status !== 'done') return undefined;
+  if (snapshot.matches('done')) return { kind: 'completed', reason: '' };
+  if (snapshot.matches('cancelled')) return { kind: 'cancelled', reason };
+  return { kind: 'failed', reason };
+}
+
+// After the run: the tmux server goes (unless the user keeps the panes), and nothing owned is left.
+async function cleanUp(session: RunSession): Promise<void> {
+  session.registry.close();
+  session.remote?.news.close();
+  if (!session.keepPanes) {
+    for (const socketDir of session.registry.tmuxSocketDirs()) {
+      await killServer(session.runId, { socketDir }).catch((error: unknown) => session.log.warn({ err: error }, 'tmux cleanup failed'));
+    }
+  }
+  for (const handle of session.registry.all()) {
+    if (handle.backend === 'tmux' && session.keepPanes) continue;
+    if (listGroupMembers(handle.pgid).length > 0) session.log.warn({ pgid: handle.pgid }, 'process group still has members after the run');
+  }
+}
+
+// The run's fold and machine as it ended or stopped, saved for status and resume: a failure costs
+// only speed, never the run.
+function saveSnapshot(session: RunSession, snapshot: Snapshot): void {
+  if (session.remote) return;
+  try {
+    session.events.fold.save(session.paths);
+  } catch (error) {
+    session.log.warn({ err: error }, 'the view snapshot was not saved');
+  }
+  const text = takeMachine(session, snapshot);
+  if (text !== undefined) saveMachine(session, text);
+}

@@ -1,0 +1,94 @@
+// Builds each attempt's prompt from a template file (config/prompts/<stage>.md, or the user's own).
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TeamConfig } from '../../config/schema.js';
+import type { AttemptInput } from '../../machines/types.js';
+import { UsageError } from '../sys/errors.js';
+
+// The result each stage asks for, shown in its prompt.
+const RESULT_SHAPES: Record<string, string> = {
+  'team-plan': '"tasks": [{"id": "t1", "title": "...", "description": "...", "blockedBy": [], "acceptance": ["..."]}], "needsPrd": false',
+  'team-prd': '"acceptance": {"<task id>": ["criterion", "..."]}',
+  'team-verify': '"verdict": "pass" | "fail", "defects": [{"id": "d1", "description": "...", "task": "t1"}]',
+  'ralph-review': '"verdict": "approve" | "reject", "reasons": ["..."]',
+};
+
+export interface PromptContext {
+  input: AttemptInput;
+  config: TeamConfig;
+  configFile?: string;
+  projectDir: string;
+  resultFile: string;
+  handoffTexts: string[];
+  workers: number;
+}
+
+// The prompt text for one attempt.
+export function buildPrompt(ctx: PromptContext): string {
+  const { input } = ctx;
+  const values: Record<string, string> = {
+    role: input.role,
+    worker: input.worker,
+    workers: String(ctx.workers),
+    runTask: input.runTask,
+    maxTasks: String(ctx.config.team.maxTasks),
+    maxFixLoops: String(ctx.config.team.maxFixLoops),
+    maxIterations: String(ctx.config.ralph.maxIterations),
+    iteration: String(input.iteration),
+    loop: String(input.loop),
+    taskId: input.taskId,
+    taskTitle: input.def?.title ?? '',
+    taskDescription: input.def?.description ?? '',
+    acceptance: list(input.def?.acceptance ?? [], 'none given: use your judgement and say what you checked'),
+    dependencies: list(input.dependencies.map((d) => `${d.id} (${d.title}): ${d.evidence}${d.artifacts.length ? ` — files: ${d.artifacts.join(', ')}` : ''}`), 'none'),
+    defects: list(input.defects.map((d) => `${d.id}: ${d.description}${d.task ? ` (task ${d.task})` : ''}`), 'none'),
+    tasks: list(input.tasks.map((t) => `${t.id}: ${t.title}${t.blockedBy?.length ? ` (after ${t.blockedBy.join(', ')})` : ''}${t.acceptance?.length ? ` — acceptance: ${t.acceptance.join('; ')}` : ''}`), 'none'),
+    handoffs: ctx.handoffTexts.length ? `## Handoffs so far\n\n${ctx.handoffTexts.join('\n\n')}` : '## Handoffs so far\n\nnone: this is the first stage.',
+    projectDir: ctx.projectDir,
+    result: resultSection(input.stage, ctx.resultFile),
+  };
+  return readTemplate(ctx.config, ctx.configFile, input.stage).replace(/\{\{(\w+)\}\}/g, (whole, name: string) => values[name] ?? whole);
+}
+
+function resultSection(stage: string, resultFile: string): string {
+  const extra = RESULT_SHAPES[stage];
+  return [
+    '## Your result',
+    '',
+    `Write this JSON to the file named by $TEAM_RESULT_FILE (${resultFile}); if you cannot write files,`,
+    'print it as the last fenced ```json block of your answer:',
+    '',
+    '```json',
+    `{"status": "completed" | "failed", "summary": "...", "artifacts": ["paths you changed"], "evidence": "how you know", "next": "what should follow"${extra ? `, ${extra}` : ''}}`,
+    '```',
+  ].join('\n');
+}
+
+// The stage's template: the user's override from config, else the built-in one.
+function readTemplate(config: TeamConfig, configFile: string | undefined, stage: string): string {
+  const override = config.prompts[stage as keyof TeamConfig['prompts']];
+  if (override) {
+    const path = resolve(configFile ? dirname(configFile) : process.cwd(), override);
+    if (!existsSync(path)) throw new UsageError(`config: prompts.${stage} names ${path}, which does not exist`);
+    return readFileSync(path, 'utf8');
+  }
+  return readFileSync(join(packageRoot(), 'config', 'prompts', `${stage}.md`), 'utf8');
+}
+
+function list(items: string[], empty: string): string {
+  return items.length ? items.map((item) => `- ${item.replace(/\s+/g, ' ')}`).join('\n') : `- ${empty}`;
+}
+
+let root: string | undefined;
+// The package's root folder, from src/ or dist/src/ alike.
+export function packageRoot(): string {
+  if (root) return root;
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json')) || !existsSync(join(dir, 'config', 'prompts'))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('teamline: cannot find the package root (config/prompts)');
+    dir = parent;
+  }
+  return (root = dir);
+}

@@ -1,0 +1,186 @@
+// One attempt on a worker: run as the orchestrator runs it (the attempt folder, the prompt, the
+// adapter's command, the process backend's own process group), under a lease, with its reports.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type PgBoss from 'pg-boss';
+import { getAdapter } from '../../workers/adapters/index.js';
+import { escapeeMarker, stopEscapees } from '../../workers/escapees.js';
+import { killServer } from '../../workers/tmux/index.js';
+import { sim } from '../../workers/sim/adapter.js';
+import type { AgentAdapter, LaunchSpec, WorkerBackend, WorkerExit, WorkerHandle } from '../../workers/types.js';
+import { OUTPUT_FILE, readExitRecord } from '../../workers/wrapper.js';
+import { recordLaunch } from './leftovers.js';
+import { usageOf, watchLife, watchOutputTail, watchSessionId } from './usage.js';
+import { readBoundedOutput } from '../attempt/output.js';
+import { readResultFile } from '../attempt/result.js';
+import { completeJob, failJob, renewLease, type LeaseHolder, type TakenAttempt } from '../store/pg-leases.js';
+import { writeReport } from '../store/pg-reports.js';
+import type { PgStore } from '../store/pg-store.js';
+import { keepLease } from './lease.js';
+import { openAttemptTree, type AttemptTree, type GitOutcome } from './git.js';
+
+// The output a finished report carries (its head and tail): where a fenced result may be found.
+const OUTPUT_REPORT_LIMIT = 64 * 1024;
+// Between the polite stop request and the signals, for an agent the worker stops.
+const STOP_GRACE_MS = 2_000;
+
+// What every attempt of one worker shares.
+export interface WorkerContext {
+  store: PgStore;
+  boss: PgBoss;
+  /** Headless agents: each in its own process group. */
+  backend: WorkerBackend;
+  /** Agents whose config says tmux: a pane in the run's own private tmux server on this machine. */
+  tmux: WorkerBackend;
+  /** Runs with a tmux server here, and how many of their attempts run in it now. */
+  tmuxRuns: Map<string, number>;
+  holder: LeaseHolder;
+  projectDir: string;
+  /** The worker's own folder: attempts/<run>/<task>/a<n> are made under it. */
+  folder: string;
+  say(line: string): void;
+}
+
+// A running attempt: its agent's handle once started, and how to stop it.
+export interface RunningAttempt {
+  done: Promise<void>;
+  stop(reason: string): Promise<void>;
+}
+
+// Starts the attempt's agent; `done` settles once it ended and its finished report is written (or the lease was lost).
+export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt: number): RunningAttempt {
+  const { job } = taken;
+  const ref = { runId: job.runId, taskId: job.taskId, attempt: job.attempt };
+  const name = `${job.runId} ${job.taskId} a${job.attempt}`;
+  let handle: WorkerHandle | undefined;
+  let session: { stop(): void } | undefined;
+  let tail: { stop(): void } | undefined;
+  let stopped: string | undefined;
+  let lost: string | undefined;
+  let cap: NodeJS.Timeout | undefined;
+  let silence: { stop(): void } | undefined;
+  // The agent runs as the orchestrator would run it: its own process group, or a pane when its config says tmux.
+  const backend = job.agent.tmux ? ctx.tmux : ctx.backend;
+  const stop = async (reason: string) => {
+    stopped ??= reason;
+    if (handle) await backend.stop(handle, { graceMs: STOP_GRACE_MS });
+  };
+  const lease = keepLease(() => renewLease(ctx.store, job, ctx.holder), ctx.holder.ttlMs, takenAt, (reason) => {
+    lost = reason;
+    ctx.say(`■ ${name}: ${reason}: stopping its agent`);
+    void stop(reason);
+  });
+  const done = (async () => {
+    try {
+      let tree: AttemptTree | undefined;
+      try {
+        tree = job.git ? await openAttemptTree(ctx.projectDir, ctx.folder, job) : undefined;
+      } catch (error) {
+        // No worktree, no agent: the finished report says why, and the writer fails the attempt.
+        ctx.say(`■ ${name}: ${(error as Error).message}`);
+        const exit = { exitCode: null, signal: null, durationMs: 0, stopped: false, reason: `the worker could not prepare the attempt's code: ${(error as Error).message}` };
+        await finish(ctx, taken, makeSpec(ctx, taken, ctx.projectDir).spec, undefined, exit, () => lost !== undefined);
+        return;
+      }
+      const { spec, adapter } = makeSpec(ctx, taken, tree?.workDir ?? ctx.projectDir);
+      if (job.agent.tmux) ctx.tmuxRuns.set(job.runId, (ctx.tmuxRuns.get(job.runId) ?? 0) + 1);
+      handle = await backend.launch(spec, (launched) => recordLaunch(spec.attemptDir, ctx.holder.workerId, launched));
+      if (stopped) await stop(stopped);
+      // The run's cap on an attempt's wall-clock time holds on this machine as on the writer's, and
+      // so does its watchdog's kill of an attempt that shows no sign of life.
+      if (job.capMs !== undefined) {
+        const capMs = job.capMs;
+        cap = setTimeout(() => void stop(`attempt cap: ran over the ${Math.round(capMs / 1000)}s allowed for ${job.stage} (team.attemptTimeoutMs); killed`), Math.max(0, capMs - (Date.now() - takenAt)));
+      }
+      if (job.silenceMs !== undefined) {
+        const stall = job.stallMs === undefined ? undefined : { ms: job.stallMs, onStall: (silentMs: number) => void writeReport(ctx.store, ref, ctx.holder.workerId, 'stalled', { silent_ms: silentMs }).catch(() => false) };
+        silence = watchLife(spec.attemptDir, adapter, job.silenceMs, (reason) => void stop(reason), stall);
+      }
+      ctx.say(`▶ ${name} started (pid ${handle.pid})`);
+      await writeReport(ctx.store, ref, ctx.holder.workerId, 'spawned', { handle, host: ctx.holder.host, attemptDir: spec.attemptDir }).catch(() => false);
+      session = watchSessionId(adapter, join(spec.attemptDir, OUTPUT_FILE), (id) => void writeReport(ctx.store, ref, ctx.holder.workerId, 'usage', { session_id: id }).catch(() => false));
+      tail = watchOutputTail(join(spec.attemptDir, OUTPUT_FILE), (line) => void writeReport(ctx.store, ref, ctx.holder.workerId, 'output-tail', { line }).catch(() => false));
+      const exit = await backend.wait(handle, spec);
+      session.stop();
+      tail.stop();
+      await stopEscapees(escapeeMarker(job.runId, job.taskId, job.attempt, handle));
+      const code = tree ? await tree.finish(stopped ? 'stopped' : 'ended').catch((error: Error) => ({ pushed: false, error: error.message })) : undefined;
+      // The lease is kept while the report is written: a store that is down for a while loses nothing.
+      if (!lost) await finish(ctx, taken, spec, adapter, { ...exit, stopped: stopped !== undefined, ...(stopped && { reason: stopped }) }, () => lost !== undefined, code);
+      lease.stop();
+      if (lost) return void (await failJob(ctx.boss, taken, lost).catch(() => undefined));
+      ctx.say(`■ ${name} finished (${exit.signal ?? `exit ${exit.exitCode}`}${stopped ? `, stopped: ${stopped}` : ''})`);
+    } finally {
+      if (cap) clearTimeout(cap);
+      silence?.stop();
+      session?.stop();
+      tail?.stop();
+      lease.stop();
+      if (job.agent.tmux) await releaseTmux(ctx, job.runId);
+    }
+  })();
+  return { done, stop };
+}
+
+// The run's tmux server on this machine goes once none of its attempts runs here any more.
+async function releaseTmux(ctx: WorkerContext, runId: string): Promise<void> {
+  const left = (ctx.tmuxRuns.get(runId) ?? 1) - 1;
+  if (left > 0) return void ctx.tmuxRuns.set(runId, left);
+  ctx.tmuxRuns.delete(runId);
+  await killServer(runId).catch((error: Error) => ctx.say(`the tmux server of run ${runId} could not be ended: ${error.message}`));
+}
+
+// The finished report (the result file's text as the orchestrator reads it, the exit, the output),
+// then the job's completion: a job is complete only once its report committed. A store that cannot
+// be reached is tried again every TTL/4 until the lease is lost.
+async function finish(ctx: WorkerContext, taken: TakenAttempt, spec: LaunchSpec, adapter: AgentAdapter | undefined, exit: WorkerExit, isLost: () => boolean, code?: GitOutcome): Promise<void> {
+  const { job } = taken;
+  const ref = { runId: job.runId, taskId: job.taskId, attempt: job.attempt };
+  const usage = adapter && usageOf(adapter.parse(readBoundedOutput(join(spec.attemptDir, OUTPUT_FILE))));
+  if (usage) await writeReport(ctx.store, ref, ctx.holder.workerId, 'usage', usage).catch(() => false);
+  const body = {
+    result: readResultFile(join(spec.attemptDir, 'result.json')),
+    exit,
+    exitRecord: (await readExitRecord(spec.attemptDir)) ?? null,
+    output: readBoundedOutput(join(spec.attemptDir, OUTPUT_FILE), OUTPUT_REPORT_LIMIT),
+    ...(code && { git: code }),
+  };
+  let written: boolean | undefined;
+  while (written === undefined && !isLost()) {
+    written = await writeReport(ctx.store, ref, ctx.holder.workerId, 'finished', withoutNul(body) as object).catch(async () => {
+      await new Promise((resolve) => setTimeout(resolve, ctx.holder.ttlMs / 4));
+      return undefined;
+    });
+  }
+  if (written === undefined) return;
+  if (written) await completeJob(ctx.boss, taken);
+  else await failJob(ctx.boss, taken, 'the finished report was refused: the lease is no longer this worker’s or the attempt ended');
+}
+
+// The attempt folder under the worker's own folder, the prompt in it, and the command the adapter builds.
+function makeSpec(ctx: WorkerContext, taken: TakenAttempt, workDir: string): { spec: LaunchSpec; adapter: AgentAdapter } {
+  const { job } = taken;
+  const attemptDir = join(ctx.folder, 'attempts', job.runId, job.taskId, `a${job.attempt}`);
+  // A job is taken once: whatever is there is a leftover of an earlier worker on this folder.
+  rmSync(attemptDir, { recursive: true, force: true });
+  mkdirSync(attemptDir, { recursive: true });
+  const promptFile = join(attemptDir, 'prompt.md');
+  const resultFile = join(attemptDir, 'result.json');
+  // The writer leaves this machine's paths to it (src/remote/job.ts).
+  const prompt = job.prompt.replaceAll('{{projectDir}}', workDir).replaceAll('{{resultFile}}', resultFile);
+  writeFileSync(promptFile, prompt);
+  const adapter = getAdapter(job.agent.adapter, { sim });
+  if (!adapter) throw new Error(`no adapter ${job.agent.adapter}`);
+  const command = adapter.build({ prompt, promptFile, resultFile, projectDir: workDir, agent: job.agent, stage: job.stage, permission: job.permission });
+  const env = { ...job.env, TEAM_PROMPT_FILE: promptFile, TEAM_RESULT_FILE: resultFile, TEAM_PROJECT_DIR: workDir };
+  return { spec: { runId: job.runId, taskId: job.taskId, attempt: job.attempt, worker: job.worker, attemptDir, cwd: workDir, command, env }, adapter };
+}
+
+// jsonb refuses U+0000 in text: a raw NUL never belongs to valid JSON or a readable line, so it is
+// replaced by U+FFFD, which keeps an invalid result invalid.
+function withoutNul(value: unknown): unknown {
+  if (typeof value === 'string') return value.replaceAll('\0', '\ufffd');
+  if (Array.isArray(value)) return value.map(withoutNul);
+  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutNul(v)]));
+  return value;
+}

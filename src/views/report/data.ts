@@ -1,0 +1,161 @@
+// What `team report` shows, from a run's log (files or PostgreSQL): attempts, stage bands, usage, handoffs, events.
+import { basename } from 'node:path';
+import { readHandoffs } from '../../../handoffs/read.js';
+import type { RunFiles } from '../../log/read.js';
+import type { RunPaths } from '../../log/write.js';
+import type { RunView } from '../../log/fold.js';
+import { attentionLines, notDrivenLine } from '../status/render.js';
+import { readStory, verdictFailed, type ReportGate, type ReportMarker, type ReportVerdict } from './story.js';
+import { usageTables, type ReportUsage } from './usage.js';
+
+export interface ReportAttempt {
+  id: string;
+  task: string;
+  /** The task's title as the run view holds it (the plan's; a fix task's: its defect). */
+  title?: string;
+  attempt: number;
+  stage: string;
+  agent: string;
+  /** The worker that ran it; none when its worker never started (no lane is drawn for it). */
+  lane?: string;
+  status: string;
+  start: number;
+  end?: number;
+  evidence: string;
+  artifacts: string[];
+  next: string;
+  costUsd: number;
+  tokens: { input: number; output: number };
+  /** A later attempt of a task whose earlier attempt failed, and why it was retried. */
+  retryOf?: string;
+  killed: boolean;
+  adopted: boolean;
+  stalled: boolean;
+  verdict?: ReportVerdict;
+  /** The gates run before this verify task's verifier. */
+  gates?: ReportGate[];
+  /** A verify or review that found the work wanting (a fail or reject verdict, or a failed gate). */
+  verdictFailed: boolean;
+}
+
+export interface ReportData {
+  run: RunView['run'];
+  status: string;
+  stage: string;
+  outcome?: string;
+  generatedAt: number;
+  start: number;
+  end: number;
+  attempts: ReportAttempt[];
+  bands: Array<{ stage: string; iteration: number; loop: number; start: number; end: number }>;
+  markers: ReportMarker[];
+  usage: ReportUsage;
+  /** Said when the run is not over and nothing drives it, with the command that continues it. */
+  undriven?: string;
+  handoffs: Array<{ name: string; text: string }>;
+  attention: string[];
+  events: Array<{ at: string; event: string; task: string; attempt: string; detail: string }>;
+}
+
+const RUN_END = new Set(['run_completed', 'run_failed', 'run_cancelled', 'run_stopped']);
+// What the report is made at: `now` closes what is still running (a live or crashed run); `driven`
+// is whether a live process holds the run (the lock's holder, or the store's writer).
+export interface ReportMoment {
+  now?: number;
+  driven: boolean;
+}
+
+// Builds the report's data from a run's events (files or PostgreSQL), its fold and its handoffs.
+export function makeReportData(files: Pick<RunFiles, 'events'>, view: RunView, handoffs: ReportData['handoffs'], moment: ReportMoment): ReportData {
+  const now = moment.now ?? Date.now();
+  const times = files.events.map((e) => Date.parse(e.at));
+  const start = times[0] ?? Date.parse(view.run.created_at);
+  const ended = files.events.some((e) => RUN_END.has(e.event));
+  const end = ended ? Math.max(...times) : Math.max(now, ...times);
+  const story = readStory(files);
+  const restarts = story.markers.filter((m) => m.kind === 'restart').map((m) => m.at);
+  const attempts: ReportAttempt[] = [];
+  for (const task of view.tasks) {
+    for (const a of task.attempts) {
+      const begun = a.startedAt ? Date.parse(a.startedAt) : start;
+      const finished = a.finishedAt ? Date.parse(a.finishedAt) : undefined;
+      const retry = task.retries.find((r) => r.attempt === a.attempt);
+      const id = `${task.id}#${a.attempt}`;
+      const gates = story.gates[task.id];
+      attempts.push({
+        id,
+        task: task.id,
+        ...(task.title !== undefined && { title: task.title }),
+        attempt: a.attempt,
+        stage: a.stage,
+        agent: a.agent,
+        ...(a.worker !== undefined && { lane: a.worker }),
+        status: a.status,
+        start: begun,
+        end: finished,
+        evidence: a.evidence,
+        artifacts: a.artifacts,
+        next: a.next,
+        costUsd: a.costUsd,
+        tokens: a.tokens,
+        retryOf: a.attempt > 1 ? (retry?.reason ?? `attempt ${a.attempt - 1} ${task.attempts.find((p) => p.attempt === a.attempt - 1)?.status ?? 'ended'}`) : undefined,
+        killed: /\bkilled\b|watchdog/i.test(a.evidence) || a.status === 'interrupted',
+        adopted: restarts.some((r) => r > begun && (finished === undefined || r < finished)) || /recovered after a restart/.test(a.evidence),
+        stalled: a.stalled,
+        ...(story.verdicts[id] && { verdict: story.verdicts[id] }),
+        ...(gates && { gates }),
+        verdictFailed: verdictFailed(story.verdicts[id], gates),
+      });
+    }
+  }
+  attempts.sort((x, y) => x.start - y.start || x.id.localeCompare(y.id));
+  return {
+    run: view.run,
+    status: view.status,
+    stage: view.stage,
+    outcome: view.outcome,
+    generatedAt: now,
+    start,
+    end: Math.max(end, start + 1),
+    attempts,
+    bands: stageBands(files, end),
+    markers: story.markers,
+    usage: usageTables(view),
+    undriven: notDrivenLine(view, moment.driven),
+    handoffs,
+    attention: attentionLines(view, moment.driven),
+    events: files.events.map((e) => eventRow(e as unknown as Record<string, unknown>)),
+  };
+}
+
+// The handoffs of a run's folder, in the order written.
+export function folderHandoffs(paths: RunPaths): ReportData['handoffs'] {
+  return readHandoffs(paths.handoffsDir).map((h) => ({ name: `${String(h.index).padStart(2, '0')}-${h.stage}`, text: h.text }));
+}
+
+// The handoffs the log of a PostgreSQL run holds, texts and all; an older log recorded only the file
+// of the writer's machine, which the page names.
+export function loggedHandoffs(files: Pick<RunFiles, 'events'>): ReportData['handoffs'] {
+  return files.events.flatMap((e) =>
+    e.event === 'handoff_written' ? [{ name: basename(e.path).replace(/\.md$/, ''), text: e.text ?? `(not in this log: it records ${e.path}, sha256 ${e.sha256}, a file of the machine that wrote it)` }] : [],
+  );
+}
+
+// One band per stage entered, from its stage_entered to the next stage or the end.
+function stageBands(files: Pick<RunFiles, 'events'>, end: number): ReportData['bands'] {
+  const bands: ReportData['bands'] = [];
+  for (const e of files.events) {
+    if (e.event === 'stage_entered') {
+      const at = Date.parse(e.at);
+      if (bands.length) bands.at(-1)!.end = at;
+      bands.push({ stage: e.stage, iteration: e.iteration, loop: e.loop, start: at, end });
+    } else if (RUN_END.has(e.event) && bands.length) bands.at(-1)!.end = Date.parse(e.at);
+  }
+  return bands;
+}
+
+function eventRow(e: Record<string, unknown>): ReportData['events'][number] {
+  const { event, at, run_id: _r, task_id, attempt, file: _f, ...rest } = e;
+  const detail = JSON.stringify(rest);
+  return { at: String(at), event: String(event), task: task_id === undefined ? '' : String(task_id), attempt: attempt === undefined ? '' : String(attempt), detail: detail.length > 600 ? `${detail.slice(0, 597)}...` : detail };
+}

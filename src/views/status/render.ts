@@ -1,0 +1,91 @@
+// Renders a run's view for a person.
+import type { AttemptView, RunView } from '../../log/fold.js';
+import { terminalLine } from '../../sys/terminal-text.js';
+
+// Several lines: the run, its stage, each task with its attempts, and what needs attention.
+// `driven`: whether an orchestrator drives the run now (its lock's holder is alive).
+export function renderStatus(view: RunView, driven: boolean): string {
+  const { run, pipeline } = view;
+  const undriven = notDrivenLine(view, driven);
+  const lines = [`run ${run.run_id} (${run.mode}, profile ${run.profile})`, `  status ${view.status}${undriven ? ', nothing drives it' : ''}${view.outcome ? `: ${view.outcome}` : ''}`, `  stage  ${describeStage(view)}`];
+  if (run.task) lines.push(`  task   ${oneLine(run.task)}`);
+  if (run.session) lines.push(`  session ${run.session}`);
+  if (pipeline.maxIterations !== undefined) lines.push(`  iteration ${pipeline.iteration} of ${pipeline.maxIterations}`);
+  if (pipeline.maxFixLoops !== undefined) lines.push(`  fix loop ${pipeline.loop} of ${pipeline.maxFixLoops}`);
+  if (run.mode === 'ralph') {
+    for (const it of view.iterations.slice(0, -1)) lines.push(`  iteration ${it.iteration}: ${it.outcome}${it.reasons.length ? ` — ${oneLine(it.reasons.join('; '))}` : ''}`);
+  }
+  if (pipeline.lastReview) lines.push(`  last review: ${pipeline.lastReview.verdict}${pipeline.lastReview.reasons.length ? ` — ${pipeline.lastReview.reasons.join('; ')}` : ''}`);
+  if (view.usage.run.costUsd > 0 || view.usage.run.tokens.input > 0) {
+    lines.push(`  cost   $${view.usage.run.costUsd.toFixed(4)}, tokens ${view.usage.run.tokens.input} in / ${view.usage.run.tokens.output} out`);
+  }
+  lines.push(`tasks (${view.tasks.length}):`);
+  if (view.tasks.length === 0) lines.push('  (none yet)');
+  for (const task of view.tasks) {
+    const title = task.title;
+    lines.push(`  ${task.id.padEnd(18)} ${task.status.padEnd(9)}${title ? ` ${oneLine(title)}` : ''}`.trimEnd());
+    for (const attempt of task.attempts) lines.push(`    ${describeAttempt(attempt)}`);
+  }
+  const attention = attentionLines(view, driven);
+  lines.push(attention.length ? 'needs attention:' : 'needs attention: nothing');
+  lines.push(...attention.map((line) => `  ${line}`));
+  if (view.approvals.length) {
+    lines.push('approvals:');
+    for (const a of view.approvals) lines.push(`  ${a.stage} ${a.artifact} by ${a.by} at ${a.approved_at}${a.stale ? ` — STALE: ${a.staleReason}` : ''}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function describeAttempt(a: AttemptView): string {
+  const parts = [`a${a.attempt} ${a.status}`, a.stage];
+  if (a.worker) parts.push(a.worker);
+  if (a.agent) parts.push(`agent ${a.agent}`);
+  if (a.startedAt && a.finishedAt) parts.push(`${((Date.parse(a.finishedAt) - Date.parse(a.startedAt)) / 1000).toFixed(1)}s`);
+  if (a.costUsd > 0) parts.push(`$${a.costUsd.toFixed(4)}`);
+  if (a.stalled) parts.push('stalled');
+  if (a.evidence) parts.push(`— ${oneLine(a.evidence)}`);
+  return parts.join(' · ');
+}
+
+// What needs a person: a run nothing drives, uncertain attempts, decisions, stale approvals,
+// malformed files, conflicts. A running attempt of a driven run is its orchestrator's to watch.
+export function attentionLines(view: RunView, driven: boolean): string[] {
+  const lines: string[] = [];
+  const undriven = notDrivenLine(view, driven);
+  if (undriven) lines.push(undriven);
+  if (!driven) for (const u of view.uncertain) lines.push(`uncertain: ${u.task} attempt ${u.attempt} started with no terminal event`);
+  if (view.status === 'stopped' && view.uncertain.length === 0) {
+    for (const task of view.tasks) {
+      const last = task.attempts.at(-1);
+      if (last?.status === 'interrupted') {
+        lines.push(`decision needed: ${task.id} attempt ${last.attempt} was interrupted; \`team resume --run ${view.run.run_id} --retry-interrupted\` retries it`);
+      }
+    }
+  }
+  for (const a of view.approvals.filter((x) => x.stale)) lines.push(`stale approval: ${a.stage} ${a.artifact} (${a.staleReason})`);
+  for (const p of view.problems) lines.push(`malformed: ${p.file} — ${p.reason}`);
+  for (const c of view.conflicts) lines.push(`conflict: ${c.task} attempt ${c.attempt} has ${c.statuses.length} terminal events (${c.statuses.join(', ')}): ${c.files.join(', ')}`);
+  return lines;
+}
+
+// A run that should be driven (running, or being cancelled) and is not: what says so, and what continues it.
+export function notDrivenLine(view: Pick<RunView, 'status' | 'orchestrated'> & { run: { run_id: string } }, driven: boolean): string | undefined {
+  if (driven || !view.orchestrated) return undefined;
+  const id = view.run.run_id;
+  if (view.status === 'running') return `nothing drives this run: \`team resume --run ${id}\` continues it, \`team cancel --run ${id}\` ends it (its orchestrator stopped or died)`;
+  if (view.status === 'cancelling') return `nothing drives this run's cancel: \`team cancel --run ${id}\` finishes it (its orchestrator stopped or died)`;
+  return undefined;
+}
+
+// Where a run stands, in words: its stage, with the fix loop and the ralph iteration it is in.
+export function describeStage(view: RunView): string {
+  const { loop, iteration, maxIterations } = view.pipeline;
+  const within = [...(loop > 0 ? [`fix loop ${loop}`] : []), ...(maxIterations !== undefined && iteration > 1 ? [`iteration ${iteration}`] : [])];
+  return `${view.stage}${within.length ? ` (${within.join(', ')})` : ''}`;
+}
+
+// Made safe before it is cut: a cut must not split an escape sequence.
+function oneLine(text: string): string {
+  const flat = terminalLine(text).replace(/\s+/g, ' ').trim();
+  return flat.length > 160 ? `${flat.slice(0, 157)}...` : flat;
+}

@@ -1,0 +1,133 @@
+// What the live view shows, from a run's log (files or PostgreSQL) and the tail of each worker's output.log.
+import { closeSync, fstatSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+import { readRunFiles, type RunFiles } from '../../log/read.js';
+import type { RunPaths } from '../../log/write.js';
+import { foldRun, type RunView } from '../../log/fold.js';
+import { attentionLines, notDrivenLine } from '../status/render.js';
+import { liveHolder } from '../../run/lock.js';
+import { openRegularFile } from '../../sys/regular-file.js';
+import { terminalLine } from '../../sys/terminal-text.js';
+import { attemptFacts, lanesOf, type AttemptFact, type Lane } from './lanes.js';
+import { doneOf, planTasks, type PlanTasks } from './plan-tasks.js';
+
+// A lane and an attempt's state, as the model holds them (lanes.ts).
+export type { AttemptFact, Lane };
+
+export interface WatchModel {
+  runId: string;
+  mode: string;
+  task: string;
+  status: string;
+  stage: string;
+  iteration: number;
+  maxIterations?: number;
+  loop: number;
+  maxFixLoops?: number;
+  costUsd: number;
+  tokens: { input: number; output: number };
+  elapsedMs: number;
+  /** The current tasks completed, of how many (the plan's and its fix loops'). */
+  tasks: { done: number; total: number };
+  /** One per worker: its latest attempt. */
+  lanes: Lane[];
+  /** Every attempt's state, for the plain lines. */
+  attempts: AttemptFact[];
+  attention: string[];
+  /** Set while the run has not ended and nothing drives it: what to say, and the command that continues it. */
+  undriven?: string;
+  outcome?: string;
+  ended: boolean;
+}
+
+const ENDED = new Set(['completed', 'failed', 'cancelled', 'stopped']);
+// Only the end of output.log is read: a chatty worker's megabytes are never loaded.
+const TAIL_BYTES = 4096;
+
+// What the live view reads of a run, from either store: the fold's input, whether a writer drives
+// the run, what to say when none does, and the last line of an attempt's output (empty when not kept).
+export interface WatchRead {
+  read: Pick<RunFiles, 'run' | 'events' | 'approvals' | 'problems'>;
+  projectDir: string;
+  /** Whether anything drives the run, as `team wait` asks it (the lock's live holder, the store's writer); asked only while it has not ended. */
+  live(): boolean;
+  /** Why nothing drives it and the command that continues it, when so. */
+  undriven: string;
+  tail(task: string, attempt: number): string;
+}
+
+// The model of the run at `paths`, now, from its files.
+export function loadWatchModel(paths: RunPaths, now = Date.now()): WatchModel {
+  const read = readRunFiles(paths);
+  return modelOf(
+    {
+      read,
+      projectDir: paths.projectDir,
+      live: () => liveHolder(paths) !== undefined,
+      undriven: `\`team resume --run ${read.run.run_id}\` continues it`,
+      tail: (task, attempt) => lastLine(join(paths.attemptsDir, task, `a${attempt}`, 'output.log')),
+    },
+    now,
+  );
+}
+
+// The model of a run read from either store; an ended run's clock stops at its last event.
+export function modelOf(source: WatchRead, now = Date.now()): WatchModel {
+  const view = foldRun(source.read, source.projectDir);
+  const last = source.read.events.at(-1);
+  const ended = ENDED.has(view.status);
+  const at = ended && last ? Date.parse(last.at) : now;
+  // A live orchestrator watches its own running attempts: they are not uncertain.
+  const live = !ended && source.live();
+  const model = toWatchModel(view, planTasks(source.read.events), source.tail, at, live);
+  if (!ended && !live && view.orchestrated) model.undriven = `nothing drives this run: ${source.undriven}`;
+  return model;
+}
+
+// Builds the model from a folded view and the plan's tasks; `tail` gives each lane its last output line.
+export function toWatchModel(view: RunView, plan: PlanTasks, tail: WatchRead['tail'], now = Date.now(), live = false): WatchModel {
+  const ended = ENDED.has(view.status);
+  const started = Date.parse(view.run.created_at);
+  return {
+    runId: view.run.run_id,
+    mode: view.run.mode,
+    task: view.run.task,
+    status: view.status,
+    stage: view.stage,
+    iteration: view.pipeline.iteration,
+    maxIterations: view.pipeline.maxIterations,
+    loop: view.pipeline.loop,
+    maxFixLoops: view.pipeline.maxFixLoops,
+    costUsd: view.usage.run.costUsd,
+    tokens: view.usage.run.tokens,
+    elapsedMs: Math.max(0, now - started),
+    tasks: doneOf(plan, view.tasks),
+    lanes: lanesOf(view, tail, now),
+    attempts: attemptFacts(view),
+    // A live run's writes in flight (temporary files) are not problems yet.
+    // The run nothing drives is said in place of the footer (model.undriven), not among these.
+    attention: attentionLines(live ? { ...view, problems: view.problems.filter((p) => !p.reason.startsWith('stray temporary file')) } : view, live).filter((line) => line !== notDrivenLine(view, live)),
+    outcome: view.outcome,
+    ended,
+  };
+}
+
+// The last non-empty line of a file, read from its tail, without control characters.
+export function lastLine(file: string): string {
+  let fd: number;
+  try {
+    fd = openRegularFile(file);
+  } catch {
+    return '';
+  }
+  try {
+    const size = fstatSync(fd).size;
+    const length = Math.min(size, TAIL_BYTES);
+    const buffer = Buffer.alloc(length);
+    const read = readSync(fd, buffer, 0, length, size - length);
+    const lines = buffer.subarray(0, read).toString('utf8').split(/\r?\n|\r/);
+    return lines.map((line) => terminalLine(line).trim()).reverse().find((line) => line !== '') ?? '';
+  } finally {
+    closeSync(fd);
+  }
+}

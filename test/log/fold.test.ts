@@ -1,0 +1,192 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { foldRun } from '../../src/log/fold.js';
+import { finished, makeRunFiles, started } from '../helpers/runs.js';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+const PROJECT = '/nonexistent-project';
+const fold = (events: Array<Record<string, unknown>>) => foldRun(makeRunFiles(events), PROJECT);
+const LIMITS = { maxTasks: 50, maxFixLoops: 3, maxTaskAttempts: 2, maxIterations: 10, statusCheckMs: 1, reassignMs: 2, shutdownTimeoutMs: 3 };
+
+describe('checkpoint/view foldRun', () => {
+  it('starts from run.json: its stage and status, no tasks', () => {
+    const view = fold([]);
+    expect(view).toMatchObject({ stage: 'team-plan', status: 'running', tasks: [], uncertain: [], conflicts: [], eventCount: 0 });
+  });
+
+  it('lists the tasks of one tasks_assigned as pending; the planned ones count in their iteration, a fix task does not', () => {
+    const def = (id: string) => ({ id, title: id, description: 'd' });
+    const view = fold([{ event: 'tasks_assigned', tasks: [{ task_id: 't1', worker: 'worker-1', task: def('t1') }, { task_id: 't2', worker: 'worker-2', task: def('t2') }, { task_id: 'fix-1-d1', worker: 'worker-1', task: def('fix-1-d1') }] }]);
+    expect(view.tasks.map((t) => [t.id, t.status])).toEqual([['t1', 'pending'], ['t2', 'pending'], ['fix-1-d1', 'pending']]);
+    expect(view.iterations.map((it) => it.tasks)).toEqual([['t1', 't2']]);
+  });
+
+  it('lists an assigned task that has not started as pending', () => {
+    const view = fold([{ event: 'task_assigned', task_id: 't1', worker: 'worker-1' }]);
+    expect(view.tasks).toEqual([{ id: 't1', status: 'pending', attempts: [], retries: [] }]);
+  });
+
+  it('takes a started attempt with no terminal event as running and uncertain', () => {
+    const view = fold([started('t1', 1, { inputs: ['a.md'] })]);
+    expect(view.tasks[0]).toMatchObject({ id: 't1', status: 'running', attempts: [{ attempt: 1, status: 'running', uncertain: true, inputs: ['a.md'] }] });
+    expect(view.uncertain).toEqual([{ task: 't1', attempt: 1 }]);
+  });
+
+  it('takes the terminal event as the end of the attempt', () => {
+    const view = fold([started('t1'), finished('t1', 1, 'completed', { artifacts: ['src/a.ts'], evidence: 'tests pass', next: 'ship' })]);
+    expect(view.tasks[0]).toMatchObject({
+      status: 'completed',
+      attempts: [{ attempt: 1, status: 'completed', uncertain: false, artifacts: ['src/a.ts'], evidence: 'tests pass', next: 'ship' }],
+    });
+    expect(view.tasks[0]!.attempts[0]!.finishedAt).toBeDefined();
+    expect(view.uncertain).toEqual([]);
+  });
+
+  for (const status of ['failed', 'interrupted', 'awaiting_approval']) {
+    it(`takes a ${status} attempt as certain and the task as ${status}`, () => {
+      const view = fold([started('t1'), finished('t1', 1, status)]);
+      expect(view.tasks[0]).toMatchObject({ status, attempts: [{ status, uncertain: false }] });
+    });
+  }
+
+  it('keeps attempt 1 in the history when attempt 2 runs after a retry', () => {
+    const view = fold([started('t1'), finished('t1', 1, 'failed'), { event: 'task_retry', task_id: 't1', attempt: 2, reason: 'flaky' }, started('t1', 2)]);
+    expect(view.tasks[0]).toMatchObject({
+      status: 'running',
+      attempts: [
+        { attempt: 1, status: 'failed' },
+        { attempt: 2, status: 'running', uncertain: true },
+      ],
+      retries: [{ attempt: 2, reason: 'flaky' }],
+    });
+  });
+
+  it('orders attempts by number whatever order their events come in', () => {
+    const view = fold([{ event: 'attempt_stalled', task_id: 't1', attempt: 2, silent_ms: 5 }, started('t1', 1)]);
+    expect(view.tasks[0]!.attempts.map((a) => a.attempt)).toEqual([1, 2]);
+  });
+
+  it('reports two terminal events of one attempt as a conflict and picks neither', () => {
+    const files = makeRunFiles([started('t1'), finished('t1', 1, 'completed'), finished('t1', 1, 'failed')]);
+    const view = foldRun(files, PROJECT);
+    expect(view.conflicts).toEqual([{ task: 't1', attempt: 1, statuses: ['completed', 'failed'], files: [files.events[1]!.file, files.events[2]!.file] }]);
+    expect(view.tasks[0]).toMatchObject({ status: 'conflict', attempts: [{ status: 'conflict', uncertain: false }] });
+  });
+
+  it('keeps a conflict when a start for the same attempt comes after it', () => {
+    const view = fold([finished('t1', 1, 'completed'), finished('t1', 1, 'failed'), started('t1', 1)]);
+    expect(view.tasks[0]!.status).toBe('conflict');
+  });
+
+  it('does not let a late start undo a terminal event of its attempt', () => {
+    const view = fold([finished('t1', 1, 'completed'), started('t1', 1)]);
+    expect(view.tasks[0]).toMatchObject({ status: 'completed', attempts: [{ status: 'completed', uncertain: false }] });
+  });
+
+  it('follows the stage of stage events and task starts', () => {
+    expect(fold([{ event: 'stage_entered', stage: 'team-verify', iteration: 2, loop: 1 }]).stage).toBe('team-verify');
+    expect(fold([started('t1', 1, { stage: 'team-fix' })]).stage).toBe('team-fix');
+  });
+
+  it('tracks iteration, fix loop and their limits', () => {
+    const view = fold([
+      { event: 'run_started', mode: 'ralph', task: 'x', workers: 2, agentType: 'executor', limits: LIMITS, gates: [] },
+      { event: 'stage_entered', stage: 'team-fix', iteration: 2, loop: 1 },
+      { event: 'verify_result', task_id: 'verify', attempt: 1, verdict: 'fail', defects: [{ id: 'd1', description: 'broken' }], gates: [] },
+      { event: 'review_result', task_id: 'review', attempt: 1, verdict: 'reject', reasons: ['no tests'] },
+    ]);
+    expect(view.pipeline).toMatchObject({
+      iteration: 2,
+      maxIterations: 10,
+      loop: 1,
+      maxFixLoops: 3,
+      lastDefects: [{ id: 'd1', description: 'broken' }],
+      lastReview: { verdict: 'reject', reasons: ['no tests'] },
+    });
+    expect(view.pipeline.lastDefects).toEqual([{ id: 'd1', description: 'broken' }]);
+  });
+
+  for (const [event, field, status] of [
+    ['run_completed', 'summary', 'completed'],
+    ['run_failed', 'reason', 'failed'],
+    ['run_cancelled', 'reason', 'cancelled'],
+    ['run_stopped', 'reason', 'stopped'],
+  ] as const) {
+    it(`ends the run ${status} with its ${field} as the outcome on ${event}`, () => {
+      const extra = event === 'run_stopped' ? { attempts: [] } : {};
+      const view = fold([{ event, [field]: 'why', ...extra }]);
+      expect(view).toMatchObject({ status, outcome: 'why' });
+    });
+  }
+
+  it('shows a cancel request on a live run as cancelling', () => {
+    expect(fold([{ event: 'cancel_requested', by: 'ana', force: false }]).status).toBe('cancelling');
+  });
+
+  it('leaves a finished run finished when a cancel request comes late', () => {
+    expect(fold([{ event: 'run_completed', summary: 'ok' }, { event: 'cancel_requested', by: 'ana', force: true }]).status).toBe('completed');
+  });
+
+  it('adds up cost and tokens by attempt, stage, agent and run', () => {
+    const usage = (task: string, stage: string, agent: string, cost: number) => ({
+      event: 'attempt_usage',
+      task_id: task,
+      attempt: 1,
+      stage,
+      agent,
+      cost_usd: cost,
+      tokens: { input: 10, output: 1 },
+      session_id: `s-${task}`,
+    });
+    const view = fold([usage('t1', 'team-exec', 'claude', 0.5), usage('t1', 'team-exec', 'claude', 0.25), usage('t2', 'team-verify', 'codex', 1)]);
+    expect(view.usage.run).toEqual({ costUsd: 1.75, tokens: { input: 30, output: 3 } });
+    expect(view.usage.byStage).toEqual({ 'team-exec': { costUsd: 0.75, tokens: { input: 20, output: 2 } }, 'team-verify': { costUsd: 1, tokens: { input: 10, output: 1 } } });
+    expect(view.usage.byAgent.codex).toEqual({ costUsd: 1, tokens: { input: 10, output: 1 } });
+    expect(view.tasks[0]!.attempts[0]).toMatchObject({ costUsd: 0.75, tokens: { input: 20, output: 2 }, sessionId: 's-t1' });
+  });
+
+  it('marks a stalled attempt and names its worker', () => {
+    const view = fold([
+      started('t1'),
+      { event: 'attempt_spawned', task_id: 't1', attempt: 1, worker: 'worker-2', handle: { backend: 'process', pid: 1, pidStart: 1, pgid: 1 } },
+      { event: 'attempt_stalled', task_id: 't1', attempt: 1, silent_ms: 300_000 },
+    ]);
+    expect(view.tasks[0]!.attempts[0]).toMatchObject({ worker: 'worker-2', stalled: true, status: 'running' });
+  });
+
+  it('passes the reader problems through and counts only valid events', () => {
+    const problems = [{ file: 'events/x.json', reason: 'empty file; ignored' }];
+    const view = foldRun(makeRunFiles([started('t1')], { problems }), PROJECT);
+    expect(view.problems).toEqual(problems);
+    expect(view.eventCount).toBe(1);
+  });
+});
+
+describe('checkpoint/view approvals', () => {
+  // A project holding plan.md, and an approval of `approvedText` as plan.md.
+  function foldApproval(approvedText: string, onDisk: string | undefined) {
+    const dir = mkdtempSync(join(tmpdir(), 'teamline-view-'));
+    dirs.push(dir);
+    if (onDisk !== undefined) writeFileSync(join(dir, 'plan.md'), onDisk);
+    const sha256 = createHash('sha256').update(approvedText).digest('hex');
+    const approval = { stage: 'team-plan', artifact: 'plan.md', sha256, by: 'ana', approved_at: 'x', note: '', file: 'a.json' };
+    return foldRun(makeRunFiles([], { approvals: [approval] }), dir).approvals[0]!;
+  }
+
+  it('finds an approval of the artifact as it is now fresh', () => {
+    expect(foldApproval('v1', 'v1')).toMatchObject({ stale: false });
+  });
+
+  it('finds an approval stale when the artifact changed', () => {
+    expect(foldApproval('v1', 'v2')).toMatchObject({ stale: true, staleReason: expect.stringMatching(/^the artifact changed/) });
+  });
+
+  it('finds an approval stale when the artifact is gone', () => {
+    expect(foldApproval('v1', undefined)).toMatchObject({ stale: true, staleReason: 'the artifact is gone' });
+  });
+});

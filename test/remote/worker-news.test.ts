@@ -1,0 +1,52 @@
+// What a worker says of itself (its id, its host, its session id) reaches the log checked like an
+// agent's text: the store's rows could have been written by anyone who can write the database.
+import { describe, expect, it } from 'vitest';
+import { assignmentsOf, silentMsOf, workerWord } from '../../src/remote/worker-news.js';
+
+describe('runtime/worker-news workerWord', () => {
+  it('keeps a plain worker id or host as it is', () => {
+    expect(workerWord('ci-runner-7-4242-Ab3dE9', 'a worker')).toBe('ci-runner-7-4242-Ab3dE9');
+  });
+
+  it('redacts what looks like a secret, and says so', () => {
+    const word = workerWord('host sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789', 'another machine');
+    expect(word).not.toContain('abcdefghijklmnopqrstuvwxyz0123456789');
+    expect(word).toContain('[teamline redacted what looked like secrets');
+  });
+
+  it('turns control characters into spaces and cuts a long word to its bound', () => {
+    expect(workerWord('a\nb\u0007c', 'x')).toBe('a b c');
+    const long = workerWord('h'.repeat(5_000), 'x');
+    expect(long).toHaveLength(200);
+    expect(long.endsWith('…')).toBe(true);
+  });
+
+  it('gives the fallback for a missing or non-text value', () => {
+    expect(workerWord(undefined, 'another machine')).toBe('another machine');
+    expect(workerWord(42, 'a worker')).toBe('a worker');
+    expect(workerWord('', 'a worker')).toBe('a worker');
+  });
+});
+
+describe('runtime/worker-news assignmentsOf', () => {
+  it('reads the workers of a tasks_assigned, of a task_assigned, and of no other event', () => {
+    const def = (id: string) => ({ id, title: id, description: 'd' });
+    expect(assignmentsOf({ event: 'tasks_assigned', tasks: [{ task_id: 't1', worker: 'worker-1', task: def('t1') }, { task_id: 't2', worker: 'worker-2', task: def('t2') }] })).toEqual([['t1', 'worker-1'], ['t2', 'worker-2']]);
+    expect(assignmentsOf({ event: 'task_assigned', task_id: 't2', worker: 'worker-3' })).toEqual([['t2', 'worker-3']]);
+    expect(assignmentsOf({ event: 'task_started', task_id: 't1', worker: 'worker-1' })).toEqual([]);
+  });
+
+  it('skips what is not a task and its worker', () => {
+    expect(assignmentsOf({ event: 'tasks_assigned', tasks: [null, { task_id: 't1' }, { task_id: 7, worker: 'worker-1' }, { task_id: 't2', worker: 'worker-2' }] })).toEqual([['t2', 'worker-2']]);
+    expect(assignmentsOf({ event: 'tasks_assigned', tasks: 'all' })).toEqual([]);
+    expect(assignmentsOf({ event: 'task_assigned', task_id: 't1' })).toEqual([]);
+  });
+});
+
+describe('runtime/worker-news silentMsOf', () => {
+  it('takes a stalled report\'s silence as whole ms, bounded, and 0 for what is not a number of ms', () => {
+    expect(silentMsOf({ silent_ms: 5_000.4 })).toBe(5_000);
+    expect(silentMsOf({ silent_ms: 1e300 })).toBe(365 * 24 * 3600 * 1000);
+    for (const body of [{ silent_ms: -1 }, { silent_ms: '5000' }, { silent_ms: Number.NaN }, {}, null, 'text']) expect(silentMsOf(body)).toBe(0);
+  });
+});
