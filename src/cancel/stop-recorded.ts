@@ -2,7 +2,7 @@
 // (attempt_spawned), and they are stopped without the machine; the log is left as it is.
 import type { TeamConfig } from '../../config/schema.js';
 import { killServer } from '../../workers/tmux/index.js';
-import { readRunFiles } from '../log/read.js';
+import { loadRunFold } from '../log/read-view.js';
 import type { RunPaths } from '../log/write.js';
 import { stopLeftoverGates } from '../gates/groups.js';
 import { acquireLock } from '../run/lock.js';
@@ -13,7 +13,7 @@ import { WorkerRegistry } from '../attempt/registry.js';
 export async function stopRecordedWorkers(paths: RunPaths & { runId: string }, config: TeamConfig, force: boolean): Promise<number> {
   const release = acquireLock(paths, 'team cancel');
   try {
-    const registry = new WorkerRegistry(readRunFiles(paths).events);
+    const registry = new WorkerRegistry(loadRunFold(paths));
     const handles = registry.all();
     const graceMs = force ? 0 : config.team.shutdownTimeoutMs;
     await Promise.all([...handles.map((handle) => registry.backendOf(handle).stop(handle, { graceMs })), stopLeftoverGates(registry)]);

@@ -1,9 +1,9 @@
 // `team list [--json] [--store URL]`: the project's runs (or the store's), oldest first: id, task,
 // mode, status, started, duration, cost, session.
 import { existsSync, readdirSync } from 'node:fs';
-import { readRunFiles } from '../log/read.js';
 import { runPaths, runsDir } from '../log/write.js';
-import { foldRun, type RunView } from '../log/fold.js';
+import type { RunView } from '../log/fold.js';
+import { loadRunView } from '../log/read-view.js';
 import { describeUrl } from '../store/pg-connect.js';
 import { storeUrlOf } from '../store/store-url.js';
 import { liveHolder } from '../run/lock.js';
@@ -61,8 +61,7 @@ export function readRows(projectDir: string): { rows: RunRow[]; unreadable: Arra
     const paths = runPaths(projectDir, id);
     if (!existsSync(paths.runJson)) continue;
     try {
-      const files = readRunFiles(paths);
-      rows.push(rowOf(id, foldRun(files, projectDir), endedAt(files.events), liveHolder(paths) !== undefined));
+      rows.push(rowOf(id, loadRunView(paths, projectDir), liveHolder(paths) !== undefined));
     } catch (error) {
       if (!(error instanceof TeamError)) throw error;
       unreadable.push({ id, reason: error.message });
@@ -71,20 +70,12 @@ export function readRows(projectDir: string): { rows: RunRow[]; unreadable: Arra
   return { rows, unreadable };
 }
 
-// When a run ended: its end record's time (what `team clean` records later does not lengthen it),
-// else its last event's.
-export function endedAt(events: ReadonlyArray<{ event: string; at: string }>): string | undefined {
-  for (let i = events.length - 1; i >= 0; i -= 1) if (RUN_ENDS.has(events[i]!.event)) return events[i]!.at;
-  return events.at(-1)?.at;
-}
-
-const RUN_ENDS = new Set(['run_completed', 'run_failed', 'run_cancelled', 'run_stopped']);
-
-// A run's row, from its view, the time of its last event (a run still going lasts until now) and
-// whether an orchestrator drives it.
-export function rowOf(id: string, view: RunView, lastAt: string | undefined, driven: boolean): RunRow {
+// A run's row, from its view and whether an orchestrator drives it. A run still going lasts until
+// now; one that ended, until its end record (what `team clean` records later does not lengthen it),
+// else its last event.
+export function rowOf(id: string, view: RunView, driven: boolean): RunRow {
   const running = view.status === 'running' || view.status === 'cancelling';
-  const end = running ? Date.now() : Date.parse(lastAt ?? view.run.created_at);
+  const end = running ? Date.now() : Date.parse(view.endedAt ?? view.lastAt ?? view.run.created_at);
   return {
     id,
     task: view.run.task,

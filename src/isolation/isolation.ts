@@ -1,8 +1,10 @@
 // Worktree isolation of one run (team.isolation): where each attempt works, the integration
-// branch `team/<run>`, and what the log already says about branches, worktrees and merges.
+// branch `team/<run>`, and what the log already says about branches, worktrees and merges (the
+// fold's git facts, src/log/fold-git.ts, kept on as this orchestrator appends).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IsolationRecord, TeamEvent } from '../log/schema.js';
+import { applyGitFact, type ConflictRecord, type GitFacts, type TaskBranchView } from '../log/fold-git.js';
 import type { Stage } from '../../workers/types.js';
 import { excludeTeamFolder } from '../git/team-exclude.js';
 import { ensureBranch, ensureWorktree } from '../git/worktree.js';
@@ -37,44 +39,34 @@ export function taskOfBranch(integration: string, branch: string): string | unde
   return branch.startsWith(prefix) ? idOfRefPart(branch.slice(prefix.length)) : undefined;
 }
 
-export interface ConflictRecord {
-  task: string;
-  branch: string;
-  files: string[];
-}
+export type { ConflictRecord };
 
-export class Isolation {
+export class Isolation implements GitFacts {
+  // What the log already holds (GitFacts): keys `task#attempt`, worktree paths, conflicts by task.
   record?: IsolationRecord;
-  /** What the log already holds: keys `task#attempt`, worktree paths, conflicts by task. */
-  readonly mergesStarted = new Set<string>();
-  readonly mergesDone = new Set<string>();
-  readonly worktrees = new Set<string>();
-  readonly conflicts = new Map<string, ConflictRecord>();
-  /** Per conflict-fix task: the files it found conflicted. */
-  readonly fixing = new Map<string, string[]>();
-  /** The last attempt each task's worktree was made ready for. */
-  readonly attempts = new Map<string, number>();
+  readonly mergesStarted!: Set<string>;
+  readonly mergesDone!: Set<string>;
+  readonly worktrees!: Set<string>;
+  readonly conflicts!: Map<string, ConflictRecord>;
+  readonly fixing!: Map<string, string[]>;
+  readonly attempts!: Map<string, number>;
+  readonly branches!: Map<string, TaskBranchView>;
+  kept!: Array<{ branch: string; commits: number }>;
+  landed?: { into: string; commit: string };
   private readonly steps = new Serial();
 
+  // `git`: the fold's git facts when this orchestrator began (copied: the fold goes on by itself).
   constructor(
     readonly projectDir: string,
     readonly runId: string,
-    events: TeamEvent[],
+    git: GitFacts,
   ) {
-    for (const event of events) this.note(event);
+    Object.assign(this, structuredClone(git));
   }
 
-  // Keeps what the run's git facts say (from the log at start, and as they are written).
+  // Keeps what the run's git facts say as they are written.
   note(event: TeamEvent): void {
-    const key = 'task_id' in event && 'attempt' in event ? `${event.task_id}#${event.attempt}` : '';
-    if (event.event === 'run_started' && event.isolation) this.record = event.isolation;
-    else if (event.event === 'merge_started') this.mergesStarted.add(key);
-    else if (event.event === 'merge_done') this.mergesDone.add(key);
-    else if (event.event === 'worktree_ready') {
-      this.worktrees.add(event.path);
-      this.attempts.set(event.task_id, event.attempt);
-      if (event.merging) this.fixing.set(event.task_id, event.conflicts ?? []);
-    } else if (event.event === 'merge_failed' && event.reason === 'conflict') this.conflicts.set(event.task_id, { task: event.task_id, branch: event.branch, files: event.files });
+    applyGitFact(this, event);
   }
 
   get active(): boolean {

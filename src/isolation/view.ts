@@ -1,54 +1,13 @@
-// Which branch holds what, from a run's log alone: for `team status` and the end-of-run summary.
-import type { TeamEvent } from '../log/schema.js';
-import { readRunFiles } from '../log/read.js';
+// Which branch holds what (the fold's BranchesView), told for `team status` and the end-of-run summary.
+import { loadRunView } from '../log/read-view.js';
+import type { BranchesView } from '../log/fold-git.js';
 import type { RunPaths } from '../log/write.js';
 
-export interface TaskBranchView {
-  task: string;
-  branch: string;
-  /** merged into the integration branch, or not (conflict, refused), or not yet. */
-  state: 'merged' | 'conflict' | 'refused' | 'not merged';
-  files: string[];
-}
+export type { BranchesView, TaskBranchView } from '../log/fold-git.js';
 
-export interface BranchesView {
-  mode: 'worktree' | 'none';
-  reason: string;
-  branch?: string;
-  userBranch?: string;
-  /** PostgreSQL store: the git remote the run's branches went through (team.remote). */
-  remote?: string;
-  tasks: TaskBranchView[];
-  /** The last branches_kept: branches with commits their target lacks. */
-  kept: Array<{ branch: string; commits: number }>;
-  landed?: { into: string; commit: string };
-}
-
-// The events foldBranches reads.
-const BRANCH_EVENTS: ReadonlySet<string> = new Set(['run_started', 'branch_created', 'merge_done', 'merge_failed', 'branches_kept', 'branch_landed']);
-
-// The branches of a run in the files, from the event files foldBranches reads and no others.
+// The branches of a run in the files (the fold's, through its snapshot).
 export function readBranches(paths: RunPaths): BranchesView | undefined {
-  return foldBranches(readRunFiles(paths, { only: BRANCH_EVENTS }).events);
-}
-
-// Folds the git facts of a run's log; undefined for a run started before isolation existed.
-export function foldBranches(events: TeamEvent[]): BranchesView | undefined {
-  let view: BranchesView | undefined;
-  const tasks = new Map<string, TaskBranchView>();
-  for (const event of events) {
-    if (event.event === 'run_started' && event.isolation) {
-      const { mode, reason, branch, userBranch, remote } = event.isolation;
-      view = { mode, reason, branch, userBranch, ...(remote !== undefined && { remote }), tasks: [], kept: [] };
-    } else if (!view) continue;
-    else if (event.event === 'branch_created' && event.task_id) tasks.set(event.task_id, { task: event.task_id, branch: event.branch, state: 'not merged', files: [] });
-    else if (event.event === 'merge_done') tasks.set(event.task_id, { task: event.task_id, branch: event.branch, state: 'merged', files: [] });
-    else if (event.event === 'merge_failed') tasks.set(event.task_id, { task: event.task_id, branch: event.branch, state: event.reason === 'conflict' ? 'conflict' : 'refused', files: event.files });
-    else if (event.event === 'branches_kept') view.kept = event.branches;
-    else if (event.event === 'branch_landed') view.landed = { into: event.into, commit: event.commit };
-  }
-  if (view) view.tasks = [...tasks.values()];
-  return view;
+  return loadRunView(paths, paths.projectDir).branches;
 }
 
 // Lines for a person: the isolation, each task's branch, what is kept, and how to take the work.

@@ -1,7 +1,8 @@
 // The runtime's one call into the checkpoint: at every stage change and at the run's end.
 import type { RunPaths, WriteOptions } from '../log/write.js';
 import type { Logger } from '../sys/logger.js';
-import { writeTeamCheckpoint, type CheckpointSource } from './write.js';
+import type { RunView } from '../log/fold.js';
+import { writeTeamCheckpoint } from './write.js';
 
 // The records after which `.checkpoints/team.checkpoint.json` is rewritten.
 const TRIGGERS = new Set(['stage_entered', 'stage_skipped', 'fix_loop_started', 'iteration_started', 'run_completed', 'run_failed', 'run_cancelled', 'run_stopped']);
@@ -11,9 +12,9 @@ export function triggersCheckpoint(event: string): boolean {
   return TRIGGERS.has(event);
 }
 
-// Rewrites the checkpoint after a stage change or the end, from the run as `source` gives it (the
-// orchestrator's own fold); a failure is logged, never stops the run.
-export function updateCheckpointAfter(event: string, target: { paths: RunPaths; write: WriteOptions; log: Logger; source: () => CheckpointSource }): void {
+// Rewrites the checkpoint after a stage change or the end, from the run's view as `source` gives it
+// (the orchestrator's own fold); a failure is logged, never stops the run.
+export function updateCheckpointAfter(event: string, target: { paths: RunPaths; write: WriteOptions; log: Logger; source: () => RunView }): void {
   if (!TRIGGERS.has(event)) return;
   try {
     writeTeamCheckpoint(target.paths, target.write, new Date(), target.source());

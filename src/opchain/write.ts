@@ -2,10 +2,8 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { writeFileAtomic } from '../sys/atomic.js';
-import { readRunFiles } from '../log/read.js';
 import type { RunPaths, WriteOptions } from '../log/write.js';
-import { foldRun, type RunView } from '../log/fold.js';
-import type { TeamEvent } from '../log/schema.js';
+import type { RunView } from '../log/fold.js';
 import { makeCheckpointFields } from './fields.js';
 import { isObject } from './validate.js';
 
@@ -20,17 +18,10 @@ export function checkpointsDir(projectDir: string): string {
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/;
 
-// The run as the checkpoint is made from it: its view and its valid events, in order.
-export interface CheckpointSource {
-  view: RunView;
-  events: readonly TeamEvent[];
-}
-
-// Writes the checkpoint of the run at `paths` (from `source`, else from its files); returns the file,
-// or undefined when a newer run owns it.
-export function writeTeamCheckpoint(paths: RunPaths, options: WriteOptions, now = new Date(), source: CheckpointSource = readSource(paths)): string | undefined {
-  const { view, events } = source;
-  const owned = makeCheckpointFields(view, events, paths);
+// Writes the checkpoint of the run at `paths` from its view (the fold); returns the file, or undefined
+// when a newer run owns it.
+export function writeTeamCheckpoint(paths: RunPaths, options: WriteOptions, now: Date, view: RunView): string | undefined {
+  const owned = makeCheckpointFields(view, paths);
   const dir = checkpointsDir(paths.projectDir);
   mkdirSync(dir, { recursive: true });
   const file = join(dir, CHECKPOINT_FILE);
@@ -46,11 +37,6 @@ export function writeTeamCheckpoint(paths: RunPaths, options: WriteOptions, now 
   const merged = merge(base, owned, paths.projectDir, now);
   writeFileAtomic(dir, CHECKPOINT_FILE, `${JSON.stringify(merged, null, 2)}\n`, options);
   return file;
-}
-
-function readSource(paths: RunPaths): CheckpointSource {
-  const files = readRunFiles(paths);
-  return { view: foldRun(files, paths.projectDir), events: files.events };
 }
 
 function readExisting(file: string): { text: string; doc?: Record<string, unknown> } | undefined {

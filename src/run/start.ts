@@ -59,7 +59,6 @@ export async function startRun(request: StartRequest): Promise<{ outcome: DriveO
       keepPanes: request.keepPanes,
       workers: request.workers,
       run: record,
-      events: [],
       sessionIds: request.session,
       limits,
     });

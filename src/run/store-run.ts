@@ -10,7 +10,7 @@ import { fetchIntoBranch, hasRemote, reachRemote } from '../git/remote.js';
 import { probeRepo } from '../git/repo.js';
 import { runPathsIn, type RunPaths } from '../log/write.js';
 import { makeRunId } from '../log/time.js';
-import { foldEvents, newFold, viewOf, type RunView } from '../log/fold.js';
+import { foldOf, viewOf, type RunView } from '../log/fold.js';
 import { LogWriteError, UsageError } from '../sys/errors.js';
 import { makeRunLogger } from '../sys/logger.js';
 import { PgEventGroup } from '../store/pg-event-group.js';
@@ -61,7 +61,7 @@ export async function startStoreRun(request: StartRequest & { storeUrl: string }
     const record = (await link.store.read(runId)).run;
     const limits = limitsOf(config);
     request.progress.emit({ type: 'run.started', run: runId, runDir: paths.runDir }, `teamline run ${runId} (${request.mode}, ${request.workers} workers) in the store; its attempts go to team workers`);
-    const session = makeStoreSession({ runId, paths, projectDir: request.projectDir, config, configFile: request.configFile, progress: request.progress, mode: 'headless', keepPanes: false, workers: request.workers, run: record, events: [], sessionIds: request.session, limits }, link);
+    const session = makeStoreSession({ runId, paths, projectDir: request.projectDir, config, configFile: request.configFile, progress: request.progress, mode: 'headless', keepPanes: false, workers: request.workers, run: record, sessionIds: request.session, limits }, link);
     const started = session.events.append(runStartedRecord(request, limits, { workerMode: 'headless', keepPanes: false, isolation })) as EventOf<'run_started'>;
     session.isolation.note(started);
     await openStoreIsolation(session);
@@ -84,11 +84,9 @@ export async function takeOverStore(storeUrl: string, runId: string, project: { 
   const link = await openLink(storeUrl, runId);
   try {
     const read = await link.store.read(runId);
-    const st = newFold(read.run);
-    foldEvents(st, read.events);
-    const files = { run: read.run, events: read.events, approvals: read.approvals, problems: read.malformed };
-    const view = viewOf(st, files, project.dir);
-    const started = read.events.find((e): e is EventOf<'run_started'> & { file: string } => e.event === 'run_started');
+    const st = foldOf(read.run, read.events);
+    const view = viewOf(st, { run: read.run, approvals: read.approvals, problems: read.malformed }, project.dir);
+    const { started } = st;
     if (!started) throw new UsageError(`run ${runId} in the store was not started by the pipeline (no run_started event)`);
     const replay = replayRun(read.events);
     // Another clone: the integration branch is the remote's, with every merge made so far.
@@ -106,8 +104,7 @@ export async function takeOverStore(storeUrl: string, runId: string, project: { 
         keepPanes: false,
         workers: started.workers,
         run: read.run,
-        events: read.events,
-        folded: { st, events: read.events, names: read.events.map((e) => e.file) },
+        folded: { st, names: read.events.map((e) => e.file) },
         sessionIds: { session: started.session, parent_session: started.parent_session },
         limits: started.limits,
       },

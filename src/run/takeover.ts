@@ -4,11 +4,10 @@ import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TeamConfig } from '../../config/schema.js';
 import { TEMP_PREFIX } from '../sys/atomic.js';
-import type { EventOf } from '../log/schema.js';
 import type { LogDigest } from '../log/digest.js';
 import { keepStampsAfter } from '../log/time.js';
 import type { RunPaths } from '../log/write.js';
-import { foldEvents, newFold, type RunView } from '../log/fold.js';
+import { foldOf, type RunView } from '../log/fold.js';
 import { UsageError } from '../sys/errors.js';
 import { makeRunLogger } from '../sys/logger.js';
 import { acquireLock } from './lock.js';
@@ -58,9 +57,8 @@ export function takeOver(paths: RunPaths & { runId: string }, project: { dir: st
     removeTornWrites(paths);
     const { files, digest, snapshot } = readForReplay(paths);
     keepStampsAfter(newestEventName(paths));
-    const st = newFold(files.run);
-    foldEvents(st, files.events);
-    const started = files.events.find((e): e is EventOf<'run_started'> & { file: string } => e.event === 'run_started');
+    const st = foldOf(files.run, files.events);
+    const { started } = st;
     if (!started) throw new UsageError(`run ${paths.runId} was not started by the pipeline (no run_started event): it is driven with \`team state\` commands`);
     const replay = replayRun(files.events, snapshot);
     // The whole log was read for the replay anyway: once it replays, its folds are saved as the run's snapshots.
@@ -78,8 +76,7 @@ export function takeOver(paths: RunPaths & { runId: string }, project: { dir: st
       keepPanes: started.keepPanes,
       workers: started.workers,
       run: files.run,
-      events: files.events,
-      folded: { st, events: files.events, names: files.eventNames ?? files.events.map((e) => e.file) },
+      folded: { st, names: files.eventNames ?? files.events.map((e) => e.file) },
       digest,
       sessionIds: { session: started.session, parent_session: started.parent_session },
       limits: started.limits,

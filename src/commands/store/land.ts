@@ -4,7 +4,6 @@
 // store's log under the run's writer lock (refused, exit 2, while a writer holds it).
 import { EXIT, TeamError, UsageError } from '../../sys/errors.js';
 import { fetchTracking } from '../../git/remote.js';
-import { foldBranches } from '../../isolation/view.js';
 import { landRun } from '../../isolation/land.js';
 import type { Progress } from '../../run/progress.js';
 import { takeWriterLock } from '../../store/pg-writer-lock.js';
@@ -16,8 +15,9 @@ export async function landStoreRun(url: string, runId: string | undefined, proje
   try {
     const id = await pickRun(store, url, runId);
     const read = await store.read(id);
-    refuseUnlanded(id, foldStoreRun(read, projectDir).status);
-    const branches = landableBranches(id, foldBranches(read.events));
+    const view = foldStoreRun(read, projectDir);
+    refuseUnlanded(id, view.status);
+    const branches = landableBranches(id, view.branches);
     const remote = branches.remote;
     if (remote === undefined) throw new UsageError(`team land: run ${id} ran without team.remote: its workers' code never left their machines, and there is no branch to land`);
     const fetched = await fetchTracking(projectDir, remote, branches.branch!);

@@ -1,6 +1,6 @@
 // `team list --store URL` (or team.store): the store's runs, each folded as `team status` folds it.
 import type { RunRow } from '../list.js';
-import { endedAt, rowOf } from '../list.js';
+import { rowOf } from '../list.js';
 import { hasWriter } from '../../store/pg-writer-lock.js';
 import { foldStoreRun, openStore } from './open.js';
 
@@ -11,7 +11,7 @@ export async function storeRows(url: string, projectDir: string): Promise<RunRow
     const rows: RunRow[] = [];
     for (const id of await store.runIds()) {
       const read = await store.read(id);
-      rows.push(rowOf(id, foldStoreRun(read, projectDir), endedAt(read.events), await hasWriter(store.db, id)));
+      rows.push(rowOf(id, foldStoreRun(read, projectDir), await hasWriter(store.db, id)));
     }
     return rows;
   } finally {

@@ -12,7 +12,8 @@ export async function storeReportData(url: string, runId: string | undefined, pr
     const read = await store.read(id);
     // Whether anything drives the run: a writer holds its lock in the store, as `team wait` asks.
     const driven = await hasWriter(store.db, id);
-    return makeReportData(read, foldStoreRun(read, projectDir), loggedHandoffs(read), { driven });
+    const view = foldStoreRun(read, projectDir);
+    return makeReportData(read, view, loggedHandoffs(view), { driven });
   } finally {
     await store.close();
   }

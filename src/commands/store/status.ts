@@ -1,6 +1,5 @@
 // `team status --store URL`: a run read from the PostgreSQL store, folded and shown as a run of the
 // files is (the same text, the same --json document).
-import { foldBranches } from '../../isolation/view.js';
 import { describeUrl } from '../../store/pg-connect.js';
 import { hasWriter } from '../../store/pg-writer-lock.js';
 import { printStatus } from '../status.js';
@@ -18,7 +17,7 @@ export async function storeStatus(url: string, runId: string | undefined, projec
     }
     const read = await store.read(id);
     const view = foldStoreRun(read, projectDir);
-    printStatus(view, foldBranches(read.events), id, json, await hasWriter(store.db, id));
+    printStatus(view, id, json, await hasWriter(store.db, id));
     return 0;
   } finally {
     await store.close();

@@ -3,7 +3,6 @@
 // last wait) is kept in this project's folder of the run.
 import { mkdirSync } from 'node:fs';
 import { basename } from 'node:path';
-import { foldBranches } from '../../isolation/view.js';
 import type { RunView } from '../../log/fold.js';
 import { storeRunPaths } from '../../run/store-run.js';
 import { hasWriter } from '../../store/pg-writer-lock.js';
@@ -34,9 +33,8 @@ export async function storeSource(url: string, runId: string | undefined, projec
       },
       driven: () => hasWriter(store.db, id),
       endings: async () => {
-        const { events } = await store.read(id);
-        const branches = foldBranches(events);
-        const handoffs = events.flatMap((e) => (e.event === 'handoff_written' && e.text !== undefined ? [{ name: basename(e.path), text: e.text }] : []));
+        const { branches, story } = foldStoreRun(await store.read(id), projectDir);
+        const handoffs = story.handoffs.flatMap((h) => (h.text !== undefined ? [{ name: basename(h.path), text: h.text }] : []));
         return { places: branches ? { branches } : {}, handoffs };
       },
       close: () => store.close(),

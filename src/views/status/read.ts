@@ -4,14 +4,14 @@ import { existsSync } from 'node:fs';
 import { resolveRun, readCurrentRunId, runsDir } from '../../log/write.js';
 import { validateId } from '../../log/guards.js';
 import type { RunView } from '../../log/fold.js';
-import { readRunView } from '../../log/read-view.js';
+import { loadRunView } from '../../log/read-view.js';
 import { optionalString, parseFlags } from '../../commands/args/args.js';
 import { FLAGS } from '../../commands/args/flags.js';
 import { STATE_FLAGS } from '../../commands/args/state-flags.js';
 import { openProject } from '../../commands/args/project.js';
 import { notDrivenLine, renderStatus } from './render.js';
 import { liveHolder } from '../../run/lock.js';
-import { describeBranches, foldBranches, readBranches } from '../../isolation/view.js';
+import { describeBranches } from '../../isolation/view.js';
 import { storeUrlOf } from '../../store/store-url.js';
 import { terminalText } from '../../sys/terminal-text.js';
 
@@ -38,16 +38,15 @@ export function showStatus(argv: string[], cmd: string): number | StoreStatusAsk
     return 0;
   }
   const paths = resolveRun(project.dir, runId);
-  const { view, events } = readRunView(paths, project.dir);
-  // Through a snapshot only the events after it were read; the branches need theirs from the whole
-  // log, and only theirs are read.
-  printStatus(view, events ? foldBranches(events) : readBranches(paths), paths.runId, Boolean(args.values.json), liveHolder(paths) !== undefined);
+  const view = loadRunView(paths, project.dir);
+  printStatus(view, paths.runId, Boolean(args.values.json), liveHolder(paths) !== undefined);
   return 0;
 }
 
 // Prints a run's view (and its branches, when it has worktrees) as text or as the --json document;
 // `driven`: whether an orchestrator drives the run now.
-export function printStatus(view: RunView, branches: ReturnType<typeof foldBranches>, runId: string, json: boolean, driven: boolean): void {
+export function printStatus(view: RunView, runId: string, json: boolean, driven: boolean): void {
+  const { branches } = view;
   if (json) process.stdout.write(`${JSON.stringify({ ...toJson(view, driven), ...(branches ? { branches } : {}) }, null, 2)}\n`);
   else process.stdout.write(terminalText(renderStatus(view, driven) + (branches ? `${describeBranches(branches, runId, view.status).join('\n')}\n` : '')));
 }
