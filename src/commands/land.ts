@@ -3,7 +3,7 @@
 import { validateId } from '../log/guards.js';
 import { appendEvent, resolveRun, type RunPaths } from '../log/write.js';
 import { UsageError } from '../sys/errors.js';
-import { readBranches, type BranchesView } from '../isolation/view.js';
+import type { BranchesView } from '../isolation/view.js';
 import { landRun, type LandOutcome } from '../isolation/land.js';
 import { storeUrlOf } from '../store/store-url.js';
 import type { Progress } from '../run/progress.js';
@@ -27,9 +27,9 @@ export async function landCommand(argv: string[]): Promise<number> {
     return 0;
   }
   const paths = resolveRun(project.dir, named);
-  const status = loadRunView(paths, project.dir).status;
-  refuseUnlanded(paths.runId, status);
-  await landWork(paths, paths.runId, progress, project.write);
+  const view = loadRunView(paths, project.dir);
+  refuseUnlanded(paths.runId, view.status);
+  await landWork(paths, paths.runId, view.branches, progress, project.write);
   return 0;
 }
 
@@ -44,9 +44,9 @@ export function landableBranches(runId: string, branches: BranchesView | undefin
   return branches;
 }
 
-// Lands a completed run and says what happened; refusals throw with the reason.
-export async function landWork(paths: RunPaths, runId: string, progress: Progress, write: { fsync: boolean }): Promise<void> {
-  const branches = landableBranches(runId, readBranches(paths));
+// Lands a completed run (its branches as its fold has them) and says what happened; refusals throw with the reason.
+export async function landWork(paths: RunPaths, runId: string, folded: BranchesView | undefined, progress: Progress, write: { fsync: boolean }): Promise<void> {
+  const branches = landableBranches(runId, folded);
   const outcome = await landRun(paths.projectDir, runId, branches, { ref: `refs/heads/${branches.branch!}`, record: (event) => void appendEvent(paths, runId, event, write) });
   tellLanded(progress, runId, branches, outcome);
 }

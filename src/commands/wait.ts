@@ -41,8 +41,8 @@ interface WaitSource {
   /** The view of the first `count` events of the log: where a previous wait left it. */
   viewAt(count: number): Promise<RunView>;
   driven(): Promise<boolean>;
-  /** Where the work is (branches, checkpoint file), and the handoffs written so far. */
-  endings(): Promise<{ places: WorkPlaces; handoffs: Array<{ name: string; text: string }> }>;
+  /** Where the work of the run whose ended view this is lies (branches, checkpoint file), and the handoffs written so far. */
+  endings(view: RunView): Promise<{ places: WorkPlaces; handoffs: Array<{ name: string; text: string }> }>;
   close(): Promise<void>;
 }
 
@@ -115,7 +115,7 @@ export function fileSource(projectDir: string, runId: string | undefined): WaitS
       return foldRun({ ...files, events: files.events.slice(0, count) }, projectDir);
     },
     driven: async () => liveHolder(paths) !== undefined,
-    endings: async () => ({ places: workPlaces(paths, projectDir), handoffs: readHandoffs(paths.handoffsDir).map((h) => ({ name: basename(h.file), text: h.text })) }),
+    endings: async (view) => ({ places: workPlaces(view, projectDir), handoffs: readHandoffs(paths.handoffsDir).map((h) => ({ name: basename(h.file), text: h.text })) }),
     close: async () => undefined,
   };
 }
@@ -127,7 +127,7 @@ function endedAs(status: string): Ended | undefined {
 // The run's summary, with where its work is and what its handoffs decided, risked and left, so
 // that an agent reporting it needs no file tool (Gemini's refuses the git-ignored .team/).
 async function reportEnded(source: WaitSource, view: RunView, ended: Ended, json: boolean): Promise<number> {
-  const { places, handoffs } = await source.endings();
+  const { places, handoffs } = await source.endings(view);
   const { lines, data } = summarize(view, { kind: ended, reason: view.outcome ?? '' }, source.runDir, places);
   const digest = digestHandoffs(handoffs);
   write(json, { ...data, handoffs: digest.data }, [...lines, ...digest.lines].join('\n'));

@@ -1,14 +1,7 @@
 // Which branch holds what (the fold's BranchesView), told for `team status` and the end-of-run summary.
-import { loadRunView } from '../log/read-view.js';
 import type { BranchesView } from '../log/fold-git.js';
-import type { RunPaths } from '../log/write.js';
 
 export type { BranchesView, TaskBranchView } from '../log/fold-git.js';
-
-// The branches of a run in the files (the fold's, through its snapshot).
-export function readBranches(paths: RunPaths): BranchesView | undefined {
-  return loadRunView(paths, paths.projectDir).branches;
-}
 
 // Lines for a person: the isolation, each task's branch, what is kept, and how to take the work.
 export function describeBranches(view: BranchesView, runId: string, status: string): string[] {

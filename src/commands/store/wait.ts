@@ -32,8 +32,7 @@ export async function storeSource(url: string, runId: string | undefined, projec
         return foldStoreRun({ ...read, events: read.events.slice(0, count) }, projectDir);
       },
       driven: () => hasWriter(store.db, id),
-      endings: async () => {
-        const { branches, story } = foldStoreRun(await store.read(id), projectDir);
+      endings: async ({ branches, story }: RunView) => {
         const handoffs = story.handoffs.flatMap((h) => (h.text !== undefined ? [{ name: basename(h.path), text: h.text }] : []));
         return { places: branches ? { branches } : {}, handoffs };
       },
