@@ -1,5 +1,5 @@
 // How each event changes the fold of a run (FoldState, fold.ts): one case per event name.
-import type { TeamEvent } from './schema.js';
+import { EVENT_SCHEMAS, type EventOf, type TeamEvent } from './schema.js';
 import type { FoldState } from './fold.js';
 import type { AttemptView, IterationView, TaskView, UsageTotals } from './fold-types.js';
 import { applyGitFact } from './fold-git.js';
@@ -94,7 +94,7 @@ export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): 
       }
       break;
     case 'attempt_spawned':
-      st.handles.set(key(event.task_id, event.attempt), event.handle);
+      st.handles.set(key(event.task_id, event.attempt), handleAsRead(event.handle));
       attemptOf(event.task_id, event.attempt, {}).worker = event.worker;
       break;
     case 'attempt_taken':
@@ -102,7 +102,7 @@ export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): 
       applyReportFact(st.reports, event);
       break;
     case 'gate_spawned':
-      st.gateGroups.push(event.handle);
+      st.gateGroups.push(handleAsRead(event.handle));
       break;
     case 'attempt_stalled':
     case 'attempt_stopping':
@@ -133,13 +133,15 @@ export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): 
     case 'stage_skipped':
       story.milestones.push({ at: event.at, action: `${event.stage} ${event.event === 'stage_completed' ? 'completed' : 'skipped'}` });
       break;
-    case 'run_started':
+    case 'run_started': {
       st.status = 'running';
-      st.started ??= event;
-      applyGitFact(st.git, event);
+      const started = startedAsRead(event);
+      st.started ??= started;
+      applyGitFact(st.git, started);
       pipeline.maxIterations = event.mode === 'ralph' ? event.limits.maxIterations : undefined;
       pipeline.maxFixLoops = event.limits.maxFixLoops;
       break;
+    }
     case 'gates_result':
       story.gates[gatesKey(event.iteration, event.pass)] = event.gates.map(({ command, exitCode, timedOut, durationMs }) => ({ command, exitCode, timedOut, durationMs }));
       st.gateDefects = event.gates.flatMap((g, i) => (g.exitCode === 0 ? [] : [{ id: `gate-${i + 1}`, description: `\`${g.command}\` ${g.timedOut ? 'timed out' : `exited ${g.exitCode}`}` }]));
@@ -200,6 +202,21 @@ export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): 
 }
 
 const FINAL_STATUSES = new Set(['completed', 'failed', 'cancelled']);
+
+// The records the fold keeps whole, as a read of the log's files gives them (keys in the schema's
+// order, no file name): a fold of events as they were appended and one of the same events read back
+// are alike, down to the bytes of their snapshots.
+function startedAsRead(event: EventOf<'run_started'>): EventOf<'run_started'> {
+  const read = EVENT_SCHEMAS.run_started.safeParse(event, { jitless: true });
+  return read.success ? read.data : event;
+}
+
+const HANDLE_KEYS = Object.keys(EVENT_SCHEMAS.attempt_spawned.shape.handle.shape);
+function handleAsRead<T extends object>(handle: T): T {
+  const read: Record<string, unknown> = {};
+  for (const name of HANDLE_KEYS) if ((handle as Record<string, unknown>)[name] !== undefined) read[name] = (handle as Record<string, unknown>)[name];
+  return read as T;
+}
 
 function newAttempt(attempt: number, stage: string, agent: string): AttemptView {
   return { attempt, stage, agent, status: 'running', inputs: [], artifacts: [], evidence: '', next: '', uncertain: false, stalled: false, costUsd: 0, tokens: { input: 0, output: 0 } };

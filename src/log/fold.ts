@@ -86,10 +86,13 @@ export function newFold(run: RunRecord): FoldState {
     conflicts: new Map(),
     terminalFiles: new Map(),
     pipeline: { iteration: 1, loop: 0, lastDefects: [] },
+    // Every key in one order, however the events come (live, or read back): the snapshot's bytes are alike.
+    outcome: undefined,
     iterations: [],
     gateDefects: [],
     usage: { run: emptyTotals(), byStage: {}, byAgent: {} },
     titles: {},
+    started: undefined,
     current: new Set(),
     assigned: new Map(),
     handles: new Map(),
@@ -97,6 +100,8 @@ export function newFold(run: RunRecord): FoldState {
     git: newGitFacts(),
     reports: newWorkerReports(),
     story: newStory(),
+    lastAt: undefined,
+    endedAt: undefined,
     eventCount: 0,
     problems: [],
   };

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
@@ -29,8 +29,9 @@ const { EventGroup } = await import('../../src/log/event-group.js');
 const { LogDigest } = await import('../../src/log/digest.js');
 const { LogFold } = await import('../../src/run/log-fold.js');
 const { readRunFiles } = await import('../../src/log/read.js');
-const { foldRun } = await import('../../src/log/fold.js');
-const { readViewSnapshot } = await import('../../src/log/snapshot.js');
+const { foldOf, foldRun } = await import('../../src/log/fold.js');
+const { readViewSnapshot, SNAPSHOT_FILE } = await import('../../src/log/snapshot.js');
+const { saveFold } = await import('../../src/log/read-view.js');
 const { LogWriteError } = await import('../../src/sys/errors.js');
 const { RUN_FIELDS } = await import('../helpers/runs.js');
 
@@ -132,6 +133,22 @@ describe('runtime/event-log', () => {
     log.fold.save(paths);
     const names = readdirSync(paths.eventsDir).filter((n) => !n.startsWith('.')).sort();
     expect(readViewSnapshot(paths, names)?.through).toBe(names.at(-1));
+  });
+
+  it('saves the snapshot of its own appends byte for byte as a takeover saves it from the files read back', async () => {
+    const { log, paths } = makeLog();
+    // Objects in another key order than the schema's, as the code that starts a run and a tmux pane makes them.
+    const limits = { shutdownTimeoutMs: 3, statusCheckMs: 1, reassignMs: 2, maxTaskAttempts: 2, maxIterations: 10, maxFixLoops: 3, maxTasks: 50 };
+    const isolation = { userBranch: 'main', branch: 'team/r', reason: 'a git repository', mode: 'worktree' as const, base: 'abc' };
+    log.append({ event: 'run_started', mode: 'team', task: 'x', workers: 1, agentType: 'executor', limits, gates: [], agents: {}, defaultAgent: 'sim', session: '', parent_session: '', workerMode: 'tmux', keepPanes: false, isolation });
+    log.append({ event: 'attempt_spawned', task_id: 't1', attempt: 1, worker: 'worker-1', handle: { backend: 'tmux', server: 's', socketDir: '/tmp/x', paneId: '%1', window: 'worker-1', pid: 7, pidStart: 8, pgid: 7 } });
+    log.append({ event: 'run_completed', summary: 'ok' });
+    await log.flush();
+    log.fold.save(paths);
+    const saved = readFileSync(join(paths.runDir, SNAPSHOT_FILE), 'utf8');
+    const files = readRunFiles(paths);
+    saveFold(paths, foldOf(files.run, files.events), files, dir);
+    expect(readFileSync(join(paths.runDir, SNAPSHOT_FILE), 'utf8')).toBe(saved);
   });
 
   it('leaves out of the fold the events of a commit that failed', async () => {
