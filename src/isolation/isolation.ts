@@ -3,8 +3,8 @@
 // fold's git facts, src/log/fold-git.ts, kept on as this orchestrator appends).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { IsolationRecord, TeamEvent } from '../log/schema.js';
-import { applyGitFact, type ConflictRecord, type GitFacts, type TaskBranchView } from '../log/fold-git.js';
+import type { TeamEvent } from '../log/schema.js';
+import { applyGitFact, type ConflictRecord, type GitFacts } from '../log/fold-git.js';
 import type { Stage } from '../../workers/types.js';
 import { excludeTeamFolder } from '../git/team-exclude.js';
 import { ensureBranch, ensureWorktree } from '../git/worktree.js';
@@ -41,18 +41,9 @@ export function taskOfBranch(integration: string, branch: string): string | unde
 
 export type { ConflictRecord };
 
-export class Isolation implements GitFacts {
-  // What the log already holds (GitFacts): keys `task#attempt`, worktree paths, conflicts by task.
-  record?: IsolationRecord;
-  readonly mergesStarted!: Set<string>;
-  readonly mergesDone!: Set<string>;
-  readonly worktrees!: Set<string>;
-  readonly conflicts!: Map<string, ConflictRecord>;
-  readonly fixing!: Map<string, string[]>;
-  readonly attempts!: Map<string, number>;
-  readonly branches!: Map<string, TaskBranchView>;
-  kept!: Array<{ branch: string; commits: number }>;
-  landed?: { into: string; commit: string };
+// What the log already holds (GitFacts, merged into the class): merges and worktrees, conflicts by task.
+export interface Isolation extends GitFacts {}
+export class Isolation {
   private readonly steps = new Serial();
 
   // `git`: the fold's git facts when this orchestrator began (copied: the fold goes on by itself).

@@ -187,16 +187,8 @@ export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): 
     case 'handoff_written':
       story.handoffs.push({ stage: event.stage, path: event.path, sha256: event.sha256, ...(event.text !== undefined && { text: event.text }) });
       break;
-    case 'merge_started':
-    case 'merge_done':
-    case 'merge_failed':
-    case 'worktree_ready':
-    case 'branch_created':
-    case 'branches_kept':
-    case 'branch_landed':
-      applyGitFact(st.git, event);
-      break;
     default:
+      applyGitFact(st.git, event);
       break;
   }
 }
@@ -212,10 +204,8 @@ function startedAsRead(event: EventOf<'run_started'>): EventOf<'run_started'> {
 }
 
 const HANDLE_KEYS = Object.keys(EVENT_SCHEMAS.attempt_spawned.shape.handle.shape);
-function handleAsRead<T extends object>(handle: T): T {
-  const read: Record<string, unknown> = {};
-  for (const name of HANDLE_KEYS) if ((handle as Record<string, unknown>)[name] !== undefined) read[name] = (handle as Record<string, unknown>)[name];
-  return read as T;
+function handleAsRead<T extends Record<string, unknown>>(handle: T): T {
+  return Object.fromEntries(HANDLE_KEYS.flatMap((k) => (handle[k] === undefined ? [] : [[k, handle[k]]]))) as T;
 }
 
 function newAttempt(attempt: number, stage: string, agent: string): AttemptView {

@@ -23,11 +23,8 @@ export interface BranchesView {
   landed?: { into: string; commit: string };
 }
 
-export interface ConflictRecord {
-  task: string;
-  branch: string;
-  files: string[];
-}
+// A task's branch whose merge conflicted, and in which files.
+export type ConflictRecord = Omit<TaskBranchView, 'state'>;
 
 // What the log says about a run's branches, worktrees and merges.
 export interface GitFacts {

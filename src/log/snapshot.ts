@@ -50,30 +50,16 @@ export function readViewSnapshot(paths: RunPaths, names: string[]): { state: Fol
   return { state: unpack(body.state, 2) as unknown as FoldState, through: body.through };
 }
 
-// The fold's maps and sets, down to `depth` objects deep (its own and its git facts'), as tagged arrays.
+// The fold's maps and sets, down to `depth` objects deep (its own and its parts'), as tagged arrays, and back.
 function pack(value: object, depth: number): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) {
-    if (v instanceof Map) out[key] = { [MAP]: [...v] };
-    else if (v instanceof Set) out[key] = { [SET]: [...v] };
-    else out[key] = depth > 1 && isPlainObject(v) ? pack(v, depth - 1) : v;
-  }
-  return out;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, v instanceof Map ? { [MAP]: [...v] } : v instanceof Set ? { [SET]: [...v] } : depth > 1 && isPlainObject(v) ? pack(v, depth - 1) : v]));
 }
 
 function unpack(value: Record<string, unknown>, depth: number): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) {
-    const tagged = isPlainObject(v) ? v : undefined;
-    if (tagged && Array.isArray(tagged[MAP])) out[key] = new Map(tagged[MAP] as Array<[unknown, unknown]>);
-    else if (tagged && Array.isArray(tagged[SET])) out[key] = new Set(tagged[SET] as unknown[]);
-    else out[key] = depth > 1 && tagged ? unpack(tagged, depth - 1) : v;
-  }
-  return out;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, !isPlainObject(v) ? v : Array.isArray(v[MAP]) ? new Map(v[MAP]) : Array.isArray(v[SET]) ? new Set(v[SET]) : depth > 1 ? unpack(v, depth - 1) : v]));
 }
 
-const MAP = '__map';
-const SET = '__set';
+const [MAP, SET] = ['__map', '__set'];
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
