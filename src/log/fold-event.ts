@@ -205,7 +205,10 @@ function startedAsRead(event: EventOf<'run_started'>): EventOf<'run_started'> {
 
 const HANDLE_KEYS = Object.keys(EVENT_SCHEMAS.attempt_spawned.shape.handle.shape);
 function handleAsRead<T extends Record<string, unknown>>(handle: T): T {
-  return Object.fromEntries(HANDLE_KEYS.flatMap((k) => (handle[k] === undefined ? [] : [[k, handle[k]]]))) as T;
+  // A handle read back is in order already: only one made by a backend is copied.
+  let at = 0;
+  for (const name in handle) if ((at = HANDLE_KEYS.indexOf(name, at)) < 0) return Object.fromEntries(HANDLE_KEYS.flatMap((k) => (handle[k] === undefined ? [] : [[k, handle[k]]]))) as T;
+  return handle;
 }
 
 function newAttempt(attempt: number, stage: string, agent: string): AttemptView {
