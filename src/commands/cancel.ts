@@ -5,7 +5,7 @@ import type { RunPaths } from '../log/write.js';
 import { DeterminismError } from '../sys/errors.js';
 import type { Progress } from '../run/progress.js';
 import type { ParsedArgs } from './args/args.js';
-import { askOrchestrator } from '../cancel/ask.js';
+import { askOrchestrator } from './light/cancel-ask.js';
 
 // Cancels the latest or named run; cancelling a run that already ended says so and changes nothing.
 export async function cancelCommand(argv: string[]): Promise<number> {
