@@ -106,7 +106,7 @@ export const MORE_PAGES: HelpPage[] = [
     flags: FLAGS.worker,
     examples: [
       ['team worker --store-file ~/.config/team-store', 'run one attempt at a time from the store the file names'],
-      ['TEAM_STORE=postgres://team@db.internal:5432/team PGPASSWORD=… team worker --labels gpu --max 4', 'also take the attempts queued for gpu, four at once'],
+      ['team worker --labels gpu --max 4', 'with TEAM_STORE (and PGPASSWORD) set: also take the attempts queued for gpu, four at once'],
     ],
     exits: [[EXIT.completed, 'stopped by SIGTERM or SIGINT, its agents stopped and reported'], USAGE_EXIT],
   },
