@@ -17,6 +17,7 @@ import { PgEventGroup } from '../store/pg-event-group.js';
 import { openQueue } from '../store/pg-queue.js';
 import { PgStore } from '../store/pg-store.js';
 import { takeWriterLock, writerName } from '../store/pg-writer-lock.js';
+import { KeptWriterLock, lastEventName } from '../store/pg-kept-lock.js';
 import { driveRun, type DriveOutcome } from './drive.js';
 import type { Progress } from './progress.js';
 import { integrationBranch } from '../isolation/start.js';
@@ -53,7 +54,7 @@ export async function startStoreRun(request: StartRequest & { storeUrl: string }
   const runId = request.runId ?? makeRunId();
   // Decided before anything is written: a remote that cannot be used is refused with nothing made.
   const isolation = await chooseStoreIsolation(request.projectDir, config.team.remote, runId);
-  const link = await openLink(request.storeUrl, runId, async (store) => {
+  const link = await openLink(request.storeUrl, runId, config.team.storeOutageMs, async (store) => {
     await store.createRun({ profile: 'default', stage: 'team-plan', status: 'running', ...request.session, task: request.task, workers: request.workers, agentType: routing.agentType, mode: request.mode }, runId);
   });
   try {
@@ -81,7 +82,7 @@ export interface StoreTakeover {
 
 // Takes the run's writer lock and rebuilds its state from the store's log (on any machine).
 export async function takeOverStore(storeUrl: string, runId: string, project: { dir: string; config: TeamConfig; configFile?: string }, progress: Progress): Promise<StoreTakeover> {
-  const link = await openLink(storeUrl, runId);
+  const link = await openLink(storeUrl, runId, project.config.team.storeOutageMs);
   try {
     const read = await link.store.read(runId);
     const st = foldOf(read.run, read.events);
@@ -131,17 +132,20 @@ async function openStoreIsolation(session: RunSession): Promise<void> {
 }
 
 // The store, pg-boss and the run's writer lock; `before` runs once the store is open (it makes the run).
-async function openLink(url: string, runId: string, before?: (store: PgStore) => Promise<void>): Promise<StoreLink> {
+async function openLink(url: string, runId: string, outageMs: number, before?: (store: PgStore) => Promise<void>): Promise<StoreLink> {
   const name = writerName(runId);
   const store = await PgStore.open(url, name);
   try {
     await before?.(store);
-    const lock = await takeWriterLock(url, runId, name);
-    const boss = await openQueue(url, name).catch(async (error: unknown) => {
+    const lock = new KeptWriterLock(url, runId, await takeWriterLock(url, runId, name), () => lastEventName(store.db, runId), outageMs);
+    try {
+      lock.noteCommitted(await lastEventName(store.db, runId));
+      const boss = await openQueue(url, name);
+      return { url, store, boss, lock, sink: new PgEventGroup(store, boss, runId, lock) };
+    } catch (error) {
       await lock.release();
       throw error;
-    });
-    return { url, store, boss, lock, sink: new PgEventGroup(store, boss, runId) };
+    }
   } catch (error) {
     await store.close().catch(() => undefined);
     throw error;
@@ -155,9 +159,10 @@ function openPaths(projectDir: string, runId: string): RunPaths {
   return paths;
 }
 
-// A session whose log is the store's; a writer lock lost (its connection gone) stops the run.
+// A session whose log is the store's; a writer lock that cannot be had back (the store away past
+// its bound, or another writer) stops the run.
 function makeStoreSession(options: Omit<SessionOptions, 'log' | 'store'>, link: StoreLink): RunSession {
   const session = makeSession({ ...options, log: makeRunLogger(options.paths.logFile), store: link });
-  void link.lock.lost.then((error) => session.cancel.fail(new LogWriteError(options.runId, error)));
+  void link.lock.gone.then((error) => session.cancel.fail(new LogWriteError(options.runId, error)));
   return session;
 }
