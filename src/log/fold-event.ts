@@ -1,7 +1,6 @@
 // How each event changes the fold of a run (FoldState, fold.ts): one case per event name.
 import { EVENT_SCHEMAS, type EventOf, type TeamEvent } from './schema.js';
-import type { FoldState } from './fold.js';
-import type { AttemptView, IterationView, TaskView, UsageTotals } from './fold-types.js';
+import type { AttemptView, FoldState, IterationView, TaskView, UsageTotals } from './fold-types.js';
 import { applyGitFact } from './fold-git.js';
 import { applyReportFact } from './fold-reports.js';
 import { endStory, enterStage, gatesKey } from './fold-story.js';

@@ -1,5 +1,14 @@
-// The parts of a run's view (fold.ts): tasks and their attempts, conflicts, usage, pipeline progress.
+// The fold's state and the parts of a run's view (fold.ts): tasks and their attempts, conflicts,
+// usage, pipeline progress.
 import type { ApprovalView } from './approvals.js';
+import type { GitFacts } from './fold-git.js';
+import type { WorkerReports } from './fold-reports.js';
+import type { RunStory } from './fold-story.js';
+import type { Problem } from './read.js';
+import type { EventOf } from './schema.js';
+
+// A started worker or gate group as the log records it (workers/types.ts: WorkerHandle).
+export type LoggedHandle = EventOf<'attempt_spawned'>['handle'];
 
 export type AttemptStatus = 'running' | 'completed' | 'failed' | 'interrupted' | 'awaiting_approval' | 'conflict';
 
@@ -69,4 +78,38 @@ export interface PipelineProgress {
   maxFixLoops?: number;
   lastDefects: Array<{ id: string; description: string }>;
   lastReview?: { verdict: string; reasons: string[]; iteration: number };
+}
+
+// The fold of a run's events so far: what the view is made from. Plain data, maps and sets, so that it
+// can be saved in a snapshot (snapshot.ts) and carried on with the events written after it.
+export interface FoldState {
+  stage: string;
+  status: string;
+  tasks: Map<string, TaskView>;
+  conflicts: Map<string, Conflict>;
+  terminalFiles: Map<string, Array<{ status: string; file: string }>>;
+  pipeline: PipelineProgress;
+  outcome?: string;
+  iterations: IterationView[];
+  gateDefects: Array<{ id: string; description: string }>;
+  usage: RunUsage;
+  /** Each assigned task's title, by task id. */
+  titles: Record<string, string>;
+  /** The run_started record: an orchestrator started the run, and this is what with. */
+  started?: EventOf<'run_started'>;
+  current: Set<string>;
+  /** The run's worker (worker-N) each task was last assigned to. */
+  assigned: Map<string, string>;
+  /** Each started attempt's worker by `task#attempt` (attempt_spawned); the verify gates' groups (gate_spawned). */
+  handles: Map<string, LoggedHandle>;
+  gateGroups: LoggedHandle[];
+  git: GitFacts;
+  reports: WorkerReports;
+  story: RunStory;
+  lastAt?: string;
+  endedAt?: string;
+  /** Valid events folded. */
+  eventCount: number;
+  /** Bad files met among the events folded. */
+  problems: Problem[];
 }

@@ -1,19 +1,16 @@
 // The one fold of a run's events into its facts: status, list, wait, watch, report, the checkpoint
 // writer, the worker registry, isolation and resume all read it (docs/design.md, "One fold").
 import { checkApproval } from './approvals.js';
-import type { EventOf, TeamEvent } from './schema.js';
+import type { TeamEvent } from './schema.js';
 import { applyEvent, emptyTotals } from './fold-event.js';
-import { branchesOf, newGitFacts, type BranchesView, type GitFacts } from './fold-git.js';
-import { newWorkerReports, type WorkerReports } from './fold-reports.js';
+import { branchesOf, newGitFacts, type BranchesView } from './fold-git.js';
+import { newWorkerReports } from './fold-reports.js';
 import { newStory, type RunStory } from './fold-story.js';
-import type { ApprovalView, Conflict, IterationView, PipelineProgress, RunUsage, TaskView } from './fold-types.js';
+import type { ApprovalView, Conflict, FoldState, IterationView, PipelineProgress, RunUsage, TaskView } from './fold-types.js';
 import type { Problem, RunFiles } from './read.js';
 import type { RunRecord } from './write.js';
 
 export type * from './fold-types.js';
-
-// A started worker or gate group as the log records it (workers/types.ts: WorkerHandle).
-export type LoggedHandle = EventOf<'attempt_spawned'>['handle'];
 
 export interface RunView {
   run: RunRecord;
@@ -41,40 +38,6 @@ export interface RunView {
   /** The time of the last event, and of the last end record (run_completed, _failed, _cancelled, _stopped). */
   lastAt?: string;
   endedAt?: string;
-}
-
-// The fold of a run's events so far: what the view is made from. Plain data, maps and sets, so that it
-// can be saved in a snapshot (snapshot.ts) and carried on with the events written after it.
-export interface FoldState {
-  stage: string;
-  status: string;
-  tasks: Map<string, TaskView>;
-  conflicts: Map<string, Conflict>;
-  terminalFiles: Map<string, Array<{ status: string; file: string }>>;
-  pipeline: PipelineProgress;
-  outcome?: string;
-  iterations: IterationView[];
-  gateDefects: Array<{ id: string; description: string }>;
-  usage: RunUsage;
-  /** Each assigned task's title, by task id. */
-  titles: Record<string, string>;
-  /** The run_started record: an orchestrator started the run, and this is what with. */
-  started?: EventOf<'run_started'>;
-  current: Set<string>;
-  /** The run's worker (worker-N) each task was last assigned to. */
-  assigned: Map<string, string>;
-  /** Each started attempt's worker by `task#attempt` (attempt_spawned); the verify gates' groups (gate_spawned). */
-  handles: Map<string, LoggedHandle>;
-  gateGroups: LoggedHandle[];
-  git: GitFacts;
-  reports: WorkerReports;
-  story: RunStory;
-  lastAt?: string;
-  endedAt?: string;
-  /** Valid events folded. */
-  eventCount: number;
-  /** Bad files met among the events folded. */
-  problems: Problem[];
 }
 
 // The fold of a run with no event yet.
