@@ -53,6 +53,8 @@ export function newGitFacts(): GitFacts {
 
 // Folds one git fact (any other event changes nothing): the fold's, and the live isolation's as it appends.
 export function applyGitFact(git: GitFacts, event: TeamEvent): void {
+  // A task branch's state, once the run's isolation is known.
+  const branch = (task: string, state: TaskBranchView['state'], files: string[] = []) => git.record && git.branches.set(task, { task, branch: (event as { branch: string }).branch, state, files });
   switch (event.event) {
     case 'run_started':
       if (event.isolation) git.record = event.isolation;
@@ -62,11 +64,11 @@ export function applyGitFact(git: GitFacts, event: TeamEvent): void {
       break;
     case 'merge_done':
       git.mergesDone.add(`${event.task_id}#${event.attempt}`);
-      if (git.record) git.branches.set(event.task_id, { task: event.task_id, branch: event.branch, state: 'merged', files: [] });
+      branch(event.task_id, 'merged');
       break;
     case 'merge_failed':
       if (event.reason === 'conflict') git.conflicts.set(event.task_id, { task: event.task_id, branch: event.branch, files: event.files });
-      if (git.record) git.branches.set(event.task_id, { task: event.task_id, branch: event.branch, state: event.reason === 'conflict' ? 'conflict' : 'refused', files: event.files });
+      branch(event.task_id, event.reason === 'conflict' ? 'conflict' : 'refused', event.files);
       break;
     case 'worktree_ready':
       git.worktrees.add(event.path);
@@ -74,7 +76,7 @@ export function applyGitFact(git: GitFacts, event: TeamEvent): void {
       if (event.merging) git.fixing.set(event.task_id, event.conflicts ?? []);
       break;
     case 'branch_created':
-      if (git.record && event.task_id) git.branches.set(event.task_id, { task: event.task_id, branch: event.branch, state: 'not merged', files: [] });
+      if (event.task_id) branch(event.task_id, 'not merged');
       break;
     case 'branches_kept':
       if (git.record) git.kept = event.branches;

@@ -5,7 +5,8 @@ import type { RunFiles } from '../../log/read.js';
 import type { RunPaths } from '../../log/write.js';
 import type { RunView } from '../../log/fold.js';
 import { attentionLines, notDrivenLine } from '../status/render.js';
-import { gatesByTask, verdictFailed, type ReportGate, type ReportMarker, type ReportVerdict } from './story.js';
+import { prefixFor } from '../../../machines/plan.js';
+import type { GateRun as ReportGate, Marker as ReportMarker, Verdict as ReportVerdict } from '../../log/fold-story.js';
 import { usageTables, type ReportUsage } from './usage.js';
 
 export interface ReportAttempt {
@@ -71,7 +72,8 @@ export function makeReportData(files: Pick<RunFiles, 'events'>, view: RunView, h
   const start = times[0] ?? Date.parse(view.run.created_at);
   const end = view.endedAt !== undefined ? Math.max(...times) : Math.max(now, ...times);
   const { story } = view;
-  const gatesOf = gatesByTask(story);
+  // The gates of each verify pass, by the verify task whose verifier runs after them (as machines/steps.ts names it).
+  const gatesOf: Record<string, ReportGate[]> = Object.fromEntries(Object.entries(story.gates).map(([key, gates]) => [`${prefixFor(Number(key.split(':')[0]))}verify-${key.split(':')[1]}`, gates]));
   const restarts = story.markers.filter((m) => m.kind === 'restart').map((m) => m.at);
   const attempts: ReportAttempt[] = [];
   for (const task of view.tasks) {
@@ -103,7 +105,7 @@ export function makeReportData(files: Pick<RunFiles, 'events'>, view: RunView, h
         stalled: a.stalled,
         ...(story.verdicts[id] && { verdict: story.verdicts[id] }),
         ...(gates && { gates }),
-        verdictFailed: verdictFailed(story.verdicts[id], gates),
+        verdictFailed: ['fail', 'reject'].includes(story.verdicts[id]?.verdict ?? '') || (gates ?? []).some((g) => g.exitCode !== 0),
       });
     }
   }
