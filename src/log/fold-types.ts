@@ -8,7 +8,7 @@ import type { Problem } from './read.js';
 import type { EventOf } from './schema.js';
 
 // A started worker or gate group as the log records it (workers/types.ts: WorkerHandle).
-export type LoggedHandle = EventOf<'attempt_spawned'>['handle'];
+type LoggedHandle = EventOf<'attempt_spawned'>['handle'];
 
 export type AttemptStatus = 'running' | 'completed' | 'failed' | 'interrupted' | 'awaiting_approval' | 'conflict';
 

@@ -7,7 +7,7 @@ import type { RunPaths, RunRecord } from '../log/write.js';
 import { foldEvents, newFold, viewOf, type FoldState, type RunView } from '../log/fold.js';
 import { writeViewSnapshot } from '../log/snapshot.js';
 
-export type LoggedEvent = TeamEvent & { file: string };
+type LoggedEvent = TeamEvent & { file: string };
 
 // What the log held when this orchestrator began: its fold and every event file name.
 export interface FoldedLog {
