@@ -1,5 +1,5 @@
 // How each event changes the fold of a run (FoldState, fold.ts): one case per event name.
-import { EVENT_SCHEMAS, type EventOf, type TeamEvent } from './schema.js';
+import { EVENT_SCHEMAS, type TeamEvent } from './schema.js';
 import type { AttemptView, FoldState, IterationView, TaskView, UsageTotals } from './fold-types.js';
 import { applyGitFact } from './fold-git.js';
 import { applyReportFact } from './fold-reports.js';
@@ -32,11 +32,13 @@ function attemptIn(tasks: Map<string, TaskView>, id: string, number: number, eve
 // A task enters the graph, on a worker, among the current iteration's tasks; one defined here (not
 // a fix task, which stands for a defect) counts among its iteration's own.
 function assignTask(st: FoldState, id: string, worker: string, defined: boolean): void {
+  // A task new to the fold is in no iteration's list yet: only a known one is looked for there.
+  const known = st.tasks.has(id);
   taskIn(st.tasks, id);
   st.current.add(id);
   st.assigned.set(id, worker);
   const iteration = iterationIn(st.iterations, st.pipeline.iteration);
-  if (defined && !/(^|\.)fix-\d+-/.test(id) && !iteration.tasks.includes(id)) iteration.tasks.push(id);
+  if (defined && !/(^|\.)fix-\d+-/.test(id) && !(known && iteration.tasks.includes(id))) iteration.tasks.push(id);
 }
 
 function iterationIn(iterations: IterationView[], k: number): IterationView {
@@ -93,7 +95,7 @@ export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): 
       }
       break;
     case 'attempt_spawned':
-      st.handles.set(key(event.task_id, event.attempt), handleAsRead(event.handle));
+      st.handles.set(key(event.task_id, event.attempt), event.handle);
       attemptOf(event.task_id, event.attempt, {}).worker = event.worker;
       break;
     case 'attempt_taken':
@@ -101,7 +103,7 @@ export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): 
       applyReportFact(st.reports, event);
       break;
     case 'gate_spawned':
-      st.gateGroups.push(handleAsRead(event.handle));
+      st.gateGroups.push(event.handle);
       break;
     case 'attempt_stalled':
     case 'attempt_stopping':
@@ -134,9 +136,8 @@ export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): 
       break;
     case 'run_started': {
       st.status = 'running';
-      const started = startedAsRead(event);
-      st.started ??= started;
-      applyGitFact(st.git, started);
+      st.started ??= event;
+      applyGitFact(st.git, event);
       pipeline.maxIterations = event.mode === 'ralph' ? event.limits.maxIterations : undefined;
       pipeline.maxFixLoops = event.limits.maxFixLoops;
       break;
@@ -194,21 +195,21 @@ export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): 
 
 const FINAL_STATUSES = new Set(['completed', 'failed', 'cancelled']);
 
-// The records the fold keeps whole, as a read of the log's files gives them (keys in the schema's
-// order, no file name): a fold of events as they were appended and one of the same events read back
-// are alike, down to the bytes of their snapshots.
-function startedAsRead(event: EventOf<'run_started'>): EventOf<'run_started'> {
-  const read = EVENT_SCHEMAS.run_started.safeParse(event, { jitless: true });
-  return read.success ? read.data : event;
+// An appended event as a read of the log's files gives it back, where the fold keeps its objects
+// whole (the run_started record, a worker's handle): keys in the schema's order. A fold of events as
+// they were appended and one of the same events read back are then alike, down to the bytes of their
+// snapshots.
+export function asRead(event: TeamEvent & { file: string }): TeamEvent & { file: string } {
+  if (event.event === 'run_started') {
+    const read = EVENT_SCHEMAS.run_started.safeParse(event, { jitless: true });
+    return read.success ? { ...read.data, file: event.file } : event;
+  }
+  if (event.event !== 'attempt_spawned' && event.event !== 'gate_spawned') return event;
+  const handle = event.handle as Record<string, unknown>;
+  return { ...event, handle: Object.fromEntries(HANDLE_KEYS.flatMap((k) => (handle[k] === undefined ? [] : [[k, handle[k]]]))) as typeof event.handle };
 }
 
 const HANDLE_KEYS = Object.keys(EVENT_SCHEMAS.attempt_spawned.shape.handle.shape);
-function handleAsRead<T extends Record<string, unknown>>(handle: T): T {
-  // A handle read back is in order already: only one made by a backend is copied.
-  let at = 0;
-  for (const name in handle) if ((at = HANDLE_KEYS.indexOf(name, at)) < 0) return Object.fromEntries(HANDLE_KEYS.flatMap((k) => (handle[k] === undefined ? [] : [[k, handle[k]]]))) as T;
-  return handle;
-}
 
 function newAttempt(attempt: number, stage: string, agent: string): AttemptView {
   return { attempt, stage, agent, status: 'running', inputs: [], artifacts: [], evidence: '', next: '', uncertain: false, stalled: false, costUsd: 0, tokens: { input: 0, output: 0 } };

@@ -5,6 +5,7 @@
 import type { TeamEvent } from '../log/schema.js';
 import type { RunPaths, RunRecord } from '../log/write.js';
 import { foldEvents, newFold, viewOf, type FoldState, type RunView } from '../log/fold.js';
+import { asRead } from '../log/fold-event.js';
 import { writeViewSnapshot } from '../log/snapshot.js';
 
 type LoggedEvent = TeamEvent & { file: string };
@@ -29,9 +30,9 @@ export class LogFold {
     this.names = begun ? [...begun.names] : [];
   }
 
-  // An event appended to the log (in the log once a flush says so).
+  // An event appended to the log (in the log once a flush says so), as a read of the log gives it.
   appended(event: LoggedEvent): void {
-    this.pending.push(event);
+    this.pending.push(asRead(event));
   }
 
   // The first `count` events appended and not yet folded are durable now: they join the fold.
