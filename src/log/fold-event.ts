@@ -1,6 +1,7 @@
 // How each event changes the fold of a run (FoldState, fold.ts): one case per event name.
 import { EVENT_SCHEMAS, type TeamEvent } from './schema.js';
-import type { AttemptView, FoldState, IterationView, TaskView, UsageTotals } from './fold-types.js';
+import type { FoldState } from './fold-types.js';
+import { addTokens, assignTask, attemptIn, emptyTotals, iterationIn, key, taskIn } from './fold-tasks.js';
 import { applyGitFact } from './fold-git.js';
 import { applyReportFact } from './fold-reports.js';
 import { endStory, enterStage, gatesKey } from './fold-story.js';
@@ -11,41 +12,6 @@ const RUN_END: Record<string, string> = {
   run_cancelled: 'cancelled',
   run_stopped: 'stopped',
 };
-
-function taskIn(tasks: Map<string, TaskView>, id: string): TaskView {
-  let task = tasks.get(id);
-  if (!task) tasks.set(id, (task = { id, status: 'pending', attempts: [], retries: [] }));
-  return task;
-}
-
-function attemptIn(tasks: Map<string, TaskView>, id: string, number: number, event: { stage?: string; agent?: string }): AttemptView {
-  const task = taskIn(tasks, id);
-  let attempt = task.attempts.find((a) => a.attempt === number);
-  if (!attempt) {
-    attempt = newAttempt(number, event.stage ?? '', event.agent ?? '');
-    task.attempts.push(attempt);
-    task.attempts.sort((a, b) => a.attempt - b.attempt);
-  }
-  return attempt;
-}
-
-// A task enters the graph, on a worker, among the current iteration's tasks; one defined here (not
-// a fix task, which stands for a defect) counts among its iteration's own.
-function assignTask(st: FoldState, id: string, worker: string, defined: boolean): void {
-  // A task new to the fold is in no iteration's list yet: only a known one is looked for there.
-  const known = st.tasks.has(id);
-  taskIn(st.tasks, id);
-  st.current.add(id);
-  st.assigned.set(id, worker);
-  const iteration = iterationIn(st.iterations, st.pipeline.iteration);
-  if (defined && !/(^|\.)fix-\d+-/.test(id) && !(known && iteration.tasks.includes(id))) iteration.tasks.push(id);
-}
-
-function iterationIn(iterations: IterationView[], k: number): IterationView {
-  let found = iterations.find((it) => it.iteration === k);
-  if (!found) iterations.push((found = { iteration: k, tasks: [], fixLoops: 0, outcome: 'running', reasons: [] }));
-  return found;
-}
 
 // Folds one event into the state (the switch over every event name the view reads).
 export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): void {
@@ -210,20 +176,3 @@ export function asRead(event: TeamEvent & { file: string }): TeamEvent & { file:
 }
 
 const HANDLE_KEYS = Object.keys(EVENT_SCHEMAS.attempt_spawned.shape.handle.shape);
-
-function newAttempt(attempt: number, stage: string, agent: string): AttemptView {
-  return { attempt, stage, agent, status: 'running', inputs: [], artifacts: [], evidence: '', next: '', uncertain: false, stalled: false, costUsd: 0, tokens: { input: 0, output: 0 } };
-}
-
-function key(task: string, attempt: number): string {
-  return `${task}#${attempt}`;
-}
-
-// No cost, no tokens.
-export function emptyTotals(): UsageTotals {
-  return { costUsd: 0, tokens: { input: 0, output: 0 } };
-}
-
-function addTokens(a: { input: number; output: number }, b: { input: number; output: number }) {
-  return { input: a.input + b.input, output: a.output + b.output };
-}

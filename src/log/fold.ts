@@ -2,7 +2,8 @@
 // writer, the worker registry, isolation and resume all read it (docs/design.md, "One fold").
 import { checkApproval } from './approvals.js';
 import type { TeamEvent } from './schema.js';
-import { applyEvent, emptyTotals } from './fold-event.js';
+import { applyEvent } from './fold-event.js';
+import { emptyTotals } from './fold-tasks.js';
 import { branchesOf, newGitFacts, type BranchesView } from './fold-git.js';
 import { newWorkerReports } from './fold-reports.js';
 import { newStory, type RunStory } from './fold-story.js';
