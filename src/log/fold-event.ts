@@ -1,17 +1,11 @@
 // How each event changes the fold of a run (FoldState, fold.ts): one case per event name.
 import { EVENT_SCHEMAS, type TeamEvent } from './schema.js';
 import type { FoldState } from './fold-types.js';
-import { addTokens, assignTask, attemptIn, emptyTotals, iterationIn, key, taskIn } from './fold-tasks.js';
+import { addTokens, applyReportFact, assignTask, attemptIn, emptyTotals, iterationIn, key, taskIn } from './fold-tasks.js';
 import { applyGitFact } from './fold-git.js';
-import { applyReportFact } from './fold-reports.js';
 import { endStory, enterStage, gatesKey } from './fold-story.js';
 
-const RUN_END: Record<string, string> = {
-  run_completed: 'completed',
-  run_failed: 'failed',
-  run_cancelled: 'cancelled',
-  run_stopped: 'stopped',
-};
+const RUN_END: Record<string, string> = { run_completed: 'completed', run_failed: 'failed', run_cancelled: 'cancelled', run_stopped: 'stopped' };
 
 // Folds one event into the state (the switch over every event name the view reads).
 export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): void {

@@ -1,5 +1,7 @@
-// The tasks, attempts and iterations of a run's fold: how fold-event.ts finds or makes them.
-import type { AttemptView, FoldState, IterationView, TaskView, UsageTotals } from './fold-types.js';
+// The tasks, attempts and iterations of a run's fold: how fold-event.ts finds or makes them; and what
+// the log holds of its team workers' reports (PostgreSQL store).
+import type { AttemptView, FoldState, IterationView, TaskView, UsageTotals, WorkerReports } from './fold-types.js';
+import type { TeamEvent } from './schema.js';
 
 // The task of that id, made pending when new.
 export function taskIn(tasks: Map<string, TaskView>, id: string): TaskView {
@@ -56,4 +58,16 @@ export function emptyTotals(): UsageTotals {
 // Two token counts added.
 export function addTokens(a: { input: number; output: number }, b: { input: number; output: number }) {
   return { input: a.input + b.input, output: a.output + b.output };
+}
+
+// No report yet.
+export function newWorkerReports(): WorkerReports {
+  return { taken: new Set(), stalled: new Set(), usage: new Set() };
+}
+
+// Folds one report fact (any other event changes nothing): the fold's, and the writer's as it appends.
+export function applyReportFact(reports: WorkerReports, event: TeamEvent): void {
+  if (event.event === 'attempt_taken') reports.taken.add(`${event.task_id}#${event.attempt}`);
+  else if (event.event === 'attempt_stalled') reports.stalled.add(`${event.task_id}#${event.attempt}`);
+  else if (event.event === 'attempt_usage' && event.report !== undefined) reports.usage.add(event.report);
 }

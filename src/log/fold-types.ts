@@ -2,10 +2,18 @@
 // usage, pipeline progress.
 import type { ApprovalView } from './approvals.js';
 import type { GitFacts } from './fold-git.js';
-import type { WorkerReports } from './fold-reports.js';
 import type { RunStory } from './fold-story.js';
 import type { Problem } from './read.js';
 import type { EventOf } from './schema.js';
+
+// What the log holds of the team workers' reports: the attempts taken, the attempts that stalled
+// (keys `task#attempt`) and the usage reports read (by their seq). The run's writer folds each
+// report into the log once (src/remote/worker-news.ts).
+export interface WorkerReports {
+  taken: Set<string>;
+  stalled: Set<string>;
+  usage: Set<number>;
+}
 
 // A started worker or gate group as the log records it (workers/types.ts: WorkerHandle).
 type LoggedHandle = EventOf<'attempt_spawned'>['handle'];

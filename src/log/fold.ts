@@ -5,7 +5,7 @@ import type { TeamEvent } from './schema.js';
 import { applyEvent } from './fold-event.js';
 import { emptyTotals } from './fold-tasks.js';
 import { branchesOf, newGitFacts, type BranchesView } from './fold-git.js';
-import { newWorkerReports } from './fold-reports.js';
+import { newWorkerReports } from './fold-tasks.js';
 import { newStory, type RunStory } from './fold-story.js';
 import type { ApprovalView, Conflict, FoldState, IterationView, PipelineProgress, RunUsage, TaskView } from './fold-types.js';
 import type { Problem, RunFiles } from './read.js';
