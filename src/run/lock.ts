@@ -1,8 +1,9 @@
 // The run lock: one orchestrator drives a run. A lock held by a dead process is taken over.
-import { linkSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { linkSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { BOOT_ID, PID_NS, readPidStart } from '../sys/proc.js';
 import { writeFileAtomic } from '../sys/atomic.js';
+import { readRegularFile } from '../sys/regular-file.js';
 import type { RunPaths } from '../log/write.js';
 import { LockedError } from '../sys/errors.js';
 import { holderAlive, inOtherNamespace, keepBeating } from './lock-life.js';
@@ -122,17 +123,16 @@ function pause(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
-// The lock file's holder; 'gone' when there is none; a string saying why it cannot be read.
+// A lock record is a line of JSON; a bigger file is not one.
+const LOCK_BYTES = 64 * 1024;
+
+// The lock file's holder; 'gone' when there is none; a string saying why it cannot be read (a
+// FIFO, a link or a folder in its place is refused at once, never waited on).
 function readLock(file: string): LockHolder | 'gone' | string {
-  let text: string;
+  const reading = readRegularFile(file, LOCK_BYTES);
+  if (!reading.ok) return reading.missing ? 'gone' : reading.reason;
   try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'gone';
-    return (error as Error).message;
-  }
-  try {
-    const holder = JSON.parse(text) as LockHolder;
+    const holder = JSON.parse(reading.text) as LockHolder;
     if (Number.isInteger(holder.pid) && Number.isInteger(holder.pidStart)) return holder;
   } catch {
     // Described below.
