@@ -15,7 +15,7 @@ export function leadInside(root: string, path: string): Leading {
   const realRoot = realpathSync(root);
   const folder = resolveFolder(dirname(path));
   if (typeof folder !== 'string') return folder;
-  if (!isWithin(realRoot, folder)) return { ok: false, kind: 'outside', at: dirname(path) };
+  if (!isWithin(realRoot, folder)) return { ok: false, kind: 'outside', at: firstLink(root, dirname(path)) };
   const file = join(folder, basename(path));
   if (!isLink(file)) return { ok: true, real: file };
   let real: string;
@@ -48,6 +48,16 @@ function resolveFolder(dir: string): string | Leading {
       existing = dirname(existing);
     }
   }
+}
+
+// The link on the way from `root` down to `dir` that leads out (the first link below root), else `dir`.
+function firstLink(root: string, dir: string): string {
+  const parts = relative(root, dir).split('/');
+  for (let depth = 1; depth <= parts.length; depth++) {
+    const at = join(root, ...parts.slice(0, depth));
+    if (isLink(at)) return at;
+  }
+  return dir;
 }
 
 function isLink(path: string): boolean {

@@ -2,7 +2,7 @@
 // `.gitattributes`, the opchain checkpoint): never through a link that leaves the folder it belongs
 // in, never by opening what is there (a FIFO cannot block it), always as a temporary file renamed
 // in the real folder. A folder or disk that refuses the write is bad input named by its path.
-import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { customAlphabet } from 'nanoid';
 import { UsageError } from './errors.js';
@@ -37,8 +37,7 @@ export function writeFileInside(root: WriteRoot, path: string, text: string, opt
   const real = resolveWritable(root, path);
   const temp = join(dirname(real), `${TEMP_PREFIX}${makeToken()}-${basename(real)}.tmp`);
   try {
-    // The real folder holds no link: a recursive mkdir makes only what is missing in it.
-    mkdirSync(dirname(real), { recursive: true });
+    makeFolders(dirname(real));
     const fd = openSync(temp, 'wx', 0o644);
     try {
       writeSync(fd, text);
@@ -60,12 +59,26 @@ export function moveFileInside(root: WriteRoot, from: string, to: string): strin
   const realFrom = resolveWritable(root, from);
   const realTo = resolveWritable(root, to);
   try {
-    mkdirSync(dirname(realTo), { recursive: true });
+    makeFolders(dirname(realTo));
     renameSync(realFrom, realTo);
   } catch (error) {
     throw unwritable(to, error as NodeJS.ErrnoException);
   }
   return realTo;
+}
+
+// Makes the folders of `dir` that are missing, one by one from the nearest that exists: a
+// recursive mkdir says ENOENT where a read-only folder refuses it (EROFS), and spins under /proc.
+function makeFolders(dir: string): void {
+  const missing: string[] = [];
+  for (let at = dir; !existsSync(at) && dirname(at) !== at; at = dirname(at)) missing.unshift(at);
+  for (const folder of missing) {
+    try {
+      mkdirSync(folder);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
 }
 
 // A file that is replaced keeps its permissions (a regular file only: a FIFO's are not a file's).
