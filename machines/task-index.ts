@@ -1,6 +1,6 @@
 // Counters and a scan cursor over the task graph, kept in the context so that the guards and the
 // scheduler read them instead of scanning every task: each change of a task updates them in O(1).
-import type { TaskState, TaskStatus } from './types.js';
+import type { TaskState, TaskStatus } from './task-state.js';
 
 export interface TaskIndex {
   /** Tasks by status. */

@@ -2,32 +2,9 @@
 import type { Defect, GateResult, Limits, NewEvent, Schedule, TaskDef } from '../src/log/schema.js';
 import type { Stage } from '../workers/types.js';
 import type { TaskIndex } from './task-index.js';
+import type { TaskState, TaskStatus } from './task-state.js';
 
-export type { Defect, GateResult, Limits, NewEvent, TaskDef, Stage };
-
-export type TaskStatus = 'pending' | 'running' | 'completed' | 'failed' | 'interrupted';
-
-// One task of the task graph (a planned task or a fix task).
-export interface TaskState {
-  id: string;
-  def: TaskDef;
-  kind: 'exec' | 'fix';
-  role: string;
-  worker: string;
-  status: TaskStatus;
-  /** The current or last attempt number; 0 before the first. */
-  attempt: number;
-  /** Attempts that ended failed (interrupted ones do not count). */
-  failures: number;
-  /** Workers an attempt of this task failed on: a retry goes elsewhere when it can. */
-  failedOn: string[];
-  evidence: string;
-  artifacts: string[];
-  /** The exec pass (0 = first, k = after fix loop k) the task belongs to. */
-  pass: number;
-  /** Its branch could not be merged (a conflict, teamline's files): a retry would meet the same. */
-  mergeFailed?: string;
-}
+export type { Defect, GateResult, Limits, NewEvent, TaskDef, Stage, TaskState, TaskStatus };
 
 // The one agent attempt of a single-agent stage (planner, analyst, verifier, architect).
 export interface StageAttempt {

@@ -36,7 +36,7 @@ export async function concludeEnd(session: RunSession, input: AttemptInput, adap
   if (recovered && !exit.stopped) {
     // Ended while no orchestrator watched: only a valid result is adopted; without one the attempt
     // is interrupted (it may have done part of its work), never counted as a plain failure.
-    const reading = judgeResult(input.stage, end.result, report.finalText ?? output, session.projectDir);
+    const reading = judgeResult(input.stage, end.result, report.finalText ?? output, agentDir(session, input));
     if (!reading.ok) return finishInterrupted(session, input, `recovered after a restart: the worker ended with no valid result (${reading.reason})`);
   }
   const judged = judge(session, input, end.result, exit, report, output);
@@ -58,6 +58,13 @@ export async function concludeEnd(session: RunSession, input: AttemptInput, adap
   session.events.commit(taskFinished(session, input, 'failed', prefix + verdict.evidence + describeDenials(report), verdict.result?.artifacts ?? [], verdict.result?.next ?? '', verdict.retryable));
 }
 
+// The folder the agent worked in, where its artifact paths must stay (a link out of its worktree
+// would be committed and merged): its worktree, or the project. A team worker's folder is on its
+// own machine: its paths are checked against the project.
+function agentDir(session: RunSession, input: AttemptInput): string {
+  return session.remote ? session.projectDir : session.isolation.workDir(input.stage, input.worker);
+}
+
 // "; permission denied: Bash: npm test, Write: a.txt" when the CLI refused tool calls.
 function describeDenials(report: AgentReport): string {
   return report.denials && report.denials.length > 0 ? `; permission denied: ${guardCliText(report.denials.join(', '))}` : '';
@@ -67,7 +74,7 @@ function judge(session: RunSession, input: AttemptInput, resultFile: ResultFileT
   // Credentials, quota, model, provider: no retry can fix it, however the attempt ended.
   if (report.failure) return { status: 'failed', evidence: guardCliText(report.failure.reason), retryable: false };
   if (exit.stopped) return { status: 'failed', evidence: guardCliText(exit.reason ?? 'stopped') };
-  const reading = judgeResult(input.stage, resultFile, report.finalText ?? output, session.projectDir);
+  const reading = judgeResult(input.stage, resultFile, report.finalText ?? output, agentDir(session, input));
   // A permission the CLI refused, and no valid result: no retry gets the CLI another permission.
   if (report.refused && !reading.ok) return { status: 'failed', evidence: guardCliText(report.refused.reason), retryable: false };
   // What the CLI printed is quoted with its secrets redacted.

@@ -5,7 +5,7 @@ import type { RunPaths } from '../log/write.js';
 import { DeterminismError } from '../sys/errors.js';
 import type { Progress } from '../run/progress.js';
 import type { ParsedArgs } from './args/args.js';
-import { askOrchestrator } from '../cancel/ask.js';
+import { askOrchestrator } from './light/cancel-ask.js';
 
 // Cancels the latest or named run; cancelling a run that already ended says so and changes nothing.
 export async function cancelCommand(argv: string[]): Promise<number> {
@@ -40,10 +40,12 @@ async function sweep(paths: RunPaths & { runId: string }, args: ParsedArgs, prog
     taken = takeOver(paths, project, progress, 'team cancel');
   } catch (error) {
     if (!(error instanceof DeterminismError)) throw error;
-    // The log cannot be replayed, yet it names the run's workers: they are stopped all the same.
-    const { stopRecordedWorkers } = await import('../cancel/stop-recorded.js');
-    const count = await stopRecordedWorkers(paths, project.config, force);
-    throw new DeterminismError(`${error.message.replace(/^determinism violation: /, '')}; the run's log cannot be replayed, so run ${paths.runId} was not marked cancelled, but its ${count} recorded worker(s) were stopped`);
+    // The log cannot be replayed, yet it names the run's workers: they are stopped all the same, and
+    // the run is recorded cancelled without the machine, so that no reader calls it running.
+    const { cancelUnreplayable } = await import('../cancel/stop-recorded.js');
+    const { count, reason } = await cancelUnreplayable(paths, project.config, force, error.message.replace(/^determinism violation: /, ''));
+    progress.emit({ type: 'cancel.done', run: paths.runId, outcome: 'cancelled' }, `run ${paths.runId} cancelled: its ${count} recorded worker(s) were stopped; ${reason}`);
+    return 0;
   }
   const { session, replay, release } = taken;
   try {

@@ -49,7 +49,7 @@ export async function dispatch(argv: string[]): Promise<number> {
     case 'doctor':
       return (await import('./doctor.js')).doctorCommand(rest);
     case 'worker':
-      return (await import('../team-worker/daemon.js')).workerCommand(rest);
+      return (await import('./worker.js')).workerCommand(rest);
     case 'ralph':
       return (await import('./run.js')).runTeam(rest, 'ralph');
     default:

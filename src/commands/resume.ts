@@ -7,7 +7,7 @@ import { stopFinishedLeftovers } from '../attempt/attempt.js';
 import { probeEventLog } from '../run/event-log.js';
 import { makeRunProgress } from '../views/watch/run-progress.js';
 import { takeOver } from '../run/takeover.js';
-import { assertGitWritable } from '../sys/writable.js';
+import { assertGitWritable } from '../run/writable.js';
 import type { RunSession } from '../run/session.js';
 import { killServer } from '../../workers/tmux/index.js';
 import { loadRunView } from '../log/read-view.js';

@@ -10,7 +10,7 @@ import type { RunPaths } from '../log/write.js';
 import { EXIT, UsageError } from '../sys/errors.js';
 import { readLockHolder } from './lock.js';
 import { namespaceEndsWithCommand } from '../sys/pid-namespace.js';
-import { assertRunsWritable } from '../sys/writable.js';
+import { assertRunsWritable } from './writable.js';
 import { keepTeamOutOfGit } from '../git/team-exclude.js';
 import { terminalText } from '../sys/terminal-text.js';
 

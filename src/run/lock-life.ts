@@ -6,7 +6,19 @@
 // namespace and is judged by its pid, as before.
 import { statSync, utimesSync } from 'node:fs';
 import { isProcessAlive, otherBoot, PID_NS } from '../sys/proc.js';
-import type { LockHolder } from './lock.js';
+
+// Who holds a run's lock (lock.json).
+export interface LockHolder {
+  /** The holder's pid in its own pid namespace. */
+  pid: number;
+  pidStart: number;
+  since: string;
+  command: string;
+  /** The holder's pid namespace (/proc/self/ns/pid); absent in locks of older versions. */
+  pidNs?: string;
+  /** The boot the holder ran in; absent in locks of older versions. */
+  bootId?: string;
+}
 
 // How often a holder renews its heartbeat.
 export const HEARTBEAT_MS = 5_000;

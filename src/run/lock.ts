@@ -6,24 +6,13 @@ import { writeFileAtomic } from '../sys/atomic.js';
 import { readRegularFile } from '../sys/regular-file.js';
 import type { RunPaths } from '../log/write.js';
 import { LockedError } from '../sys/errors.js';
-import { holderAlive, inOtherNamespace, keepBeating } from './lock-life.js';
+import { holderAlive, inOtherNamespace, keepBeating, type LockHolder } from './lock-life.js';
 
 // Whether a holder runs in another pid namespace (its pid cannot be checked from here).
-export { inOtherNamespace } from './lock-life.js';
+export { inOtherNamespace, type LockHolder } from './lock-life.js';
 
 export const LOCK_FILE = 'lock.json';
 
-export interface LockHolder {
-  /** The holder's pid in its own pid namespace. */
-  pid: number;
-  pidStart: number;
-  since: string;
-  command: string;
-  /** The holder's pid namespace (/proc/self/ns/pid); absent in locks of older versions. */
-  pidNs?: string;
-  /** The boot the holder ran in; absent in locks of older versions. */
-  bootId?: string;
-}
 
 // A takeover marker this old (wall clock), or seen unchanged this long (this process's own clock,
 // which a clock set back cannot fool), was left by a taker that died inside its takeover.

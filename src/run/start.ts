@@ -10,7 +10,7 @@ import type { Progress } from './progress.js';
 import { inputOf } from './replay.js';
 import { makeSession } from './session.js';
 import { chooseIsolation, forRun, openIsolation } from '../isolation/start.js';
-import { assertRunsWritable } from '../sys/writable.js';
+import { assertRunsWritable } from './writable.js';
 
 export interface StartRequest {
   /** The id the run is created with (a detached start chose it); default a new one. */

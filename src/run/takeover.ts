@@ -12,7 +12,7 @@ import { foldEvents, newFold, type RunView } from '../log/fold.js';
 import { UsageError } from '../sys/errors.js';
 import { makeRunLogger } from '../sys/logger.js';
 import { acquireLock } from './lock.js';
-import { assertRunsWritable } from '../sys/writable.js';
+import { assertRunsWritable } from './writable.js';
 import type { Progress } from './progress.js';
 import { readForReplay, writeMachineSnapshot } from './machine-snapshot.js';
 import { replayRun, type Replay } from './replay.js';

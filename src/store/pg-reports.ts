@@ -1,9 +1,9 @@
 // Reports: what workers say about the attempts they hold, and what the run's writer reads back to
 // turn into events (workers never write the log). The writer also learns which leases expired.
+import { REPORT_KINDS, type ReportKind } from './pg-schema-workers.js';
 import type { PgStore } from './pg-store.js';
 
-export const REPORT_KINDS = ['spawned', 'usage', 'output-tail', 'stalled', 'finished'] as const;
-export type ReportKind = (typeof REPORT_KINDS)[number];
+export { REPORT_KINDS, type ReportKind };
 
 // One attempt of one task of one run.
 export interface AttemptRef {

@@ -1,6 +1,9 @@
 // The tables of the workers (docs/scale-out.md): leases (renewed in place), reports and requests
 // (append-only, like the log). Workers write leases and reports; they never write events.
-import { REPORT_KINDS } from './pg-reports.js';
+
+// What a worker may report of an attempt it holds (pg-reports.ts): the table's check names them.
+export const REPORT_KINDS = ['spawned', 'usage', 'output-tail', 'stalled', 'finished'] as const;
+export type ReportKind = (typeof REPORT_KINDS)[number];
 
 const KINDS = REPORT_KINDS.map((kind) => `'${kind}'`).join(', ');
 // The check a store already has takes every kind when its definition names each one.

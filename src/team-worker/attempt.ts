@@ -2,20 +2,19 @@
 // adapter's command, the process backend's own process group), under a lease, with its reports.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type PgBoss from 'pg-boss';
 import { getAdapter } from '../../workers/adapters/index.js';
 import { escapeeMarker, stopEscapees } from '../../workers/escapees.js';
 import { killServer } from '../../workers/tmux/index.js';
 import { sim } from '../../workers/sim/adapter.js';
-import type { AgentAdapter, LaunchSpec, WorkerBackend, WorkerExit, WorkerHandle } from '../../workers/types.js';
+import type { AgentAdapter, LaunchSpec, WorkerExit, WorkerHandle } from '../../workers/types.js';
 import { OUTPUT_FILE, readExitRecord } from '../../workers/wrapper.js';
 import { recordLaunch } from './leftovers.js';
 import { usageOf, watchLife, watchOutputTail, watchSessionId } from './usage.js';
 import { readBoundedOutput } from '../attempt/output.js';
 import { readResultFile } from '../attempt/result.js';
-import { completeJob, failJob, renewLease, type LeaseHolder, type TakenAttempt } from '../store/pg-leases.js';
+import { completeJob, failJob, renewLease, type TakenAttempt } from '../store/pg-leases.js';
 import { writeReport } from '../store/pg-reports.js';
-import type { PgStore } from '../store/pg-store.js';
+import type { WorkerContext } from './context.js';
 import { keepLease } from './lease.js';
 import { openAttemptTree, type AttemptTree, type GitOutcome } from './git.js';
 
@@ -24,22 +23,6 @@ const OUTPUT_REPORT_LIMIT = 64 * 1024;
 // Between the polite stop request and the signals, for an agent the worker stops.
 const STOP_GRACE_MS = 2_000;
 
-// What every attempt of one worker shares.
-export interface WorkerContext {
-  store: PgStore;
-  boss: PgBoss;
-  /** Headless agents: each in its own process group. */
-  backend: WorkerBackend;
-  /** Agents whose config says tmux: a pane in the run's own private tmux server on this machine. */
-  tmux: WorkerBackend;
-  /** Runs with a tmux server here, and how many of their attempts run in it now. */
-  tmuxRuns: Map<string, number>;
-  holder: LeaseHolder;
-  projectDir: string;
-  /** The worker's own folder: attempts/<run>/<task>/a<n> are made under it. */
-  folder: string;
-  say(line: string): void;
-}
 
 // A running attempt: its agent's handle once started, and how to stop it.
 export interface RunningAttempt {

@@ -1,6 +1,6 @@
-// `team worker --store URL [--labels a,b] [--max N] [--lease-ttl S] [--cwd DIR]`: pulls attempts from
-// the PostgreSQL store and runs them on this machine, each under a lease, reporting what happens.
-// It never writes the log: the run's writer turns its reports into events.
+// The `team worker` daemon: pulls attempts from the PostgreSQL store and runs them on this machine,
+// each under a lease, reporting what happens. It never writes the log: the run's writer turns its
+// reports into events.
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { nanoid } from 'nanoid';
@@ -14,11 +14,21 @@ import { takeAttempts } from '../store/pg-leases.js';
 import { closeQueue, ensureAttemptQueue, openQueue } from '../store/pg-queue.js';
 import { listenRequests } from '../store/pg-requests.js';
 import { PgStore } from '../store/pg-store.js';
-import { runTakenAttempt, type RunningAttempt, type WorkerContext } from './attempt.js';
-import { parseWorkerArgs, type WorkerOptions } from '../commands/args/worker-args.js';
+import { runTakenAttempt, type RunningAttempt } from './attempt.js';
+import type { WorkerContext } from './context.js';
 import { CancelWatch } from './cancel.js';
 import { stopLeftovers } from './leftovers.js';
 import { keepTeamOutOfGit } from '../git/team-exclude.js';
+
+// What a worker was started with (src/commands/worker.ts reads it from the command line).
+export interface WorkerOptions {
+  storeUrl: string;
+  labels: string[];
+  max: number;
+  leaseTtlMs: number;
+  /** The folder agents work in; the worker's own files are under its .team/worker. */
+  projectDir: string;
+}
 
 // How often a worker with room asks for more attempts.
 const POLL_MS = 500;
@@ -27,8 +37,7 @@ const CLOSE_MS = 5_000;
 
 // Runs until SIGTERM or SIGINT: then stops the agents it started, reports them, and exits 0. Every
 // TTL/4 it also stops agents an earlier worker on this folder left running once their lease is gone.
-export async function workerCommand(argv: string[]): Promise<number> {
-  const options = parseWorkerArgs(argv);
+export async function runWorker(options: WorkerOptions): Promise<number> {
   const ctx = await openWorker(options);
   const queues = [ATTEMPT_QUEUE];
   for (const label of options.labels) queues.push(await ensureAttemptQueue(ctx.boss, label));

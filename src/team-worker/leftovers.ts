@@ -7,7 +7,7 @@ import { writeFileAtomic } from '../sys/atomic.js';
 import type { WorkerHandle } from '../../workers/types.js';
 import { readRegularFile } from '../sys/regular-file.js';
 import { leaseHeld } from '../store/pg-leases.js';
-import type { WorkerContext } from './attempt.js';
+import type { WorkerContext } from './context.js';
 
 // In each attempt folder: which worker started the agent, and its handle.
 const LAUNCH_FILE = 'worker.json';

@@ -2,7 +2,7 @@
 // child processes, heartbeats, bulk output and files written in the project.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Behaviour } from './scenario.js';
 import type { SimEnv } from './sim-env.js';
@@ -72,4 +72,14 @@ export function writeTaskFiles(env: SimEnv, task: TaskIdParts, behaviour: Behavi
     writeFileSync(target, file.content ?? `task ${task.id} attempt ${env.attempt} by ${env.worker}\n`);
   }
   return [...files.map((file) => file.path), ...(behaviour.artifacts ?? [])];
+}
+
+// Makes the attempt's symbolic links in the project; returns their paths as artifacts.
+export function makeLinks(env: SimEnv, behaviour: Behaviour): string[] {
+  for (const link of behaviour.links ?? []) {
+    const at = resolve(env.projectDir, link.path);
+    mkdirSync(dirname(at), { recursive: true });
+    symlinkSync(link.target, at);
+  }
+  return (behaviour.links ?? []).map((link) => link.path);
 }

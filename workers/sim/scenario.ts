@@ -27,6 +27,8 @@ const DefectSchema = z.strictObject({ id: z.string().min(1), description: z.stri
 const FileSchema = z.strictObject({ path: z.string().min(1), content: z.string().optional() });
 
 const EditSchema = z.strictObject({ path: z.string().min(1), line: z.int().min(1), text: z.string() });
+// A symbolic link to make in the project, as a hostile agent would (`ln -s target path`).
+const LinkSchema = z.strictObject({ path: z.string().min(1), target: z.string().min(1) });
 
 const CommitSchema = z.strictObject({ message: z.string().min(1).optional(), force: z.array(z.string().min(1)).optional() });
 
@@ -58,6 +60,8 @@ const BehaviourSchema = z.strictObject({
   files: z.array(FileSchema).optional(),
   /** Lines of existing files to replace (after `files`). */
   edits: z.array(EditSchema).optional(),
+  /** Symbolic links to make in the project (after `edits`), listed in `artifacts`. */
+  links: z.array(LinkSchema).optional(),
   /** Commit the work itself with git, as some agents do (`force`: paths added even when ignored). */
   commit: CommitSchema.optional(),
   /** Extra artifact paths listed in the result but not written. */

@@ -3,7 +3,7 @@
 // for the README demo and end-to-end tests on machines with no model access. See SCENARIO.md.
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { hangForever, ignoreSignals, printLines, spawnChildren, startHeartbeat, toHeartbeatFile, writeTaskFiles } from './behaviours.js';
+import { hangForever, ignoreSignals, makeLinks, printLines, spawnChildren, startHeartbeat, toHeartbeatFile, writeTaskFiles } from './behaviours.js';
 import { appendLedger, countEarlierReviews } from './ledger.js';
 import { commitOwnWork, editLines } from './git-work.js';
 import { printFencedResult, toResultText, writeResultFile } from './output.js';
@@ -45,7 +45,7 @@ async function runSim(): Promise<number> {
 function finishWork(attempt: Attempt, promptLine: string): number {
   const { env, task, behaviour, scenario } = attempt;
   const earlierReviews = countEarlierReviews(env.ledgerFile, env.runId, task.id);
-  const artifacts = [...writeTaskFiles(env, task, behaviour), ...editLines(env, behaviour)];
+  const artifacts = [...writeTaskFiles(env, task, behaviour), ...editLines(env, behaviour), ...makeLinks(env, behaviour)];
   commitOwnWork(env, behaviour);
   appendLedger(env.ledgerFile, {
     run: env.runId,

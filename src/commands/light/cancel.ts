@@ -2,7 +2,7 @@
 // request reaches a live orchestrator without loading the run's machinery. With no orchestrator left
 // to ask, the whole CLI runs the command again (cancel.ts), finds none to ask either, and sweeps:
 // what happened before (at most a request to an orchestrator since gone) is what it would have done.
-import { askOrchestrator } from '../../cancel/ask.js';
+import { askOrchestrator } from './cancel-ask.js';
 import { WHOLE_CLI } from './hand-over.js';
 
 export { EXIT, TeamError } from '../../sys/errors.js';

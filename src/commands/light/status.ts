@@ -2,7 +2,7 @@
 // files read and shown without the run's machinery. `--watch` and a run in a PostgreSQL store need
 // the whole CLI, which runs the command again: before that nothing was shown or written.
 import { WHOLE_CLI } from './hand-over.js';
-import { showStatus } from '../../views/status/read.js';
+import { showStatus } from './status-read.js';
 
 export { EXIT, TeamError } from '../../sys/errors.js';
 

@@ -5,7 +5,7 @@
 import { closeSync, existsSync, openSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { runsDir } from '../log/write.js';
-import { UsageError } from './errors.js';
+import { UsageError } from '../sys/errors.js';
 import { gitWriteProblem } from '../git/team-exclude.js';
 
 // Refuses when the project's run folder (`.team/runs`, or `dir`) cannot be made or written in.

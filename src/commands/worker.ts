@@ -1,24 +1,18 @@
-// `team worker`'s arguments: the store, the labels it serves, how many attempts at once, the lease TTL.
-import { isPostgresUrl } from '../../../config/schema.js';
-import { ID_PATTERN } from '../../log/guards.js';
-import { UsageError } from '../../sys/errors.js';
-import { optionalInt, optionalString, parseFlags, requireString } from './args.js';
-import { FLAGS } from './flags.js';
-import { openProjectDir } from './project-dir.js';
+// `team worker --store URL [--labels a,b] [--max N] [--lease-ttl S] [--cwd DIR]`: pulls attempts from
+// the PostgreSQL store and runs them on this machine (src/team-worker/daemon.ts). Its arguments: the
+// store, the labels it serves, how many attempts at once, the lease TTL.
+import { isPostgresUrl } from '../../config/schema.js';
+import { ID_PATTERN } from '../log/guards.js';
+import { UsageError } from '../sys/errors.js';
+import { runWorker, type WorkerOptions } from '../team-worker/daemon.js';
+import { optionalInt, optionalString, parseFlags, requireString } from './args/args.js';
+import { FLAGS } from './args/flags.js';
+import { openProjectDir } from './args/project-dir.js';
 
 // Attempts one worker runs at once unless --max says otherwise.
 const DEFAULT_MAX = 1;
 // A lease lives this long without renewal (docs/scale-out.md): a worker silent for longer is gone.
 const DEFAULT_LEASE_TTL_S = 60;
-
-export interface WorkerOptions {
-  storeUrl: string;
-  labels: string[];
-  max: number;
-  leaseTtlMs: number;
-  /** The folder agents work in; the worker's own files are under its .team/worker. */
-  projectDir: string;
-}
 
 // Reads argv; a bad argument is a usage error naming it.
 export function parseWorkerArgs(argv: string[]): WorkerOptions {
@@ -37,4 +31,9 @@ export function parseWorkerArgs(argv: string[]): WorkerOptions {
     leaseTtlMs: (optionalInt(args, 'lease-ttl', name, 2, 3600) ?? DEFAULT_LEASE_TTL_S) * 1000,
     projectDir: openProjectDir(args),
   };
+}
+
+// Runs the worker until SIGTERM or SIGINT; returns its exit code.
+export function workerCommand(argv: string[]): Promise<number> {
+  return runWorker(parseWorkerArgs(argv));
 }

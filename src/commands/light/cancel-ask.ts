@@ -6,15 +6,15 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { readRegularFile } from '../sys/regular-file.js';
 import { join, resolve } from 'node:path';
-import { validateId } from '../log/guards.js';
-import { readRunEnd, readStartedGrace } from '../log/run-marks.js';
-import { resolveRun, type RunPaths } from '../log/write.js';
-import { writeCancelRequest } from './request.js';
-import { holderStillAlive, inOtherNamespace, liveHolder, signalHolder, type LockHolder } from '../run/lock.js';
-import { makeProgress, type Progress } from '../run/progress.js';
-import { optionalString, parseFlags, type ParsedArgs } from '../commands/args/args.js';
-import { FLAGS } from '../commands/args/flags.js';
-import { openProjectDir } from '../commands/args/project-dir.js';
+import { validateId } from '../../log/guards.js';
+import { readRunEnd, readStartedGrace } from '../../log/run-marks.js';
+import { resolveRun, type RunPaths } from '../../log/write.js';
+import { writeCancelRequest } from '../../cancel/request.js';
+import { holderStillAlive, inOtherNamespace, liveHolder, signalHolder, type LockHolder } from '../../run/lock.js';
+import { makeProgress, type Progress } from '../../run/progress.js';
+import { optionalString, parseFlags, type ParsedArgs } from '../args/args.js';
+import { FLAGS } from '../args/flags.js';
+import { openProjectDir } from '../args/project-dir.js';
 
 // How often the orchestrator's liveness is checked while it shuts down (a signal to pid 0, no log read).
 const LIVENESS_MS = 50;
