@@ -4,7 +4,7 @@
 // that the request goes out as soon as node has started. When no orchestrator is left to ask, the
 // caller sweeps (cancel.ts).
 import { watch, type FSWatcher } from 'node:fs';
-import { readRegularFile } from '../sys/regular-file.js';
+import { readRegularFile } from '../../sys/regular-file.js';
 import { join, resolve } from 'node:path';
 import { validateId } from '../../log/guards.js';
 import { readRunEnd, readStartedGrace } from '../../log/run-marks.js';
