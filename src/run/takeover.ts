@@ -12,6 +12,7 @@ import { foldEvents, newFold, type RunView } from '../log/fold.js';
 import { UsageError } from '../sys/errors.js';
 import { makeRunLogger } from '../sys/logger.js';
 import { acquireLock } from './lock.js';
+import { holdCancelSignals } from '../cancel/hold.js';
 import { assertRunsWritable } from './writable.js';
 import type { Progress } from './progress.js';
 import { readForReplay, writeMachineSnapshot } from './machine-snapshot.js';
@@ -53,7 +54,13 @@ export interface Takeover {
 // Takes the run's lock and rebuilds its state; throws (changing nothing) on a determinism violation.
 export function takeOver(paths: RunPaths & { runId: string }, project: { dir: string; config: TeamConfig; configFile?: string }, progress: Progress, command: string): Takeover {
   assertRunsWritable(paths.projectDir, paths.runDir);
-  const release = acquireLock(paths, command);
+  const unlock = acquireLock(paths, command);
+  // From here a cancel asks this process (a request and SIGTERM): held until the run listens.
+  const heldSignals = holdCancelSignals();
+  const release = () => {
+    heldSignals.release();
+    unlock();
+  };
   try {
     removeTornWrites(paths);
     const { files, digest, snapshot } = readForReplay(paths);
@@ -83,6 +90,7 @@ export function takeOver(paths: RunPaths & { runId: string }, project: { dir: st
       digest,
       sessionIds: { session: started.session, parent_session: started.parent_session },
       limits: started.limits,
+      heldSignals,
     });
     return { session, replay, view, release };
   } catch (error) {
