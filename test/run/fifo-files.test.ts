@@ -75,6 +75,31 @@ describe('files around the log (FIFOs)', () => {
     expect((await run.exited).exitCode).toBe(3);
   }, 90_000);
 
+  it('a FIFO under an end record\'s name: cancel passes it by and cancels the run', async () => {
+    const { project, runId } = await makeUndrivenRun();
+    const fifo = fifoAt(project, `.team/runs/${runId}/events/20991231T000000000000Z-run_cancelled-run-a0-zzzzzz.json`);
+    try {
+      const cancel = await team(project, 'cancel');
+      expect(cancel.exitCode, cancel.stderr).toBe(0);
+      expect(project.listEvents(runId).filter((name) => name.includes('-run_cancelled-'))).toHaveLength(2);
+    } finally {
+      // The test's own helpers read every event file plainly.
+      rmSync(fifo);
+    }
+  }, 90_000);
+
+  it('a FIFO at the cancel request of a driven run: the orchestrator never waits on it, and a cancel still ends the run', async () => {
+    const project = makeCancelProject({ scenario: 'cancel-one-hang.json', graceMs: 500 });
+    const run = project.start('1:executor', 'a run with a FIFO for a request');
+    const runId = await project.waitForWorkers(['t1']);
+    fifoAt(project, `.team/runs/${runId}/cancel-request.json`);
+    // The orchestrator looks for a request twice a second: it has looked at the FIFO by now.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const cancel = await team(project, 'cancel');
+    expect(cancel.exitCode, cancel.stderr).toBe(0);
+    expect((await run.exited).exitCode).toBe(3);
+  }, 90_000);
+
   it('a FIFO at the project config: status and cancel name it at once', async () => {
     const { project } = await makeUndrivenRun();
     const file = fifoAt(project, '.team/config.json');
