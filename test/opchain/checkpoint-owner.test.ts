@@ -1,7 +1,8 @@
 // `.checkpoints/team.checkpoint.json` belongs to skill `team`: a file there of another skill (or no
 // checkpoint at all) is moved to history byte for byte and said so, and teamline writes its own;
 // teamline's own older file keeps the user's fields (OPCHAIN.md).
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanUpCancelProjects, makeCancelProject, type CancelProject } from '../helpers/cancel-run.js';
@@ -55,6 +56,19 @@ describe('opchain checkpoint owner', () => {
     const [moved] = historyOf(project);
     expect(readFileSync(join(project.dir, '.checkpoints/history', moved!)).equals(bytes)).toBe(true);
     expect(run.stderr).toContain('.checkpoints/team.checkpoint.json was not a checkpoint of skill team: moved as it was to');
+  }, 60_000);
+
+  it('never writes through a .checkpoints that links out of the project', async () => {
+    const project = makeCancelProject({ scenario: 'e2e-one-task.json', graceMs: 500 });
+    const outside = mkdtempSync(join(tmpdir(), 'teamline-outside-'));
+    try {
+      symlinkSync(outside, join(project.dir, '.checkpoints'));
+      const run = await project.run('1:executor', 'a run whose checkpoints folder leads out');
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(readdirSync(outside)).toEqual([]);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it('keeps the user\'s notes in skill_state and context_primer of its own older file across a new run', async () => {
