@@ -5,7 +5,7 @@ import { createRun, runPaths, type RunPaths } from '../log/write.js';
 import { makeRunLogger } from '../sys/logger.js';
 import type { Routing } from './agents.js';
 import { driveRun, type DriveOutcome } from './drive.js';
-import { acquireLock } from './lock.js';
+import { acquireLock } from '../store/file-lock.js';
 import type { Progress } from './progress.js';
 import { inputOf } from './replay.js';
 import { makeSession } from './session.js';

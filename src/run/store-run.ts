@@ -3,12 +3,11 @@
 // its attempts run on `team worker` processes. The writer's own files (handoffs, log.jsonl) live in
 // .team/store-runs/<run> of the folder it runs in; the log alone is enough to go on from any other.
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { TeamConfig } from '../../config/schema.js';
 import type { EventOf, IsolationRecord } from '../log/schema.js';
 import { fetchIntoBranch, hasRemote, reachRemote } from '../git/remote.js';
 import { probeRepo } from '../git/repo.js';
-import { runPathsIn, type RunPaths } from '../log/write.js';
+import type { RunPaths } from '../log/write.js';
 import { makeRunId } from '../log/time.js';
 import { foldEvents, newFold, viewOf, type RunView } from '../log/fold.js';
 import { LogWriteError, UsageError } from '../sys/errors.js';
@@ -16,7 +15,7 @@ import { makeRunLogger } from '../sys/logger.js';
 import { PgEventGroup } from '../store/pg-event-group.js';
 import { openQueue } from '../store/pg-queue.js';
 import { PgStore } from '../store/pg-store.js';
-import { takeWriterLock, writerName } from '../store/pg-writer-lock.js';
+import { writerName } from '../store/pg-writer-lock.js';
 import { driveRun, type DriveOutcome } from './drive.js';
 import type { Progress } from './progress.js';
 import { integrationBranch } from '../isolation/start.js';
@@ -42,22 +41,17 @@ async function chooseStoreIsolation(projectDir: string, remote: string | undefin
   return { mode: 'worktree', reason: `team.remote: the branches go through ${remote}`, base: repo.head, userBranch: repo.branch, prefix: repo.prefix, remote, branch: integrationBranch(runId) };
 }
 
-// The writer's own files of a run on the store: laid out as a run folder's, under .team/store-runs.
-export function storeRunPaths(projectDir: string, runId: string): RunPaths {
-  return runPathsIn(join(projectDir, '.team', 'store-runs', runId), projectDir);
-}
-
 // Creates the run in the store and drives it to its end (or a stop for a decision).
 export async function startStoreRun(request: StartRequest & { storeUrl: string }): Promise<{ outcome: DriveOutcome; view: RunView; runId: string; paths: RunPaths }> {
   const { config, routing } = request;
   const runId = request.runId ?? makeRunId();
   // Decided before anything is written: a remote that cannot be used is refused with nothing made.
   const isolation = await chooseStoreIsolation(request.projectDir, config.team.remote, runId);
-  const link = await openLink(request.storeUrl, runId, async (store) => {
+  const link = await openLink(request.storeUrl, request.projectDir, runId, async (store) => {
     await store.createRun({ profile: 'default', stage: 'team-plan', status: 'running', ...request.session, task: request.task, workers: request.workers, agentType: routing.agentType, mode: request.mode }, runId);
   });
   try {
-    const paths = openPaths(request.projectDir, runId);
+    const paths = openPaths(link.store, runId);
     const record = (await link.store.read(runId)).run;
     const limits = limitsOf(config);
     request.progress.emit({ type: 'run.started', run: runId, runDir: paths.runDir }, `teamline run ${runId} (${request.mode}, ${request.workers} workers) in the store; its attempts go to team workers`);
@@ -76,12 +70,12 @@ export interface StoreTakeover {
   session: RunSession;
   replay: Replay;
   view: RunView;
-  close: () => Promise<void>;
+  release: () => Promise<void>;
 }
 
 // Takes the run's writer lock and rebuilds its state from the store's log (on any machine).
 export async function takeOverStore(storeUrl: string, runId: string, project: { dir: string; config: TeamConfig; configFile?: string }, progress: Progress): Promise<StoreTakeover> {
-  const link = await openLink(storeUrl, runId);
+  const link = await openLink(storeUrl, project.dir, runId);
   try {
     const read = await link.store.read(runId);
     const st = newFold(read.run);
@@ -97,7 +91,7 @@ export async function takeOverStore(storeUrl: string, runId: string, project: { 
     const session = makeStoreSession(
       {
         runId,
-        paths: openPaths(project.dir, runId),
+        paths: openPaths(link.store, runId),
         projectDir: project.dir,
         config: project.config,
         configFile: project.configFile,
@@ -113,7 +107,7 @@ export async function takeOverStore(storeUrl: string, runId: string, project: { 
       },
       link,
     );
-    return { session, replay, view, close: () => closeRemote(session.remote ?? link) };
+    return { session, replay, view, release: () => closeRemote(session.remote ?? link) };
   } catch (error) {
     await closeRemote(link);
     throw error;
@@ -134,12 +128,12 @@ async function openStoreIsolation(session: RunSession): Promise<void> {
 }
 
 // The store, pg-boss and the run's writer lock; `before` runs once the store is open (it makes the run).
-async function openLink(url: string, runId: string, before?: (store: PgStore) => Promise<void>): Promise<StoreLink> {
+async function openLink(url: string, projectDir: string, runId: string, before?: (store: PgStore) => Promise<void>): Promise<StoreLink> {
   const name = writerName(runId);
-  const store = await PgStore.open(url, name);
+  const store = await PgStore.open(url, name, projectDir);
   try {
     await before?.(store);
-    const lock = await takeWriterLock(url, runId, name);
+    const lock = await store.lockWriter(runId, name);
     const boss = await openQueue(url, name).catch(async (error: unknown) => {
       await lock.release();
       throw error;
@@ -151,9 +145,10 @@ async function openLink(url: string, runId: string, before?: (store: PgStore) =>
   }
 }
 
-function openPaths(projectDir: string, runId: string): RunPaths {
-  const paths = storeRunPaths(projectDir, runId);
-  keepTeamOutOfGit(projectDir);
+// The writer's own files of the run (.team/store-runs/<run>), kept out of git.
+function openPaths(store: PgStore, runId: string): RunPaths {
+  const paths = store.paths(runId);
+  keepTeamOutOfGit(paths.projectDir);
   mkdirSync(paths.handoffsDir, { recursive: true });
   return paths;
 }

@@ -11,7 +11,7 @@ import type { RunPaths } from '../log/write.js';
 import { foldEvents, newFold, type RunView } from '../log/fold.js';
 import { UsageError } from '../sys/errors.js';
 import { makeRunLogger } from '../sys/logger.js';
-import { acquireLock } from './lock.js';
+import { acquireLock } from '../store/file-lock.js';
 import { assertRunsWritable } from './writable.js';
 import type { Progress } from './progress.js';
 import { readForReplay, writeMachineSnapshot } from './machine-snapshot.js';
