@@ -164,6 +164,7 @@ export class PgStore implements RunStore {
   }
 
   async pickRun(runId?: string): Promise<string> {
+    if (runId !== undefined && !(await this.hasRun(runId))) throw this.noRun(runId);
     const id = runId ?? (await this.current());
     if (id === undefined) throw new UsageError(`no run in ${this.where}: the store has none (runs are written to PostgreSQL by a writer; the files under .team/runs need no --store)`);
     return id;
