@@ -9,7 +9,7 @@ import type { Project } from './args/project.js';
 import { askOrchestrator } from './light/cancel-ask.js';
 import { FileStore } from '../store/file-store.js';
 import type { PgStore } from '../store/pg-store.js';
-import { withStore, type RunStore } from '../store/types.js';
+import type { RunStore } from '../store/types.js';
 
 // How often `team cancel` looks for the run's end while a store's writer shuts it down.
 const END_POLL_MS = 200;
@@ -41,8 +41,14 @@ async function cancelOnStore(args: ParsedArgs): Promise<number> {
   const progress = makeProgress({ json: args.values.json === true });
   const force = args.values.force === true;
   const store = (await openStore(project, optionalString(args, 'store'), 'team cancel')) as PgStore;
-  const asked = await withStore(store, () => askWriter(store, named, project, progress, force));
-  return asked.code ?? sweep(store, asked.id, project, progress, force);
+  // With no writer left to ask, the sweep's takeover holds the store, and closes it when it ends.
+  const asked = await askWriter(store, named, project, progress, force).catch(async (error: unknown) => {
+    await store.close();
+    throw error;
+  });
+  if (asked.code === undefined) return sweep(store, asked.id, project, progress, force);
+  await store.close();
+  return asked.code;
 }
 
 // Asks the run's live writer through a request and waits for the end: the exit code, or no code
@@ -86,7 +92,7 @@ async function sweep(store: RunStore, id: string, project: Project, progress: Pr
   const paths = { ...store.paths(id), runId: id };
   let taken: Awaited<ReturnType<typeof takeOverStore>> | ReturnType<typeof takeOver>;
   try {
-    taken = files ? takeOver(paths, project, progress, 'team cancel') : await takeOverStore((store as PgStore).url, id, project, progress);
+    taken = files ? takeOver(paths, project, progress, 'team cancel') : await takeOverStore(store as PgStore, id, project, progress);
   } catch (error) {
     if (!files || !(error instanceof DeterminismError)) throw error;
     // The log cannot be replayed, yet it names the run's workers: they are stopped all the same, and

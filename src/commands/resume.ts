@@ -39,11 +39,15 @@ export async function resumeCommand(argv: string[]): Promise<number> {
       return detachRun({ argv: childArgv, store, runId: id, creates: false, json: args.values.json === true });
     });
   }
-  const id = await withStore(store, () => store.pickRun(named));
+  // The takeover holds the store from here, and closes it when it ends.
+  const id = await store.pickRun(named).catch(async (error: unknown) => {
+    await store.close();
+    throw error;
+  });
   const paths = { ...store.paths(id), runId: id };
   const progress = makeRunProgress({ json: args.values.json === true, projectDir: project.dir });
   if (files) probeEventLog(paths, id);
-  const { session, replay, view, release } = files ? takeOver(paths, project, progress, cmd) : await takeOverStore((store as PgStore).url, id, project, progress);
+  const { session, replay, view, release } = files ? takeOver(paths, project, progress, cmd) : await takeOverStore(store as PgStore, id, project, progress);
   try {
     if (files && ENDED.has(view.status)) await endLeftovers(session);
     refuseEnded(view.status, id, files);

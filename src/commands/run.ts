@@ -1,5 +1,5 @@
 // `team [N:agent-type] "task"` and `team ralph [N:agent-type] "task"`: start a run and drive it.
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { terminalLine } from '../sys/terminal-text.js';
 import { LIMITS, validateId, validateText } from '../log/guards.js';
 import { makeRunId } from '../log/time.js';
@@ -19,9 +19,8 @@ import { readSessionIds } from './args/host-session.js';
 import { refuseOneWordTask } from './args/one-word.js';
 import { FLAGS } from './args/flags.js';
 import { openProject } from './args/project.js';
-import { FileStore } from '../store/file-store.js';
 import { openStore } from '../store/open.js';
-import { withStore } from '../store/types.js';
+import { withStore, type RunStore } from '../store/types.js';
 import { storeUrlOf } from '../store/store-url.js';
 
 // The exit code of each way a run can end.
@@ -70,21 +69,20 @@ export async function runTeam(argv: string[], mode: 'team' | 'ralph'): Promise<n
     session: readSessionIds(),
     land: args.values.land === true,
   };
-  if (storeUrl !== undefined) {
-    const ended = await (await import('../run/store-run.js')).startStoreRun({ ...request, storeUrl });
-    reportViewEnd(ended.view, ended.paths.runDir, ended.outcome, progress);
-    return OUTCOME_EXIT[ended.outcome.kind];
+  const store = await openStore(project, storeUrl, 'team');
+  const { outcome, paths, runId, view } = await withStore(store, () => startRun(request, store));
+  if (store.kind === 'postgres') reportViewEnd(view, paths.runDir, outcome, progress);
+  else {
+    if (outcome.kind === 'completed' && args.values.land) await landAfterRun(store, runId, project.dir, progress);
+    reportEnd(paths, project.dir, outcome, progress);
   }
-  const { outcome, paths } = await startRun(request);
-  if (outcome.kind === 'completed' && args.values.land) await landAfterRun(new FileStore(project.dir, project.write), basename(paths.runDir), progress);
-  reportEnd(paths, project.dir, outcome, progress);
   return OUTCOME_EXIT[outcome.kind];
 }
 
 // --land: lands the completed run; a refusal is said, and the summary then names the command.
-async function landAfterRun(store: FileStore, runId: string, progress: ReturnType<typeof makeProgress>): Promise<void> {
+async function landAfterRun(store: RunStore, runId: string, projectDir: string, progress: ReturnType<typeof makeProgress>): Promise<void> {
   try {
-    await (await import('./land.js')).landWork(store, runId, progress, store.projectDir);
+    await (await import('./land.js')).landWork(store, runId, progress, projectDir);
   } catch (error) {
     progress.emit({ type: 'land.refused', run: runId, reason: (error as Error).message }, `--land: ${(error as Error).message}`);
   }

@@ -7,23 +7,19 @@ import type { TeamConfig } from '../../config/schema.js';
 import type { EventOf, IsolationRecord } from '../log/schema.js';
 import { fetchIntoBranch, hasRemote, reachRemote } from '../git/remote.js';
 import { probeRepo } from '../git/repo.js';
-import type { RunPaths } from '../log/write.js';
-import { makeRunId } from '../log/time.js';
 import { foldEvents, newFold, viewOf, type RunView } from '../log/fold.js';
 import { LogWriteError, UsageError } from '../sys/errors.js';
 import { makeRunLogger } from '../sys/logger.js';
 import { PgEventGroup } from '../store/pg-event-group.js';
 import { openQueue } from '../store/pg-queue.js';
-import { PgStore } from '../store/pg-store.js';
+import type { PgStore } from '../store/pg-store.js';
 import { writerName } from '../store/pg-writer-lock.js';
-import { driveRun, type DriveOutcome } from './drive.js';
 import type { Progress } from './progress.js';
 import { integrationBranch } from '../isolation/start.js';
 import { pushIntegration } from '../isolation/remote.js';
 import { closeRemote, type StoreLink } from '../remote/writer.js';
-import { inputOf, replayRun, type Replay } from './replay.js';
-import { makeSession, type RunSession, type SessionOptions } from './session.js';
-import { limitsOf, runStartedRecord, type StartRequest } from './start.js';
+import { replayRun, type Replay } from './replay.js';
+import { makeSession, type RunHold, type RunSession } from './session.js';
 import { keepTeamOutOfGit } from '../git/team-exclude.js';
 
 // Without team.remote, a run on the store has no branches: each worker works in its own folder.
@@ -31,7 +27,7 @@ const NO_REMOTE = { mode: 'none' as const, reason: 'attempts run on team workers
 
 // With team.remote the code goes through git: `team/<run>` from this clone's HEAD, task branches
 // made, worked on and pushed by the workers in their own clones, merged here and pushed back.
-async function chooseStoreIsolation(projectDir: string, remote: string | undefined, runId: string): Promise<IsolationRecord> {
+export async function chooseStoreIsolation(projectDir: string, remote: string | undefined, runId: string): Promise<IsolationRecord> {
   if (remote === undefined) return NO_REMOTE;
   const repo = await probeRepo(projectDir);
   if (repo.kind === 'none') throw new UsageError(`team.remote: "${remote}" needs a git repository with a commit, and ${repo.reason}`);
@@ -39,31 +35,6 @@ async function chooseStoreIsolation(projectDir: string, remote: string | undefin
   const reached = await reachRemote(projectDir, remote);
   if (!reached.ok) throw new UsageError(`team.remote: the remote "${remote}" cannot be reached (${reached.stderr || `git exited ${reached.code}`}); nothing was started`);
   return { mode: 'worktree', reason: `team.remote: the branches go through ${remote}`, base: repo.head, userBranch: repo.branch, prefix: repo.prefix, remote, branch: integrationBranch(runId) };
-}
-
-// Creates the run in the store and drives it to its end (or a stop for a decision).
-export async function startStoreRun(request: StartRequest & { storeUrl: string }): Promise<{ outcome: DriveOutcome; view: RunView; runId: string; paths: RunPaths }> {
-  const { config, routing } = request;
-  const runId = request.runId ?? makeRunId();
-  // Decided before anything is written: a remote that cannot be used is refused with nothing made.
-  const isolation = await chooseStoreIsolation(request.projectDir, config.team.remote, runId);
-  const link = await openLink(request.storeUrl, request.projectDir, runId, async (store) => {
-    await store.createRun({ profile: 'default', stage: 'team-plan', status: 'running', ...request.session, task: request.task, workers: request.workers, agentType: routing.agentType, mode: request.mode }, runId);
-  });
-  try {
-    const paths = openPaths(link.store, runId);
-    const record = (await link.store.read(runId)).run;
-    const limits = limitsOf(config);
-    request.progress.emit({ type: 'run.started', run: runId, runDir: paths.runDir }, `teamline run ${runId} (${request.mode}, ${request.workers} workers) in the store; its attempts go to team workers`);
-    const session = makeStoreSession({ runId, paths, projectDir: request.projectDir, config, configFile: request.configFile, progress: request.progress, mode: 'headless', keepPanes: false, workers: request.workers, run: record, events: [], sessionIds: request.session, limits }, link);
-    const started = session.events.append(runStartedRecord(request, limits, { workerMode: 'headless', keepPanes: false, isolation })) as EventOf<'run_started'>;
-    session.isolation.note(started);
-    await openStoreIsolation(session);
-    const outcome = await driveRun(session, { input: inputOf(started) });
-    return { outcome, view: session.events.fold.view(request.projectDir), runId, paths };
-  } finally {
-    await closeRemote(link);
-  }
 }
 
 export interface StoreTakeover {
@@ -74,10 +45,10 @@ export interface StoreTakeover {
 }
 
 // Takes the run's writer lock and rebuilds its state from the store's log (on any machine).
-export async function takeOverStore(storeUrl: string, runId: string, project: { dir: string; config: TeamConfig; configFile?: string }, progress: Progress): Promise<StoreTakeover> {
-  const link = await openLink(storeUrl, project.dir, runId);
+export async function takeOverStore(store: PgStore, runId: string, project: { dir: string; config: TeamConfig; configFile?: string }, progress: Progress): Promise<StoreTakeover> {
+  const hold = await holdStoreRun(store, runId);
   try {
-    const read = await link.store.read(runId);
+    const read = await store.read(runId);
     const st = newFold(read.run);
     foldEvents(st, read.events);
     const files = { run: read.run, events: read.events, approvals: read.approvals, problems: read.malformed };
@@ -88,34 +59,30 @@ export async function takeOverStore(storeUrl: string, runId: string, project: { 
     // Another clone: the integration branch is the remote's, with every merge made so far.
     const remote = started.isolation?.mode === 'worktree' ? started.isolation.remote : undefined;
     if (remote !== undefined && started.isolation?.branch) await fetchIntoBranch(project.dir, remote, started.isolation.branch);
-    const session = makeStoreSession(
-      {
-        runId,
-        paths: openPaths(link.store, runId),
-        projectDir: project.dir,
-        config: project.config,
-        configFile: project.configFile,
-        progress,
-        mode: 'headless',
-        keepPanes: false,
-        workers: started.workers,
-        run: read.run,
-        events: read.events,
-        folded: { st, events: read.events, names: read.events.map((e) => e.file) },
-        sessionIds: { session: started.session, parent_session: started.parent_session },
-        limits: started.limits,
-      },
-      link,
-    );
-    return { session, replay, view, release: () => closeRemote(session.remote ?? link) };
+    const session = hold.session({
+      runId,
+      projectDir: project.dir,
+      config: project.config,
+      configFile: project.configFile,
+      progress,
+      mode: 'headless',
+      keepPanes: false,
+      workers: started.workers,
+      run: read.run,
+      events: read.events,
+      folded: { st, events: read.events, names: read.events.map((e) => e.file) },
+      sessionIds: { session: started.session, parent_session: started.parent_session },
+      limits: started.limits,
+    });
+    return { session, replay, view, release: hold.release };
   } catch (error) {
-    await closeRemote(link);
+    await hold.release();
     throw error;
   }
 }
 
 // Says which isolation runs; through a remote, makes `team/<run>` and pushes it for the workers.
-async function openStoreIsolation(session: RunSession): Promise<void> {
+export async function openStoreIsolation(session: RunSession): Promise<void> {
   const iso = session.isolation;
   if (iso.remote === undefined) {
     session.progress.emit({ type: 'isolation', mode: 'none', reason: NO_REMOTE.reason }, `isolation: none — ${NO_REMOTE.reason}`);
@@ -127,35 +94,38 @@ async function openStoreIsolation(session: RunSession): Promise<void> {
   session.progress.emit({ type: 'isolation', mode: 'worktree', branch: iso.branch, remote: iso.remote }, `isolation: through ${iso.remote} — each worker on its task's branch in its own clone; merged work on ${iso.branch}, pushed to ${iso.remote}`);
 }
 
-// The store, pg-boss and the run's writer lock; `before` runs once the store is open (it makes the run).
-async function openLink(url: string, projectDir: string, runId: string, before?: (store: PgStore) => Promise<void>): Promise<StoreLink> {
+// The writer's hold on a run of the store: the run's writer lock, pg-boss, and its own files (made
+// with the session); a writer lock lost (its connection gone) stops the run. The release ends them
+// and closes the store.
+export async function holdStoreRun(store: PgStore, runId: string): Promise<RunHold> {
+  const link = await openLink(store, runId);
+  const paths = store.paths(runId);
+  let session: RunSession | undefined;
+  return {
+    paths,
+    session: (options) => {
+      keepTeamOutOfGit(paths.projectDir);
+      mkdirSync(paths.handoffsDir, { recursive: true });
+      const made = makeSession({ ...options, paths, log: makeRunLogger(paths.logFile), store: link });
+      void link.lock.lost.then((error) => made.cancel.fail(new LogWriteError(runId, error)));
+      return (session = made);
+    },
+    release: () => closeRemote(session?.remote ?? link),
+  };
+}
+
+// pg-boss and the run's writer lock, on the store; the store is closed when they cannot be had.
+async function openLink(store: PgStore, runId: string): Promise<StoreLink> {
   const name = writerName(runId);
-  const store = await PgStore.open(url, name, projectDir);
   try {
-    await before?.(store);
     const lock = await store.lockWriter(runId, name);
-    const boss = await openQueue(url, name).catch(async (error: unknown) => {
+    const boss = await openQueue(store.url, name).catch(async (error: unknown) => {
       await lock.release();
       throw error;
     });
-    return { url, store, boss, lock, sink: new PgEventGroup(store, boss, runId) };
+    return { url: store.url, store, boss, lock, sink: new PgEventGroup(store, boss, runId) };
   } catch (error) {
     await store.close().catch(() => undefined);
     throw error;
   }
-}
-
-// The writer's own files of the run (.team/store-runs/<run>), kept out of git.
-function openPaths(store: PgStore, runId: string): RunPaths {
-  const paths = store.paths(runId);
-  keepTeamOutOfGit(paths.projectDir);
-  mkdirSync(paths.handoffsDir, { recursive: true });
-  return paths;
-}
-
-// A session whose log is the store's; a writer lock lost (its connection gone) stops the run.
-function makeStoreSession(options: Omit<SessionOptions, 'log' | 'store'>, link: StoreLink): RunSession {
-  const session = makeSession({ ...options, log: makeRunLogger(options.paths.logFile), store: link });
-  void link.lock.lost.then((error) => session.cancel.fail(new LogWriteError(options.runId, error)));
-  return session;
 }

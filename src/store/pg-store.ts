@@ -24,6 +24,7 @@ type Row = { name: string; body: string };
 export class PgStore implements RunStore {
   readonly kind = 'postgres' as const;
   readonly where: string;
+  private closed = false;
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -185,7 +186,10 @@ export class PgStore implements RunStore {
     return runPathsIn(join(this.projectDir, '.team', 'store-runs', runId), this.projectDir);
   }
 
+  // Ends the pool; a second close (the writer's release, then the command's) does nothing.
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
     await this.pool.end();
   }
 
