@@ -87,12 +87,12 @@ async function askWriter(store: PgStore, runId: string | undefined, project: Pro
 
 // Nothing drives the run any more: take it over and cancel it through the same machine path.
 async function sweep(store: RunStore, id: string, project: Project, progress: Progress, force: boolean): Promise<number> {
-  const [{ takeOver }, { takeOverStore }, { driveRun }] = await Promise.all([import('../run/takeover.js'), import('../run/store-run.js'), import('../run/drive.js')]);
+  const [{ takeOver }, { driveRun }] = await Promise.all([import('../run/takeover.js'), import('../run/drive.js')]);
   const files = store.kind === 'files';
   const paths = { ...store.paths(id), runId: id };
-  let taken: Awaited<ReturnType<typeof takeOverStore>> | ReturnType<typeof takeOver>;
+  let taken: Awaited<ReturnType<typeof takeOver>>;
   try {
-    taken = files ? takeOver(paths, project, progress, 'team cancel') : await takeOverStore(store as PgStore, id, project, progress);
+    taken = await takeOver(store, id, project, progress, 'team cancel');
   } catch (error) {
     if (!files || !(error instanceof DeterminismError)) throw error;
     // The log cannot be replayed, yet it names the run's workers: they are stopped all the same, and

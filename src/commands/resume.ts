@@ -8,7 +8,6 @@ import { stopFinishedLeftovers } from '../attempt/attempt.js';
 import { probeEventLog } from '../run/event-log.js';
 import { makeRunProgress } from '../views/watch/run-progress.js';
 import { takeOver } from '../run/takeover.js';
-import { takeOverStore } from '../run/store-run.js';
 import { assertGitWritable } from '../run/writable.js';
 import type { RunSession } from '../run/session.js';
 import { killServer } from '../../workers/tmux/index.js';
@@ -19,7 +18,6 @@ import { describeStage } from '../views/status/render.js';
 import { openProject } from './args/project.js';
 import { openStore } from '../store/open.js';
 import { withStore } from '../store/types.js';
-import type { PgStore } from '../store/pg-store.js';
 import { OUTCOME_EXIT, reportEnd, reportViewEnd } from './run.js';
 
 // Resumes the latest or named run; returns the exit code of how it ends.
@@ -44,10 +42,10 @@ export async function resumeCommand(argv: string[]): Promise<number> {
     await store.close();
     throw error;
   });
-  const paths = { ...store.paths(id), runId: id };
+  const paths = store.paths(id);
   const progress = makeRunProgress({ json: args.values.json === true, projectDir: project.dir });
   if (files) probeEventLog(paths, id);
-  const { session, replay, view, release } = files ? takeOver(paths, project, progress, cmd) : await takeOverStore(store as PgStore, id, project, progress);
+  const { session, replay, view, release } = await takeOver(store, id, project, progress, cmd);
   try {
     if (files && ENDED.has(view.status)) await endLeftovers(session);
     refuseEnded(view.status, id, files);

@@ -54,14 +54,6 @@ export interface RunSession extends Readonly<Omit<SessionOptions, 'events' | 'di
   readonly remote?: Remote;
 }
 
-// A writer's hold on a run: this machine's folder of it, the session that drives it, and the
-// release of the run's lock (and of what else the writer holds).
-export interface RunHold {
-  paths: RunPaths;
-  session(options: Omit<SessionOptions, 'paths' | 'log' | 'store'>): RunSession;
-  release(): Promise<void>;
-}
-
 // A session over a run whose log held `options.events` when this orchestrator began.
 export function makeSession(options: SessionOptions): RunSession {
   const { events, digest: _digest, folded, store, ...rest } = options;

@@ -4,18 +4,14 @@ import type { EventOf, IsolationRecord, Limits, NewEvent } from '../log/schema.j
 import type { RunPaths } from '../log/write.js';
 import type { RunView } from '../log/fold.js';
 import { makeRunId } from '../log/time.js';
-import { makeRunLogger } from '../sys/logger.js';
-import type { FileStore } from '../store/file-store.js';
-import type { PgStore } from '../store/pg-store.js';
 import type { RunStore } from '../store/types.js';
 import type { Routing } from './agents.js';
 import { driveRun, type DriveOutcome } from './drive.js';
-import { acquireLock } from '../store/file-lock.js';
 import type { Progress } from './progress.js';
 import { inputOf } from './replay.js';
-import { makeSession, type RunHold } from './session.js';
+import { holdRun } from './hold.js';
 import { chooseIsolation, forRun, openIsolation } from '../isolation/start.js';
-import { chooseStoreIsolation, holdStoreRun, openStoreIsolation } from './store-run.js';
+import { chooseStoreIsolation, openStoreIsolation } from './store-run.js';
 import { assertRunsWritable } from './writable.js';
 
 export interface StartRequest {
@@ -46,7 +42,7 @@ export async function startRun(request: StartRequest, store: RunStore): Promise<
   const isolation = files ? forRun(await chooseIsolation(request.projectDir, config, request.workers, request.land === true), runId) : await chooseStoreIsolation(request.projectDir, config.team.remote, runId);
   if (files) assertRunsWritable(request.projectDir);
   const record = await store.createRun({ profile: 'default', stage: 'team-plan', status: 'running', ...request.session, task: request.task, workers: request.workers, agentType: routing.agentType, mode: request.mode }, runId);
-  const hold = files ? holdFiles(store as FileStore, runId, `team ${request.mode === 'ralph' ? 'ralph ' : ''}run`) : await holdStoreRun(store as PgStore, runId);
+  const hold = await holdRun(store, runId, `team ${request.mode === 'ralph' ? 'ralph ' : ''}run`);
   try {
     const { paths } = hold;
     const limits = limitsOf(config);
@@ -62,13 +58,6 @@ export async function startRun(request: StartRequest, store: RunStore): Promise<
   } finally {
     await hold.release();
   }
-}
-
-// An orchestrator's hold on a run of the files: the run folder's lock.
-function holdFiles(store: FileStore, runId: string, command: string): RunHold {
-  const paths = store.paths(runId);
-  const release = acquireLock(paths, command);
-  return { paths, session: (options) => makeSession({ ...options, paths, log: makeRunLogger(paths.logFile) }), release: async () => release() };
 }
 
 // The limits a run starts with (run_started): the config's now, kept for the run's whole life.
