@@ -19,13 +19,14 @@ import type { NewRun, RunRead, RunStore } from './types.js';
 // A project's runs as files; `write.fsync` as the project's config says.
 export class FileStore implements RunStore {
   readonly kind = 'files' as const;
-  readonly where: string;
 
   constructor(
     readonly projectDir: string,
     private readonly write: WriteOptions = { fsync: true },
-  ) {
-    this.where = projectDir;
+  ) {}
+
+  get where(): string {
+    return this.projectDir;
   }
 
   async createRun(fields: NewRun, runId?: string): Promise<RunRecord> {
