@@ -6,7 +6,7 @@ import { closeQueue } from '../store/pg-queue.js';
 import { lastRequestId, listenRequests, readRequests, writeRequest } from '../store/pg-requests.js';
 import type { PgEventGroup } from '../store/pg-event-group.js';
 import type { PgStore } from '../store/pg-store.js';
-import type { WriterLock } from '../store/pg-writer-lock.js';
+import type { KeptWriterLock } from '../store/pg-kept-lock.js';
 import type { RunSession } from '../run/session.js';
 import { WorkerNews } from './worker-news.js';
 
@@ -15,7 +15,7 @@ export interface StoreLink {
   url: string;
   store: PgStore;
   boss: PgBoss;
-  lock: WriterLock;
+  lock: KeptWriterLock;
   sink: PgEventGroup;
 }
 

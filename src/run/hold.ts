@@ -1,6 +1,7 @@
 // A writer's hold on a run: the run folder's lock for the files; on the PostgreSQL store the run's
 // writer lock, pg-boss, and the writer's own files in .team/store-runs/<run>.
 import { mkdirSync } from 'node:fs';
+import type { TeamConfig } from '../../config/schema.js';
 import { keepTeamOutOfGit } from '../git/team-exclude.js';
 import type { RunPaths } from '../log/write.js';
 import { LogWriteError } from '../sys/errors.js';
@@ -10,6 +11,7 @@ import { PgEventGroup } from '../store/pg-event-group.js';
 import { openQueue } from '../store/pg-queue.js';
 import type { PgStore } from '../store/pg-store.js';
 import { writerName } from '../store/pg-writer-lock.js';
+import { KeptWriterLock, lastEventName } from '../store/pg-kept-lock.js';
 import type { RunStore } from '../store/types.js';
 import { closeRemote, type StoreLink } from '../remote/writer.js';
 import { makeSession, type RunSession, type SessionOptions } from './session.js';
@@ -22,20 +24,20 @@ export interface RunHold {
   release(): Promise<void>;
 }
 
-// Takes the run's writer lock in its store (`command`: the holder the files' lock names), or
-// refuses naming the holder (LockedError).
-export async function holdRun(store: RunStore, runId: string, command: string): Promise<RunHold> {
-  if (store.kind === 'postgres') return holdStoreRun(store as PgStore, runId);
+// Takes the run's writer lock in its store (`command`: the holder the files' lock names; the store
+// may stay away team.storeOutageMs), or refuses naming the holder (LockedError).
+export async function holdRun(store: RunStore, runId: string, command: string, config: TeamConfig): Promise<RunHold> {
+  if (store.kind === 'postgres') return holdStoreRun(store as PgStore, runId, config.team.storeOutageMs);
   const paths = store.paths(runId);
   const release = acquireLock(paths, command);
   return { paths, session: (options) => makeSession({ ...options, paths, log: makeRunLogger(paths.logFile) }), release: async () => release() };
 }
 
 // The writer's hold on a run of the store: the run's writer lock, pg-boss, and its own files (made
-// with the session); a writer lock lost (its connection gone) stops the run. The release ends them
-// and closes the store.
-async function holdStoreRun(store: PgStore, runId: string): Promise<RunHold> {
-  const link = await openLink(store, runId);
+// with the session); a writer lock that cannot be had back (the store away past its bound, or another
+// writer) stops the run. The release ends them and closes the store.
+async function holdStoreRun(store: PgStore, runId: string, outageMs: number): Promise<RunHold> {
+  const link = await openLink(store, runId, outageMs);
   const paths = store.paths(runId);
   let session: RunSession | undefined;
   return {
@@ -44,23 +46,27 @@ async function holdStoreRun(store: PgStore, runId: string): Promise<RunHold> {
       keepTeamOutOfGit(paths.projectDir);
       mkdirSync(paths.handoffsDir, { recursive: true });
       const made = makeSession({ ...options, paths, log: makeRunLogger(paths.logFile), store: link });
-      void link.lock.lost.then((error) => made.cancel.fail(new LogWriteError(runId, error)));
+      void link.lock.gone.then((error) => made.cancel.fail(new LogWriteError(runId, error)));
       return (session = made);
     },
     release: () => closeRemote(session?.remote ?? link),
   };
 }
 
-// pg-boss and the run's writer lock, on the store; the store is closed when they cannot be had.
-async function openLink(store: PgStore, runId: string): Promise<StoreLink> {
+// pg-boss and the run's writer lock (kept through an outage), on the store; the store is closed when
+// they cannot be had.
+async function openLink(store: PgStore, runId: string, outageMs: number): Promise<StoreLink> {
   const name = writerName(runId);
   try {
-    const lock = await store.lockWriter(runId, name);
-    const boss = await openQueue(store.url, name).catch(async (error: unknown) => {
+    const lock = new KeptWriterLock(store.url, runId, await store.lockWriter(runId, name), () => lastEventName(store.db, runId), outageMs);
+    try {
+      lock.noteCommitted(await lastEventName(store.db, runId));
+      const boss = await openQueue(store.url, name);
+      return { url: store.url, store, boss, lock, sink: new PgEventGroup(store, boss, runId, lock) };
+    } catch (error) {
       await lock.release();
       throw error;
-    });
-    return { url: store.url, store, boss, lock, sink: new PgEventGroup(store, boss, runId) };
+    }
   } catch (error) {
     await store.close().catch(() => undefined);
     throw error;

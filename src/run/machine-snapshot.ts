@@ -96,12 +96,15 @@ function sha256(text: string): string {
 
 let codeHash: string | undefined;
 
-// The hash of the machines/ folder this code runs from (compiled or source), read once per process.
+// The hash of the machines/ folder this code runs from (compiled or source) and of the log's schema
+// the machine reads its events with, read once per process.
 function machineCodeHash(): string {
   if (codeHash) return codeHash;
   const dir = new URL('../../machines/', import.meta.url);
   const hash = createHash('sha256');
   for (const name of readdirSync(dir).filter((n) => /\.(js|ts)$/.test(n)).sort()) hash.update(name).update('\0').update(readFileSync(new URL(name, dir)));
+  const schema = new URL(`../log/schema.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url);
+  hash.update('schema').update('\0').update(readFileSync(schema));
   codeHash = hash.digest('hex');
   return codeHash;
 }

@@ -59,7 +59,7 @@ export async function takeOver(store: RunStore, runId: string, project: { dir: s
   const files = store.kind === 'files';
   const paths = store.paths(runId);
   if (files) assertRunsWritable(paths.projectDir, paths.runDir);
-  const hold = await holdRun(store, runId, command);
+  const hold = await holdRun(store, runId, command, project.config);
   try {
     const { read, digest, snapshot }: Partial<ReturnType<typeof readFiles>> & { read: RunFiles } = files ? readFiles(paths) : { read: foldInput(await store.read(runId)) };
     const st = newFold(read.run);

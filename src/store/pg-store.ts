@@ -202,18 +202,24 @@ export class PgStore implements RunStore {
   }
 
   // Runs `work` in one transaction on one of the store's connections (the workers' calls use it too).
+  // A connection that breaks meanwhile (the server restarted) fails the transaction's query; its
+  // 'error' event is taken here, and the broken connection leaves the pool.
   async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
+    let broken: Error | undefined;
+    const onError = (error: Error) => (broken = error);
+    client.on('error', onError);
     try {
       await client.query('BEGIN');
       const result = await work(client);
       await client.query('COMMIT');
       return result;
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      if (!broken) await client.query('ROLLBACK').catch(() => undefined);
       throw error;
     } finally {
-      client.release();
+      client.off('error', onError);
+      client.release(broken);
     }
   }
 }

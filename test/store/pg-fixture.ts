@@ -12,10 +12,10 @@ import { startWriter } from './writer-process.js';
 let databases = 0;
 
 // The test file's private cluster, started once, and a fresh project folder for each test (vitest hooks).
-export function clusterAndProject(prefix: string): { cluster: PgCluster; project: string } {
+export function clusterAndProject(prefix: string, options: { durable?: boolean } = {}): { cluster: PgCluster; project: string } {
   const env = { cluster: undefined as unknown as PgCluster, project: '' };
   beforeAll(async () => {
-    env.cluster = await startCluster();
+    env.cluster = await startCluster(options);
   });
   afterAll(async () => {
     await env.cluster?.stop();

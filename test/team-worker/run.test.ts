@@ -128,4 +128,20 @@ describe('team worker', () => {
     writeFileSync(release, '');
     await world.reportsOf('t1', 1, 'finished');
   });
+
+  it('keeps the store\'s URL and password (TEAM_STORE, PGPASSWORD) from the agents it starts', async () => {
+    const world = worlds.add(await openWorld(env.cluster.url, env.project));
+    const dump = join(env.project, `agent-env-${world.runId}`);
+    const script = `env > '${dump}'; printf '{"status":"completed","summary":"env"}' > "$TEAM_RESULT_FILE"`;
+    await world.start([['t1', 1]], false, [], { agent: { adapter: 'command', command: 'sh', args: ['-c', script], promptVia: 'file' } });
+    const password = 'never-in-an-agent';
+    world.worker('machine-a', [], { storeFlag: false, env: { TEAM_STORE: world.url, PGPASSWORD: password } });
+    const finished = (await world.reportsOf('t1', 1, 'finished')).at(-1)!;
+    expect(finished.body).toMatchObject({ exit: { exitCode: 0 } });
+    const seen = readFileSync(dump, 'utf8');
+    expect(seen).toContain('TEAM_TASK_ID=t1');
+    expect(seen).not.toMatch(/^(TEAM_STORE|PGPASSWORD)=/m);
+    expect(seen).not.toContain(world.url);
+    expect(seen).not.toContain(password);
+  });
 });

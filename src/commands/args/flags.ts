@@ -72,7 +72,8 @@ export const FLAGS = {
   },
   doctor: { ...PROJECT_FLAGS, store: store('check that the database is reachable:'), json: json('the checks as one JSON document') },
   worker: {
-    store: { type: 'string', value: 'URL', help: 'the PostgreSQL store to pull attempts from: postgres://user:password@host:port/database', default: 'required' },
+    store: { type: 'string', value: 'URL', help: 'the PostgreSQL store to pull attempts from: postgres://user:password@host:port/database (on the command line, every local user sees it)', default: '--store-file, else TEAM_STORE, else team.store in the folder\'s .team/config.json' },
+    'store-file': { type: 'string', value: 'FILE', help: 'a file whose first line is the store\'s URL', default: 'none' },
     labels: { type: 'string', value: 'a,b', help: 'also pull the attempts queued for these labels', default: 'only the unlabelled queue' },
     max: { type: 'string', value: 'N', help: 'how many attempts to run at once (1..20)', default: '1' },
     'lease-ttl': { type: 'string', value: 'S', help: 'how long a lease lives without renewal, in seconds (2..3600)', default: '60' },
