@@ -11,7 +11,7 @@ import type { Progress } from './progress.js';
 import { inputOf } from './replay.js';
 import { holdRun } from './hold.js';
 import { chooseIsolation, forRun, openIsolation } from '../isolation/start.js';
-import { chooseStoreIsolation, openStoreIsolation } from './store-run.js';
+import { chooseStoreIsolation, openStoreIsolation } from './store-isolation.js';
 import { assertRunsWritable } from './writable.js';
 
 export interface StartRequest {
