@@ -6,7 +6,6 @@ import { keepTeamOutOfGit } from '../git/team-exclude.js';
 import type { RunPaths } from '../log/write.js';
 import { LogWriteError } from '../sys/errors.js';
 import { makeRunLogger } from '../sys/logger.js';
-import { acquireLock } from '../store/file-lock.js';
 import { PgEventGroup } from '../store/pg-event-group.js';
 import { openQueue } from '../store/pg-queue.js';
 import type { PgStore } from '../store/pg-store.js';
@@ -29,8 +28,8 @@ export interface RunHold {
 export async function holdRun(store: RunStore, runId: string, command: string, config: TeamConfig): Promise<RunHold> {
   if (store.kind === 'postgres') return holdStoreRun(store as PgStore, runId, config.team.storeOutageMs);
   const paths = store.paths(runId);
-  const release = acquireLock(paths, command);
-  return { paths, session: (options) => makeSession({ ...options, paths, log: makeRunLogger(paths.logFile) }), release: async () => release() };
+  const lock = await store.lockWriter(runId, command);
+  return { paths, session: (options) => makeSession({ ...options, paths, log: makeRunLogger(paths.logFile) }), release: () => lock.release() };
 }
 
 // The writer's hold on a run of the store: the run's writer lock, pg-boss, and its own files (made

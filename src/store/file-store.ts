@@ -11,7 +11,7 @@ import { readRegularFile } from '../sys/regular-file.js';
 import { syncDir, TEMP_PREFIX } from '../sys/atomic.js';
 import { appendApproval, appendEvent, createRun, readCurrentRunId, resolveRun, runPaths, runsDir, type RunPaths, type RunRecord, type WriteOptions } from '../log/write.js';
 import { UsageError } from '../sys/errors.js';
-import { liveHolder, readLockHolder } from './file-lock.js';
+import { acquireLock, liveHolder, readLockHolder } from './file-lock.js';
 import { parseEventBody } from './parse-body.js';
 import { findConflicts, refuseSecondTerminal, type AttemptKey } from './terminal.js';
 import type { NewRun, RunRead, RunStore } from './types.js';
@@ -94,6 +94,12 @@ export class FileStore implements RunStore {
 
   async hasRun(runId: string): Promise<boolean> {
     return existsSync(this.paths(runId).runJson);
+  }
+
+  // The run folder's lock file, taken over from a holder that died.
+  async lockWriter(runId: string, holder: string): Promise<{ release(): Promise<void> }> {
+    const release = acquireLock(this.paths(runId), holder);
+    return { release: async () => release() };
   }
 
   // The lock's holder alive; with `pid`, the lock names that process.

@@ -176,7 +176,7 @@ export class PgStore implements RunStore {
     return hasWriter(this.pool, runId);
   }
 
-  // Takes the run's writer lock under `holder`'s name, or refuses naming the backend that holds it.
+  // A session advisory lock on a connection of its own: the server frees it when that connection ends.
   lockWriter(runId: string, holder: string): Promise<WriterLock> {
     return takeWriterLock(this.url, runId, holder);
   }

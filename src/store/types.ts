@@ -54,6 +54,8 @@ export interface RunStore {
   /** Every run's id, oldest first. */
   runIds(): Promise<string[]>;
   hasRun(runId: string): Promise<boolean>;
+  /** Takes the run's writer lock under `holder`'s name, or refuses naming the one that holds it (LockedError). */
+  lockWriter(runId: string, holder: string): Promise<{ release(): Promise<void> }>;
   /** Whether a writer drives the run now (with `pid`: that process of this machine). */
   hasWriter(runId: string, pid?: number): Promise<boolean>;
   /** This machine's folder of the run: its handoffs, its writer's log, a wait's mark. */

@@ -1,11 +1,11 @@
 // The store conformance suite, continued: what the commands read of a store besides one run's log
-// (its runs, the run a command means, the log's length, the view) and the writer lock's crash case.
+// (its runs, the run a command means, the log's length, the view) and the writer lock, crash included.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { foldRun } from '../../src/log/fold.js';
-import { UsageError } from '../../src/sys/errors.js';
+import { LockedError, UsageError } from '../../src/sys/errors.js';
 import { foldInput } from '../../src/store/types.js';
 import type { StoreFixture } from './conformance.js';
 import { appendSteps, entered, finished, RUN_FIELDS } from './records.js';
@@ -59,6 +59,18 @@ export function runsConformance(fixture: () => StoreFixture): void {
   });
 
   describe('the writer lock', () => {
+    it('refuses a second writer while the first holds the run, and lets it in once released', async () => {
+      const { store } = fixture();
+      const run = await store.createRun(RUN_FIELDS);
+      const first = await store.lockWriter(run.run_id, 'teamline test writer A');
+      await expect(store.lockWriter(run.run_id, 'teamline test writer B')).rejects.toThrow(LockedError);
+      expect(await store.hasWriter(run.run_id)).toBe(true);
+      await first.release();
+      expect(await store.hasWriter(run.run_id)).toBe(false);
+      const second = await store.lockWriter(run.run_id, 'teamline test writer B');
+      await second.release();
+    });
+
     it('says a run is driven while a writer holds its lock, and not once that writer is killed with kill -9', async () => {
       const fx = fixture();
       const run = await fx.store.createRun(RUN_FIELDS);
