@@ -31,11 +31,21 @@ export async function mergeBranch(path: string, branch: string, message: string)
   const teamFiles = await runtimeFilesIn(path, branch);
   if (teamFiles.length > 0) return { kind: 'runtime-files', files: teamFiles, ours, theirs };
   const merged = await git(path, [...(await identity(path)), 'merge', '--no-ff', '--no-verify', '-m', message, branch]);
-  if (merged.ok) return { kind: 'merged', commit: await gitOrThrow(path, ['rev-parse', 'HEAD']) };
+  if (merged.ok) return { kind: 'merged', commit: await mergeMade(path, ours, theirs) };
   const files = linesOf((await git(path, ['diff', '--name-only', '--diff-filter=U'])).stdout);
   if (await mergeInProgress(path)) await abortMerge(path);
   if (files.length === 0) throw new Error(`git merge ${branch} in ${path} failed without a conflict: ${merged.stderr || merged.stdout}`);
   return { kind: 'conflict', files, ours, theirs };
+}
+
+// The merge commit `git merge` just made: HEAD, or (when something moved the branch in between)
+// the worktree's own HEAD log, which records the commit its merge made.
+async function mergeMade(path: string, ours: string, theirs: string): Promise<string> {
+  for (const ref of ['HEAD', 'HEAD@{0}']) {
+    const line = (await git(path, ['rev-list', '--parents', '-n', '1', ref])).stdout.split(' ');
+    if (line.length === 3 && line[1] === ours && line[2] === theirs) return line[0]!;
+  }
+  throw new Error(`git merge in ${path} reported success, yet neither HEAD nor its log holds a merge of ${ours} and ${theirs}`);
 }
 
 // Starts merging `branch` into the worktree and leaves the conflicts in its files for an agent.

@@ -33,6 +33,8 @@ export async function settleBranches(session: RunSession, outcome: string): Prom
   if (!iso.active) return;
   try {
     await iso.serial(async () => {
+      // An agent of the last stage may have moved or deleted team/<run>: it ends where the log says.
+      if (iso.remote === undefined) await iso.ensureIntegration(session);
       const mine = iso.worktreePath('');
       for (const worktree of await listWorktrees(iso.projectDir)) {
         const inside = relative(mine, worktree.path);

@@ -5,11 +5,12 @@ import { join } from 'node:path';
 import type { IsolationRecord, TeamEvent } from '../log/schema.js';
 import type { Stage } from '../../workers/types.js';
 import { excludeTeamFolder } from '../git/team-exclude.js';
-import { ensureBranch, ensureWorktree } from '../git/worktree.js';
+import { ensureBranch, ensureWorktree, stashAll } from '../git/worktree.js';
 import { abortMerge, mergeInProgress } from '../git/merge.js';
 import { idOfRefPart, refPart } from '../git/ref-part.js';
 import { Serial } from '../git/serial.js';
 import type { RunSession } from '../run/session.js';
+import { keepRecordedTip } from './recorded-tip.js';
 
 // The folder under the project that holds every run's worktrees (never committed).
 export const WORKTREES_DIR = join('.team', 'worktrees');
@@ -54,6 +55,10 @@ export class Isolation {
   readonly fixing = new Map<string, string[]>();
   /** The last attempt each task's worktree was made ready for. */
   readonly attempts = new Map<string, number>();
+  /** The commit the log last recorded for the integration branch (created, merged into, restored). */
+  tip?: string;
+  /** The task tip of each merge started and not recorded done, by `task#attempt`. */
+  readonly pendingMerges = new Map<string, string>();
   private readonly steps = new Serial();
 
   constructor(
@@ -68,8 +73,14 @@ export class Isolation {
   note(event: TeamEvent): void {
     const key = 'task_id' in event && 'attempt' in event ? `${event.task_id}#${event.attempt}` : '';
     if (event.event === 'run_started' && event.isolation) this.record = event.isolation;
-    else if (event.event === 'merge_started') this.mergesStarted.add(key);
-    else if (event.event === 'merge_done') this.mergesDone.add(key);
+    else if (event.event === 'merge_started') {
+      this.mergesStarted.add(key);
+      this.pendingMerges.set(key, event.tip);
+    } else if (event.event === 'merge_done') {
+      this.mergesDone.add(key);
+      this.pendingMerges.delete(key);
+      if (event.into === this.record?.branch) this.tip = event.commit;
+    } else if ((event.event === 'branch_created' || event.event === 'branch_restored') && event.branch === this.record?.branch) this.tip = event.commit;
     else if (event.event === 'worktree_ready') {
       this.worktrees.add(event.path);
       this.attempts.set(event.task_id, event.attempt);
@@ -119,12 +130,15 @@ export class Isolation {
     const path = this.worktreePath(INTEGRATION_WORKTREE);
     const top = this.projectDir;
     excludeTeamFolder(top);
-    if (await ensureBranch(top, this.branch, this.record!.base!)) {
+    const restored = this.tip === undefined ? undefined : await keepRecordedTip(session, this.tip);
+    if (this.tip === undefined && (await ensureBranch(top, this.branch, this.record!.base!))) {
       append(session, { event: 'branch_created', branch: this.branch, from: this.record!.userBranch || 'HEAD', commit: this.record!.base! });
     }
     const how = await ensureWorktree(top, path, this.branch, this.worktrees.has(path));
     if (how !== 'adopted') append(session, { event: 'worktree_ready', task_id: 'integration', attempt: 1, branch: this.branch, path, worker: INTEGRATION_WORKTREE, how });
     if (await mergeInProgress(path)) await abortMerge(path);
+    // The folder still holds what the moved branch held: it goes to a stash, the worktree is at the record.
+    if (restored?.was !== undefined) await stashLeftovers(session, path, `what ${this.branch} held while it had moved to ${restored.was.slice(0, 10)}`);
     await session.events.flush();
     return path;
   }
@@ -133,6 +147,12 @@ export class Isolation {
 // Appends a git fact to the log and keeps it in the session's isolation.
 export function append(session: RunSession, event: Parameters<RunSession['events']['append']>[0]): void {
   session.isolation.note(session.events.append(event));
+}
+
+// Moves what a worktree that must stay clean holds uncommitted to a stash, as a fact of the log.
+export async function stashLeftovers(session: RunSession, path: string, why: string): Promise<void> {
+  const stash = await stashAll(path, `teamline: ${why}`);
+  if (stash) append(session, { event: 'worktree_stashed', path, stash, why });
 }
 
 // True when the folder exists and is a git worktree's root.

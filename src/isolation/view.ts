@@ -22,10 +22,12 @@ export interface BranchesView {
   /** The last branches_kept: branches with commits their target lacks. */
   kept: Array<{ branch: string; commits: number }>;
   landed?: { into: string; commit: string };
+  /** Each time the integration branch was put back at its recorded commit (an agent deleted or moved it). */
+  restored?: Array<{ commit: string; was?: string; kept?: string }>;
 }
 
 // The events foldBranches reads.
-const BRANCH_EVENTS: ReadonlySet<string> = new Set(['run_started', 'branch_created', 'merge_done', 'merge_failed', 'branches_kept', 'branch_landed']);
+const BRANCH_EVENTS: ReadonlySet<string> = new Set(['run_started', 'branch_created', 'merge_done', 'merge_failed', 'branches_kept', 'branch_landed', 'branch_restored']);
 
 // The branches of a run in the files, from the event files foldBranches reads and no others.
 export function readBranches(paths: RunPaths): BranchesView | undefined {
@@ -46,6 +48,7 @@ export function foldBranches(events: TeamEvent[]): BranchesView | undefined {
     else if (event.event === 'merge_failed') tasks.set(event.task_id, { task: event.task_id, branch: event.branch, state: event.reason === 'conflict' ? 'conflict' : 'refused', files: event.files });
     else if (event.event === 'branches_kept') view.kept = event.branches;
     else if (event.event === 'branch_landed') view.landed = { into: event.into, commit: event.commit };
+    else if (event.event === 'branch_restored') (view.restored ??= []).push({ commit: event.commit, ...(event.was !== undefined && { was: event.was }), ...(event.kept !== undefined && { kept: event.kept }) });
   }
   if (view) view.tasks = [...tasks.values()];
   return view;
@@ -58,6 +61,10 @@ export function describeBranches(view: BranchesView, runId: string, status: stri
   for (const t of view.tasks) {
     const why = t.state === 'conflict' ? ` — conflict in ${t.files.join(', ')}` : t.state === 'refused' ? ` — refused: commits teamline's files ${t.files.join(', ')}` : '';
     lines.push(`  ${t.task}: ${t.branch} ${t.state}${why}`);
+  }
+  for (const r of view.restored ?? []) {
+    const how = r.was === undefined ? 'was deleted' : `had moved to ${r.was.slice(0, 10)} (kept as ${r.kept})`;
+    lines.push(`  needs attention: ${view.branch} ${how} during the run; put back at ${r.commit.slice(0, 10)}, the commit the log recorded`);
   }
   const taskKept = view.kept.filter((k) => k.branch !== view.branch);
   if (taskKept.length > 0) lines.push(`  kept with work not in ${view.branch}: ${taskKept.map((k) => `${k.branch} (${k.commits} commit(s))`).join(', ')}`);

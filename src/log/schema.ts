@@ -217,6 +217,8 @@ export const EVENT_SCHEMAS = {
   branch_landed: z.object({ event: z.literal('branch_landed'), ...base, ...gitRef, into: z.string(), commit: z.string() }),
   worktree_removed: z.object({ event: z.literal('worktree_removed'), ...base, path: z.string() }),
   branch_deleted: z.object({ event: z.literal('branch_deleted'), ...base, ...gitRef, commit: z.string() }),
+  /** The integration branch was gone (`was` absent) or elsewhere than the log recorded: put back at `commit`, what it held kept as `kept`. */
+  branch_restored: z.object({ event: z.literal('branch_restored'), ...base, ...gitRef, commit: z.string(), was: z.string().optional(), kept: z.string().optional() }),
 } as const;
 
 export type EventName = keyof typeof EVENT_SCHEMAS;
