@@ -5,6 +5,7 @@ import { commitOf, isAncestor } from '../git/repo.js';
 import { abortMerge, filesWithMarkers, mergeInProgress, startConflictedMerge } from '../git/merge.js';
 import { commitAll, detach, ensureBranch, ensureWorktree, holderOf, listWorktrees } from '../git/worktree.js';
 import { append, isWorkStage, taskBranch, taskOfBranch, type ConflictRecord } from './isolation.js';
+import { collectCommits } from './collect.js';
 import { mergeTask } from './merge.js';
 import { mergeRemoteTask } from './remote.js';
 import type { RunSession } from '../run/session.js';
@@ -57,8 +58,13 @@ export async function concludeTask(session: RunSession, input: AttemptInput, com
       const left = await filesWithMarkers(path, conflicted);
       if (left.length > 0) return `conflict markers are still in ${left.join(', ')}: the conflict is not resolved, nothing was committed or merged`;
     }
+    const merging = await mergeInProgress(path);
+    if (!merging) {
+      const lost = await collectCommits(session, input, path, branch);
+      if (lost) return lost;
+    }
     // A failed conflict fix leaves its merge in progress for the next attempt, not committed half-resolved.
-    if (completed || !(await mergeInProgress(path))) await saveLeftovers(session, path, branch, input.attempt, completed ? 'completed' : 'failed');
+    if (completed || !merging) await saveLeftovers(session, path, branch, input.attempt, completed ? 'completed' : 'failed');
     if (!completed) return undefined;
     return mergeTask(session, input, branch);
   });

@@ -55,6 +55,8 @@ export class Isolation {
   readonly fixing = new Map<string, string[]>();
   /** The last attempt each task's worktree was made ready for. */
   readonly attempts = new Map<string, number>();
+  /** When each task's worktree was last made ready (ms): its agent's commits are looked for from then on. */
+  readonly readyAt = new Map<string, number>();
   /** The commit the log last recorded for the integration branch (created, merged into, restored). */
   tip?: string;
   /** The task tip of each merge started and not recorded done, by `task#attempt`. */
@@ -84,6 +86,7 @@ export class Isolation {
     else if (event.event === 'worktree_ready') {
       this.worktrees.add(event.path);
       this.attempts.set(event.task_id, event.attempt);
+      this.readyAt.set(event.task_id, Date.parse(event.at));
       if (event.merging) this.fixing.set(event.task_id, event.conflicts ?? []);
     } else if (event.event === 'merge_failed' && event.reason === 'conflict') this.conflicts.set(event.task_id, { task: event.task_id, branch: event.branch, files: event.files });
   }
