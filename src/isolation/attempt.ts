@@ -6,6 +6,7 @@ import { abortMerge, filesWithMarkers, mergeInProgress, startConflictedMerge } f
 import { commitAll, detach, ensureBranch, ensureWorktree, holderOf, listWorktrees } from '../git/worktree.js';
 import { append, isWorkStage, taskBranch, taskOfBranch, type ConflictRecord } from './isolation.js';
 import { collectCommits } from './collect.js';
+import { replaceGitlinks } from './gitlinks.js';
 import { mergeTask } from './merge.js';
 import { mergeRemoteTask } from './remote.js';
 import type { RunSession } from '../run/session.js';
@@ -66,7 +67,8 @@ export async function concludeTask(session: RunSession, input: AttemptInput, com
     // A failed conflict fix leaves its merge in progress for the next attempt, not committed half-resolved.
     if (completed || !merging) await saveLeftovers(session, path, branch, input.attempt, completed ? 'completed' : 'failed');
     if (!completed) return undefined;
-    return mergeTask(session, input, branch);
+    const linked = await replaceGitlinks(session, input, path, branch);
+    return linked ?? mergeTask(session, input, branch);
   });
 }
 
@@ -77,7 +79,12 @@ export async function saveLeftovers(session: RunSession, path: string, branch: s
   if (task === undefined) return;
   if (why !== 'completed' && why !== 'failed' && (await mergeInProgress(path))) await abortMerge(path);
   const done = await commitAll(path, `team ${iso.runId}: ${task} attempt ${attempt} (${why})`);
-  if (done) append(session, { event: 'task_committed', task_id: task, attempt, branch, commit: done.commit, files: done.files, why });
+  if (done) append(session, { event: 'task_committed', task_id: task, attempt, branch, commit: done.commit, files: done.files, why: why + done.nested.map(asPlainFiles).join('') });
+}
+
+// What a task_committed says of a git repository of its own committed as plain files.
+function asPlainFiles(dir: string): string {
+  return `; ${dir} is a git repository of its own: its files are committed as plain files (its .git stays in the worktree)`;
 }
 
 // The conflict this fix attempt resolves (its defect is `task-<T>` of a task whose merge
