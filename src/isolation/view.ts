@@ -24,10 +24,12 @@ export interface BranchesView {
   landed?: { into: string; commit: string };
   /** Each time the integration branch was put back at its recorded commit (an agent deleted or moved it). */
   restored?: Array<{ commit: string; was?: string; kept?: string }>;
+  /** Stale git locks found in the user's checkout on a resume (reported, never removed). */
+  userLocks?: string[];
 }
 
 // The events foldBranches reads.
-const BRANCH_EVENTS: ReadonlySet<string> = new Set(['run_started', 'branch_created', 'merge_done', 'merge_failed', 'branches_kept', 'branch_landed', 'branch_restored']);
+const BRANCH_EVENTS: ReadonlySet<string> = new Set(['run_started', 'branch_created', 'merge_done', 'merge_failed', 'branches_kept', 'branch_landed', 'branch_restored', 'git_lock_stale']);
 
 // The branches of a run in the files, from the event files foldBranches reads and no others.
 export function readBranches(paths: RunPaths): BranchesView | undefined {
@@ -48,6 +50,7 @@ export function foldBranches(events: TeamEvent[]): BranchesView | undefined {
     else if (event.event === 'merge_failed') tasks.set(event.task_id, { task: event.task_id, branch: event.branch, state: event.reason === 'conflict' ? 'conflict' : 'refused', files: event.files });
     else if (event.event === 'branches_kept') view.kept = event.branches;
     else if (event.event === 'branch_landed') view.landed = { into: event.into, commit: event.commit };
+    else if (event.event === 'git_lock_stale' && !event.removed) (view.userLocks ??= []).push(event.path);
     else if (event.event === 'branch_restored') (view.restored ??= []).push({ commit: event.commit, ...(event.was !== undefined && { was: event.was }), ...(event.kept !== undefined && { kept: event.kept }) });
   }
   if (view) view.tasks = [...tasks.values()];
@@ -66,6 +69,7 @@ export function describeBranches(view: BranchesView, runId: string, status: stri
     const how = r.was === undefined ? 'was deleted' : `had moved to ${r.was.slice(0, 10)} (kept as ${r.kept})`;
     lines.push(`  needs attention: ${view.branch} ${how} during the run; put back at ${r.commit.slice(0, 10)}, the commit the log recorded`);
   }
+  for (const lock of new Set(view.userLocks)) lines.push(`  needs attention: ${lock} is a git lock in your checkout that no git process held when the run resumed; teamline left it alone`);
   const taskKept = view.kept.filter((k) => k.branch !== view.branch);
   if (taskKept.length > 0) lines.push(`  kept with work not in ${view.branch}: ${taskKept.map((k) => `${k.branch} (${k.commits} commit(s))`).join(', ')}`);
   if (view.landed) lines.push(`  landed into ${view.landed.into} at ${view.landed.commit.slice(0, 10)}`);

@@ -218,6 +218,8 @@ export const EVENT_SCHEMAS = {
   worktree_removed: z.object({ event: z.literal('worktree_removed'), ...base, path: z.string() }),
   branch_deleted: z.object({ event: z.literal('branch_deleted'), ...base, ...gitRef, commit: z.string() }),
   /** The integration branch was gone (`was` absent) or elsewhere than the log recorded: put back at `commit`, what it held kept as `kept`. */
+  /** A git lock no process holds (a crash): removed in teamline's own worktrees, reported and left in the user's checkout. */
+  git_lock_stale: z.object({ event: z.literal('git_lock_stale'), ...base, path: z.string(), removed: z.boolean() }),
   branch_restored: z.object({ event: z.literal('branch_restored'), ...base, ...gitRef, commit: z.string(), was: z.string().optional(), kept: z.string().optional() }),
 } as const;
 
