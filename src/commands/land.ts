@@ -29,7 +29,7 @@ export async function landCommand(argv: string[]): Promise<number> {
   const paths = resolveRun(project.dir, named);
   const status = loadRunView(paths, project.dir).status;
   refuseUnlanded(paths.runId, status);
-  await landWork(paths, paths.runId, progress, project.write);
+  await landWork(paths, paths.runId, progress, project.write, args.values.acknowledge === true);
   return 0;
 }
 
@@ -45,9 +45,9 @@ export function landableBranches(runId: string, branches: BranchesView | undefin
 }
 
 // Lands a completed run and says what happened; refusals throw with the reason.
-export async function landWork(paths: RunPaths, runId: string, progress: Progress, write: { fsync: boolean }): Promise<void> {
+export async function landWork(paths: RunPaths, runId: string, progress: Progress, write: { fsync: boolean }, acknowledge = false): Promise<void> {
   const branches = landableBranches(runId, readBranches(paths));
-  const outcome = await landRun(paths.projectDir, runId, branches, { ref: `refs/heads/${branches.branch!}`, record: (event) => void appendEvent(paths, runId, event, write) });
+  const outcome = await landRun(paths.projectDir, runId, branches, { ref: `refs/heads/${branches.branch!}`, record: (event) => void appendEvent(paths, runId, event, write) }, acknowledge);
   tellLanded(progress, runId, branches, outcome);
 }
 

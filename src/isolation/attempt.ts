@@ -17,6 +17,7 @@ import type { RunSession } from '../run/session.js';
 export async function prepareAttempt(session: RunSession, input: AttemptInput): Promise<void> {
   const iso = session.isolation;
   if (!iso.active) return;
+  iso.started.set(`${input.taskId}#${input.attempt}`, `${input.taskId} a${input.attempt} on ${input.worker}`);
   // Through a remote, each team worker makes the attempt's worktree in its own clone.
   if (iso.remote !== undefined) return void (await iso.serial(() => iso.ensureIntegration(session)));
   await iso.serial(async () => {

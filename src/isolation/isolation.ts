@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IsolationRecord, TeamEvent } from '../log/schema.js';
 import type { Stage } from '../../workers/types.js';
+import type { CheckoutState } from '../git/checkout-state.js';
 import { excludeTeamFolder } from '../git/team-exclude.js';
 import { ensureBranch, ensureWorktree, stashAll } from '../git/worktree.js';
 import { abortMerge, mergeInProgress } from '../git/merge.js';
@@ -59,6 +60,10 @@ export class Isolation {
   readonly readyAt = new Map<string, number>();
   /** The commit the log last recorded for the integration branch (created, merged into, restored). */
   tip?: string;
+  /** The last reading of the user's checkout (checkout_recorded, checkout_changed). */
+  checkout?: CheckoutState;
+  /** Each attempt this orchestrator made ready, by `task#attempt`: `<task> a<N> on <worker>`. */
+  readonly started = new Map<string, string>();
   /** The task tip of each merge started and not recorded done, by `task#attempt`. */
   readonly pendingMerges = new Map<string, string>();
   private readonly steps = new Serial();
@@ -88,7 +93,8 @@ export class Isolation {
       this.attempts.set(event.task_id, event.attempt);
       this.readyAt.set(event.task_id, Date.parse(event.at));
       if (event.merging) this.fixing.set(event.task_id, event.conflicts ?? []);
-    } else if (event.event === 'merge_failed' && event.reason === 'conflict') this.conflicts.set(event.task_id, { task: event.task_id, branch: event.branch, files: event.files });
+    } else if (event.event === 'checkout_recorded' || event.event === 'checkout_changed') this.checkout = event.state;
+    else if (event.event === 'merge_failed' && event.reason === 'conflict') this.conflicts.set(event.task_id, { task: event.task_id, branch: event.branch, files: event.files });
   }
 
   get active(): boolean {

@@ -4,6 +4,7 @@ import type { AttemptInput } from '../../machines/types.js';
 import { commitOf, isAncestor } from '../git/repo.js';
 import { mergeBranch } from '../git/merge.js';
 import { append, stashLeftovers } from './isolation.js';
+import { checkCheckout } from './watch.js';
 import type { RunSession } from '../run/session.js';
 
 // Merges the task's branch into the integration branch: once, even across a crash mid-merge.
@@ -12,6 +13,7 @@ export async function mergeTask(session: RunSession, input: AttemptInput, branch
   const into = iso.branch;
   const path = await iso.ensureIntegration(session);
   await stashLeftovers(session, path, `left in the integration worktree before merging ${branch}`);
+  await checkCheckout(session, `at the merge of ${input.taskId}`);
   const key = `${input.taskId}#${input.attempt}`;
   const tip = (await commitOf(iso.projectDir, branch))!;
   const ref = { task_id: input.taskId, attempt: input.attempt, branch, into };

@@ -13,6 +13,7 @@ import { resumeEvent, type Replay } from './replay.js';
 import type { RunSession } from './session.js';
 import { settleBranches } from '../isolation/end.js';
 import { sweepStaleLocks } from '../isolation/stale-locks.js';
+import { watchCheckout } from '../isolation/watch.js';
 import { stopLeftoverGates } from '../gates/groups.js';
 import { passCancelOn } from '../remote/writer.js';
 
@@ -32,6 +33,8 @@ export async function driveRun(
     await stopLeftoverGates(session.registry);
     // Git locks the dead orchestrator's git left in teamline's worktrees go before any git work.
     await sweepStaleLocks(session);
+    // A run begun before the watch on the user's checkout existed is watched from here on.
+    await session.isolation.serial(() => watchCheckout(session));
     void session.cancel.track(stopFinishedLeftovers(session).catch((error: unknown) => session.log.warn({ err: error }, 'the leftovers of finished attempts were not looked for')));
   }
   const machine = bindMachine(session);
