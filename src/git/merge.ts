@@ -1,4 +1,6 @@
 // Merges a task's branch into the integration branch, in its worktree: merged, or why not.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { git, gitOrThrow, identity, linesOf } from './git.js';
 import { commitOf, isTeamPath } from './repo.js';
 
@@ -38,10 +40,13 @@ export async function mergeBranch(path: string, branch: string, message: string)
   return { kind: 'conflict', files, ours, theirs };
 }
 
-// The merge commit `git merge` just made: HEAD, or (when something moved the branch in between)
-// the worktree's own HEAD log, which records the commit its merge made.
+// The merge commit `git merge` just made: HEAD, or (when something moved or deleted the branch in
+// between) the last entry of the worktree's own HEAD log, read as a file: git reads no log of a
+// HEAD whose branch is gone.
 async function mergeMade(path: string, ours: string, theirs: string): Promise<string> {
-  for (const ref of ['HEAD', 'HEAD@{0}']) {
+  const log = join((await gitOrThrow(path, ['rev-parse', '--absolute-git-dir'])), 'logs', 'HEAD');
+  const logged = existsSync(log) ? readFileSync(log, 'utf8').trimEnd().split('\n').pop()?.split(' ')[1] : undefined;
+  for (const ref of ['HEAD', ...(logged ? [logged] : [])]) {
     const line = (await git(path, ['rev-list', '--parents', '-n', '1', ref])).stdout.split(' ');
     if (line.length === 3 && line[1] === ours && line[2] === theirs) return line[0]!;
   }

@@ -22,7 +22,7 @@ export async function collectCommits(session: RunSession, input: AttemptInput, p
     await commitAll(path, `team ${iso.runId}: ${input.taskId} attempt ${input.attempt} (left on ${where})`);
     await gitOrThrow(path, ['switch', '--quiet', branch]);
   }
-  const since = Math.floor((iso.readyAt.get(input.taskId) ?? Date.now()) / 1000) - 1;
+  const since = Math.floor((iso.readyAt.get(`${input.taskId}#${input.attempt}`) ?? Date.now()) / 1000) - 1;
   const onBranch = await refLog(top, `refs/heads/${branch}`);
   const tips = (await headLogSince(path, since)).filter((commit) => !onBranch.has(commit));
   const before = (await commitOf(top, `refs/heads/${branch}`))!;

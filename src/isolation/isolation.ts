@@ -5,13 +5,10 @@ import { join } from 'node:path';
 import type { IsolationRecord, TeamEvent } from '../log/schema.js';
 import type { Stage } from '../../workers/types.js';
 import type { CheckoutState } from '../git/checkout-state.js';
-import { excludeTeamFolder } from '../git/team-exclude.js';
-import { ensureBranch, ensureWorktree, stashAll } from '../git/worktree.js';
-import { abortMerge, mergeInProgress } from '../git/merge.js';
 import { idOfRefPart, refPart } from '../git/ref-part.js';
 import { Serial } from '../git/serial.js';
 import type { RunSession } from '../run/session.js';
-import { keepRecordedTip } from './recorded-tip.js';
+import { prepareIntegration } from './integration.js';
 
 // The folder under the project that holds every run's worktrees (never committed).
 export const WORKTREES_DIR = join('.team', 'worktrees');
@@ -56,7 +53,7 @@ export class Isolation {
   readonly fixing = new Map<string, string[]>();
   /** The last attempt each task's worktree was made ready for. */
   readonly attempts = new Map<string, number>();
-  /** When each task's worktree was last made ready (ms): its agent's commits are looked for from then on. */
+  /** When each attempt's worktree was first made ready (ms), by `task#attempt`: its agent's commits are looked for from then on. */
   readonly readyAt = new Map<string, number>();
   /** The commit the log last recorded for the integration branch (created, merged into, restored). */
   tip?: string;
@@ -91,7 +88,8 @@ export class Isolation {
     else if (event.event === 'worktree_ready') {
       this.worktrees.add(event.path);
       this.attempts.set(event.task_id, event.attempt);
-      this.readyAt.set(event.task_id, Date.parse(event.at));
+      // A resumed attempt's worktree is made ready again: its agent's commits count from the first time.
+      if (!this.readyAt.has(key)) this.readyAt.set(key, Date.parse(event.at));
       if (event.merging) this.fixing.set(event.task_id, event.conflicts ?? []);
     } else if (event.event === 'checkout_recorded' || event.event === 'checkout_changed') this.checkout = event.state;
     else if (event.event === 'merge_failed' && event.reason === 'conflict') this.conflicts.set(event.task_id, { task: event.task_id, branch: event.branch, files: event.files });
@@ -135,33 +133,14 @@ export class Isolation {
   }
 
   // The integration branch and its worktree exist, with `.team/` excluded and no merge cut short.
-  async ensureIntegration(session: RunSession): Promise<string> {
-    const path = this.worktreePath(INTEGRATION_WORKTREE);
-    const top = this.projectDir;
-    excludeTeamFolder(top);
-    const restored = this.tip === undefined ? undefined : await keepRecordedTip(session, this.tip);
-    if (this.tip === undefined && (await ensureBranch(top, this.branch, this.record!.base!))) {
-      append(session, { event: 'branch_created', branch: this.branch, from: this.record!.userBranch || 'HEAD', commit: this.record!.base! });
-    }
-    const how = await ensureWorktree(top, path, this.branch, this.worktrees.has(path));
-    if (how !== 'adopted') append(session, { event: 'worktree_ready', task_id: 'integration', attempt: 1, branch: this.branch, path, worker: INTEGRATION_WORKTREE, how });
-    if (await mergeInProgress(path)) await abortMerge(path);
-    // The folder still holds what the moved branch held: it goes to a stash, the worktree is at the record.
-    if (restored?.was !== undefined) await stashLeftovers(session, path, `what ${this.branch} held while it had moved to ${restored.was.slice(0, 10)}`);
-    await session.events.flush();
-    return path;
+  ensureIntegration(session: RunSession): Promise<string> {
+    return prepareIntegration(session);
   }
 }
 
 // Appends a git fact to the log and keeps it in the session's isolation.
 export function append(session: RunSession, event: Parameters<RunSession['events']['append']>[0]): void {
   session.isolation.note(session.events.append(event));
-}
-
-// Moves what a worktree that must stay clean holds uncommitted to a stash, as a fact of the log.
-export async function stashLeftovers(session: RunSession, path: string, why: string): Promise<void> {
-  const stash = await stashAll(path, `teamline: ${why}`);
-  if (stash) append(session, { event: 'worktree_stashed', path, stash, why });
 }
 
 // True when the folder exists and is a git worktree's root.

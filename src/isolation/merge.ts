@@ -3,7 +3,8 @@
 import type { AttemptInput } from '../../machines/types.js';
 import { commitOf, isAncestor } from '../git/repo.js';
 import { mergeBranch } from '../git/merge.js';
-import { append, stashLeftovers } from './isolation.js';
+import { append } from './isolation.js';
+import { stashLeftovers } from './integration.js';
 import { checkCheckout } from './watch.js';
 import type { RunSession } from '../run/session.js';
 
