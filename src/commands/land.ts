@@ -23,7 +23,7 @@ export async function landCommand(argv: string[]): Promise<number> {
   const named = runId === undefined ? undefined : validateId(runId, '--run');
   const progress = makeProgress({ json: args.values.json === true });
   if (storeUrl !== undefined) {
-    await (await import('./store/land.js')).landStoreRun(storeUrl, named, project.dir, progress);
+    await (await import('./store/land.js')).landStoreRun(storeUrl, named, project.dir, progress, args.values.acknowledge === true);
     return 0;
   }
   const paths = resolveRun(project.dir, named);

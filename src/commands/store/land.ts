@@ -11,7 +11,7 @@ import { takeWriterLock } from '../../store/pg-writer-lock.js';
 import { landableBranches, refuseUnlanded, tellLanded } from '../land.js';
 import { foldStoreRun, openStore, pickRun } from './open.js';
 
-export async function landStoreRun(url: string, runId: string | undefined, projectDir: string, progress: Progress): Promise<void> {
+export async function landStoreRun(url: string, runId: string | undefined, projectDir: string, progress: Progress, acknowledge = false): Promise<void> {
   const store = await openStore(url, 'land');
   try {
     const id = await pickRun(store, url, runId);
@@ -24,7 +24,7 @@ export async function landStoreRun(url: string, runId: string | undefined, proje
     if (!fetched.ref) throw new TeamError(`team land: ${branches.branch} could not be fetched from "${remote}" (${fetched.result.stderr || `git exited ${fetched.result.code}`}); nothing was changed`, EXIT.failed);
     const lock = await takeWriterLock(url, id, `teamline land of ${id} pid ${process.pid}`);
     try {
-      const outcome = await landRun(projectDir, id, branches, { ref: fetched.ref, record: async (event) => void (await store.append(id, [event])) });
+      const outcome = await landRun(projectDir, id, branches, { ref: fetched.ref, record: async (event) => void (await store.append(id, [event])) }, acknowledge);
       tellLanded(progress, id, branches, outcome);
     } finally {
       await lock.release();
