@@ -1,7 +1,8 @@
 // The watch on the user's checkout: an agent that discards the user's uncommitted edit or moves
 // one of their branches is reported as needing attention (end message, status, land), with the
 // attempts running then; `team land` refuses until the person acknowledges it.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeProjects } from '../helpers/project.js';
@@ -58,5 +59,20 @@ describe('worktree isolation: the watch on the user\'s checkout', () => {
     expect(lateRun.exitCode, lateRun.stderr).toBe(0);
     expect(lateRun.stderr).toContain('needs attention: your checkout changed while the run ran (seen at the end of the run): files changed: scenario.json');
     expect(readFileSync(join(late.dir, 'scenario.json'), 'utf8')).toContain('appended');
+  });
+
+  it('names the change in `team wait`\'s summary while the run still runs', async () => {
+    const held = `${CHECKOUT} && until [ -e "$top/.team/release" ]; do sleep 0.05; done`;
+    const project = makeGitProject({
+      plan: { tasks: [{ id: 't1', acceptance: ['a'] }, { id: 't2', blockedBy: ['t1'], acceptance: ['b'] }] },
+      rules: [{ match: { task: 't1' }, do: { shell: `${CHECKOUT} && echo mine > "$top/stray.txt"` } }, { match: { task: 't2' }, do: { shell: held } }],
+    });
+    const running = project.run('2:executor', 'touch the checkout, then wait', '--agent', 'sim');
+    for (let i = 0; i < 400 && !(existsSync(join(project.dir, '.team', 'runs')) && eventsOf(project.readRun().events, 'checkout_changed').length > 0); i += 1) await sleep(50);
+    const wait = await project.run('wait', '--timeout', '1');
+    writeFileSync(join(project.dir, '.team', 'release'), '');
+    expect((await running).exitCode).toBe(0);
+    expect(wait.exitCode).toBe(5);
+    expect(wait.stdout).toContain('  needs attention:\n    your checkout changed while the run ran (seen at the merge of t1): files changed: stray.txt; running then: t1 a1 on worker-1\n');
   });
 });
