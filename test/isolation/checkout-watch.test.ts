@@ -1,15 +1,24 @@
 // The watch on the user's checkout: an agent that discards the user's uncommitted edit or moves
 // one of their branches is reported as needing attention (end message, status, land), with the
 // attempts running then; `team land` refuses until the person acknowledges it.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeProjects } from '../helpers/project.js';
 import { eventsOf } from '../helpers/sim-project.js';
-import { makeGitProject } from '../helpers/git-project.js';
+import { makeGitProject, type GitProject } from '../helpers/git-project.js';
 
 afterAll(removeProjects);
+
+// True once the latest run's log holds a checkout_changed (false while the run is not readable yet).
+function seenChange(project: GitProject): boolean {
+  try {
+    return eventsOf(project.readRun().events, 'checkout_changed').length > 0;
+  } catch {
+    return false;
+  }
+}
 
 // The user's checkout, as an agent in a worktree finds it.
 const CHECKOUT = 'top=$(dirname "$(git rev-parse --path-format=absolute --git-common-dir)")';
@@ -68,7 +77,7 @@ describe('worktree isolation: the watch on the user\'s checkout', () => {
       rules: [{ match: { task: 't1' }, do: { shell: `${CHECKOUT} && echo mine > "$top/stray.txt"` } }, { match: { task: 't2' }, do: { shell: held } }],
     });
     const running = project.run('2:executor', 'touch the checkout, then wait', '--agent', 'sim');
-    for (let i = 0; i < 400 && !(existsSync(join(project.dir, '.team', 'runs')) && eventsOf(project.readRun().events, 'checkout_changed').length > 0); i += 1) await sleep(50);
+    for (let i = 0; i < 400 && !seenChange(project); i += 1) await sleep(50);
     const wait = await project.run('wait', '--timeout', '1');
     writeFileSync(join(project.dir, '.team', 'release'), '');
     expect((await running).exitCode).toBe(0);
