@@ -4,6 +4,7 @@
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { git, linesOf } from './git.js';
+import { isTeamPath } from './repo.js';
 
 // A reading of the user's checkout.
 export interface CheckoutState {
@@ -15,8 +16,8 @@ export interface CheckoutState {
   files: Record<string, string>;
 }
 
-// Paths teamline itself writes in the checkout (its checkpoint), left out of the reading.
-const OWN_FILES = /^\.checkpoints\//;
+// Paths teamline itself writes in the checkout (its checkpoint; `.team/`, should git not ignore it), left out of the reading.
+const OWN_FILES = /(^|\/)\.checkpoints\//;
 // Working-tree files hashed at most in one reading: beyond, a path is compared by its status alone.
 const MAX_HASHED = 500;
 
@@ -39,7 +40,7 @@ export async function readCheckoutState(top: string): Promise<CheckoutState> {
     if (at === undefined) continue;
     const path = fields.slice(at).join(' ');
     if (fields[0] === '2') i += 1;
-    if (!OWN_FILES.test(path)) files[path] = fields.slice(1, at).join(' ');
+    if (!OWN_FILES.test(path) && !isTeamPath(path)) files[path] = fields.slice(1, at).join(' ');
   }
   const hashed = Object.keys(files).filter((path) => lstatSync(join(top, path), { throwIfNoEntry: false })?.isFile()).slice(0, MAX_HASHED);
   const blobs = hashed.length === 0 ? [] : (await git(top, ['hash-object', '--stdin-paths'], hashed.map((p) => `${p}\n`).join(''))).stdout.split('\n');
