@@ -4,12 +4,10 @@
 // checkout is reported and left where it is.
 import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeProjects } from '../helpers/project.js';
 import { eventsOf } from '../helpers/sim-project.js';
-import { GIT_ENV, makeGitProject, type GitProject } from '../helpers/git-project.js';
-import { CLI, type TeamResult } from '../helpers/team.js';
+import { makeGitProject, runAsGroup, type GitProject } from '../helpers/git-project.js';
 
 afterAll(removeProjects);
 
@@ -36,12 +34,6 @@ function installKillHook(project: GitProject, pattern: string): string {
   writeFileSync(file, script);
   chmodSync(file, 0o755);
   return mark;
-}
-
-// `team <args>` as the leader of a process group of its own, as a terminal starts it.
-async function runAsGroup(project: GitProject, ...args: string[]): Promise<TeamResult> {
-  const result = await execa(process.execPath, [CLI, ...args], { cwd: project.dir, env: { ...GIT_ENV, TEAM_SIM_LEDGER: project.ledgerFile }, detached: true, reject: false, stdin: 'ignore' });
-  return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };
 }
 
 async function crashAndResume(pattern: string, beforeResume: (project: GitProject) => void = () => {}) {
