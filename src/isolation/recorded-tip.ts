@@ -6,11 +6,9 @@ import { commitOf } from '../git/repo.js';
 import type { RunSession } from '../run/session.js';
 import { append } from './isolation.js';
 
-// What keepRecordedTip found: the branch where the log says (nothing to do), or put back.
+// A branch keepRecordedTip put back: where it pointed before (undefined when it was gone).
 export interface Restored {
-  /** Where the branch pointed before it was put back; undefined when it was gone. */
   was?: string;
-  kept?: string;
 }
 
 // Puts `team/<run>` back at `recorded` unless it is there, or at the merge of a merge the log
@@ -30,7 +28,7 @@ export async function keepRecordedTip(session: RunSession, recorded: string): Pr
   const at = `restored at ${recorded.slice(0, 10)}, the commit the log recorded`;
   const what = now === undefined ? `${branch} was deleted while the run ran: ${at}` : `${branch} had moved to ${now.slice(0, 10)} while the run ran (kept as ${kept}): ${at}`;
   session.progress.emit({ type: 'branch.restored', branch, commit: recorded, ...(now !== undefined && { was: now, kept }) }, `  ⚠ ${what}`);
-  return now === undefined ? {} : { was: now, kept };
+  return now === undefined ? {} : { was: now };
 }
 
 // True when `now` is a merge commit of `recorded` with the tip of a merge the log started.
