@@ -80,11 +80,11 @@ export async function saveLeftovers(session: RunSession, path: string, branch: s
   if (task === undefined) return;
   if (why !== 'completed' && why !== 'failed' && (await mergeInProgress(path))) await abortMerge(path);
   const done = await commitAll(path, `team ${iso.runId}: ${task} attempt ${attempt} (${why})`);
-  if (done) append(session, { event: 'task_committed', task_id: task, attempt, branch, commit: done.commit, files: done.files, why: why + done.nested.map(asPlainFiles).join('') });
+  if (done) append(session, { event: 'task_committed', task_id: task, attempt, branch, commit: done.commit, files: done.files, why: why + done.nested.map(describePlainFiles).join('') });
 }
 
 // What a task_committed says of a git repository of its own committed as plain files.
-function asPlainFiles(dir: string): string {
+function describePlainFiles(dir: string): string {
   return `; ${dir} is a git repository of its own: its files are committed as plain files (its .git stays in the worktree)`;
 }
 

@@ -10,14 +10,14 @@ import { append } from './isolation.js';
 export async function watchCheckout(session: RunSession): Promise<void> {
   const iso = session.isolation;
   if (!iso.active || iso.checkout !== undefined) return;
-  append(session, { event: 'checkout_recorded', state: await readCheckoutState(await topOf(iso.projectDir)) });
+  append(session, { event: 'checkout_recorded', state: await readCheckoutState(await findTop(iso.projectDir)) });
 }
 
 // Reads the checkout again and records what changed since the last reading; `seen` says when.
 export async function checkCheckout(session: RunSession, seen: string): Promise<void> {
   const iso = session.isolation;
   if (!iso.active || iso.checkout === undefined) return;
-  const now = await readCheckoutState(await topOf(iso.projectDir));
+  const now = await readCheckoutState(await findTop(iso.projectDir));
   const changes = describeCheckoutChanges(iso.checkout, now);
   if (changes.length === 0) return;
   const attempts = [...iso.started.entries()].filter(([key]) => !session.events.isFinished(...splitKey(key))).map(([, line]) => line);
@@ -26,7 +26,7 @@ export async function checkCheckout(session: RunSession, seen: string): Promise<
   session.progress.emit({ type: 'checkout.changed', changes, seen, attempts }, `  ⚠ needs attention: your checkout changed while the run ran (seen ${seen}): ${changes.join('; ')}${running}`);
 }
 
-async function topOf(dir: string): Promise<string> {
+async function findTop(dir: string): Promise<string> {
   return (await git(dir, ['rev-parse', '--show-toplevel'])).stdout || dir;
 }
 
