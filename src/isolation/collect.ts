@@ -17,7 +17,7 @@ export async function collectCommits(session: RunSession, input: AttemptInput, p
   const iso = session.isolation;
   const top = iso.projectDir;
   const head = (await git(path, ['symbolic-ref', '--quiet', '--short', 'HEAD'])).stdout;
-  const where = head === branch ? 'no branch (found in the worktree\'s HEAD log)' : head === '' ? 'a detached HEAD' : `a branch of its own, ${head}`;
+  const where = head === branch ? 'a branch or a detached HEAD it then left (found in the worktree\'s HEAD log)' : head === '' ? 'a detached HEAD' : `a branch of its own, ${head}`;
   if (head !== branch) {
     await commitAll(path, `team ${iso.runId}: ${input.taskId} attempt ${input.attempt} (left on ${where})`);
     await gitOrThrow(path, ['switch', '--quiet', branch]);

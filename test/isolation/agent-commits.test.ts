@@ -44,7 +44,7 @@ describe('worktree isolation: commits an agent made off its task branch', () => 
     const branch = `team/${run.runId}`;
     expect(showFile(project, branch, 'more.txt')).toBe('more');
     expect(showFile(project, branch, 'sim-output/t1.txt')).toContain('task t1 attempt 1');
-    expect(eventsOf(run.events, 'task_committed').map((e) => e.why)).toContain('collected 2 commit(s) the agent made on no branch (found in the worktree\'s HEAD log)');
+    expect(eventsOf(run.events, 'task_committed').map((e) => e.why)).toContain('collected 2 commit(s) the agent made on a branch or a detached HEAD it then left (found in the worktree\'s HEAD log)');
   });
 
   it('fails the attempt naming the branch that keeps commits made off its branch that do not merge into it', async () => {
@@ -62,7 +62,7 @@ describe('worktree isolation: commits an agent made off its task branch', () => 
     expect(project.git('log', '-1', '--format=%s', kept)).toBe('f on a detached HEAD');
     const failed = eventsOf(run.events, 'task_finished').find((e) => e.task_id === 't1' && e.attempt === 1)!;
     expect(failed.status).toBe('failed');
-    expect(failed.evidence).toContain(`the agent committed ${project.git('rev-parse', '--short=10', kept)} on no branch (found in the worktree's HEAD log) and it does not merge into team/${run.runId}--t1 (`);
+    expect(failed.evidence).toContain(`the agent committed ${project.git('rev-parse', '--short=10', kept)} on a branch or a detached HEAD it then left (found in the worktree's HEAD log) and it does not merge into team/${run.runId}--t1 (`);
     expect(failed.evidence).toContain(`it is kept on branch ${kept}, nothing was merged`);
   });
 
