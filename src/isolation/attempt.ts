@@ -4,7 +4,9 @@ import type { AttemptInput } from '../../machines/types.js';
 import { commitOf, isAncestor } from '../git/repo.js';
 import { abortMerge, filesWithMarkers, mergeInProgress, startConflictedMerge } from '../git/merge.js';
 import { commitAll, detach, ensureBranch, ensureWorktree, holderOf, listWorktrees } from '../git/worktree.js';
-import { append, isWorkStage, taskBranch, taskOfBranch, type ConflictRecord } from './isolation.js';
+import { append } from './facts.js';
+import { isWorkStage, taskBranch, taskOfBranch, type ConflictRecord } from './isolation.js';
+import { ensureIntegration } from './integration.js';
 import { collectCommits } from './collect.js';
 import { replaceGitlinks } from './gitlinks.js';
 import { mergeTask } from './merge.js';
@@ -19,9 +21,9 @@ export async function prepareAttempt(session: RunSession, input: AttemptInput): 
   if (!iso.active) return;
   iso.started.set(`${input.taskId}#${input.attempt}`, `${input.taskId} a${input.attempt} on ${input.worker}`);
   // Through a remote, each team worker makes the attempt's worktree in its own clone.
-  if (iso.remote !== undefined) return void (await iso.serial(() => iso.ensureIntegration(session)));
+  if (iso.remote !== undefined) return void (await iso.serial(() => ensureIntegration(session)));
   await iso.serial(async () => {
-    await iso.ensureIntegration(session);
+    await ensureIntegration(session);
     if (!isWorkStage(input.stage)) return;
     const top = iso.projectDir;
     const branch = taskBranch(iso.branch, input.taskId);

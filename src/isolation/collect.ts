@@ -9,7 +9,7 @@ import { refPart } from '../git/ref-part.js';
 import { commitOf } from '../git/repo.js';
 import { commitAll } from '../git/worktree.js';
 import type { RunSession } from '../run/session.js';
-import { append } from './isolation.js';
+import { append } from './facts.js';
 
 // Brings the attempt's commits made off `branch` in the worktree at `path` onto it, and leaves the
 // worktree on `branch`; returns why the task fails instead (the commits are kept on a branch named there).

@@ -4,7 +4,7 @@ import type { AttemptInput } from '../../machines/types.js';
 import { git, gitOrThrow, identity, linesOf } from '../git/git.js';
 import { gitlinksAdded, stagePlain } from '../git/nested-repos.js';
 import type { RunSession } from '../run/session.js';
-import { append } from './isolation.js';
+import { append } from './facts.js';
 
 // Replaces the gitlinks `branch` adds since it left `team/<run>` by their folders' files, committed
 // on `branch` in the worktree at `path`; returns why the task fails instead (a folder with no files).

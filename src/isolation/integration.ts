@@ -5,12 +5,21 @@ import { ensureBranch, ensureWorktree, stashAll } from '../git/worktree.js';
 import { abortMerge, mergeInProgress } from '../git/merge.js';
 import { commitOf } from '../git/repo.js';
 import type { RunSession } from '../run/session.js';
-import { append, INTEGRATION_WORKTREE } from './isolation.js';
+import { append } from './facts.js';
+import { INTEGRATION_WORKTREE } from './isolation.js';
 import { keepRecordedTip } from './recorded-tip.js';
 
+// The integration worktree, ready, where verify's gates and agents run (the project without isolation).
+export async function verifyDir(session: RunSession): Promise<string> {
+  const iso = session.isolation;
+  if (!iso.active) return iso.projectDir;
+  await iso.serial(() => ensureIntegration(session));
+  return iso.workDir('team-verify', INTEGRATION_WORKTREE);
+}
+
 // The integration branch and its worktree exist, with `.team/` excluded and no merge cut short;
-// returns the worktree's folder.
-export async function prepareIntegration(session: RunSession): Promise<string> {
+// returns the worktree's folder. Run it inside the isolation's serial steps.
+export async function ensureIntegration(session: RunSession): Promise<string> {
   const iso = session.isolation;
   const path = iso.worktreePath(INTEGRATION_WORKTREE);
   const top = iso.projectDir;

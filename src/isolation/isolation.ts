@@ -7,8 +7,6 @@ import type { Stage } from '../../workers/types.js';
 import type { CheckoutState } from '../git/checkout-state.js';
 import { idOfRefPart, refPart } from '../git/ref-part.js';
 import { Serial } from '../git/serial.js';
-import type { RunSession } from '../run/session.js';
-import { prepareIntegration } from './integration.js';
 
 // The folder under the project that holds every run's worktrees (never committed).
 export const WORKTREES_DIR = join('.team', 'worktrees');
@@ -124,23 +122,6 @@ export class Isolation {
   serial<T>(work: () => Promise<T>): Promise<T> {
     return this.steps.run(work);
   }
-
-  // The integration worktree, ready, where verify's gates and agents run (the project without isolation).
-  async verifyDir(session: RunSession): Promise<string> {
-    if (!this.active) return this.projectDir;
-    await this.serial(() => this.ensureIntegration(session));
-    return this.workDir('team-verify', INTEGRATION_WORKTREE);
-  }
-
-  // The integration branch and its worktree exist, with `.team/` excluded and no merge cut short.
-  ensureIntegration(session: RunSession): Promise<string> {
-    return prepareIntegration(session);
-  }
-}
-
-// Appends a git fact to the log and keeps it in the session's isolation.
-export function append(session: RunSession, event: Parameters<RunSession['events']['append']>[0]): void {
-  session.isolation.note(session.events.append(event));
 }
 
 // True when the folder exists and is a git worktree's root.

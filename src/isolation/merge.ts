@@ -3,8 +3,8 @@
 import type { AttemptInput } from '../../machines/types.js';
 import { commitOf, isAncestor } from '../git/repo.js';
 import { mergeBranch } from '../git/merge.js';
-import { append } from './isolation.js';
-import { stashLeftovers } from './integration.js';
+import { append } from './facts.js';
+import { ensureIntegration, stashLeftovers } from './integration.js';
 import { checkCheckout } from './watch.js';
 import type { RunSession } from '../run/session.js';
 
@@ -12,7 +12,7 @@ import type { RunSession } from '../run/session.js';
 export async function mergeTask(session: RunSession, input: AttemptInput, branch: string): Promise<string | undefined> {
   const iso = session.isolation;
   const into = iso.branch;
-  const path = await iso.ensureIntegration(session);
+  const path = await ensureIntegration(session);
   await stashLeftovers(session, path, `left in the integration worktree before merging ${branch}`);
   await checkCheckout(session, `at the merge of ${input.taskId}`);
   const key = `${input.taskId}#${input.attempt}`;

@@ -4,7 +4,7 @@
 import { git, gitOrThrow } from '../git/git.js';
 import { commitOf } from '../git/repo.js';
 import type { RunSession } from '../run/session.js';
-import { append } from './isolation.js';
+import { append } from './facts.js';
 
 // A branch keepRecordedTip put back: where it pointed before (undefined when it was gone).
 export interface Restored {

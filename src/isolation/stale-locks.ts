@@ -7,7 +7,7 @@ import { git } from '../git/git.js';
 import { lockHeld, locksIn, refLocks } from '../git/stale-locks.js';
 import { listWorktrees } from '../git/worktree.js';
 import type { RunSession } from '../run/session.js';
-import { append } from './isolation.js';
+import { append } from './facts.js';
 
 // Removes the stale locks of the run's worktrees and branches, and reports those of the user's checkout.
 export async function sweepStaleLocks(session: RunSession): Promise<void> {

@@ -7,6 +7,7 @@ import { dirtyPaths, probeRepo } from '../git/repo.js';
 import { gitWriteProblem } from '../git/team-exclude.js';
 import type { RunSession } from '../run/session.js';
 import { watchCheckout } from './watch.js';
+import { ensureIntegration } from './integration.js';
 
 // The integration branch of a run.
 export function integrationBranch(runId: string): string {
@@ -56,7 +57,7 @@ export async function openIsolation(session: RunSession): Promise<void> {
   }
   await iso.serial(async () => {
     await watchCheckout(session);
-    await iso.ensureIntegration(session);
+    await ensureIntegration(session);
   });
   const dirty = (await dirtyPaths(iso.projectDir, false)).filter((path) => !path.startsWith('.checkpoints/'));
   if (dirty.length > 0) {

@@ -4,7 +4,7 @@
 import { describeCheckoutChanges, readCheckoutState } from '../git/checkout-state.js';
 import { git } from '../git/git.js';
 import type { RunSession } from '../run/session.js';
-import { append } from './isolation.js';
+import { append } from './facts.js';
 
 // Reads the user's checkout at the run's start, unless the log holds a reading already (a resume).
 export async function watchCheckout(session: RunSession): Promise<void> {

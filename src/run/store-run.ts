@@ -21,6 +21,7 @@ import { driveRun, type DriveOutcome } from './drive.js';
 import type { Progress } from './progress.js';
 import { integrationBranch } from '../isolation/start.js';
 import { pushIntegration } from '../isolation/remote.js';
+import { ensureIntegration } from '../isolation/integration.js';
 import { closeRemote, type StoreLink } from '../remote/writer.js';
 import { inputOf, replayRun, type Replay } from './replay.js';
 import { makeSession, type RunSession, type SessionOptions } from './session.js';
@@ -127,7 +128,7 @@ async function openStoreIsolation(session: RunSession): Promise<void> {
     session.progress.emit({ type: 'isolation', mode: 'none', reason: NO_REMOTE.reason }, `isolation: none — ${NO_REMOTE.reason}`);
     return;
   }
-  await iso.serial(() => iso.ensureIntegration(session));
+  await iso.serial(() => ensureIntegration(session));
   const refused = await pushIntegration(session);
   if (refused) throw new UsageError(`team.remote: ${refused}`);
   session.progress.emit({ type: 'isolation', mode: 'worktree', branch: iso.branch, remote: iso.remote }, `isolation: through ${iso.remote} — each worker on its task's branch in its own clone; merged work on ${iso.branch}, pushed to ${iso.remote}`);
