@@ -24,24 +24,24 @@ export async function landCommand(argv: string[]): Promise<number> {
   const named = runId === undefined ? undefined : validateId(runId, '--run');
   const progress = makeProgress({ json: args.values.json === true });
   const store = await openStore(project, flag, 'land');
-  await withStore(store, () => landWork(store, named, progress, project.dir));
+  await withStore(store, () => landWork(store, named, progress, project.dir, args.values.acknowledge === true));
   return 0;
 }
 
 // Lands a completed run of the store and says what happened; refusals throw with the reason. The
 // landing is recorded in the run's log; on the PostgreSQL store under the run's writer lock (refused,
 // exit 2, while a writer holds it).
-export async function landWork(store: RunStore, runId: string | undefined, progress: Progress, projectDir: string): Promise<void> {
+export async function landWork(store: RunStore, runId: string | undefined, progress: Progress, projectDir: string, acknowledge = false): Promise<void> {
   const id = await store.pickRun(runId);
   const { view, events } = await store.view(id, projectDir);
   refuseUnlanded(id, view.status);
   const branches = landableBranches(id, events ? foldBranches(events) : readBranches(store.paths(id)));
   const record = async (event: Parameters<RunStore['append']>[1][number]) => void (await store.append(id, [event]));
-  if (store.kind === 'files') return tellLanded(progress, id, branches, await landRun(projectDir, id, branches, { ref: `refs/heads/${branches.branch!}`, record }));
+  if (store.kind === 'files') return tellLanded(progress, id, branches, await landRun(projectDir, id, branches, { ref: `refs/heads/${branches.branch!}`, record }, acknowledge));
   const ref = await fetchBranch(id, branches, projectDir);
   const lock = await (store as PgStore).lockWriter(id, `teamline land of ${id} pid ${process.pid}`);
   try {
-    tellLanded(progress, id, branches, await landRun(projectDir, id, branches, { ref, record }));
+    tellLanded(progress, id, branches, await landRun(projectDir, id, branches, { ref, record }, acknowledge));
   } finally {
     await lock.release();
   }

@@ -8,7 +8,7 @@ import type { RunView } from '../log/fold.js';
 import { EXIT } from '../sys/errors.js';
 import { summarize, type WorkPlaces } from '../run/summary.js';
 import { foldRun } from '../log/fold.js';
-import { foldBranches } from '../isolation/view.js';
+import { checkoutLines, foldBranches } from '../isolation/view.js';
 import { readHandoffs } from '../../handoffs/read.js';
 import { digestHandoffs } from '../views/wait/handoffs.js';
 import { optionalInt, optionalString, parseFlags } from './args/args.js';
@@ -77,7 +77,7 @@ async function waitFor(source: WaitSource, json: boolean, timeoutS: number | und
     if (timeoutS !== undefined && Date.now() - started >= timeoutS * 1000) {
       const now = await source.view();
       const before = since === undefined ? undefined : await source.viewAt(Math.min(since, now.eventCount));
-      const lines = summarizeProgress(now, source.runDir, timeoutS, { before, round });
+      const lines = withCheckoutChanges(summarizeProgress(now, source.runDir, timeoutS, { before, round }), (await source.endings()).places);
       write(json, { type: 'wait.timeout', run: source.runId, status: view.status, stage: view.stage, summary: lines }, lines.join('\n'));
       return EXIT.waitTimeout;
     }
@@ -132,6 +132,15 @@ async function reportEnded(source: WaitSource, view: RunView, ended: Ended, json
   const digest = digestHandoffs(handoffs);
   write(json, { ...data, handoffs: digest.data }, [...lines, ...digest.lines].join('\n'));
   return OUTCOME_EXIT[ended];
+}
+
+// The summary's needs attention, with the changes the watch on the user's checkout saw and no one acknowledged.
+function withCheckoutChanges(lines: string[], places: WorkPlaces): string[] {
+  const changed = places.branches ? checkoutLines(places.branches).filter((line) => line.startsWith('  needs attention: ')) : [];
+  const at = lines.findIndex((line) => line.startsWith('  needs attention:'));
+  if (changed.length === 0 || at < 0) return lines;
+  const items = changed.map((line) => `    ${line.slice('  needs attention: '.length)}`);
+  return [...lines.slice(0, at), '  needs attention:', ...items, ...lines.slice(at + 1)];
 }
 
 // JSON exact; text safe for a terminal.

@@ -6,6 +6,7 @@ import { probeRepo } from '../git/repo.js';
 import { UsageError } from '../sys/errors.js';
 import { integrationBranch } from '../isolation/start.js';
 import { pushIntegration } from '../isolation/remote.js';
+import { ensureIntegration } from '../isolation/integration.js';
 import type { RunSession } from './session.js';
 
 // Without team.remote, a run on the store has no branches: each worker works in its own folder.
@@ -30,7 +31,7 @@ export async function openStoreIsolation(session: RunSession): Promise<void> {
     session.progress.emit({ type: 'isolation', mode: 'none', reason: NO_REMOTE.reason }, `isolation: none — ${NO_REMOTE.reason}`);
     return;
   }
-  await iso.serial(() => iso.ensureIntegration(session));
+  await iso.serial(() => ensureIntegration(session));
   const refused = await pushIntegration(session);
   if (refused) throw new UsageError(`team.remote: ${refused}`);
   session.progress.emit({ type: 'isolation', mode: 'worktree', branch: iso.branch, remote: iso.remote }, `isolation: through ${iso.remote} — each worker on its task's branch in its own clone; merged work on ${iso.branch}, pushed to ${iso.remote}`);
