@@ -65,6 +65,8 @@ export const configSchema = z.strictObject({
       isolation: z.enum(['worktree', 'none']).optional(),
       /** Where runs are kept: unset, the files under .team/runs; a postgres:// URL, that database (docs/scale-out.md). */
       store: z.string().refine(isPostgresUrl, { message: 'not a PostgreSQL URL: postgres://user:password@host:port/database' }).optional(),
+      /** With a store: how long the run's writer waits for the store to come back (a restart, a network gone) before the run stops, resumable. */
+      storeOutageMs: z.number().int().min(1_000).default(60_000),
       /** With a store: the git remote (its name in every clone) the run's branches go through between the writer and the team workers. */
       remote: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, { message: 'not a git remote name (letters, digits, . _ -)' }).optional(),
     })

@@ -6,7 +6,7 @@ import { killServer } from '../../workers/tmux/index.js';
 import { readRunFiles } from '../log/read.js';
 import { appendEvent, type RunPaths } from '../log/write.js';
 import { stopLeftoverGates } from '../gates/groups.js';
-import { acquireLock } from '../run/lock.js';
+import { acquireLock } from '../store/file-lock.js';
 import { WorkerRegistry } from '../attempt/registry.js';
 
 // Stops every worker and verify gate the log recorded (and the run's tmux servers), then records

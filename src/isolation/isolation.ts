@@ -4,12 +4,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IsolationRecord, TeamEvent } from '../log/schema.js';
 import type { Stage } from '../../workers/types.js';
-import { excludeTeamFolder } from '../git/team-exclude.js';
-import { ensureBranch, ensureWorktree } from '../git/worktree.js';
-import { abortMerge, mergeInProgress } from '../git/merge.js';
+import type { CheckoutState } from '../git/checkout-state.js';
 import { idOfRefPart, refPart } from '../git/ref-part.js';
 import { Serial } from '../git/serial.js';
-import type { RunSession } from '../run/session.js';
 
 // The folder under the project that holds every run's worktrees (never committed).
 export const WORKTREES_DIR = join('.team', 'worktrees');
@@ -54,6 +51,16 @@ export class Isolation {
   readonly fixing = new Map<string, string[]>();
   /** The last attempt each task's worktree was made ready for. */
   readonly attempts = new Map<string, number>();
+  /** When each attempt's worktree was first made ready (ms), by `task#attempt`: its agent's commits are looked for from then on. */
+  readonly readyAt = new Map<string, number>();
+  /** The commit the log last recorded for the integration branch (created, merged into, restored). */
+  tip?: string;
+  /** The last reading of the user's checkout (checkout_recorded, checkout_changed). */
+  checkout?: CheckoutState;
+  /** Each attempt this orchestrator made ready, by `task#attempt`: `<task> a<N> on <worker>`. */
+  readonly started = new Map<string, string>();
+  /** The task tip of each merge started and not recorded done, by `task#attempt`. */
+  readonly pendingMerges = new Map<string, string>();
   private readonly steps = new Serial();
 
   constructor(
@@ -68,13 +75,22 @@ export class Isolation {
   note(event: TeamEvent): void {
     const key = 'task_id' in event && 'attempt' in event ? `${event.task_id}#${event.attempt}` : '';
     if (event.event === 'run_started' && event.isolation) this.record = event.isolation;
-    else if (event.event === 'merge_started') this.mergesStarted.add(key);
-    else if (event.event === 'merge_done') this.mergesDone.add(key);
+    else if (event.event === 'merge_started') {
+      this.mergesStarted.add(key);
+      this.pendingMerges.set(key, event.tip);
+    } else if (event.event === 'merge_done') {
+      this.mergesDone.add(key);
+      this.pendingMerges.delete(key);
+      if (event.into === this.record?.branch) this.tip = event.commit;
+    } else if ((event.event === 'branch_created' || event.event === 'branch_restored') && event.branch === this.record?.branch) this.tip = event.commit;
     else if (event.event === 'worktree_ready') {
       this.worktrees.add(event.path);
       this.attempts.set(event.task_id, event.attempt);
+      // A resumed attempt's worktree is made ready again: its agent's commits count from the first time.
+      if (!this.readyAt.has(key)) this.readyAt.set(key, Date.parse(event.at));
       if (event.merging) this.fixing.set(event.task_id, event.conflicts ?? []);
-    } else if (event.event === 'merge_failed' && event.reason === 'conflict') this.conflicts.set(event.task_id, { task: event.task_id, branch: event.branch, files: event.files });
+    } else if (event.event === 'checkout_recorded' || event.event === 'checkout_changed') this.checkout = event.state;
+    else if (event.event === 'merge_failed' && event.reason === 'conflict') this.conflicts.set(event.task_id, { task: event.task_id, branch: event.branch, files: event.files });
   }
 
   get active(): boolean {
@@ -106,33 +122,6 @@ export class Isolation {
   serial<T>(work: () => Promise<T>): Promise<T> {
     return this.steps.run(work);
   }
-
-  // The integration worktree, ready, where verify's gates and agents run (the project without isolation).
-  async verifyDir(session: RunSession): Promise<string> {
-    if (!this.active) return this.projectDir;
-    await this.serial(() => this.ensureIntegration(session));
-    return this.workDir('team-verify', INTEGRATION_WORKTREE);
-  }
-
-  // The integration branch and its worktree exist, with `.team/` excluded and no merge cut short.
-  async ensureIntegration(session: RunSession): Promise<string> {
-    const path = this.worktreePath(INTEGRATION_WORKTREE);
-    const top = this.projectDir;
-    excludeTeamFolder(top);
-    if (await ensureBranch(top, this.branch, this.record!.base!)) {
-      append(session, { event: 'branch_created', branch: this.branch, from: this.record!.userBranch || 'HEAD', commit: this.record!.base! });
-    }
-    const how = await ensureWorktree(top, path, this.branch, this.worktrees.has(path));
-    if (how !== 'adopted') append(session, { event: 'worktree_ready', task_id: 'integration', attempt: 1, branch: this.branch, path, worker: INTEGRATION_WORKTREE, how });
-    if (await mergeInProgress(path)) await abortMerge(path);
-    await session.events.flush();
-    return path;
-  }
-}
-
-// Appends a git fact to the log and keeps it in the session's isolation.
-export function append(session: RunSession, event: Parameters<RunSession['events']['append']>[0]): void {
-  session.isolation.note(session.events.append(event));
 }
 
 // True when the folder exists and is a git worktree's root.

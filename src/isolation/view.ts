@@ -22,10 +22,16 @@ export interface BranchesView {
   /** The last branches_kept: branches with commits their target lacks. */
   kept: Array<{ branch: string; commits: number }>;
   landed?: { into: string; commit: string };
+  /** Each time the integration branch was put back at its recorded commit (an agent deleted or moved it). */
+  restored?: Array<{ commit: string; was?: string; kept?: string }>;
+  /** Stale git locks found in the user's checkout on a resume (reported, never removed). */
+  userLocks?: string[];
+  /** What the watch on the user's checkout saw change during the run, and how many of those a `team land --acknowledge` took as seen. */
+  checkout?: { changed: Array<{ changes: string[]; seen: string; attempts: string[] }>; acknowledged: number };
 }
 
 // The events foldBranches reads.
-const BRANCH_EVENTS: ReadonlySet<string> = new Set(['run_started', 'branch_created', 'merge_done', 'merge_failed', 'branches_kept', 'branch_landed']);
+const BRANCH_EVENTS: ReadonlySet<string> = new Set(['run_started', 'branch_created', 'merge_done', 'merge_failed', 'branches_kept', 'branch_landed', 'branch_restored', 'git_lock_stale', 'checkout_changed', 'checkout_acknowledged']);
 
 // The branches of a run in the files, from the event files foldBranches reads and no others.
 export function readBranches(paths: RunPaths): BranchesView | undefined {
@@ -46,6 +52,10 @@ export function foldBranches(events: TeamEvent[]): BranchesView | undefined {
     else if (event.event === 'merge_failed') tasks.set(event.task_id, { task: event.task_id, branch: event.branch, state: event.reason === 'conflict' ? 'conflict' : 'refused', files: event.files });
     else if (event.event === 'branches_kept') view.kept = event.branches;
     else if (event.event === 'branch_landed') view.landed = { into: event.into, commit: event.commit };
+    else if (event.event === 'checkout_changed') (view.checkout ??= { changed: [], acknowledged: 0 }).changed.push({ changes: event.changes, seen: event.seen, attempts: event.attempts });
+    else if (event.event === 'checkout_acknowledged' && view.checkout) view.checkout.acknowledged = event.changes;
+    else if (event.event === 'git_lock_stale' && !event.removed) (view.userLocks ??= []).push(event.path);
+    else if (event.event === 'branch_restored') (view.restored ??= []).push({ commit: event.commit, ...(event.was !== undefined && { was: event.was }), ...(event.kept !== undefined && { kept: event.kept }) });
   }
   if (view) view.tasks = [...tasks.values()];
   return view;
@@ -59,9 +69,29 @@ export function describeBranches(view: BranchesView, runId: string, status: stri
     const why = t.state === 'conflict' ? ` — conflict in ${t.files.join(', ')}` : t.state === 'refused' ? ` — refused: commits teamline's files ${t.files.join(', ')}` : '';
     lines.push(`  ${t.task}: ${t.branch} ${t.state}${why}`);
   }
+  for (const r of view.restored ?? []) {
+    const how = r.was === undefined ? 'was deleted' : `had moved to ${r.was.slice(0, 10)} (kept as ${r.kept})`;
+    lines.push(`  needs attention: ${view.branch} ${how} during the run; put back at ${r.commit.slice(0, 10)}, the commit the log recorded`);
+  }
+  lines.push(...checkoutLines(view));
+  for (const lock of new Set(view.userLocks)) lines.push(`  needs attention: ${lock} is a git lock in your checkout that no git process held when the run resumed; teamline left it alone`);
   const taskKept = view.kept.filter((k) => k.branch !== view.branch);
   if (taskKept.length > 0) lines.push(`  kept with work not in ${view.branch}: ${taskKept.map((k) => `${k.branch} (${k.commits} commit(s))`).join(', ')}`);
   if (view.landed) lines.push(`  landed into ${view.landed.into} at ${view.landed.commit.slice(0, 10)}`);
   else if (status === 'completed') lines.push(`  the work is on ${view.branch}: \`team land --run ${runId}\` merges it into ${view.userBranch || 'your branch'}`);
   return lines;
+}
+
+// The changes the watch saw in the user's checkout; those not acknowledged need attention.
+export function checkoutLines(view: BranchesView): string[] {
+  const { changed, acknowledged } = view.checkout ?? { changed: [], acknowledged: 0 };
+  return changed.map((c, i) => {
+    const running = c.attempts.length > 0 ? `; running then: ${c.attempts.join(', ')}` : '';
+    return `  ${i < acknowledged ? 'acknowledged' : 'needs attention'}: your checkout changed while the run ran (seen ${c.seen}): ${c.changes.join('; ')}${running}`;
+  });
+}
+
+// How many changes of the user's checkout no `team land --acknowledge` took as seen.
+export function unacknowledgedChanges(view: BranchesView): number {
+  return view.checkout ? view.checkout.changed.length - view.checkout.acknowledged : 0;
 }

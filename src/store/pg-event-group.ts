@@ -8,10 +8,15 @@ import type { EventSink } from '../log/event-group.js';
 import { eventFileName } from '../log/write.js';
 import { nowIso } from '../log/time.js';
 import type { AttemptJob } from './attempt-job.js';
+import { isConnectionLoss, type KeptWriterLock } from './pg-kept-lock.js';
 import { appendMadeStep } from './pg-step.js';
 import type { PgStore } from './pg-store.js';
 
 type Made = { event: TeamEvent; name: string };
+
+// Between two tries of a step whose connection went away: the first wait, doubled up to the last.
+const RETRY_FIRST_MS = 250;
+const RETRY_LAST_MS = 4_000;
 
 export class PgEventGroup extends GroupCommit<Made> implements EventSink {
   /** The job of each attempt whose task_started is appended or about to be, by `task#attempt`. */
@@ -21,6 +26,7 @@ export class PgEventGroup extends GroupCommit<Made> implements EventSink {
     private readonly store: PgStore,
     private readonly boss: PgBoss,
     private readonly runId: string,
+    private readonly lock?: KeptWriterLock,
   ) {
     super();
   }
@@ -47,6 +53,30 @@ export class PgEventGroup extends GroupCommit<Made> implements EventSink {
       this.jobs.delete(key);
       return [make()];
     });
-    await appendMadeStep(this.store, this.boss, this.runId, batch, jobs);
+    const last = batch.at(-1)?.name;
+    if (!this.lock || last === undefined) return appendMadeStep(this.store, this.boss, this.runId, batch, jobs);
+    // A commit whose connection went away may or may not have committed: once the lock is held again
+    // (the store back, the log where this writer left it), the step is looked for by its names and
+    // committed only if it is not there. Its names are unique in the log, so it never commits twice.
+    const since = Date.now();
+    for (let wait = RETRY_FIRST_MS; ; wait = Math.min(wait * 2, RETRY_LAST_MS)) {
+      await this.lock.held();
+      this.lock.notePending(last);
+      try {
+        await appendMadeStep(this.store, this.boss, this.runId, batch, jobs);
+        return this.lock.noteCommitted(last);
+      } catch (error) {
+        if (!isConnectionLoss(error) || Date.now() - since >= this.lock.outageMs) throw error;
+        await new Promise((resolve) => setTimeout(resolve, wait));
+        await this.lock.held();
+        if (await this.inLog(batch).catch(() => false)) return this.lock.noteCommitted(last);
+      }
+    }
+  }
+
+  // Whether the step's records are in the log (all of them: a step commits whole or not at all).
+  private async inLog(batch: Made[]): Promise<boolean> {
+    const found = await this.store.db.query<{ n: string }>('SELECT count(*) AS n FROM teamline.events WHERE run_id = $1 AND name = ANY($2::text[])', [this.runId, batch.map((m) => m.name)]);
+    return Number(found.rows[0]!.n) === batch.length;
   }
 }

@@ -17,6 +17,8 @@ export interface PgCluster {
   dir: string;
   /** Stops the server (immediate mode) and removes the folder. */
   stop(): Promise<void>;
+  /** Stops the server as a crash would (`pg_ctl stop -m immediate`), waits `downMs`, starts it again on its port. */
+  restart(downMs: number): Promise<void>;
 }
 
 // The superuser the cluster is made with.
@@ -33,8 +35,9 @@ export function findPgBin(): string {
 }
 
 // Starts a new cluster; it listens on 127.0.0.1 only. Its watchdog stops it once `owner` (by
-// default this process) is gone.
-export async function startCluster(options: { owner?: number } = {}): Promise<PgCluster> {
+// default this process) is gone. `durable` keeps fsync and synchronous commits on, so that what it
+// acknowledged survives a crash (`restart`): a test of a restart needs it.
+export async function startCluster(options: { owner?: number; durable?: boolean } = {}): Promise<PgCluster> {
   const bin = findPgBin();
   const dir = mkdtempSync(join(tmpdir(), 'teamline-pg-'));
   const as = await runAs();
@@ -48,7 +51,13 @@ export async function startCluster(options: { owner?: number } = {}): Promise<Pg
   };
   try {
     await run('initdb', ['-D', data, '-U', SUPERUSER, '--pwfile', join(dir, 'pwfile'), '--auth=scram-sha-256', '--no-sync', '-E', 'UTF8', '--locale=C']);
-    const port = await startServer(run, dir, data);
+    const durable = options.durable === true;
+    const port = await startServer(run, dir, data, durable);
+    const restart = async (downMs: number) => {
+      await run('pg_ctl', ['stop', '-D', data, '-m', 'immediate', '-w']);
+      await new Promise((resolve) => setTimeout(resolve, downMs));
+      await run('pg_ctl', ['start', '-w', '-t', '120', '-D', data, '-l', join(dir, 'server.log'), '-o', serverOptions(port, dir, durable)]);
+    };
     const watchdog = startWatchdog(options.owner ?? process.pid, as.prefix, bin, dir, data);
     const url = `postgres://${SUPERUSER}:${password}@127.0.0.1:${port}/postgres`;
     const stop = async () => {
@@ -60,7 +69,7 @@ export async function startCluster(options: { owner?: number } = {}): Promise<Pg
       }
       rmSync(dir, { recursive: true, force: true });
     };
-    return { url, port, dir, stop };
+    return { url, port, dir, stop, restart };
   } catch (error) {
     await run('pg_ctl', ['stop', '-D', data, '-m', 'immediate', '-w']).catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
@@ -71,17 +80,23 @@ export async function startCluster(options: { owner?: number } = {}): Promise<Pg
 type Run = (program: string, args: string[]) => Promise<unknown>;
 
 // pg_ctl start on a free port; a port taken between the probe and the start is tried again.
-async function startServer(run: Run, dir: string, data: string): Promise<number> {
+async function startServer(run: Run, dir: string, data: string, durable: boolean): Promise<number> {
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
-    const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c shared_buffers=16MB`;
     try {
-      await run('pg_ctl', ['start', '-w', '-t', '120', '-D', data, '-l', join(dir, 'server.log'), '-o', options]);
+      await run('pg_ctl', ['start', '-w', '-t', '120', '-D', data, '-l', join(dir, 'server.log'), '-o', serverOptions(port, dir, durable)]);
       return port;
     } catch (error) {
       if (attempt >= 3) throw error;
     }
   }
+}
+
+// The server's options: loopback only, its socket in the cluster's folder; unless `durable`, no
+// durability (a test's data need not survive a crash).
+function serverOptions(port: number, dir: string, durable: boolean): string {
+  const fast = durable ? '' : ' -c fsync=off -c synchronous_commit=off -c full_page_writes=off';
+  return `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir}${fast} -c shared_buffers=16MB`;
 }
 
 // A port nothing listens on now, on 127.0.0.1.

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { judgeResult, readResult, type ResultFileText } from '../../src/attempt/result.js';
 import { attemptJobId } from '../../src/store/attempt-job.js';
 import { writeRequest } from '../../src/store/pg-requests.js';
-import { OutputTails } from '../../src/views/watch/tails.js';
+import { openTails } from '../../src/views/watch/tails.js';
 import { isRunning } from '../helpers/proc-groups.js';
 import { ROOT } from '../helpers/team.js';
 import { clusterAndProject } from '../store/pg-fixture.js';
@@ -122,10 +122,26 @@ describe('team worker', () => {
     const line = String(tails.at(-1)!.body.line);
     expect(line).toContain('working with');
     expect(line).not.toContain('abcdefghijklmnopqrstuvwxyz0123456789');
-    const reader = new OutputTails(world.store, world.runId);
+    const reader = openTails(world.store, world.runId);
     await reader.read();
     expect(reader.of('t1', 1)).toBe(line);
     writeFileSync(release, '');
     await world.reportsOf('t1', 1, 'finished');
+  });
+
+  it('keeps the store\'s URL and password (TEAM_STORE, PGPASSWORD) from the agents it starts', async () => {
+    const world = worlds.add(await openWorld(env.cluster.url, env.project));
+    const dump = join(env.project, `agent-env-${world.runId}`);
+    const script = `env > '${dump}'; printf '{"status":"completed","summary":"env"}' > "$TEAM_RESULT_FILE"`;
+    await world.start([['t1', 1]], false, [], { agent: { adapter: 'command', command: 'sh', args: ['-c', script], promptVia: 'file' } });
+    const password = 'never-in-an-agent';
+    world.worker('machine-a', [], { storeFlag: false, env: { TEAM_STORE: world.url, PGPASSWORD: password } });
+    const finished = (await world.reportsOf('t1', 1, 'finished')).at(-1)!;
+    expect(finished.body).toMatchObject({ exit: { exitCode: 0 } });
+    const seen = readFileSync(dump, 'utf8');
+    expect(seen).toContain('TEAM_TASK_ID=t1');
+    expect(seen).not.toMatch(/^(TEAM_STORE|PGPASSWORD)=/m);
+    expect(seen).not.toContain(world.url);
+    expect(seen).not.toContain(password);
   });
 });

@@ -71,10 +71,13 @@ export async function openWorld(clusterUrl: string, project: string) {
       appendStep(store, boss, runId, [...before, ...attempts.map(([t, a]) => started(t, a))], attempts.map(([t, a]) => shJob(runId, t, a, ledgerScript(project, hold), extra))),
     release: (task: string, attempt: number) => execa('touch', [join(project, `release-${task}-a${attempt}`)]),
     // `team worker` in its own folder (as its own machine).
-    worker: (name: string, args: string[] = []) => {
+    // `how.env` is added to its environment; `how.storeFlag: false` leaves --store out (the store then
+    // comes from elsewhere, e.g. TEAM_STORE in `how.env`).
+    worker: (name: string, args: string[] = [], how: { env?: Record<string, string>; storeFlag?: boolean } = {}) => {
       const dir = join(project, name);
       mkdirSync(dir, { recursive: true });
-      const child = execa('node', [CLI, 'worker', '--store', url, '--cwd', dir, ...args], { reject: false, stdin: 'ignore' });
+      const store = how.storeFlag === false ? [] : ['--store', url];
+      const child = execa('node', [CLI, 'worker', ...store, '--cwd', dir, ...args], { reject: false, stdin: 'ignore', ...(how.env && { env: how.env }) });
       workers.push(child);
       return { child, dir };
     },

@@ -56,7 +56,7 @@ export const FLAGS = {
   attach: { ...PROJECT_FLAGS, run: run('to attach to'), print: { type: 'boolean', help: 'print the tmux command instead of running it' } },
   list: { ...PROJECT_FLAGS, json: json('the runs as a JSON array'), store: store('list the runs of') },
   report: { ...PROJECT_FLAGS, run: run('to report'), out: { type: 'string', value: 'FILE', help: 'where to write the page', default: 'report.html in the run folder (with a store: report-<run>.html in the project)' }, store: store('read the run from') },
-  land: { ...PROJECT_FLAGS, run: run('to land'), json: PROGRESS_JSON, store: store('the run is in') },
+  land: { ...PROJECT_FLAGS, run: run('to land'), json: PROGRESS_JSON, store: store('the run is in'), acknowledge: { type: 'boolean', help: 'land although your checkout changed while the run ran (team status lists what changed)' } },
   clean: { ...PROJECT_FLAGS, run: { type: 'string', value: 'ID', help: 'clean only this run (refused unless it ended)', default: 'every ended run' }, json: PROGRESS_JSON },
   init: {
     claude: { type: 'boolean', help: 'set up Claude Code', default: 'every CLI found on the PATH, when none is named' },
@@ -72,7 +72,8 @@ export const FLAGS = {
   },
   doctor: { ...PROJECT_FLAGS, store: store('check that the database is reachable:'), json: json('the checks as one JSON document') },
   worker: {
-    store: { type: 'string', value: 'URL', help: 'the PostgreSQL store to pull attempts from: postgres://user:password@host:port/database', default: 'required' },
+    store: { type: 'string', value: 'URL', help: 'the PostgreSQL store to pull attempts from: postgres://user:password@host:port/database (on the command line, every local user sees it)', default: '--store-file, else TEAM_STORE, else team.store in the folder\'s .team/config.json' },
+    'store-file': { type: 'string', value: 'FILE', help: 'a file whose first line is the store\'s URL', default: 'none' },
     labels: { type: 'string', value: 'a,b', help: 'also pull the attempts queued for these labels', default: 'only the unlabelled queue' },
     max: { type: 'string', value: 'N', help: 'how many attempts to run at once (1..20)', default: '1' },
     'lease-ttl': { type: 'string', value: 'S', help: 'how long a lease lives without renewal, in seconds (2..3600)', default: '60' },

@@ -101,11 +101,12 @@ export const MORE_PAGES: HelpPage[] = [
     about: [
       'It reports what happens and never writes the log: the run\'s orchestrator does. SIGTERM or SIGINT stops only the agents it started.',
       'Runs go to the store with --store URL (or team.store in the config) on team, ralph, resume, cancel, status, watch, wait, list, report, land and approve.',
+      'The store comes from --store, else --store-file, else TEAM_STORE, else team.store in the folder\'s .team/config.json; the agents it starts never inherit TEAM_STORE or PGPASSWORD.',
     ],
     flags: FLAGS.worker,
     examples: [
-      ['team worker --store postgres://team:secret@db.internal:5432/team', 'run one attempt at a time from the store'],
-      ['team worker --store postgres://team:secret@db.internal:5432/team --labels gpu --max 4', 'also take the attempts queued for gpu, four at once'],
+      ['team worker --store-file ~/.config/team-store', 'run one attempt at a time from the store the file names'],
+      ['team worker --labels gpu --max 4', 'with TEAM_STORE (and PGPASSWORD) set: also take the attempts queued for gpu, four at once'],
     ],
     exits: [[EXIT.completed, 'stopped by SIGTERM or SIGINT, its agents stopped and reported'], USAGE_EXIT],
   },

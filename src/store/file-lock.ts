@@ -6,10 +6,10 @@ import { writeFileAtomic } from '../sys/atomic.js';
 import { readRegularFile } from '../sys/regular-file.js';
 import type { RunPaths } from '../log/write.js';
 import { LockedError } from '../sys/errors.js';
-import { holderAlive, inOtherNamespace, keepBeating, type LockHolder } from './lock-life.js';
+import { holderAlive, inOtherNamespace, keepBeating, type LockHolder } from './file-lock-life.js';
 
 // Whether a holder runs in another pid namespace (its pid cannot be checked from here).
-export { inOtherNamespace, type LockHolder } from './lock-life.js';
+export { inOtherNamespace, type LockHolder } from './file-lock-life.js';
 
 export const LOCK_FILE = 'lock.json';
 

@@ -1,0 +1,57 @@
+// The store survives its own restart: PostgreSQL stopped as a crash would stop it (`pg_ctl stop -m
+// immediate`) in the middle of a run and started again; the orchestrator and the team workers ride
+// it out: the run completes, no attempt runs twice, nothing recorded is lost, no stack trace.
+import { describe, expect, it } from 'vitest';
+import { until } from '../team-worker/worker-fixture.js';
+import { clusterAndProject } from './pg-fixture.js';
+import { closeScaleOuts, openScaleOut } from './scale-out-fixture.js';
+
+// Durable: what the server acknowledged survives its crash, as in any real deployment.
+const env = clusterAndProject('teamline-store-restart-', { durable: true });
+const worlds = closeScaleOuts();
+const task = (id: string) => ({ id, title: `task ${id}`, acceptance: ['it works'] });
+
+describe('a run on the PostgreSQL store when the store restarts', () => {
+  it('completes after a restart of PostgreSQL in the middle of exec, each attempt once', { timeout: 180_000 }, async () => {
+    const scenario = { name: 'store-restart', plan: { tasks: ['t1', 't2', 't3', 't4'].map(task) }, stages: { 'team-exec': { sleepMs: 1500 } } };
+    const world = worlds.add(await openScaleOut(env.cluster.url, env.project, scenario));
+    world.worker('machine-a', ['--max', '2']);
+    world.worker('machine-b', ['--max', '2']);
+    const run = world.team(['2:executor', 'add four greetings', '--agent', 'sim']);
+    const runId = await until(() => world.runId(), 'the run in the store');
+    await until(async () => (await world.events(runId)).some((e) => e.event === 'attempt_taken' && e.task_id.startsWith('t')), 'an exec attempt taken', 30_000);
+    await env.cluster.restart(2_000);
+    const ended = await run;
+    expect(String(ended.stderr)).not.toMatch(/\n\s+at /);
+    expect(ended.exitCode, String(ended.stderr)).toBe(0);
+    const events = await world.events(runId);
+    expect(events.at(-1)?.event).toBe('run_completed');
+    const started = events.filter((e) => e.event === 'task_started').map((e) => `${e.task_id}#${e.attempt}`);
+    expect(new Set(started).size).toBe(started.length);
+    const ledger = world.ledger().filter((l) => l.run === runId).map((l) => `${l.task}#${l.attempt}`);
+    expect(new Set(ledger).size).toBe(ledger.length);
+    for (const machine of world.machines) expect(machine.child.exitCode).toBeNull();
+  });
+
+  it('stops the run, resumable, when the store stays away past team.storeOutageMs; team resume then completes it', { timeout: 180_000 }, async () => {
+    const scenario = { name: 'store-away', plan: { tasks: ['t1', 't2', 't3', 't4'].map(task) }, stages: { 'team-exec': { sleepMs: 1500 } } };
+    const world = worlds.add(await openScaleOut(env.cluster.url, env.project, scenario, { storeOutageMs: 2_000 }));
+    world.worker('machine-a', ['--max', '2']);
+    world.worker('machine-b', ['--max', '2']);
+    const run = world.team(['2:executor', 'add four greetings', '--agent', 'sim']);
+    const runId = await until(() => world.runId(), 'the run in the store');
+    await until(async () => (await world.events(runId)).some((e) => e.event === 'attempt_taken' && e.task_id.startsWith('t')), 'an exec attempt taken', 30_000);
+    const restarted = env.cluster.restart(8_000);
+    const ended = await run;
+    await restarted;
+    expect(String(ended.stderr)).not.toMatch(/\n\s+at /);
+    expect(ended.exitCode).toBe(1);
+    expect(String(ended.stderr)).toMatch(new RegExp(`cannot be written \\(store unreachable since \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z .*\`team resume --run ${runId}\` continues it`));
+    const resumed = await world.team(['resume', '--run', runId, '--retry-interrupted']);
+    expect(resumed.exitCode, String(resumed.stderr)).toBe(0);
+    const events = await world.events(runId);
+    expect(events.at(-1)?.event).toBe('run_completed');
+    const ledger = world.ledger().filter((l) => l.run === runId).map((l) => `${l.task}#${l.attempt}`);
+    expect(new Set(ledger).size).toBe(ledger.length);
+  });
+});
