@@ -23,15 +23,8 @@ const ACQUIRE_LIMIT_MS = 3 * MARKER_STALE_MS;
 // simultaneous takeovers overlap and lets a test kill a taker there. Unset in real use.
 const TEST_TAKEOVER_DELAY_MS = Number(process.env.TEAMLINE_TEST_TAKEOVER_DELAY_MS ?? 0);
 
-// The lock is held by a live orchestrator, named in the message and given as `holder`.
-export class HeldLockError extends LockedError {
-  constructor(
-    message: string,
-    readonly holder: LockHolder,
-  ) {
-    super(message);
-  }
-}
+// The lock is held by a live orchestrator (named in the message): one that can be asked.
+export class HeldLockError extends LockedError {}
 
 // Takes the lock or throws LockedError (HeldLockError) naming the live holder. A lock left by a dead holder is
 // taken over through a marker named after that holder, created exclusively (link): of many
@@ -58,7 +51,7 @@ export function acquireLock(paths: RunPaths, command: string): () => void {
       throw new LockedError(`the lock file ${file} cannot be read (${reading}); if no orchestrator drives run ${paths.runDir.split('/').at(-1)}, remove that file and try again`);
     }
     if (holderAlive(file, reading)) {
-      throw new HeldLockError(`run ${paths.runDir.split('/').at(-1)} is driven by another orchestrator: pid ${reading.pid}${inOtherNamespaceNote(reading)} (${reading.command}, since ${reading.since})`, reading);
+      throw new HeldLockError(`run ${paths.runDir.split('/').at(-1)} is driven by another orchestrator: pid ${reading.pid}${inOtherNamespaceNote(reading)} (${reading.command}, since ${reading.since})`);
     }
     removeStale(file, reading, markerIsDead);
   }

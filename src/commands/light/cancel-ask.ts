@@ -4,8 +4,8 @@
 // that the request goes out as soon as node has started. When no orchestrator is left to ask, the
 // caller sweeps (cancel.ts).
 import { watch, type FSWatcher } from 'node:fs';
-import { readRegularFile } from '../../sys/regular-file.js';
 import { join, resolve } from 'node:path';
+import { readRegularFile } from '../../sys/regular-file.js';
 import { validateId } from '../../log/guards.js';
 import { readRunEnd, readStartedGrace } from '../../log/run-marks.js';
 import { resolveRun, type RunPaths } from '../../log/write.js';
