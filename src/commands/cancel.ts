@@ -16,14 +16,28 @@ const END_POLL_MS = 200;
 // Beyond the grace period: time for the workers to stop their agents and the writer to record it.
 const EXTRA_WAIT_MS = 30_000;
 
+// How many times a cancel that finds the run taken by another orchestrator between its look and its
+// takeover (a resume) asks that one in turn, before it gives up as any takeover would.
+const ROUNDS = 5;
+// The sweep found the run's lock taken by a live orchestrator since the look for one.
+const TAKEN = 'taken';
+// Test only: a pause between the look for a live orchestrator and the takeover, the window in which
+// a resume can take the run first. Unset in real use.
+const TEST_SWEEP_DELAY_MS = Number(process.env.TEAMLINE_TEST_SWEEP_DELAY_MS ?? 0);
+
 // Cancels the latest or named run; cancelling a run that already ended says so and changes nothing.
+// A cancel always wins a race: an orchestrator that took the run first is asked, as from any shell.
 export async function cancelCommand(argv: string[]): Promise<number> {
-  const asked = await askOrchestrator(argv);
-  if (typeof asked === 'number') return asked;
-  if ('store' in asked) return cancelOnStore(asked.args);
-  const { openProject } = await import('./args/project.js');
-  const project = openProject(asked.args);
-  return sweep(new FileStore(project.dir, project.write), asked.paths.runId, project, asked.progress, asked.force);
+  for (let round = 1; ; round++) {
+    const asked = await askOrchestrator(argv);
+    if (typeof asked === 'number') return asked;
+    if ('store' in asked) return cancelOnStore(asked.args);
+    const { openProject } = await import('./args/project.js');
+    const project = openProject(asked.args);
+    if (TEST_SWEEP_DELAY_MS > 0) await new Promise((resolve) => setTimeout(resolve, TEST_SWEEP_DELAY_MS));
+    const swept = await sweep(new FileStore(project.dir, project.write), asked.paths.runId, project, asked.progress, asked.force, round < ROUNDS);
+    if (swept !== TAKEN) return swept;
+  }
 }
 
 // The run is in a PostgreSQL store: asked of its writer there, or cancelled from the store's log.
@@ -86,14 +100,18 @@ async function askWriter(store: PgStore, runId: string | undefined, project: Pro
 }
 
 // Nothing drives the run any more: take it over and cancel it through the same machine path.
-async function sweep(store: RunStore, id: string, project: Project, progress: Progress, force: boolean): Promise<number> {
-  const [{ takeOver }, { driveRun }] = await Promise.all([import('../run/takeover.js'), import('../run/drive.js')]);
+// `askAgain`: a lock taken meanwhile by a live orchestrator returns TAKEN (the caller asks it) instead of refusing.
+async function sweep(store: RunStore, id: string, project: Project, progress: Progress, force: boolean): Promise<number>;
+async function sweep(store: RunStore, id: string, project: Project, progress: Progress, force: boolean, askAgain: boolean): Promise<number | typeof TAKEN>;
+async function sweep(store: RunStore, id: string, project: Project, progress: Progress, force: boolean, askAgain = false): Promise<number | typeof TAKEN> {
+  const [{ takeOver }, { driveRun }, { HeldLockError }] = await Promise.all([import('../run/takeover.js'), import('../run/drive.js'), import('../store/file-lock.js')]);
   const files = store.kind === 'files';
   const paths = { ...store.paths(id), runId: id };
   let taken: Awaited<ReturnType<typeof takeOver>>;
   try {
     taken = await takeOver(store, id, project, progress, 'team cancel');
   } catch (error) {
+    if (error instanceof HeldLockError && askAgain) return TAKEN;
     if (!files || !(error instanceof DeterminismError)) throw error;
     // The log cannot be replayed, yet it names the run's workers: they are stopped all the same, and
     // the run is recorded cancelled without the machine, so that no reader calls it running.

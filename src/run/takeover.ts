@@ -15,6 +15,7 @@ import { fetchIntoBranch } from '../git/remote.js';
 import { UsageError } from '../sys/errors.js';
 import { foldInput, type RunStore } from '../store/types.js';
 import { holdRun } from './hold.js';
+import { holdCancelSignals } from '../cancel/hold.js';
 import { assertRunsWritable } from './writable.js';
 import type { Progress } from './progress.js';
 import { readForReplay, writeMachineSnapshot } from './machine-snapshot.js';
@@ -60,6 +61,12 @@ export async function takeOver(store: RunStore, runId: string, project: { dir: s
   const paths = store.paths(runId);
   if (files) assertRunsWritable(paths.projectDir, paths.runDir);
   const hold = await holdRun(store, runId, command, project.config);
+  // From here a cancel asks this process (a request and SIGTERM): held until the run listens.
+  const heldSignals = holdCancelSignals();
+  const release = async () => {
+    heldSignals.release();
+    await hold.release();
+  };
   try {
     const { read, digest, snapshot }: Partial<ReturnType<typeof readFiles>> & { read: RunFiles } = files ? readFiles(paths) : { read: foldInput(await store.read(runId)) };
     const st = newFold(read.run);
@@ -90,10 +97,11 @@ export async function takeOver(store: RunStore, runId: string, project: { dir: s
       digest,
       sessionIds: { session: started.session, parent_session: started.parent_session },
       limits: started.limits,
+      heldSignals,
     });
-    return { session, replay, view, release: hold.release };
+    return { session, replay, view, release };
   } catch (error) {
-    await hold.release();
+    await release();
     throw error;
   }
 }
