@@ -1,9 +1,13 @@
 // Loads and validates the project config; errors name the file and the field.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
+import { readRegularFile } from '../src/sys/regular-file.js';
 import { ConfigError } from './errors.js';
 import { configSchema, type TeamConfig } from './schema.js';
+
+// A config is a few KB; a bigger file is not one.
+const MAX_CONFIG_BYTES = 1024 * 1024;
 
 export interface LoadedConfig {
   config: TeamConfig;
@@ -14,13 +18,16 @@ export interface LoadedConfig {
 // Reads `--config FILE` or `<project>/.team/config.json`; a missing project config means defaults.
 export function loadConfig(projectDir: string, explicitFile?: string): LoadedConfig {
   const file = explicitFile ? resolve(explicitFile) : join(projectDir, '.team', 'config.json');
-  if (!existsSync(file)) {
+  // The project's config is read through no link out of the project; a file named by --config is the user's own choice.
+  const reading = readRegularFile(file, MAX_CONFIG_BYTES, { within: explicitFile ? '/' : projectDir });
+  if (!reading.ok && reading.missing) {
     if (explicitFile) throw new ConfigError(`config ${file}: no such file (from --config)`);
     return { config: parseConfig({}, '(defaults)') };
   }
+  if (!reading.ok) throw new ConfigError(`config ${file}: cannot be read: ${reading.reason}`);
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    raw = JSON.parse(reading.text);
   } catch (error) {
     throw new ConfigError(`config ${file}: not valid JSON: ${(error as Error).message}`);
   }

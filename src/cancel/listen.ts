@@ -48,6 +48,9 @@ export function listenForCancel(session: RunSession): () => void {
   process.on('SIGINT', onInt);
   process.on('SIGTERM', onTerm);
   process.on('SIGHUP', onHup);
+  // What came while the run was taken over is heard now, in order (a cancel that raced a resume).
+  const heard = { SIGINT: onInt, SIGTERM: onTerm, SIGHUP: onHup };
+  for (const signal of session.heldSignals?.release() ?? []) heard[signal]();
   return () => {
     clearInterval(poll);
     process.off('SIGINT', onInt);

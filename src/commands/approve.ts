@@ -3,11 +3,13 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Approval } from '../log/schema.js';
-import { appendApproval, resolveRun } from '../log/write.js';
 import { LIMITS, validateId, validateProjectPath, validateText } from '../log/guards.js';
 import { hashFile } from '../log/approvals.js';
 import { nowIso } from '../log/time.js';
 import { UsageError } from '../sys/errors.js';
+import { FileStore } from '../store/file-store.js';
+import { openStore } from '../store/open.js';
+import { withStore } from '../store/types.js';
 import { storeUrlOf } from '../store/store-url.js';
 import { optionalString, parseFlags, requireString } from './args/args.js';
 import { openProject } from './args/project.js';
@@ -18,11 +20,13 @@ export async function recordApproval(argv: string[], cmd: string): Promise<numbe
   const onStore = cmd === 'team approve';
   const args = parseFlags(argv, onStore ? STATE_FLAGS.approve : STATE_FLAGS['state approve'], cmd);
   const project = openProject(args, { readsStore: onStore });
-  const storeUrl = onStore ? storeUrlOf(optionalString(args, 'store'), project.config) : undefined;
+  const url = onStore ? storeUrlOf(optionalString(args, 'store'), project.config) : undefined;
   const runId = optionalString(args, 'run');
   const named = runId === undefined ? undefined : validateId(runId, '--run');
-  // The run is known before the artifact is read: a run that is not there is the first thing said.
-  const run = storeUrl === undefined ? resolveRun(project.dir, named) : undefined;
+  // The run of the files is known before the artifact is read: a run that is not there is the first
+  // thing said. The database is reached once the approval is made.
+  const files = url === undefined ? new FileStore(project.dir, project.write) : undefined;
+  const id = await files?.pickRun(named);
   const stage = validateId(requireString(args, 'stage', cmd), '--stage');
   const artifact = validateProjectPath(project.dir, requireString(args, 'artifact', cmd), '--artifact');
   const by = validateText(requireString(args, 'by', cmd), '--by', LIMITS.by);
@@ -30,19 +34,8 @@ export async function recordApproval(argv: string[], cmd: string): Promise<numbe
   const path = join(project.dir, artifact);
   if (!existsSync(path) || !statSync(path).isFile()) throw new UsageError(`${cmd}: --artifact ${artifact} is not a file in the project`);
   const approval: Approval = { stage, artifact, sha256: hashFile(path), by, approved_at: nowIso(), note };
-  if (run) appendApproval(run, approval, project.write);
-  else await approveOnStore(storeUrl!, named, approval);
+  const store = files ?? (await openStore(project, url, 'approve'));
+  await withStore(store, async () => store.approve(id ?? (await store.pickRun(named)), approval));
   process.stdout.write(`approved ${artifact} (sha256 ${approval.sha256.slice(0, 12)}…) for ${stage} by ${by}\n`);
   return 0;
-}
-
-// The approval of the named run (else the store's latest) as a row of the store.
-async function approveOnStore(url: string, runId: string | undefined, approval: Approval): Promise<void> {
-  const { openStore, pickRun } = await import('./store/open.js');
-  const store = await openStore(url, 'approve');
-  try {
-    await store.approve(await pickRun(store, url, runId), approval);
-  } finally {
-    await store.close();
-  }
 }

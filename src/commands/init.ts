@@ -5,15 +5,16 @@
 // writes an absolute path instead. It records what it wrote (sha256 per file) and never overwrites a
 // file changed since, unless --force.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { UsageError } from '../sys/errors.js';
 import { isOnPath } from '../run/agents.js';
 import { optionalString, parseFlags } from './args/args.js';
 import { FLAGS } from './args/flags.js';
 import { binFrom, pathWarnings } from './init/bin.js';
-import { MANIFEST, readInitManifest, type InitManifest } from './init/current.js';
+import { MANIFEST, readInitFile, readInitManifest, type InitManifest } from './init/current.js';
+import { resolveWritable, writeFileInside, type WriteRoot } from '../sys/safe-write.js';
 import { CLIS, filesFor, type Cli, type InitFile } from './init/files.js';
 import { setupNotes } from './init/notes.js';
 import { initGitDrivers } from './init/git-drivers.js';
@@ -49,6 +50,9 @@ export async function initCommand(argv: string[]): Promise<number> {
   const files = clis.flatMap((cli) => filesFor(cli, root, global, team));
   const manifest = readInitManifest(root);
   const print = args.values.print === true;
+  // Every file is written inside the root, never through a link out of it: checked for all first.
+  const inside: WriteRoot = { dir: root, name: global ? 'your home folder' : 'the project' };
+  for (const file of [...files, { path: join(root, MANIFEST) }]) resolveWritable(inside, file.path);
   for (const file of files) {
     const action = decide(file, root, manifest.files, args.values.force === true);
     const shown = relative(root, file.path);
@@ -56,21 +60,22 @@ export async function initCommand(argv: string[]): Promise<number> {
       process.stdout.write(`── ${global ? '~/' : ''}${shown} (${file.cli}): would be ${describe(action)}\n${file.text}\n`);
       continue;
     }
-    if (action === 'create' || action === 'update' || action === 'overwrite') {
-      mkdirSync(dirname(file.path), { recursive: true });
-      writeFileSync(file.path, file.text);
-    }
+    if (action === 'create' || action === 'update' || action === 'overwrite') writeFileInside(inside, file.path, file.text);
     if (action !== 'keep') manifest.files[shown] = sha256(file.text);
     process.stdout.write(`${describe(action).padEnd(9)} ${global ? '~/' : ''}${shown}${action === 'keep' ? ' (changed since team init wrote it, or not written by it; --force overwrites it)' : ''}\n`);
   }
   for (const note of setupNotes(clis, root, global, team)) process.stdout.write(`${note}\n`);
-  if (!print) writeManifest(root, { ...manifest, bins: { ...manifest.bins, ...Object.fromEntries(clis.map((cli) => [cli, team])) } });
+  if (!print) writeManifest(inside, { ...manifest, bins: { ...manifest.bins, ...Object.fromEntries(clis.map((cli) => [cli, team])) } });
   return gitDrivers ? initGitDrivers(root, print) : 0;
 }
 
+// What to do with a file; one that is there but cannot be read as a regular file (a FIFO, a folder)
+// was not written by init.
 function decide(file: InitFile, root: string, manifest: Record<string, string>, force: boolean): Action {
-  if (!existsSync(file.path)) return 'create';
-  const current = readFileSync(file.path, 'utf8');
+  const reading = readInitFile(root, file.path);
+  if (!reading.ok && reading.missing) return 'create';
+  if (!reading.ok) return force ? 'overwrite' : 'keep';
+  const current = reading.text;
   if (current === file.text) return 'unchanged';
   if (manifest[relative(root, file.path)] === sha256(current)) return 'update';
   return force ? 'overwrite' : 'keep';
@@ -84,8 +89,7 @@ function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-function writeManifest(root: string, manifest: InitManifest): void {
-  keepTeamOutOfGit(root);
-  mkdirSync(join(root, '.team'), { recursive: true });
-  writeFileSync(join(root, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+function writeManifest(root: WriteRoot, manifest: InitManifest): void {
+  keepTeamOutOfGit(root.dir);
+  writeFileInside(root, join(root.dir, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
 }

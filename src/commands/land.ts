@@ -1,14 +1,15 @@
 // `team land [--run ID] [--store URL]`: merges a completed run's integration branch into your branch
-// (on the PostgreSQL store: fetched from the run's git remote, src/commands/store/land.ts).
+// (a run on the PostgreSQL store: its branch fetched from the run's git remote).
 import { validateId } from '../log/guards.js';
-import { appendEvent, resolveRun, type RunPaths } from '../log/write.js';
-import { UsageError } from '../sys/errors.js';
+import { EXIT, TeamError, UsageError } from '../sys/errors.js';
+import { fetchTracking } from '../git/remote.js';
 import type { BranchesView } from '../isolation/view.js';
 import { landRun, type LandOutcome } from '../isolation/land.js';
-import { storeUrlOf } from '../store/store-url.js';
+import { openStore } from '../store/open.js';
+import type { PgStore } from '../store/pg-store.js';
+import { withStore, type RunStore } from '../store/types.js';
 import type { Progress } from '../run/progress.js';
 import { makeProgress } from '../run/progress.js';
-import { loadRunView } from '../log/read-view.js';
 import { optionalString, parseFlags } from './args/args.js';
 import { FLAGS } from './args/flags.js';
 import { openProject } from './args/project.js';
@@ -18,19 +19,41 @@ export async function landCommand(argv: string[]): Promise<number> {
   const cmd = 'team land';
   const args = parseFlags(argv, FLAGS.land, cmd);
   const project = openProject(args, { readsStore: true });
-  const storeUrl = storeUrlOf(optionalString(args, 'store'), project.config);
+  const flag = optionalString(args, 'store');
   const runId = optionalString(args, 'run');
   const named = runId === undefined ? undefined : validateId(runId, '--run');
   const progress = makeProgress({ json: args.values.json === true });
-  if (storeUrl !== undefined) {
-    await (await import('./store/land.js')).landStoreRun(storeUrl, named, project.dir, progress);
-    return 0;
-  }
-  const paths = resolveRun(project.dir, named);
-  const view = loadRunView(paths, project.dir);
-  refuseUnlanded(paths.runId, view.status);
-  await landWork(paths, paths.runId, view.branches, progress, project.write);
+  const store = await openStore(project, flag, 'land');
+  await withStore(store, () => landWork(store, named, progress, project.dir, args.values.acknowledge === true));
   return 0;
+}
+
+// Lands a completed run of the store and says what happened; refusals throw with the reason. The
+// landing is recorded in the run's log; on the PostgreSQL store under the run's writer lock (refused,
+// exit 2, while a writer holds it).
+export async function landWork(store: RunStore, runId: string | undefined, progress: Progress, projectDir: string, acknowledge = false): Promise<void> {
+  const id = await store.pickRun(runId);
+  const { view } = await store.view(id, projectDir);
+  refuseUnlanded(id, view.status);
+  const branches = landableBranches(id, view.branches);
+  const record = async (event: Parameters<RunStore['append']>[1][number]) => void (await store.append(id, [event]));
+  if (store.kind === 'files') return tellLanded(progress, id, branches, await landRun(projectDir, id, branches, { ref: `refs/heads/${branches.branch!}`, record }, acknowledge));
+  const ref = await fetchBranch(id, branches, projectDir);
+  const lock = await (store as PgStore).lockWriter(id, `teamline land of ${id} pid ${process.pid}`);
+  try {
+    tellLanded(progress, id, branches, await landRun(projectDir, id, branches, { ref, record }, acknowledge));
+  } finally {
+    await lock.release();
+  }
+}
+
+// The integration branch of a run on the store, fetched from its git remote as a remote-tracking ref.
+async function fetchBranch(id: string, branches: BranchesView, projectDir: string): Promise<string> {
+  const remote = branches.remote;
+  if (remote === undefined) throw new UsageError(`team land: run ${id} ran without team.remote: its workers' code never left their machines, and there is no branch to land`);
+  const fetched = await fetchTracking(projectDir, remote, branches.branch!);
+  if (!fetched.ref) throw new TeamError(`team land: ${branches.branch} could not be fetched from "${remote}" (${fetched.result.stderr || `git exited ${fetched.result.code}`}); nothing was changed`, EXIT.failed);
+  return fetched.ref;
 }
 
 // Only a completed run lands.
@@ -42,13 +65,6 @@ export function refuseUnlanded(runId: string, status: string): void {
 export function landableBranches(runId: string, branches: BranchesView | undefined): BranchesView {
   if (!branches || branches.mode !== 'worktree') throw new UsageError(`team land: run ${runId} ran without worktrees (isolation none): its work is already in the project folder`);
   return branches;
-}
-
-// Lands a completed run (its branches as its fold has them) and says what happened; refusals throw with the reason.
-export async function landWork(paths: RunPaths, runId: string, folded: BranchesView | undefined, progress: Progress, write: { fsync: boolean }): Promise<void> {
-  const branches = landableBranches(runId, folded);
-  const outcome = await landRun(paths.projectDir, runId, branches, { ref: `refs/heads/${branches.branch!}`, record: (event) => void appendEvent(paths, runId, event, write) });
-  tellLanded(progress, runId, branches, outcome);
 }
 
 // What happened, for a person and for --json.

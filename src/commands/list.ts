@@ -1,12 +1,8 @@
 // `team list [--json] [--store URL]`: the project's runs (or the store's), oldest first: id, task,
 // mode, status, started, duration, cost, session.
-import { existsSync, readdirSync } from 'node:fs';
-import { runPaths, runsDir } from '../log/write.js';
-import type { RunView } from '../log/fold.js';
-import { loadRunView } from '../log/read-view.js';
-import { describeUrl } from '../store/pg-connect.js';
-import { storeUrlOf } from '../store/store-url.js';
-import { liveHolder } from '../run/lock.js';
+import { foldRun, type RunView } from '../log/fold.js';
+import { openStore } from '../store/open.js';
+import { foldInput, withStore, type RunStore } from '../store/types.js';
 import { notDrivenLine } from '../views/status/render.js';
 import { optionalString, parseFlags } from './args/args.js';
 import { FLAGS } from './args/flags.js';
@@ -33,10 +29,10 @@ export interface RunRow {
 export async function listCommand(argv: string[]): Promise<number> {
   const args = parseFlags(argv, FLAGS.list, 'team list');
   const project = openProject(args, { readsStore: true });
-  const storeUrl = storeUrlOf(optionalString(args, 'store'), project.config);
-  const { rows, unreadable } = storeUrl === undefined ? readRows(project.dir) : { rows: await (await import('./store/list.js')).storeRows(storeUrl, project.dir), unreadable: [] };
+  const store = await openStore(project, optionalString(args, 'store'), 'list');
+  const { rows, unreadable } = await withStore(store, () => readRows(store, project.dir));
   if (args.values.json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
-  else if (rows.length === 0) process.stdout.write(`no run in ${storeUrl === undefined ? project.dir : describeUrl(storeUrl)}\n`);
+  else if (rows.length === 0) process.stdout.write(`no run in ${store.where}\n`);
   else {
     process.stdout.write(renderRows(rows));
     for (const r of rows) {
@@ -49,33 +45,37 @@ export async function listCommand(argv: string[]): Promise<number> {
   return 0;
 }
 
-// Every run folder with a run.json, folded from its log; a run that cannot be read (a damaged
+// Every run of the store, folded from its log; a run of the files that cannot be read (a damaged
 // run.json) is named with why, and never hides the others.
-export function readRows(projectDir: string): { rows: RunRow[]; unreadable: Array<{ id: string; reason: string }> } {
-  const dir = runsDir(projectDir);
+export async function readRows(store: RunStore, projectDir: string): Promise<{ rows: RunRow[]; unreadable: Array<{ id: string; reason: string }> }> {
   const rows: RunRow[] = [];
   const unreadable: Array<{ id: string; reason: string }> = [];
-  if (!existsSync(dir)) return { rows, unreadable };
-  const ids = readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
-  for (const id of ids) {
-    const paths = runPaths(projectDir, id);
-    if (!existsSync(paths.runJson)) continue;
+  for (const id of await store.runIds()) {
     try {
-      rows.push(rowOf(id, loadRunView(paths, projectDir), liveHolder(paths) !== undefined));
+      const read = await store.read(id);
+      rows.push(rowOf(id, foldRun(foldInput(read), projectDir), endedAt(read.events), await store.hasWriter(id)));
     } catch (error) {
-      if (!(error instanceof TeamError)) throw error;
+      if (!(error instanceof TeamError) || store.kind !== 'files') throw error;
       unreadable.push({ id, reason: error.message });
     }
   }
   return { rows, unreadable };
 }
 
-// A run's row, from its view and whether an orchestrator drives it. A run still going lasts until
-// now; one that ended, until its end record (what `team clean` records later does not lengthen it),
-// else its last event.
-export function rowOf(id: string, view: RunView, driven: boolean): RunRow {
+// When a run ended: its end record's time (what `team clean` records later does not lengthen it),
+// else its last event's.
+export function endedAt(events: ReadonlyArray<{ event: string; at: string }>): string | undefined {
+  for (let i = events.length - 1; i >= 0; i -= 1) if (RUN_ENDS.has(events[i]!.event)) return events[i]!.at;
+  return events.at(-1)?.at;
+}
+
+const RUN_ENDS = new Set(['run_completed', 'run_failed', 'run_cancelled', 'run_stopped']);
+
+// A run's row, from its view, the time of its last event (a run still going lasts until now) and
+// whether an orchestrator drives it.
+export function rowOf(id: string, view: RunView, lastAt: string | undefined, driven: boolean): RunRow {
   const running = view.status === 'running' || view.status === 'cancelling';
-  const end = running ? Date.now() : Date.parse(view.endedAt ?? view.lastAt ?? view.run.created_at);
+  const end = running ? Date.now() : Date.parse(lastAt ?? view.run.created_at);
   return {
     id,
     task: view.run.task,

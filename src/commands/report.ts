@@ -2,39 +2,38 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { writeFileAtomic } from '../sys/atomic.js';
-import { readRunFiles } from '../log/read.js';
-import { resolveRun } from '../log/write.js';
 import { foldRun } from '../log/fold.js';
-import { liveHolder } from '../run/lock.js';
 import { validateId } from '../log/guards.js';
 import { UsageError } from '../sys/errors.js';
-import { folderHandoffs, makeReportData, type ReportData } from '../views/report/data.js';
+import { folderHandoffs, loggedHandoffs, makeReportData, type ReportData } from '../views/report/data.js';
 import { renderReport } from '../views/report/html.js';
-import { storeUrlOf } from '../store/store-url.js';
+import { openStore } from '../store/open.js';
+import { foldInput, withStore } from '../store/types.js';
 import { optionalString, parseFlags } from './args/args.js';
 import { FLAGS } from './args/flags.js';
 import { openProject } from './args/project.js';
 
 // Writes the report (default: report.html in the run's folder; for a run of PostgreSQL,
 // report-<run>.html in the project) and prints its path.
-export function reportCommand(argv: string[]): number | Promise<number> {
+export async function reportCommand(argv: string[]): Promise<number> {
   const args = parseFlags(argv, FLAGS.report, 'team report');
   const project = openProject(args, { readsStore: true });
   const runId = optionalString(args, 'run');
   if (runId !== undefined) validateId(runId, '--run');
-  const store = storeUrlOf(optionalString(args, 'store'), project.config);
+  const flag = optionalString(args, 'store');
   const outArg = optionalString(args, 'out');
   const out = outArg === undefined ? undefined : checkOut(outArg);
-  if (store) {
-    return import('./store/report.js')
-      .then((m) => m.storeReportData(store, runId, project.dir))
-      .then((data) => writeReport(out ?? join(project.dir, `report-${data.run.run_id}.html`), data));
-  }
-  const paths = resolveRun(project.dir, runId);
-  const files = readRunFiles(paths);
-  // Whether anything drives the run: the live check `team wait` makes (the lock's holder alive).
-  const driven = liveHolder(paths) !== undefined;
-  return writeReport(out ?? join(paths.runDir, 'report.html'), makeReportData(files, foldRun(files, project.dir), folderHandoffs(paths), { driven }));
+  const store = await openStore(project, flag, 'report');
+  const data = await withStore(store, async () => {
+    const id = await store.pickRun(runId);
+    const read = await store.read(id);
+    const view = foldRun(foldInput(read), project.dir);
+    // Whether anything drives the run: the check `team wait` makes. Handoff texts of the files are
+    // in the run's folder; a run on the store has them in its log.
+    const handoffs = store.kind === 'files' ? folderHandoffs(store.paths(id)) : loggedHandoffs(view);
+    return makeReportData(read, view, handoffs, { driven: await store.hasWriter(id) });
+  });
+  return writeReport(out ?? (store.kind === 'files' ? join(store.paths(data.run.run_id).runDir, 'report.html') : join(project.dir, `report-${data.run.run_id}.html`)), data);
 }
 
 // The --out file, refused (exit 2, nothing written) when it is a folder or its folder is missing.

@@ -1,6 +1,7 @@
-// `team resume [--run ID] [--retry-interrupted]`: continues a run from its event log.
+// `team resume [--run ID] [--retry-interrupted] [--store URL]`: continues a run from its event log,
+// on the store the project names (on the PostgreSQL store from any machine: its attempts go to team
+// workers).
 import { validateId } from '../log/guards.js';
-import { resolveRun } from '../log/write.js';
 import { UsageError } from '../sys/errors.js';
 import { driveRun } from '../run/drive.js';
 import { stopFinishedLeftovers } from '../attempt/attempt.js';
@@ -10,14 +11,14 @@ import { takeOver } from '../run/takeover.js';
 import { assertGitWritable } from '../run/writable.js';
 import type { RunSession } from '../run/session.js';
 import { killServer } from '../../workers/tmux/index.js';
-import { loadRunView } from '../log/read-view.js';
 import { optionalString, parseFlags } from './args/args.js';
 import { detachRun } from '../run/detach.js';
 import { FLAGS } from './args/flags.js';
 import { describeStage } from '../views/status/render.js';
 import { openProject } from './args/project.js';
-import { storeUrlOf } from '../store/store-url.js';
-import { OUTCOME_EXIT, reportEnd } from './run.js';
+import { openStore } from '../store/open.js';
+import { withStore } from '../store/types.js';
+import { OUTCOME_EXIT, reportEnd, reportViewEnd } from './run.js';
 
 // Resumes the latest or named run; returns the exit code of how it ends.
 export async function resumeCommand(argv: string[]): Promise<number> {
@@ -25,39 +26,39 @@ export async function resumeCommand(argv: string[]): Promise<number> {
   const args = parseFlags(argv, FLAGS.resume, cmd);
   const project = openProject(args, { readsStore: true });
   const runId = optionalString(args, 'run');
-  const storeUrl = storeUrlOf(optionalString(args, 'store'), project.config);
-  if (storeUrl !== undefined) {
-    if (args.values.detach) {
-      const [{ storeRunPaths }, { storeLog }, { openStore, pickRun }] = await Promise.all([import('../run/store-run.js'), import('./store/detach.js'), import('./store/open.js')]);
-      const store = await openStore(storeUrl, cmd);
-      const id = await pickRun(store, storeUrl, runId === undefined ? undefined : validateId(runId, '--run')).finally(() => store.close());
-      const childArgv = ['resume', ...argv.filter((a) => a !== '--detach'), ...(runId === undefined ? ['--run', id] : [])];
-      return detachRun({ argv: childArgv, paths: storeRunPaths(project.dir, id), runId: id, creates: false, json: args.values.json === true, log: await storeLog(storeUrl, id) });
-    }
-    const progress = makeRunProgress({ json: args.values.json === true, projectDir: project.dir });
-    const { resumeStoreRun } = await import('./store/resume-cancel.js');
-    return resumeStoreRun(storeUrl, runId === undefined ? undefined : validateId(runId, '--run'), project, progress, args.values['retry-interrupted'] === true);
-  }
-  const paths = resolveRun(project.dir, runId === undefined ? undefined : validateId(runId, '--run'));
+  const named = runId === undefined ? undefined : validateId(runId, '--run');
+  const store = await openStore(project, optionalString(args, 'store'), cmd);
+  const files = store.kind === 'files';
   if (args.values.detach) {
-    refuseEnded(loadRunView(paths, project.dir).status, paths.runId);
-    const childArgv = ['resume', ...argv.filter((a) => a !== '--detach'), ...(runId === undefined ? ['--run', paths.runId] : [])];
-    return detachRun({ argv: childArgv, paths, runId: paths.runId, creates: false, json: args.values.json === true });
+    return withStore(store, async () => {
+      const id = await store.pickRun(named);
+      if (files) refuseEnded((await store.view(id, project.dir)).view.status, id);
+      const childArgv = ['resume', ...argv.filter((a) => a !== '--detach'), ...(runId === undefined ? ['--run', id] : [])];
+      return detachRun({ argv: childArgv, store, runId: id, creates: false, json: args.values.json === true });
+    });
   }
+  // The takeover holds the store from here, and closes it when it ends.
+  const id = await store.pickRun(named).catch(async (error: unknown) => {
+    await store.close();
+    throw error;
+  });
+  const paths = store.paths(id);
   const progress = makeRunProgress({ json: args.values.json === true, projectDir: project.dir });
-  probeEventLog(paths, paths.runId);
-  const { session, replay, view, release } = takeOver(paths, project, progress, cmd);
+  if (files) probeEventLog(paths, id);
+  const { session, replay, view, release } = await takeOver(store, id, project, progress, cmd);
   try {
-    if (ENDED.has(view.status)) await endLeftovers(session);
-    refuseEnded(view.status, paths.runId);
-    if (session.isolation.active) assertGitWritable(project.dir, paths.runId);
-    progress.emit({ type: 'run.resumed', run: paths.runId, state: replay.snapshot.value }, `teamline: resuming run ${paths.runId} at ${describeStage(view)}${view.uncertain.length ? ` (${view.uncertain.length} attempt(s) left running to reconcile)` : ''}`);
+    if (files && ENDED.has(view.status)) await endLeftovers(session);
+    refuseEnded(view.status, id, files);
+    if (files && session.isolation.active) assertGitWritable(project.dir, id);
+    const left = view.uncertain.length ? ` (${view.uncertain.length} attempt(s) ${files ? 'left running to reconcile' : 'on workers to hear from'})` : '';
+    progress.emit({ type: 'run.resumed', run: id, state: replay.snapshot.value }, `teamline: resuming run ${id} ${files ? '' : 'from the store '}at ${describeStage(view)}${left}`);
     const outcome = await driveRun(session, { replay, retryInterrupted: args.values['retry-interrupted'] === true });
-    if (outcome.kind === 'stopped') progress.emit({ type: 'decision', reason: outcome.reason }, `teamline: stopped for a decision: ${outcome.reason}\n  \`team status --run ${paths.runId}\` lists the attempts.`);
-    reportEnd(paths, project.dir, outcome, progress);
+    if (outcome.kind === 'stopped') progress.emit({ type: 'decision', reason: outcome.reason }, `teamline: stopped for a decision: ${outcome.reason}${files ? `\n  \`team status --run ${id}\` lists the attempts.` : ''}`);
+    if (files) reportEnd(paths, project.dir, outcome, progress);
+    else reportViewEnd(session.events.fold.view(project.dir), paths.runDir, outcome, progress);
     return OUTCOME_EXIT[outcome.kind];
   } finally {
-    release();
+    await release();
   }
 }
 
@@ -76,8 +77,9 @@ async function endLeftovers(session: RunSession): Promise<void> {
   for (const socketDir of registry.tmuxSocketDirs()) await killServer(session.runId, { socketDir }).catch(() => undefined);
 }
 
-function refuseEnded(status: string, runId: string): void {
-  if (status === 'cancelled') throw new UsageError(`run ${runId} was cancelled, and a cancelled run stays cancelled; start a new run instead`);
-  if (status === 'cancelling') throw new UsageError(`run ${runId} is being cancelled; \`team cancel --run ${runId}\` finishes the cancel`);
-  if (status === 'completed' || status === 'failed') throw new UsageError(`run ${runId} already ended ${status}; there is nothing to resume`);
+// A run that ended is not resumed; of the files, a cancelled or cancelling run says how it stands.
+function refuseEnded(status: string, runId: string, files = true): void {
+  if (files && status === 'cancelled') throw new UsageError(`run ${runId} was cancelled, and a cancelled run stays cancelled; start a new run instead`);
+  if (files && status === 'cancelling') throw new UsageError(`run ${runId} is being cancelled; \`team cancel --run ${runId}\` finishes the cancel`);
+  if (ENDED.has(status)) throw new UsageError(`run ${runId} already ended ${status}; there is nothing to resume`);
 }

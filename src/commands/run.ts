@@ -1,8 +1,7 @@
 // `team [N:agent-type] "task"` and `team ralph [N:agent-type] "task"`: start a run and drive it.
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { terminalLine } from '../sys/terminal-text.js';
 import { LIMITS, validateId, validateText } from '../log/guards.js';
-import { runPaths } from '../log/write.js';
 import { makeRunId } from '../log/time.js';
 import { EXIT, UsageError } from '../sys/errors.js';
 import { resolveRouting } from '../run/agents.js';
@@ -10,9 +9,9 @@ import { makeProgress } from '../run/progress.js';
 import { makeRunProgress } from '../views/watch/run-progress.js';
 import { startRun } from '../run/start.js';
 import { loadRunView } from '../log/read-view.js';
-import type { RunView } from '../log/fold.js';
 import { summarize, type WorkPlaces } from '../run/summary.js';
 import { CHECKPOINT_FILE, checkpointsDir } from '../opchain/write.js';
+import type { RunView } from '../log/fold.js';
 import type { DriveOutcome } from '../run/drive.js';
 import { optionalInt, optionalString, parseFlags } from './args/args.js';
 import { DETACHED_RUN_VAR, detachRun } from '../run/detach.js';
@@ -20,6 +19,8 @@ import { readSessionIds } from './args/host-session.js';
 import { refuseOneWordTask } from './args/one-word.js';
 import { FLAGS } from './args/flags.js';
 import { openProject } from './args/project.js';
+import { openStore } from '../store/open.js';
+import { withStore, type RunStore } from '../store/types.js';
 import { storeUrlOf } from '../store/store-url.js';
 
 // The exit code of each way a run can end.
@@ -47,10 +48,8 @@ export async function runTeam(argv: string[], mode: 'team' | 'ralph'): Promise<n
   if (args.values.detach) {
     const runId = makeRunId();
     const childArgv = [...(mode === 'ralph' ? ['ralph'] : []), ...argv.filter((a) => a !== '--detach')];
-    if (storeUrl === undefined) return detachRun({ argv: childArgv, paths: runPaths(project.dir, runId), runId, creates: true, json });
-    const { storeRunPaths } = await import('../run/store-run.js');
-    const { storeLog } = await import('./store/detach.js');
-    return detachRun({ argv: childArgv, paths: storeRunPaths(project.dir, runId), runId, creates: true, json, log: await storeLog(storeUrl, runId) });
+    const store = await openStore(project, storeUrl, 'detach');
+    return withStore(store, () => detachRun({ argv: childArgv, store, runId, creates: true, json }));
   }
   const detachedId = process.env[DETACHED_RUN_VAR];
   delete process.env[DETACHED_RUN_VAR];
@@ -70,22 +69,20 @@ export async function runTeam(argv: string[], mode: 'team' | 'ralph'): Promise<n
     session: readSessionIds(),
     land: args.values.land === true,
   };
-  if (storeUrl !== undefined) {
-    const ended = await (await import('../run/store-run.js')).startStoreRun({ ...request, storeUrl });
-    reportViewEnd(ended.view, ended.paths.runDir, ended.outcome, progress);
-    return OUTCOME_EXIT[ended.outcome.kind];
+  const store = await openStore(project, storeUrl, 'team');
+  const { outcome, paths, runId, view } = await withStore(store, () => startRun(request, store));
+  if (store.kind === 'postgres') reportViewEnd(view, paths.runDir, outcome, progress);
+  else {
+    if (outcome.kind === 'completed' && args.values.land) await landAfterRun(store, runId, project.dir, progress);
+    reportEnd(paths, project.dir, outcome, progress);
   }
-  const { outcome, paths } = await startRun(request);
-  if (outcome.kind === 'completed' && args.values.land) await landAfterRun(paths, progress, project.write);
-  reportEnd(paths, project.dir, outcome, progress);
   return OUTCOME_EXIT[outcome.kind];
 }
 
 // --land: lands the completed run; a refusal is said, and the summary then names the command.
-async function landAfterRun(paths: Parameters<typeof loadRunView>[0], progress: ReturnType<typeof makeProgress>, write: { fsync: boolean }): Promise<void> {
-  const runId = basename(paths.runDir);
+async function landAfterRun(store: RunStore, runId: string, projectDir: string, progress: ReturnType<typeof makeProgress>): Promise<void> {
   try {
-    await (await import('./land.js')).landWork(paths, runId, loadRunView(paths, paths.projectDir).branches, progress, write);
+    await (await import('./land.js')).landWork(store, runId, progress, projectDir);
   } catch (error) {
     progress.emit({ type: 'land.refused', run: runId, reason: (error as Error).message }, `--land: ${(error as Error).message}`);
   }

@@ -1,30 +1,27 @@
 // `team wait [--run ID] [--timeout S]`: blocks until the run ends and exits with its code; at the
 // timeout prints where the run stands and exits 5; a run nobody drives any more exits 6.
-import { readdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { basename } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { validateId } from '../log/guards.js';
-import { resolveRun } from '../log/write.js';
 import type { RunView } from '../log/fold.js';
 import { EXIT } from '../sys/errors.js';
-import { liveHolder } from '../run/lock.js';
 import { summarize, type WorkPlaces } from '../run/summary.js';
-import { readRunFiles } from '../log/read.js';
 import { foldRun } from '../log/fold.js';
+import { checkoutLines } from '../isolation/view.js';
 import { readHandoffs } from '../../handoffs/read.js';
 import { digestHandoffs } from '../views/wait/handoffs.js';
-import { loadRunView } from '../log/read-view.js';
 import { optionalInt, optionalString, parseFlags } from './args/args.js';
 import { FLAGS } from './args/flags.js';
 import { openProject } from './args/project.js';
-import { storeUrlOf } from '../store/store-url.js';
+import { openStore } from '../store/open.js';
+import { foldInput, withStore, type RunStore } from '../store/types.js';
 import { OUTCOME_EXIT, workPlaces } from './run.js';
-import { TEMP_PREFIX } from '../sys/atomic.js';
 import { summarizeProgress } from '../views/wait/summary.js';
 import { describeStage } from '../views/status/render.js';
 import { terminalText } from '../sys/terminal-text.js';
 
-// How often the events folder is listed; the run is folded again only when it changed.
+// How often the log's length is looked at; the run is folded again only when it changed.
 const POLL_MS = 250;
 // How often the orchestrator's liveness is checked (a /proc read).
 const LIVENESS_MS = 1_000;
@@ -32,7 +29,7 @@ const LIVENESS_MS = 1_000;
 type Ended = 'completed' | 'failed' | 'cancelled' | 'stopped';
 
 // What a wait looks at: the run's view (folded again only when its log grew), and whether an
-// orchestrator drives it. The files of a run, or a run on the PostgreSQL store.
+// orchestrator drives it.
 interface WaitSource {
   runId: string;
   runDir: string;
@@ -41,9 +38,8 @@ interface WaitSource {
   /** The view of the first `count` events of the log: where a previous wait left it. */
   viewAt(count: number): Promise<RunView>;
   driven(): Promise<boolean>;
-  /** Where the work of the run whose ended view this is lies (branches, checkpoint file), and the handoffs written so far. */
+  /** Where the work of the run whose view this is lies (branches, checkpoint file), and the handoffs written so far. */
   endings(view: RunView): Promise<{ places: WorkPlaces; handoffs: Array<{ name: string; text: string }> }>;
-  close(): Promise<void>;
 }
 
 // Waits for the latest or named run; returns the run's exit code, 5 at the timeout, 6 when orphaned.
@@ -55,14 +51,9 @@ export async function waitCommand(argv: string[]): Promise<number> {
   const round = optionalInt(args, 'round', cmd, 1, Number.MAX_SAFE_INTEGER) ?? 1;
   const project = openProject(args, { readsStore: true });
   const runId = optionalString(args, 'run');
-  const storeUrl = storeUrlOf(optionalString(args, 'store'), project.config);
   const named = runId === undefined ? undefined : validateId(runId, '--run');
-  const source = storeUrl === undefined ? fileSource(project.dir, named) : await (await import('./store/wait.js')).storeSource(storeUrl, named, project.dir);
-  try {
-    return await waitFor(source, args.values.json === true, timeoutS, { since, round });
-  } finally {
-    await source.close();
-  }
+  const store = await openStore(project, optionalString(args, 'store'), 'wait');
+  return withStore(store, async () => waitFor(await waitSource(store, named, project.dir), args.values.json === true, timeoutS, { since, round }));
 }
 
 async function waitFor(source: WaitSource, json: boolean, timeoutS: number | undefined, { since, round }: { since?: number; round: number }): Promise<number> {
@@ -86,7 +77,7 @@ async function waitFor(source: WaitSource, json: boolean, timeoutS: number | und
     if (timeoutS !== undefined && Date.now() - started >= timeoutS * 1000) {
       const now = await source.view();
       const before = since === undefined ? undefined : await source.viewAt(Math.min(since, now.eventCount));
-      const lines = summarizeProgress(now, source.runDir, timeoutS, { before, round });
+      const lines = withCheckoutChanges(summarizeProgress(now, source.runDir, timeoutS, { before, round }), (await source.endings(now)).places);
       write(json, { type: 'wait.timeout', run: source.runId, status: view.status, stage: view.stage, summary: lines }, lines.join('\n'));
       return EXIT.waitTimeout;
     }
@@ -94,29 +85,36 @@ async function waitFor(source: WaitSource, json: boolean, timeoutS: number | und
   }
 }
 
-// A run of the files: folded again when its events folder lists another number of files.
-export function fileSource(projectDir: string, runId: string | undefined): WaitSource {
-  const paths = resolveRun(projectDir, runId);
+// The run on its store, folded again when its log holds another number of events. The wait's mark
+// (what changed since the last wait) is kept in this machine's folder of the run.
+export async function waitSource(store: RunStore, runId: string | undefined, projectDir: string): Promise<WaitSource> {
+  const id = await store.pickRun(runId);
+  const paths = store.paths(id);
+  mkdirSync(paths.runDir, { recursive: true });
   let seen = -1;
   let view: RunView | undefined;
   return {
-    runId: paths.runId,
+    runId: id,
     runDir: paths.runDir,
     view: async (fresh = false) => {
-      const count = countEvents(paths.eventsDir);
+      const count = await store.eventCount(id);
       if (fresh || count !== seen || !view) {
         seen = count;
-        view = loadRunView(paths, projectDir);
+        view = (await store.view(id, projectDir)).view;
       }
       return view;
     },
     viewAt: async (count) => {
-      const files = readRunFiles(paths);
-      return foldRun({ ...files, events: files.events.slice(0, count) }, projectDir);
+      const read = await store.read(id);
+      return foldRun({ ...foldInput(read), events: read.events.slice(0, count) }, projectDir);
     },
-    driven: async () => liveHolder(paths) !== undefined,
-    endings: async (view) => ({ places: workPlaces(view, projectDir), handoffs: readHandoffs(paths.handoffsDir).map((h) => ({ name: basename(h.file), text: h.text })) }),
-    close: async () => undefined,
+    driven: () => store.hasWriter(id),
+    // The files keep the handoffs in the run's folder; a run on the store has their texts in its log.
+    endings: async (ended) => {
+      if (store.kind === 'files') return { places: workPlaces(ended, projectDir), handoffs: readHandoffs(paths.handoffsDir).map((h) => ({ name: basename(h.file), text: h.text })) };
+      const handoffs = ended.story.handoffs.flatMap((h) => (h.text !== undefined ? [{ name: basename(h.path), text: h.text }] : []));
+      return { places: ended.branches ? { branches: ended.branches } : {}, handoffs };
+    },
   };
 }
 
@@ -134,17 +132,16 @@ async function reportEnded(source: WaitSource, view: RunView, ended: Ended, json
   return OUTCOME_EXIT[ended];
 }
 
+// The summary's needs attention, with the changes the watch on the user's checkout saw and no one acknowledged.
+function withCheckoutChanges(lines: string[], places: WorkPlaces): string[] {
+  const changed = places.branches ? checkoutLines(places.branches).filter((line) => line.startsWith('  needs attention: ')) : [];
+  const at = lines.findIndex((line) => line.startsWith('  needs attention:'));
+  if (changed.length === 0 || at < 0) return lines;
+  const items = changed.map((line) => `    ${line.slice('  needs attention: '.length)}`);
+  return [...lines.slice(0, at), '  needs attention:', ...items, ...lines.slice(at + 1)];
+}
+
 // JSON exact; text safe for a terminal.
 function write(json: boolean, data: object, text: string): void {
   process.stdout.write(json ? `${JSON.stringify(data)}\n` : `${terminalText(text)}\n`);
-}
-
-// The events in place: a file being written (a temporary name) counts only once renamed, so that
-// a view folded while it was there is folded again when it lands.
-function countEvents(dir: string): number {
-  try {
-    return readdirSync(dir).filter((name) => !name.startsWith(TEMP_PREFIX)).length;
-  } catch {
-    return -1;
-  }
 }

@@ -1,9 +1,13 @@
 // `team watch [--run ID] [--store URL]` (and `team status --watch`): the live view of a run, until it ends or q.
-import { resolveRun } from '../log/write.js';
 import { validateId } from '../log/guards.js';
+import { TeamError } from '../sys/errors.js';
+import { openStore } from '../store/open.js';
+import { StoreUnreachableError } from '../store/pg-connect.js';
 import { storeUrlOf } from '../store/store-url.js';
+import { foldInput, withStore } from '../store/types.js';
 import { watchRun } from '../views/watch/live.js';
-import { loadWatchModel } from '../views/watch/model.js';
+import { modelOf } from '../views/watch/model.js';
+import { openTails } from '../views/watch/tails.js';
 import { optionalInt, optionalString, parseFlags } from './args/args.js';
 import { FLAGS } from './args/flags.js';
 import { openProject } from './args/project.js';
@@ -11,19 +15,33 @@ import { openProject } from './args/project.js';
 // How often the view reads the log, unless --interval says otherwise.
 const DEFAULT_INTERVAL_MS = 1000;
 
-// Shows the latest or named run; leaves the run running when the person quits. With `--store URL` or
-// `team.store`, the run is read from that PostgreSQL database (watch-store.ts, loaded only then).
+// Shows the latest or named run, each tick a read of its store folded; leaves the run running when
+// the person quits.
 export async function watchCommand(argv: string[], cmd = 'team watch'): Promise<number> {
   const args = parseFlags(argv, FLAGS.watch, cmd);
   const project = openProject(args, { readsStore: true });
   const runId = optionalString(args, 'run');
   if (runId !== undefined) validateId(runId, '--run');
-  const store = storeUrlOf(optionalString(args, 'store'), project.config);
+  const flag = optionalString(args, 'store');
   const intervalMs = optionalInt(args, 'interval', cmd, 100, 60_000) ?? DEFAULT_INTERVAL_MS;
   const tty = process.stdout.isTTY === true;
   const options = { out: process.stdout, input: tty ? process.stdin : undefined, intervalMs, tty };
-  if (store) return (await import('./store/watch.js')).watchStore(store, runId, project.dir, options);
-  const paths = resolveRun(project.dir, runId);
-  await watchRun(() => loadWatchModel(paths), options);
-  return 0;
+  const store = await openStore(project, flag, 'watch');
+  return withStore(store, async () => {
+    const id = await store.pickRun(runId);
+    const tails = openTails(store, id);
+    const where = store.where;
+    const undriven = store.kind === 'files' ? `\`team resume --run ${id}\` continues it` : `no writer holds its lock in ${where}; \`team resume --run ${id} --store ${where}\` continues it`;
+    await watchRun(async () => {
+      try {
+        const [read, live] = await Promise.all([store.read(id), store.hasWriter(id), tails.read()]);
+        return modelOf({ read: foldInput(read), projectDir: project.dir, live: () => live, undriven, tail: (task, attempt) => tails.of(task, attempt) });
+      } catch (error) {
+        // The database lost mid-watch: the reason, never a stack (our own errors pass as they are).
+        if (error instanceof TeamError || store.kind === 'files') throw error;
+        throw new StoreUnreachableError(storeUrlOf(flag, project.config)!, error as Error);
+      }
+    }, options);
+    return 0;
+  });
 }

@@ -5,6 +5,7 @@ import type { GateResult } from '../log/schema.js';
 import type { WorkerHandle } from '../../workers/types.js';
 import { redactSecrets } from '../log/guards.js';
 import { runGate } from './run.js';
+import { verifyDir } from '../isolation/integration.js';
 import type { RunSession } from '../run/session.js';
 
 // The tail of a gate's output kept in the log; the whole output stays in gates/.
@@ -15,7 +16,7 @@ export async function runGates(session: RunSession, commands: string[], iteratio
   const dir = join(session.paths.runDir, 'gates');
   mkdirSync(dir, { recursive: true });
   const gates: GateResult[] = [];
-  const cwd = await session.isolation.verifyDir(session);
+  const cwd = await verifyDir(session);
   for (const [index, command] of commands.entries()) {
     const outputFile = join(dir, `i${iteration}-p${pass}-${index + 1}.log`);
     // The gate's group is durable in the log before the gate runs: a cancel after a crash stops it.

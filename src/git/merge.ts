@@ -1,4 +1,6 @@
 // Merges a task's branch into the integration branch, in its worktree: merged, or why not.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { git, gitOrThrow, identity, linesOf } from './git.js';
 import { commitOf, isTeamPath } from './repo.js';
 
@@ -31,11 +33,24 @@ export async function mergeBranch(path: string, branch: string, message: string)
   const teamFiles = await runtimeFilesIn(path, branch);
   if (teamFiles.length > 0) return { kind: 'runtime-files', files: teamFiles, ours, theirs };
   const merged = await git(path, [...(await identity(path)), 'merge', '--no-ff', '--no-verify', '-m', message, branch]);
-  if (merged.ok) return { kind: 'merged', commit: await gitOrThrow(path, ['rev-parse', 'HEAD']) };
+  if (merged.ok) return { kind: 'merged', commit: await mergeMade(path, ours, theirs) };
   const files = linesOf((await git(path, ['diff', '--name-only', '--diff-filter=U'])).stdout);
   if (await mergeInProgress(path)) await abortMerge(path);
   if (files.length === 0) throw new Error(`git merge ${branch} in ${path} failed without a conflict: ${merged.stderr || merged.stdout}`);
   return { kind: 'conflict', files, ours, theirs };
+}
+
+// The merge commit `git merge` just made: HEAD, or (when something moved or deleted the branch in
+// between) the last entry of the worktree's own HEAD log, read as a file: git reads no log of a
+// HEAD whose branch is gone.
+async function mergeMade(path: string, ours: string, theirs: string): Promise<string> {
+  const log = join((await gitOrThrow(path, ['rev-parse', '--absolute-git-dir'])), 'logs', 'HEAD');
+  const logged = existsSync(log) ? readFileSync(log, 'utf8').trimEnd().split('\n').pop()?.split(' ')[1] : undefined;
+  for (const ref of ['HEAD', ...(logged ? [logged] : [])]) {
+    const line = (await git(path, ['rev-list', '--parents', '-n', '1', ref])).stdout.split(' ');
+    if (line.length === 3 && line[1] === ours && line[2] === theirs) return line[0]!;
+  }
+  throw new Error(`git merge in ${path} reported success, yet neither HEAD nor its log holds a merge of ${ours} and ${theirs}`);
 }
 
 // Starts merging `branch` into the worktree and leaves the conflicts in its files for an agent.

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { git, gitOrThrow, identity, linesOf } from './git.js';
 import { commitOf } from './repo.js';
+import { nestedRepos, stagePlain } from './nested-repos.js';
 
 export type WorktreeHow = 'created' | 'recreated' | 'adopted' | 'switched';
 
@@ -48,13 +49,16 @@ export async function detach(path: string): Promise<void> {
 }
 
 // Commits everything uncommitted in `path` (finishing a merge in progress); undefined when clean.
-export async function commitAll(path: string, message: string): Promise<{ commit: string; files: string[] } | undefined> {
+// A git repository of its own in a folder is committed as plain files (`nested` names the folders).
+export async function commitAll(path: string, message: string): Promise<{ commit: string; files: string[]; nested: string[] } | undefined> {
+  const nested = await nestedRepos(path);
+  for (const dir of nested) await stagePlain(path, dir);
   await gitOrThrow(path, ['add', '--all']);
   const files = linesOf((await git(path, ['diff', '--cached', '--name-only'])).stdout);
   const merging = await commitOf(path, 'MERGE_HEAD');
   if (files.length === 0 && !merging) return undefined;
   await gitOrThrow(path, [...(await identity(path)), 'commit', '--quiet', '--no-verify', '--allow-empty', '-m', message]);
-  return { commit: await gitOrThrow(path, ['rev-parse', 'HEAD']), files };
+  return { commit: await gitOrThrow(path, ['rev-parse', 'HEAD']), files, nested };
 }
 
 // Moves what an agent left in a folder that must stay clean (the integration worktree) to a stash.

@@ -4,7 +4,11 @@ import type { AttemptInput } from '../../machines/types.js';
 import { commitOf, isAncestor } from '../git/repo.js';
 import { abortMerge, filesWithMarkers, mergeInProgress, startConflictedMerge } from '../git/merge.js';
 import { commitAll, detach, ensureBranch, ensureWorktree, holderOf, listWorktrees } from '../git/worktree.js';
-import { append, isWorkStage, taskBranch, taskOfBranch, type ConflictRecord } from './isolation.js';
+import { append } from './facts.js';
+import { isWorkStage, taskBranch, taskOfBranch, type ConflictRecord } from './isolation.js';
+import { ensureIntegration } from './integration.js';
+import { collectCommits } from './collect.js';
+import { replaceGitlinks } from './gitlinks.js';
 import { mergeTask } from './merge.js';
 import { mergeRemoteTask } from './remote.js';
 import type { RunSession } from '../run/session.js';
@@ -15,10 +19,11 @@ import type { RunSession } from '../run/session.js';
 export async function prepareAttempt(session: RunSession, input: AttemptInput): Promise<void> {
   const iso = session.isolation;
   if (!iso.active) return;
+  iso.started.set(`${input.taskId}#${input.attempt}`, `${input.taskId} a${input.attempt} on ${input.worker}`);
   // Through a remote, each team worker makes the attempt's worktree in its own clone.
-  if (iso.remote !== undefined) return void (await iso.serial(() => iso.ensureIntegration(session)));
+  if (iso.remote !== undefined) return void (await iso.serial(() => ensureIntegration(session)));
   await iso.serial(async () => {
-    await iso.ensureIntegration(session);
+    await ensureIntegration(session);
     if (!isWorkStage(input.stage)) return;
     const top = iso.projectDir;
     const branch = taskBranch(iso.branch, input.taskId);
@@ -57,10 +62,16 @@ export async function concludeTask(session: RunSession, input: AttemptInput, com
       const left = await filesWithMarkers(path, conflicted);
       if (left.length > 0) return `conflict markers are still in ${left.join(', ')}: the conflict is not resolved, nothing was committed or merged`;
     }
+    const merging = await mergeInProgress(path);
+    if (!merging) {
+      const lost = await collectCommits(session, input, path, branch);
+      if (lost) return lost;
+    }
     // A failed conflict fix leaves its merge in progress for the next attempt, not committed half-resolved.
-    if (completed || !(await mergeInProgress(path))) await saveLeftovers(session, path, branch, input.attempt, completed ? 'completed' : 'failed');
+    if (completed || !merging) await saveLeftovers(session, path, branch, input.attempt, completed ? 'completed' : 'failed');
     if (!completed) return undefined;
-    return mergeTask(session, input, branch);
+    const linked = await replaceGitlinks(session, input, path, branch);
+    return linked ?? mergeTask(session, input, branch);
   });
 }
 
@@ -71,7 +82,12 @@ export async function saveLeftovers(session: RunSession, path: string, branch: s
   if (task === undefined) return;
   if (why !== 'completed' && why !== 'failed' && (await mergeInProgress(path))) await abortMerge(path);
   const done = await commitAll(path, `team ${iso.runId}: ${task} attempt ${attempt} (${why})`);
-  if (done) append(session, { event: 'task_committed', task_id: task, attempt, branch, commit: done.commit, files: done.files, why });
+  if (done) append(session, { event: 'task_committed', task_id: task, attempt, branch, commit: done.commit, files: done.files, why: why + done.nested.map(describePlainFiles).join('') });
+}
+
+// What a task_committed says of a git repository of its own committed as plain files.
+function describePlainFiles(dir: string): string {
+  return `; ${dir} is a git repository of its own: its files are committed as plain files (its .git stays in the worktree)`;
 }
 
 // The conflict this fix attempt resolves (its defect is `task-<T>` of a task whose merge

@@ -1,5 +1,5 @@
 // `team clean`: removes an ended run's worktrees and the branches whose work is held elsewhere. A
-// worktree with uncommitted changes or commits on no branch, and a branch with commits that no
+// worktree with uncommitted changes or commits on no branch (at HEAD or in its HEAD log), and a branch with commits that no
 // branch kept holds, are kept and named.
 import { existsSync, readdirSync, realpathSync, rmdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -8,6 +8,7 @@ import { appendEvent, type RunPaths } from '../log/write.js';
 import { git, gitOrThrow, linesOf } from '../git/git.js';
 import { commitOf, dirtyPaths } from '../git/repo.js';
 import { listWorktrees } from '../git/worktree.js';
+import { commitsOnNoBranch } from '../git/head-log.js';
 import { TASK_SEPARATOR, WORKTREES_DIR } from './isolation.js';
 
 // What one clean did: the worktrees removed, the branches deleted, what was kept and why.
@@ -53,13 +54,15 @@ export async function cleanRunGit(dir: string, runId: string, integration: strin
   return report;
 }
 
-// Why a worktree must stay: uncommitted changes, or a detached HEAD with commits on no branch.
+// Why a worktree must stay: uncommitted changes, a detached HEAD with commits on no branch, or
+// commits on no branch in its HEAD log (removing the worktree removes that log).
 async function whyKeep(path: string, branch: string): Promise<string | undefined> {
   const dirty = await dirtyPaths(path);
   if (dirty.length > 0) return `uncommitted: ${dirty.slice(0, 5).join(', ')}`;
-  if (branch !== '') return undefined;
-  const loose = Number((await git(path, ['rev-list', '--count', 'HEAD', '--not', '--branches'])).stdout);
-  return loose > 0 ? `HEAD detached with ${loose} commit(s) on no branch` : undefined;
+  const loose = branch === '' ? await commitsOnNoBranch(path, false) : 0;
+  if (loose > 0) return `HEAD detached with ${loose} commit(s) on no branch`;
+  const logged = await commitsOnNoBranch(path, true);
+  return logged > 0 ? `its HEAD log holds ${logged} commit(s) on no branch` : undefined;
 }
 
 // Removes the run's worktree folder once empty; names what is in it that is no worktree of git's.

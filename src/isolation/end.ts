@@ -3,8 +3,11 @@
 import { relative } from 'node:path';
 import { git, linesOf } from '../git/git.js';
 import { listWorktrees } from '../git/worktree.js';
-import { append, INTEGRATION_WORKTREE, TASK_SEPARATOR, taskOfBranch } from './isolation.js';
+import { append } from './facts.js';
+import { INTEGRATION_WORKTREE, TASK_SEPARATOR, taskOfBranch } from './isolation.js';
+import { ensureIntegration } from './integration.js';
 import { saveLeftovers } from './attempt.js';
+import { checkCheckout } from './watch.js';
 import type { RunSession } from '../run/session.js';
 
 export interface KeptBranch {
@@ -33,6 +36,9 @@ export async function settleBranches(session: RunSession, outcome: string): Prom
   if (!iso.active) return;
   try {
     await iso.serial(async () => {
+      // An agent of the last stage may have moved or deleted team/<run>: it ends where the log says.
+      if (iso.remote === undefined) await ensureIntegration(session);
+      await checkCheckout(session, 'at the end of the run');
       const mine = iso.worktreePath('');
       for (const worktree of await listWorktrees(iso.projectDir)) {
         const inside = relative(mine, worktree.path);

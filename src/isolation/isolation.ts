@@ -6,12 +6,8 @@ import { join } from 'node:path';
 import type { TeamEvent } from '../log/schema.js';
 import { applyGitFact, type ConflictRecord, type GitFacts } from '../log/fold-git.js';
 import type { Stage } from '../../workers/types.js';
-import { excludeTeamFolder } from '../git/team-exclude.js';
-import { ensureBranch, ensureWorktree } from '../git/worktree.js';
-import { abortMerge, mergeInProgress } from '../git/merge.js';
 import { idOfRefPart, refPart } from '../git/ref-part.js';
 import { Serial } from '../git/serial.js';
-import type { RunSession } from '../run/session.js';
 
 // The folder under the project that holds every run's worktrees (never committed).
 export const WORKTREES_DIR = join('.team', 'worktrees');
@@ -41,9 +37,12 @@ export function taskOfBranch(integration: string, branch: string): string | unde
 
 export type { ConflictRecord };
 
-// What the log already holds (GitFacts, merged into the class): merges and worktrees, conflicts by task.
+// What the log already holds (GitFacts, merged into the class): merges and worktrees, conflicts by
+// task, the integration branch's recorded tip, the last reading of the user's checkout.
 export interface Isolation extends GitFacts {}
 export class Isolation {
+  /** Each attempt this orchestrator made ready, by `task#attempt`: `<task> a<N> on <worker>`. */
+  readonly started = new Map<string, string>();
   private readonly steps = new Serial();
 
   // `git`: the fold's git facts when this orchestrator began (copied: the fold goes on by itself).
@@ -89,33 +88,6 @@ export class Isolation {
   serial<T>(work: () => Promise<T>): Promise<T> {
     return this.steps.run(work);
   }
-
-  // The integration worktree, ready, where verify's gates and agents run (the project without isolation).
-  async verifyDir(session: RunSession): Promise<string> {
-    if (!this.active) return this.projectDir;
-    await this.serial(() => this.ensureIntegration(session));
-    return this.workDir('team-verify', INTEGRATION_WORKTREE);
-  }
-
-  // The integration branch and its worktree exist, with `.team/` excluded and no merge cut short.
-  async ensureIntegration(session: RunSession): Promise<string> {
-    const path = this.worktreePath(INTEGRATION_WORKTREE);
-    const top = this.projectDir;
-    excludeTeamFolder(top);
-    if (await ensureBranch(top, this.branch, this.record!.base!)) {
-      append(session, { event: 'branch_created', branch: this.branch, from: this.record!.userBranch || 'HEAD', commit: this.record!.base! });
-    }
-    const how = await ensureWorktree(top, path, this.branch, this.worktrees.has(path));
-    if (how !== 'adopted') append(session, { event: 'worktree_ready', task_id: 'integration', attempt: 1, branch: this.branch, path, worker: INTEGRATION_WORKTREE, how });
-    if (await mergeInProgress(path)) await abortMerge(path);
-    await session.events.flush();
-    return path;
-  }
-}
-
-// Appends a git fact to the log and keeps it in the session's isolation.
-export function append(session: RunSession, event: Parameters<RunSession['events']['append']>[0]): void {
-  session.isolation.note(session.events.append(event));
 }
 
 // True when the folder exists and is a git worktree's root.

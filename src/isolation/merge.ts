@@ -3,17 +3,18 @@
 import type { AttemptInput } from '../../machines/types.js';
 import { commitOf, isAncestor } from '../git/repo.js';
 import { mergeBranch } from '../git/merge.js';
-import { stashAll } from '../git/worktree.js';
-import { append } from './isolation.js';
+import { append } from './facts.js';
+import { ensureIntegration, stashLeftovers } from './integration.js';
+import { checkCheckout } from './watch.js';
 import type { RunSession } from '../run/session.js';
 
 // Merges the task's branch into the integration branch: once, even across a crash mid-merge.
 export async function mergeTask(session: RunSession, input: AttemptInput, branch: string): Promise<string | undefined> {
   const iso = session.isolation;
   const into = iso.branch;
-  const path = await iso.ensureIntegration(session);
-  const stash = await stashAll(path, `teamline: left in the integration worktree before merging ${branch}`);
-  if (stash) append(session, { event: 'worktree_stashed', path, stash, why: `left in the integration worktree before merging ${branch}` });
+  const path = await ensureIntegration(session);
+  await stashLeftovers(session, path, `left in the integration worktree before merging ${branch}`);
+  await checkCheckout(session, `at the merge of ${input.taskId}`);
   const key = `${input.taskId}#${input.attempt}`;
   const tip = (await commitOf(iso.projectDir, branch))!;
   const ref = { task_id: input.taskId, attempt: input.attempt, branch, into };

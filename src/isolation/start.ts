@@ -6,6 +6,8 @@ import { UsageError } from '../sys/errors.js';
 import { dirtyPaths, probeRepo } from '../git/repo.js';
 import { gitWriteProblem } from '../git/team-exclude.js';
 import type { RunSession } from '../run/session.js';
+import { watchCheckout } from './watch.js';
+import { ensureIntegration } from './integration.js';
 
 // The integration branch of a run.
 export function integrationBranch(runId: string): string {
@@ -53,7 +55,10 @@ export async function openIsolation(session: RunSession): Promise<void> {
     session.progress.emit({ type: 'isolation', mode: 'none', reason: record.reason }, `isolation: none — workers share the project folder (${record.reason})`);
     return;
   }
-  await iso.serial(() => iso.ensureIntegration(session));
+  await iso.serial(async () => {
+    await watchCheckout(session);
+    await ensureIntegration(session);
+  });
   const dirty = (await dirtyPaths(iso.projectDir, false)).filter((path) => !path.startsWith('.checkpoints/'));
   if (dirty.length > 0) {
     session.progress.emit({ type: 'isolation.dirty', files: dirty }, `isolation: your uncommitted changes (${dirty.slice(0, 5).join(', ')}${dirty.length > 5 ? ', …' : ''}) are not in the workers' worktrees: they start from the last commit`);

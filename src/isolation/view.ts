@@ -11,9 +11,29 @@ export function describeBranches(view: BranchesView, runId: string, status: stri
     const why = t.state === 'conflict' ? ` — conflict in ${t.files.join(', ')}` : t.state === 'refused' ? ` — refused: commits teamline's files ${t.files.join(', ')}` : '';
     lines.push(`  ${t.task}: ${t.branch} ${t.state}${why}`);
   }
+  for (const r of view.restored ?? []) {
+    const how = r.was === undefined ? 'was deleted' : `had moved to ${r.was.slice(0, 10)} (kept as ${r.kept})`;
+    lines.push(`  needs attention: ${view.branch} ${how} during the run; put back at ${r.commit.slice(0, 10)}, the commit the log recorded`);
+  }
+  lines.push(...checkoutLines(view));
+  for (const lock of new Set(view.userLocks)) lines.push(`  needs attention: ${lock} is a git lock in your checkout that no git process held when the run resumed; teamline left it alone`);
   const taskKept = view.kept.filter((k) => k.branch !== view.branch);
   if (taskKept.length > 0) lines.push(`  kept with work not in ${view.branch}: ${taskKept.map((k) => `${k.branch} (${k.commits} commit(s))`).join(', ')}`);
   if (view.landed) lines.push(`  landed into ${view.landed.into} at ${view.landed.commit.slice(0, 10)}`);
   else if (status === 'completed') lines.push(`  the work is on ${view.branch}: \`team land --run ${runId}\` merges it into ${view.userBranch || 'your branch'}`);
   return lines;
+}
+
+// The changes the watch saw in the user's checkout; those not acknowledged need attention.
+export function checkoutLines(view: BranchesView): string[] {
+  const { changed, acknowledged } = view.checkout ?? { changed: [], acknowledged: 0 };
+  return changed.map((c, i) => {
+    const running = c.attempts.length > 0 ? `; running then: ${c.attempts.join(', ')}` : '';
+    return `  ${i < acknowledged ? 'acknowledged' : 'needs attention'}: your checkout changed while the run ran (seen ${c.seen}): ${c.changes.join('; ')}${running}`;
+  });
+}
+
+// How many changes of the user's checkout no `team land --acknowledge` took as seen.
+export function unacknowledgedChanges(view: BranchesView): number {
+  return view.checkout ? view.checkout.changed.length - view.checkout.acknowledged : 0;
 }

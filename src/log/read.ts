@@ -1,10 +1,10 @@
 // Reads a run's files; a malformed or unknown file is ignored and reported, never trusted.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { UsageError } from '../sys/errors.js';
 import { TEMP_PREFIX } from '../sys/atomic.js';
 import { approvalSchema, EVENT_SCHEMAS, isEventName, type Approval, type TeamEvent } from './schema.js';
 import { LIMITS } from './guards.js';
-import { readSmallFile } from '../sys/regular-file.js';
+import { readRegularFile, readSmallFile } from '../sys/regular-file.js';
 import type { LogDigest, LogPosition } from './digest.js';
 import type { RunPaths, RunRecord } from './write.js';
 
@@ -50,13 +50,18 @@ export function readRunFiles(paths: RunPaths, options: { after?: string; digest?
 }
 
 // run.json is written once; without it the run cannot be read, so a damaged one stops the command with its name.
+// Read as a file anyone could have replaced: a FIFO, a link or a huge file is refused, never waited on.
 function readRunRecord(file: string): RunRecord {
+  // run.json is an event's size (its task is one event's field): the same bound.
+  const reading = readRegularFile(file, LIMITS.eventBytes);
   let record: unknown;
+  let problem = reading.ok ? undefined : reading.reason;
   try {
-    record = JSON.parse(readFileSync(file, 'utf8'));
+    if (reading.ok) record = JSON.parse(reading.text);
   } catch (error) {
-    throw new UsageError(`${file} is unreadable or not valid JSON (${(error as Error).message}); the run cannot be read`);
+    problem = (error as Error).message;
   }
+  if (problem !== undefined) throw new UsageError(`${file} is unreadable or not valid JSON (${problem}); the run cannot be read`);
   const fields = record as Partial<Record<(typeof RUN_FIELDS)[number], unknown>> | null;
   if (typeof record !== 'object' || record === null || RUN_FIELDS.some((field) => typeof fields![field] !== 'string')) {
     throw new UsageError(`${file} is not a run record (${RUN_FIELDS.join(', ')} must be strings); the run cannot be read`);

@@ -1,6 +1,8 @@
 // A run's start and end records, found by their file names: those files alone are read, not the log.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { readSmallFile } from '../sys/regular-file.js';
+import { LIMITS } from './guards.js';
 import type { RunPaths } from './write.js';
 
 export type RunEnd = 'completed' | 'failed' | 'cancelled';
@@ -27,7 +29,7 @@ export function readRunEnd(paths: RunPaths, runId: string): RunEnd | undefined {
 
 function isEndRecord(file: string, kind: RunEnd, runId: string): boolean {
   try {
-    const record = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    const record = JSON.parse(readMark(file)) as Record<string, unknown>;
     const text = kind === 'completed' ? record.summary : record.reason;
     return record.event === `run_${kind}` && record.run_id === runId && typeof record.at === 'string' && typeof text === 'string';
   } catch {
@@ -50,10 +52,17 @@ export function readStartedGrace(paths: RunPaths): number | undefined {
   const name = names.find((n) => START_FILE.test(n));
   if (!name) return undefined;
   try {
-    const record = JSON.parse(readFileSync(join(paths.eventsDir, name), 'utf8')) as { limits?: { shutdownTimeoutMs?: unknown } };
+    const record = JSON.parse(readMark(join(paths.eventsDir, name))) as { limits?: { shutdownTimeoutMs?: unknown } };
     const grace = record.limits?.shutdownTimeoutMs;
     return typeof grace === 'number' && Number.isInteger(grace) && grace >= 0 ? grace : undefined;
   } catch {
     return undefined;
   }
+}
+
+// An event file read as the log reads one (a FIFO or a link under its name is refused at once,
+// never waited on); what cannot be read parses as nothing.
+function readMark(file: string): string {
+  const reading = readSmallFile(file, LIMITS.eventBytes);
+  return reading.ok ? reading.text : '';
 }

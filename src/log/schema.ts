@@ -95,6 +95,8 @@ const isolationSchema = z.object({
 export type IsolationRecord = z.infer<typeof isolationSchema>;
 
 const gitRef = { branch: z.string().min(1) };
+// A reading of the user's checkout (src/git/checkout-state.ts): HEAD, its branch, local branches, listed paths.
+const checkoutStateSchema = z.object({ head: z.string(), branch: z.string(), branches: z.record(z.string(), z.string()), files: z.record(z.string(), z.string()) });
 const mergeRef = { ...base, ...taskRef, ...gitRef, into: z.string().min(1) };
 
 export const EVENT_SCHEMAS = {
@@ -217,6 +219,16 @@ export const EVENT_SCHEMAS = {
   branch_landed: z.object({ event: z.literal('branch_landed'), ...base, ...gitRef, into: z.string(), commit: z.string() }),
   worktree_removed: z.object({ event: z.literal('worktree_removed'), ...base, path: z.string() }),
   branch_deleted: z.object({ event: z.literal('branch_deleted'), ...base, ...gitRef, commit: z.string() }),
+  /** The integration branch was gone (`was` absent) or elsewhere than the log recorded: put back at `commit`, what it held kept as `kept`. */
+  /** A git lock no process holds (a crash): removed in teamline's own worktrees, reported and left in the user's checkout. */
+  git_lock_stale: z.object({ event: z.literal('git_lock_stale'), ...base, path: z.string(), removed: z.boolean() }),
+  /** The watch on the user's checkout: what it was at the run's start (or its resume). */
+  checkout_recorded: z.object({ event: z.literal('checkout_recorded'), ...base, state: checkoutStateSchema }),
+  /** The user's checkout changed while the run ran: what changed, when it was seen, the attempts running then, and the new reading. */
+  checkout_changed: z.object({ event: z.literal('checkout_changed'), ...base, changes: z.array(z.string()), seen: z.string(), attempts: z.array(z.string()), state: checkoutStateSchema }),
+  /** `team land --acknowledge`: the person saw the changes to their checkout and lands anyway. */
+  checkout_acknowledged: z.object({ event: z.literal('checkout_acknowledged'), ...base, changes: z.number().int() }),
+  branch_restored: z.object({ event: z.literal('branch_restored'), ...base, ...gitRef, commit: z.string(), was: z.string().optional(), kept: z.string().optional() }),
 } as const;
 
 export type EventName = keyof typeof EVENT_SCHEMAS;

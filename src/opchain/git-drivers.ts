@@ -1,7 +1,9 @@
 // Registers the checkpoint merge driver in a clone: a `.gitattributes` line and `git config merge.<name>.driver`.
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
+import { UsageError } from '../sys/errors.js';
+import { readRegularFile } from '../sys/regular-file.js';
+import { writeFileInside } from '../sys/safe-write.js';
 
 // The driver's name in `.gitattributes` and `.git/config`.
 export const DRIVER_NAME = 'team-checkpoint';
@@ -16,9 +18,9 @@ export function driverCommand(cli: string): string {
 export async function registerGitDrivers(projectDir: string, cli: string): Promise<string[]> {
   const done: string[] = [];
   const attributes = join(projectDir, '.gitattributes');
-  const text = existsSync(attributes) ? readFileSync(attributes, 'utf8') : '';
+  const text = readAttributes(projectDir, attributes);
   if (!text.split('\n').some((line) => line.trim() === ATTRIBUTES_LINE)) {
-    appendFileSync(attributes, `${text && !text.endsWith('\n') ? '\n' : ''}${ATTRIBUTES_LINE}\n`);
+    writeFileInside({ dir: projectDir, name: 'the project' }, attributes, `${text}${text && !text.endsWith('\n') ? '\n' : ''}${ATTRIBUTES_LINE}\n`);
     done.push(`.gitattributes: ${ATTRIBUTES_LINE}`);
   }
   const git = (args: string[]) => execa('git', args, { cwd: projectDir });
@@ -26,4 +28,16 @@ export async function registerGitDrivers(projectDir: string, cli: string): Promi
   await git(['config', `merge.${DRIVER_NAME}.driver`, driverCommand(cli)]);
   done.push(`git config merge.${DRIVER_NAME}.driver ${driverCommand(cli)}`);
   return done;
+}
+
+// `.gitattributes` is far smaller; a bigger file is not one to add a line to.
+const MAX_ATTRIBUTES_BYTES = 1024 * 1024;
+
+// The project's `.gitattributes` ('' when there is none); one that is not a regular file in the
+// project (a FIFO, a link out of it) is bad input naming it.
+function readAttributes(projectDir: string, file: string): string {
+  const reading = readRegularFile(file, MAX_ATTRIBUTES_BYTES, { within: projectDir });
+  if (reading.ok) return reading.text;
+  if (reading.missing) return '';
+  throw new UsageError(`--git-drivers: ${file}: ${reading.reason}; the merge driver's line cannot be added to it`);
 }

@@ -1,8 +1,9 @@
 // The runtime's one call into the checkpoint: at every stage change and at the run's end.
 import type { RunPaths, WriteOptions } from '../log/write.js';
 import type { Logger } from '../sys/logger.js';
+import type { Progress } from '../run/progress.js';
 import type { RunView } from '../log/fold.js';
-import { writeTeamCheckpoint } from './write.js';
+import { CHECKPOINT_FILE, writeTeamCheckpoint } from './write.js';
 
 // The records after which `.checkpoints/team.checkpoint.json` is rewritten.
 const TRIGGERS = new Set(['stage_entered', 'stage_skipped', 'fix_loop_started', 'iteration_started', 'run_completed', 'run_failed', 'run_cancelled', 'run_stopped']);
@@ -12,12 +13,17 @@ export function triggersCheckpoint(event: string): boolean {
   return TRIGGERS.has(event);
 }
 
-// Rewrites the checkpoint after a stage change or the end, from the run's view as `source` gives it
-// (the orchestrator's own fold); a failure is logged, never stops the run.
-export function updateCheckpointAfter(event: string, target: { paths: RunPaths; write: WriteOptions; log: Logger; source: () => RunView }): void {
+// Rewrites the checkpoint after a stage change or the end, from the run as `source` gives it (the
+// orchestrator's own fold); another skill's file moved out of the way is said; a failure is
+// logged, never stops the run.
+export function updateCheckpointAfter(event: string, target: { paths: RunPaths; write: WriteOptions; log: Logger; progress: Progress; source: () => RunView }): void {
   if (!TRIGGERS.has(event)) return;
   try {
-    writeTeamCheckpoint(target.paths, target.write, new Date(), target.source());
+    const moved = writeTeamCheckpoint(target.paths, target.write, new Date(), target.source())?.moved;
+    if (moved) {
+      const whose = moved.skill === '' ? 'not a checkpoint of skill team' : `skill ${JSON.stringify(moved.skill)}'s checkpoint`;
+      target.progress.emit({ type: 'checkpoint.moved', skill: moved.skill, to: moved.to }, `.checkpoints/${CHECKPOINT_FILE} was ${whose}: moved as it was to ${moved.to}; teamline writes its own there`);
+    }
   } catch (error) {
     target.log.warn({ err: error }, 'opchain checkpoint not written');
   }

@@ -11,7 +11,17 @@ import { readWorkerNews, type ExpiredLease, type Report } from '../store/pg-repo
 import type { PgStore } from '../store/pg-store.js';
 import { terminalLine } from '../sys/terminal-text.js';
 import { guardCliText } from '../attempt/result-guard.js';
-import type { RunSession } from '../run/session.js';
+import type { EventLog } from '../run/event-log.js';
+import type { Progress } from '../run/progress.js';
+import type { Logger } from '../sys/logger.js';
+
+// What of the run's session the news needs: its log, where it says things, its id.
+export interface NewsParts {
+  runId: string;
+  events: EventLog;
+  log: Logger;
+  progress: Progress;
+}
 
 // How often the writer asks for news while attempts wait.
 const POLL_MS = 200;
@@ -52,7 +62,7 @@ export class WorkerNews {
   private unreachable = false;
 
   constructor(
-    private readonly session: RunSession,
+    private readonly session: NewsParts,
     private readonly store: PgStore,
   ) {
     const st = session.events.fold.state;
@@ -175,7 +185,7 @@ export class WorkerNews {
     waiter.resolve(end);
   }
 
-  private append(event: Parameters<RunSession['events']['append']>[0]): void {
+  private append(event: Parameters<EventLog['append']>[0]): void {
     applyReportFact(this.reports, this.session.events.append(event));
   }
 }

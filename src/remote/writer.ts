@@ -7,8 +7,8 @@ import { lastRequestId, listenRequests, readRequests, writeRequest } from '../st
 import type { PgEventGroup } from '../store/pg-event-group.js';
 import type { PgStore } from '../store/pg-store.js';
 import type { KeptWriterLock } from '../store/pg-kept-lock.js';
-import type { RunSession } from '../run/session.js';
-import { WorkerNews } from './worker-news.js';
+import type { Logger } from '../sys/logger.js';
+import { WorkerNews, type NewsParts } from './worker-news.js';
 
 // What a writer holds of the store.
 export interface StoreLink {
@@ -24,8 +24,15 @@ export interface Remote extends StoreLink {
 }
 
 // The writer's part of the session, once the session exists (the news reads its log's fold).
-export function makeRemote(session: RunSession, link: StoreLink): Remote {
+export function makeRemote(session: NewsParts, link: StoreLink): Remote {
   return { ...link, news: new WorkerNews(session, link.store) };
+}
+
+// What of the run's session a cancel request needs: the writer's hold on the store, the run, its log.
+interface WriterParts {
+  remote?: Remote;
+  runId: string;
+  log: Logger;
 }
 
 // The body of a cancel request this writer wrote: it hears its own NOTIFY too, and leaves it.
@@ -33,14 +40,14 @@ const OWN = `writer pid ${process.pid}`;
 
 // Tells the run's workers to stop its attempts (a requests row and its NOTIFY); a failure is logged:
 // their leases still end the attempts once the log has ended them.
-export async function passCancelOn(session: RunSession, by: string, force: boolean): Promise<void> {
+export async function passCancelOn(session: WriterParts, by: string, force: boolean): Promise<void> {
   const remote = session.remote;
   if (!remote) return;
   await writeRequest(remote.store, session.runId, 'cancel', { by, force, from: OWN }).catch((error: unknown) => session.log.warn({ err: error }, 'the cancel request for the workers was not written'));
 }
 
 // Listens for cancel requests of this run written from other machines; `onCancel` gets each one.
-export async function listenForStoreCancel(session: RunSession, onCancel: (by: string, force: boolean) => void): Promise<() => Promise<void>> {
+export async function listenForStoreCancel(session: WriterParts, onCancel: (by: string, force: boolean) => void): Promise<() => Promise<void>> {
   const remote = session.remote;
   if (!remote) return async () => undefined;
   let since = await lastRequestId(remote.store, session.runId);

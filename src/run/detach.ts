@@ -1,14 +1,13 @@
 // `--detach`: the orchestrator runs in a session of its own, its output in the run folder; this
 // process returns as soon as the child drives the run (holds its lock), with the run id.
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import type { RunPaths } from '../log/write.js';
 import { EXIT, UsageError } from '../sys/errors.js';
-import { readLockHolder } from './lock.js';
+import type { RunStore } from '../store/types.js';
 import { namespaceEndsWithCommand } from '../sys/pid-namespace.js';
 import { assertRunsWritable } from './writable.js';
 import { keepTeamOutOfGit } from '../git/team-exclude.js';
@@ -26,21 +25,18 @@ const START_LIMIT_MS = 60_000;
 export interface DetachRequest {
   /** The child's arguments: the command line without --detach. */
   argv: string[];
-  paths: RunPaths;
+  /** The run's store: the child drives the run once it holds the run's writer lock there. */
+  store: RunStore;
   runId: string;
   /** A new run: the child creates it with this id; its folder is removed if the child never does. */
   creates: boolean;
   json: boolean;
-  /**
-   * The run's log is elsewhere than its folder (a PostgreSQL store): whether the child drives the
-   * run (holds its writer lock), and whether the run exists. Default: the folder's lock and run.json.
-   */
-  log?: { driven(pid: number | undefined): Promise<boolean>; exists(): Promise<boolean>; close(): Promise<void> };
 }
 
 // Starts the detached orchestrator and reports how to follow it; returns this command's exit code.
 export async function detachRun(request: DetachRequest): Promise<number> {
-  const { paths, runId } = request;
+  const { store, runId } = request;
+  const paths = store.paths(runId);
   const ends = namespaceEndsWithCommand();
   if (ends !== undefined) throw new UsageError(`--detach: ${ends}; run \`team\` outside the sandbox (Codex: a rule in .codex/rules/ that allows commands starting with \`team\`), or without --detach`);
   assertRunsWritable(paths.projectDir, dirname(paths.runDir));
@@ -57,16 +53,9 @@ export async function detachRun(request: DetachRequest): Promise<number> {
   closeSync(fd);
   let gone = false;
   const ended = once(child, 'exit').then(([code]) => ((gone = true), typeof code === 'number' ? code : EXIT.failed));
-  const log = request.log ?? fileLog(paths);
-  let exited: number | undefined;
-  let made: boolean;
-  try {
-    exited = await Promise.race([ended, untilDriven(log, child.pid, () => gone)]);
-    child.unref();
-    made = await log.exists();
-  } finally {
-    await log.close();
-  }
+  const exited = await Promise.race([ended, untilDriven(store, runId, child.pid, () => gone)]);
+  child.unref();
+  const made = await store.hasRun(runId);
   if (exited !== undefined && (exited === EXIT.usage || (request.creates && !made))) {
     process.stderr.write(terminalText(readFileSync(logFile, 'utf8')));
     if (request.creates && !made) rmSync(paths.runDir, { recursive: true, force: true });
@@ -88,14 +77,9 @@ export async function detachRun(request: DetachRequest): Promise<number> {
   return EXIT.completed;
 }
 
-// A run of the files: driven while its lock names the child; made once its run.json exists.
-function fileLog(paths: RunPaths): NonNullable<DetachRequest['log']> {
-  return { driven: async (pid) => readLockHolder(paths)?.pid === pid, exists: async () => existsSync(paths.runJson), close: async () => undefined };
-}
-
 // Resolves (undefined) once the child drives the run, has exited, or after START_LIMIT_MS.
-async function untilDriven(log: NonNullable<DetachRequest['log']>, pid: number | undefined, exited: () => boolean): Promise<undefined> {
+async function untilDriven(store: RunStore, runId: string, pid: number | undefined, exited: () => boolean): Promise<undefined> {
   const deadline = Date.now() + START_LIMIT_MS;
-  while (!exited() && !(await log.driven(pid).catch(() => false)) && Date.now() < deadline) await sleep(POLL_MS);
+  while (!exited() && !(await store.hasWriter(runId, pid).catch(() => false)) && Date.now() < deadline) await sleep(POLL_MS);
   return undefined;
 }

@@ -12,6 +12,8 @@ import { makeMachineSnapshot, saveMachineSnapshot, snapshotDue } from './machine
 import { resumeEvent, type Replay } from './replay.js';
 import type { RunSession } from './session.js';
 import { settleBranches } from '../isolation/end.js';
+import { sweepStaleLocks } from '../isolation/stale-locks.js';
+import { watchCheckout } from '../isolation/watch.js';
 import { stopLeftoverGates } from '../gates/groups.js';
 import { passCancelOn } from '../remote/writer.js';
 
@@ -29,6 +31,10 @@ export async function driveRun(
     // A takeover runs the gates again: what the dead orchestrator's gates left running goes first;
     // what its finished attempts left running is stopped while the run goes on.
     await stopLeftoverGates(session.registry);
+    // Git locks the dead orchestrator's git left in teamline's worktrees go before any git work.
+    await sweepStaleLocks(session);
+    // A run begun before the watch on the user's checkout existed is watched from here on.
+    await session.isolation.serial(() => watchCheckout(session));
     void session.cancel.track(stopFinishedLeftovers(session).catch((error: unknown) => session.log.warn({ err: error }, 'the leftovers of finished attempts were not looked for')));
   }
   const machine = bindMachine(session);

@@ -62,7 +62,7 @@ export function bindMachine(session: RunSession) {
         // The checkpoint is made from the log, so it is written once the record is in it.
         if (triggersCheckpoint(params.event)) {
           const source = () => session.events.fold.view(session.projectDir);
-          session.events.afterFlush(() => updateCheckpointAfter(params.event, { paths: session.paths, write: session.events.write, log: session.log, source }));
+          session.events.afterFlush(() => updateCheckpointAfter(params.event, { paths: session.paths, write: session.events.write, log: session.log, progress: session.progress, source }));
         }
       },
     },

@@ -13,6 +13,7 @@ import { makeRemote, type Remote, type StoreLink } from '../remote/writer.js';
 import { Isolation } from '../isolation/isolation.js';
 import type { Progress } from './progress.js';
 import { WorkerRegistry } from '../attempt/registry.js';
+import type { HeldSignals } from '../cancel/hold.js';
 
 export interface SessionOptions {
   runId: string;
@@ -37,6 +38,8 @@ export interface SessionOptions {
   sessionIds: { session: string; parent_session: string };
   /** The limits the run started with (run_started), not today's config. */
   limits: Limits;
+  /** Cancel signals held since a takeover took the lock, heard once the run listens. */
+  heldSignals?: HeldSignals;
 }
 
 export interface RunSession extends Readonly<Omit<SessionOptions, 'digest' | 'folded' | 'store'>> {

@@ -1,15 +1,17 @@
-// Starts a new run: the run folder, the lock, run_started, then the pipeline.
+// Starts a new run in its store: the run, its writer's lock, run_started, then the pipeline.
 import type { TeamConfig } from '../../config/schema.js';
 import type { EventOf, IsolationRecord, Limits, NewEvent } from '../log/schema.js';
-import { createRun, runPaths, type RunPaths } from '../log/write.js';
-import { makeRunLogger } from '../sys/logger.js';
+import type { RunPaths } from '../log/write.js';
+import type { RunView } from '../log/fold.js';
+import { makeRunId } from '../log/time.js';
+import type { RunStore } from '../store/types.js';
 import type { Routing } from './agents.js';
 import { driveRun, type DriveOutcome } from './drive.js';
-import { acquireLock } from './lock.js';
 import type { Progress } from './progress.js';
 import { inputOf } from './replay.js';
-import { makeSession } from './session.js';
+import { holdRun } from './hold.js';
 import { chooseIsolation, forRun, openIsolation } from '../isolation/start.js';
+import { chooseStoreIsolation, openStoreIsolation } from './store-isolation.js';
 import { assertRunsWritable } from './writable.js';
 
 export interface StartRequest {
@@ -30,45 +32,31 @@ export interface StartRequest {
   land?: boolean;
 }
 
-// Creates the run and drives it to its end (or a stop for a human decision).
-export async function startRun(request: StartRequest): Promise<{ outcome: DriveOutcome; paths: RunPaths; runId: string }> {
+// Creates the run in `store` and drives it to its end (or a stop for a human decision). On the
+// PostgreSQL store its attempts go to team workers.
+export async function startRun(request: StartRequest, store: RunStore): Promise<{ outcome: DriveOutcome; paths: RunPaths; runId: string; view: RunView }> {
   const { config, routing } = request;
-  // Decided before anything is written: `worktree` asked for outside git is refused with nothing made.
-  const isolation = await chooseIsolation(request.projectDir, config, request.workers, request.land === true);
-  assertRunsWritable(request.projectDir);
-  const record = createRun(
-    request.projectDir,
-    { profile: 'default', stage: 'team-plan', status: 'running', ...request.session, task: request.task, workers: request.workers, agentType: routing.agentType, mode: request.mode },
-    { fsync: config.team.fsync },
-    request.runId,
-  );
-  const paths = runPaths(request.projectDir, record.run_id);
-  const release = acquireLock(paths, `team ${request.mode === 'ralph' ? 'ralph ' : ''}run`);
+  const runId = request.runId ?? makeRunId();
+  const files = store.kind === 'files';
+  // Decided before anything is written: an isolation that cannot be had is refused with nothing made.
+  const isolation = files ? forRun(await chooseIsolation(request.projectDir, config, request.workers, request.land === true), runId) : await chooseStoreIsolation(request.projectDir, config.team.remote, runId);
+  if (files) assertRunsWritable(request.projectDir);
+  const record = await store.createRun({ profile: 'default', stage: 'team-plan', status: 'running', ...request.session, task: request.task, workers: request.workers, agentType: routing.agentType, mode: request.mode }, runId);
+  const hold = await holdRun(store, runId, `team ${request.mode === 'ralph' ? 'ralph ' : ''}run`, config);
   try {
+    const { paths } = hold;
     const limits = limitsOf(config);
-    request.progress.emit({ type: 'run.started', run: record.run_id, runDir: paths.runDir }, `teamline run ${record.run_id} (${request.mode}, ${request.workers} workers) in ${paths.runDir}`);
-    const session = makeSession({
-      runId: record.run_id,
-      paths,
-      projectDir: request.projectDir,
-      config,
-      configFile: request.configFile,
-      log: makeRunLogger(paths.logFile),
-      progress: request.progress,
-      mode: request.workerMode,
-      keepPanes: request.keepPanes,
-      workers: request.workers,
-      run: record,
-      sessionIds: request.session,
-      limits,
-    });
-    const started = session.events.append(runStartedRecord(request, limits, { workerMode: request.workerMode, keepPanes: request.keepPanes, isolation: forRun(isolation, record.run_id) })) as EventOf<'run_started'>;
+    const where = files ? paths.runDir : 'the store; its attempts go to team workers';
+    request.progress.emit({ type: 'run.started', run: runId, runDir: paths.runDir }, `teamline run ${runId} (${request.mode}, ${request.workers} workers) in ${where}`);
+    const [mode, keepPanes] = files ? [request.workerMode, request.keepPanes] : (['headless', false] as const);
+    const session = hold.session({ runId, projectDir: request.projectDir, config, configFile: request.configFile, progress: request.progress, mode, keepPanes, workers: request.workers, run: record, sessionIds: request.session, limits });
+    const started = session.events.append(runStartedRecord(request, limits, { workerMode: mode, keepPanes, isolation })) as EventOf<'run_started'>;
     session.isolation.note(started);
-    await openIsolation(session);
+    await (files ? openIsolation(session) : openStoreIsolation(session));
     const outcome = await driveRun(session, { input: inputOf(started) });
-    return { outcome, paths, runId: record.run_id };
+    return { outcome, paths, runId, view: session.events.fold.view(request.projectDir) };
   } finally {
-    release();
+    await hold.release();
   }
 }
 

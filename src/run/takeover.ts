@@ -1,22 +1,26 @@
 // A new orchestrator takes over a run from its log alone: lock, replay, a session that knows
-// every worker the log recorded. Used by `team resume` and by `team cancel` when the old one is gone.
+// every worker the log recorded. Used by `team resume` and by `team cancel` when the old one is gone;
+// on the PostgreSQL store, from any machine.
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TeamConfig } from '../../config/schema.js';
 import { TEMP_PREFIX } from '../sys/atomic.js';
 import type { LogDigest } from '../log/digest.js';
+import type { RunFiles } from '../log/read.js';
 import { keepStampsAfter } from '../log/time.js';
 import type { RunPaths } from '../log/write.js';
-import { foldOf, type RunView } from '../log/fold.js';
+import { foldOf, viewOf, type RunView } from '../log/fold.js';
+import { fetchIntoBranch } from '../git/remote.js';
 import { UsageError } from '../sys/errors.js';
-import { makeRunLogger } from '../sys/logger.js';
-import { acquireLock } from './lock.js';
+import { foldInput, type RunStore } from '../store/types.js';
+import { holdRun } from './hold.js';
+import { holdCancelSignals } from '../cancel/hold.js';
 import { assertRunsWritable } from './writable.js';
 import type { Progress } from './progress.js';
 import { readForReplay, writeMachineSnapshot } from './machine-snapshot.js';
 import { replayRun, type Replay } from './replay.js';
 import { saveFold } from '../log/read-view.js';
-import { makeSession, type RunSession } from './session.js';
+import type { RunSession } from './session.js';
 
 // A temporary file this old in events/ or handoffs/ is a write its dead orchestrator never finished.
 const TORN_AGE_MS = 5_000;
@@ -46,46 +50,66 @@ export interface Takeover {
   session: RunSession;
   replay: Replay;
   view: RunView;
-  release: () => void;
+  release: () => Promise<void>;
 }
 
-// Takes the run's lock and rebuilds its state; throws (changing nothing) on a determinism violation.
-export function takeOver(paths: RunPaths & { runId: string }, project: { dir: string; config: TeamConfig; configFile?: string }, progress: Progress, command: string): Takeover {
-  assertRunsWritable(paths.projectDir, paths.runDir);
-  const release = acquireLock(paths, command);
+// Takes the run's writer lock in its store and rebuilds its state; throws (changing nothing) on a
+// determinism violation.
+export async function takeOver(store: RunStore, runId: string, project: { dir: string; config: TeamConfig; configFile?: string }, progress: Progress, command: string): Promise<Takeover> {
+  const files = store.kind === 'files';
+  const paths = store.paths(runId);
+  if (files) assertRunsWritable(paths.projectDir, paths.runDir);
+  const hold = await holdRun(store, runId, command, project.config);
+  // From here a cancel asks this process (a request and SIGTERM): held until the run listens.
+  const heldSignals = holdCancelSignals();
+  const release = async () => {
+    heldSignals.release();
+    await hold.release();
+  };
   try {
-    removeTornWrites(paths);
-    const { files, digest, snapshot } = readForReplay(paths);
-    keepStampsAfter(newestEventName(paths));
-    const st = foldOf(files.run, files.events);
+    const { read, digest, snapshot }: Partial<ReturnType<typeof readFiles>> & { read: RunFiles } = files ? readFiles(paths) : { read: foldInput(await store.read(runId)) };
+    const st = foldOf(read.run, read.events);
     const { started } = st;
-    if (!started) throw new UsageError(`run ${paths.runId} was not started by the pipeline (no run_started event): it is driven with \`team state\` commands`);
-    const replay = replayRun(files.events, snapshot);
-    // The whole log was read for the replay anyway: once it replays, its folds are saved as the run's snapshots.
-    const view = saveFold(paths, st, files, project.dir);
-    if (replay.pending.length === 0) saveReplaySnapshot(paths, replay, digest);
-    const session = makeSession({
-      runId: paths.runId,
-      paths,
+    if (!started) throw new UsageError(files ? `run ${runId} was not started by the pipeline (no run_started event): it is driven with \`team state\` commands` : `run ${runId} in the store was not started by the pipeline (no run_started event)`);
+    const replay = replayRun(read.events, snapshot);
+    // The whole log of the files was read for the replay anyway: once it replays, its folds are saved
+    // as the run's snapshots.
+    const view = files ? saveFold(paths, st, read, project.dir) : viewOf(st, read, project.dir);
+    if (digest && replay.pending.length === 0) saveReplaySnapshot(paths, replay, digest);
+    // Another clone: the integration branch is the remote's, with every merge made so far.
+    const remote = started.isolation?.mode === 'worktree' ? started.isolation.remote : undefined;
+    if (remote !== undefined && started.isolation?.branch) await fetchIntoBranch(project.dir, remote, started.isolation.branch);
+    const session = hold.session({
+      runId,
       projectDir: project.dir,
       config: project.config,
       configFile: project.configFile,
-      log: makeRunLogger(paths.logFile),
       progress,
-      mode: started.workerMode,
-      keepPanes: started.keepPanes,
+      // On the store the attempts run on team workers.
+      mode: files ? started.workerMode : 'headless',
+      keepPanes: files && started.keepPanes,
       workers: started.workers,
-      run: files.run,
-      folded: { st, names: files.eventNames ?? files.events.map((e) => e.file) },
+      run: read.run,
+      folded: { st, names: read.eventNames ?? read.events.map((e) => e.file) },
       digest,
       sessionIds: { session: started.session, parent_session: started.parent_session },
       limits: started.limits,
+      heldSignals,
     });
     return { session, replay, view, release };
   } catch (error) {
-    release();
+    await release();
     throw error;
   }
+}
+
+// With the lock held, the run's files as the replay reads them: torn writes of the orchestrator that
+// died removed, through the machine's snapshot where it holds, new stamps after the newest name.
+function readFiles(paths: RunPaths): { read: RunFiles; digest: LogDigest; snapshot: ReturnType<typeof readForReplay>['snapshot'] } {
+  removeTornWrites(paths);
+  const { files, digest, snapshot } = readForReplay(paths);
+  keepStampsAfter(newestEventName(paths));
+  return { read: files, digest, snapshot };
 }
 
 // The replayed machine, which has seen every event read: a failure costs only speed.

@@ -1,15 +1,17 @@
-// The file store: the existing event files under .team/runs (src/checkpoint) behind RunStore. The
-// format on disk is unchanged; one writer per run is the runtime's lock (src/run/lock.ts).
+// The file store: the existing event files under .team/runs (src/log) behind RunStore. The format
+// on disk is unchanged; one writer per run is the run folder's lock (file-lock.ts).
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Approval, NewEvent, TeamEvent } from '../log/schema.js';
 import { checkApproval, type ApprovalView } from '../log/approvals.js';
 import { LIMITS, validateId } from '../log/guards.js';
 import { readRunFiles } from '../log/read.js';
+import { loadRunView } from '../log/read-view.js';
 import { readRegularFile } from '../sys/regular-file.js';
-import { syncDir } from '../sys/atomic.js';
-import { appendApproval, appendEvent, createRun, readCurrentRunId, resolveRun, runPaths, type RunRecord, type WriteOptions } from '../log/write.js';
+import { syncDir, TEMP_PREFIX } from '../sys/atomic.js';
+import { appendApproval, appendEvent, createRun, readCurrentRunId, resolveRun, runPaths, runsDir, type RunPaths, type RunRecord, type WriteOptions } from '../log/write.js';
 import { UsageError } from '../sys/errors.js';
+import { acquireLock, liveHolder, readLockHolder } from './file-lock.js';
 import { parseEventBody } from './parse-body.js';
 import { findConflicts, refuseSecondTerminal, type AttemptKey } from './terminal.js';
 import type { NewRun, RunRead, RunStore } from './types.js';
@@ -22,6 +24,10 @@ export class FileStore implements RunStore {
     readonly projectDir: string,
     private readonly write: WriteOptions = { fsync: true },
   ) {}
+
+  get where(): string {
+    return this.projectDir;
+  }
 
   async createRun(fields: NewRun, runId?: string): Promise<RunRecord> {
     if (runId !== undefined) {
@@ -48,6 +54,20 @@ export class FileStore implements RunStore {
     return { run: files.run, events: files.events, approvals: files.approvals, malformed: files.problems, conflicts: findConflicts(files.events) };
   }
 
+  async view(runId: string, projectDir: string) {
+    return { view: loadRunView(resolveRun(this.projectDir, runId), projectDir) };
+  }
+
+  // The events in place: a file being written (a temporary name) counts only once renamed, so that
+  // a view folded while it was there is folded again when it lands.
+  async eventCount(runId: string): Promise<number> {
+    try {
+      return readdirSync(this.paths(runId).eventsDir).filter((name) => !name.startsWith(TEMP_PREFIX)).length;
+    } catch {
+      return -1;
+    }
+  }
+
   async approve(runId: string, approval: Approval): Promise<void> {
     appendApproval(resolveRun(this.projectDir, runId), approval, this.write);
   }
@@ -58,6 +78,38 @@ export class FileStore implements RunStore {
 
   async current(): Promise<string | undefined> {
     return readCurrentRunId(this.projectDir);
+  }
+
+  async pickRun(runId?: string): Promise<string> {
+    return resolveRun(this.projectDir, runId).runId;
+  }
+
+  // Every run folder with a run.json, by name (a run id begins with its time).
+  async runIds(): Promise<string[]> {
+    const dir = runsDir(this.projectDir);
+    if (!existsSync(dir)) return [];
+    const ids = readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    return ids.filter((id) => existsSync(this.paths(id).runJson));
+  }
+
+  async hasRun(runId: string): Promise<boolean> {
+    return existsSync(this.paths(runId).runJson);
+  }
+
+  // The run folder's lock file, taken over from a holder that died.
+  async lockWriter(runId: string, holder: string): Promise<{ release(): Promise<void> }> {
+    const release = acquireLock(this.paths(runId), holder);
+    return { release: async () => release() };
+  }
+
+  // The lock's holder alive; with `pid`, the lock names that process.
+  async hasWriter(runId: string, pid?: number): Promise<boolean> {
+    const paths = this.paths(runId);
+    return pid === undefined ? liveHolder(paths) !== undefined : readLockHolder(paths)?.pid === pid;
+  }
+
+  paths(runId: string): RunPaths {
+    return runPaths(this.projectDir, runId);
   }
 
   async close(): Promise<void> {}

@@ -1,32 +1,41 @@
 // The PostgreSQL store: runs, events and approvals in schema `teamline` (docs/scale-out.md). Each
 // step is one transaction; seq is per run and gapless, given out under the run row's lock.
+import { join } from 'node:path';
 import type pg from 'pg';
 import type { Approval, NewEvent, TeamEvent } from '../log/schema.js';
 import { checkApproval, type ApprovalView } from '../log/approvals.js';
 import { validateId } from '../log/guards.js';
 import type { Problem } from '../log/read.js';
-import { approvalFileName, eventFileName, type RunRecord } from '../log/write.js';
+import { foldRun } from '../log/fold.js';
+import { approvalFileName, eventFileName, runPathsIn, type RunPaths, type RunRecord } from '../log/write.js';
 import { makeRunId, nowIso } from '../log/time.js';
 import { UsageError } from '../sys/errors.js';
 import { describeUrl, makePool, StoreUnreachableError } from './pg-connect.js';
 import { ensureSchema } from './pg-schema.js';
 import { parseApprovalBody, parseEventBody } from './parse-body.js';
+import { hasWriter, takeWriterLock, type WriterLock } from './pg-writer-lock.js';
 import { endedBy, findConflicts, refuseSecondTerminal, TerminalConflictError } from './terminal.js';
-import type { NewRun, RunRead, RunStore } from './types.js';
+import { foldInput, type NewRun, type RunRead, type RunStore } from './types.js';
 
 type Row = { name: string; body: string };
 
-// A store on one database; open() makes the schema when it is missing.
+// A store on one database; open() makes the schema when it is missing. `projectDir`: the folder
+// this machine keeps its own files of a run in (.team/store-runs/<run>).
 export class PgStore implements RunStore {
   readonly kind = 'postgres' as const;
+  readonly where: string;
+  private closed = false;
 
   private constructor(
     private readonly pool: pg.Pool,
-    private readonly url: string,
-  ) {}
+    readonly url: string,
+    private readonly projectDir: string,
+  ) {
+    this.where = describeUrl(url);
+  }
 
   // Connects and makes the schema; a database that cannot be reached is StoreUnreachableError.
-  static async open(url: string, applicationName = `teamline ${process.pid}`): Promise<PgStore> {
+  static async open(url: string, applicationName = `teamline ${process.pid}`, projectDir = process.cwd()): Promise<PgStore> {
     const pool = makePool(url, applicationName);
     try {
       const client = await pool.connect();
@@ -39,7 +48,7 @@ export class PgStore implements RunStore {
       await pool.end();
       throw new StoreUnreachableError(url, error as Error);
     }
-    return new PgStore(pool, url);
+    return new PgStore(pool, url, projectDir);
   }
 
   async createRun(fields: NewRun, runId: string = makeRunId()): Promise<RunRecord> {
@@ -103,13 +112,16 @@ export class PgStore implements RunStore {
     });
   }
 
-  // How many events the run's log holds (a cheap look for whether it grew).
+  async view(runId: string, projectDir: string) {
+    const read = await this.read(runId);
+    return { view: foldRun(foldInput(read), projectDir), events: read.events };
+  }
+
   async eventCount(runId: string): Promise<number> {
     const row = await this.pool.query<{ n: string }>('SELECT count(*) AS n FROM teamline.events WHERE run_id = $1', [runId]);
     return Number(row.rows[0]!.n);
   }
 
-  // Whether the store has the run.
   async hasRun(runId: string): Promise<boolean> {
     return ((await this.pool.query('SELECT 1 FROM teamline.runs WHERE run_id = $1', [runId])).rowCount ?? 0) > 0;
   }
@@ -142,7 +154,6 @@ export class PgStore implements RunStore {
     return approvals.map((approval) => checkApproval(approval, projectDir));
   }
 
-  /** Every run's id, oldest first (the order `team list` shows them in). */
   async runIds(): Promise<string[]> {
     const runs = await this.pool.query<{ run_id: string }>('SELECT run_id FROM teamline.runs ORDER BY inserted_at, run_id');
     return runs.rows.map((row) => row.run_id);
@@ -153,7 +164,32 @@ export class PgStore implements RunStore {
     return latest.rows[0]?.run_id;
   }
 
+  async pickRun(runId?: string): Promise<string> {
+    if (runId !== undefined && !(await this.hasRun(runId))) throw this.noRun(runId);
+    const id = runId ?? (await this.current());
+    if (id === undefined) throw new UsageError(`no run in ${this.where}: the store has none (runs are written to PostgreSQL by a writer; the files under .team/runs need no --store)`);
+    return id;
+  }
+
+  // A writer holds the run's lock; the database cannot tell which process, so `pid` is not asked.
+  async hasWriter(runId: string): Promise<boolean> {
+    return hasWriter(this.pool, runId);
+  }
+
+  // A session advisory lock on a connection of its own: the server frees it when that connection ends.
+  lockWriter(runId: string, holder: string): Promise<WriterLock> {
+    return takeWriterLock(this.url, runId, holder);
+  }
+
+  // This machine's files of a run on the store: laid out as a run folder's, under .team/store-runs.
+  paths(runId: string): RunPaths {
+    return runPathsIn(join(this.projectDir, '.team', 'store-runs', runId), this.projectDir);
+  }
+
+  // Ends the pool; a second close (the writer's release, then the command's) does nothing.
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
     await this.pool.end();
   }
 
@@ -162,7 +198,7 @@ export class PgStore implements RunStore {
   }
 
   private noRun(runId: string): UsageError {
-    return new UsageError(`--run: no run ${runId} in ${describeUrl(this.url)}`);
+    return new UsageError(`--run: no run ${runId} in ${this.where}`);
   }
 
   // Runs `work` in one transaction on one of the store's connections (the workers' calls use it too).

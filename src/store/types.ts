@@ -2,8 +2,9 @@
 // fold (src/run/replay.ts, src/log/fold.ts) reads either, the bodies being the same.
 import type { Approval, NewEvent, TeamEvent } from '../log/schema.js';
 import type { ApprovalView } from '../log/approvals.js';
-import type { Problem } from '../log/read.js';
-import type { RunRecord } from '../log/write.js';
+import type { Problem, RunFiles } from '../log/read.js';
+import type { RunView } from '../log/fold.js';
+import type { RunPaths, RunRecord } from '../log/write.js';
 
 // An attempt with more than one terminal record: none of them is trusted as its end.
 export interface TerminalConflict {
@@ -31,16 +32,47 @@ export type NewRun = Omit<RunRecord, 'run_id' | 'created_at'>;
 // The operations of docs/scale-out.md; every store passes test/store/conformance.ts.
 export interface RunStore {
   readonly kind: 'files' | 'postgres';
+  /** How messages name the store: the project's folder, or the database (its password hidden). */
+  readonly where: string;
   /** Creates the run (with `runId`, else a new id) and makes it the current one; an id in use is refused. */
   createRun(fields: NewRun, runId?: string): Promise<RunRecord>;
   /** Appends one machine step's records, in order and all or none; a second terminal record of an attempt is refused. */
   append(runId: string, records: NewEvent[]): Promise<TeamEvent[]>;
   /** The run's events, approvals, malformed records and conflicts. */
   read(runId: string): Promise<RunRead>;
+  /** The run's view, through a snapshot of the fold where the store keeps one; `events` when every event was read for it. */
+  view(runId: string, projectDir: string): Promise<{ view: RunView; events?: RunRead['events'] }>;
+  /** How many events the run's log holds: a cheap look for whether it grew. */
+  eventCount(runId: string): Promise<number>;
   approve(runId: string, approval: Approval): Promise<void>;
   /** The run's approvals, each checked against the artifact in `projectDir` as it is now. */
   approvals(runId: string, projectDir: string): Promise<ApprovalView[]>;
   /** The latest run created, or undefined when there is none. */
   current(): Promise<string | undefined>;
+  /** The run a command works on: the named one, else the latest; a store with none is bad input. */
+  pickRun(runId?: string): Promise<string>;
+  /** Every run's id, oldest first. */
+  runIds(): Promise<string[]>;
+  hasRun(runId: string): Promise<boolean>;
+  /** Takes the run's writer lock under `holder`'s name, or refuses naming the one that holds it (LockedError). */
+  lockWriter(runId: string, holder: string): Promise<{ release(): Promise<void> }>;
+  /** Whether a writer drives the run now (with `pid`: that process of this machine). */
+  hasWriter(runId: string, pid?: number): Promise<boolean>;
+  /** This machine's folder of the run: its handoffs, its writer's log, a wait's mark. */
+  paths(runId: string): RunPaths;
   close(): Promise<void>;
+}
+
+// A store's read as the fold's input, shaped as readRunFiles gives it for the files.
+export function foldInput(read: RunRead): Pick<RunFiles, 'run' | 'events' | 'approvals' | 'problems'> {
+  return { run: read.run, events: read.events, approvals: read.approvals, problems: read.malformed };
+}
+
+// Runs `work` on the store, and closes it however the work ends.
+export async function withStore<T>(store: RunStore, work: (store: RunStore) => Promise<T>): Promise<T> {
+  try {
+    return await work(store);
+  } finally {
+    await store.close();
+  }
 }

@@ -1,6 +1,7 @@
 // Reads a file an agent or a person could have replaced: only a regular file, never through a
 // link, never with a read that can block (a FIFO), never more than a bound.
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { leadInside } from './inside.js';
 
 export type FileReading = { ok: true; text: string } | { ok: false; missing: boolean; reason: string };
 
@@ -17,11 +18,24 @@ export function openRegularFile(path: string): number {
 }
 
 // The text of `path` when it is a regular file of at most `maxBytes` bytes; otherwise why not.
-// `singleLink` also refuses a hard link (a second name of a file elsewhere).
-export function readRegularFile(path: string, maxBytes: number, options: { singleLink?: boolean } = {}): FileReading {
+// `singleLink` also refuses a hard link (a second name of a file elsewhere). With `within` (a
+// folder: the project, the user's home), a link on the way is followed as long as it stays in that
+// folder; without, a link as the last name is refused.
+export function readRegularFile(path: string, maxBytes: number, options: { singleLink?: boolean; within?: string } = {}): FileReading {
+  let real = path;
+  if (options.within !== undefined) {
+    let lead;
+    try {
+      lead = leadInside(options.within, path);
+    } catch (error) {
+      return openFailure(error as NodeJS.ErrnoException);
+    }
+    if (!lead.ok) return refused(lead.kind === 'outside' ? `a symbolic link out of ${options.within} (never followed)` : 'a symbolic link to nothing (never followed)');
+    real = lead.real;
+  }
   let fd: number;
   try {
-    fd = openSync(path, OPEN_FLAGS);
+    fd = openSync(real, OPEN_FLAGS);
   } catch (error) {
     return openFailure(error as NodeJS.ErrnoException);
   }

@@ -5,7 +5,7 @@ import { readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { appendEvent, runPaths } from '../../src/log/write.js';
-import { fileSource } from '../../src/commands/wait.js';
+import { waitSource } from '../../src/commands/wait.js';
 import { FileStore } from '../../src/store/file-store.js';
 import { TEMP_PREFIX } from '../../src/sys/atomic.js';
 import { makeProject, removeProjects } from '../helpers/project.js';
@@ -18,7 +18,7 @@ describe('team wait on the files', () => {
     const project = makeProject();
     await new FileStore(project.dir, { fsync: false }).createRun(RUN_FIELDS, 'run-1');
     const paths = runPaths(project.dir, 'run-1');
-    const source = fileSource(project.dir, 'run-1');
+    const source = await waitSource(new FileStore(project.dir, { fsync: false }), 'run-1', project.dir);
     expect((await source.view()).status).toBe('running');
     // The end as the writer leaves it for a moment: written and synced, not yet renamed.
     appendEvent(paths, 'run-1', { event: 'run_failed', reason: 'verify failed' }, { fsync: false });
@@ -35,7 +35,7 @@ describe('team wait on the files', () => {
     await new FileStore(project.dir, { fsync: false }).createRun(RUN_FIELDS, 'run-1');
     const paths = runPaths(project.dir, 'run-1');
     appendEvent(paths, 'run-1', { event: 'task_retry', task_id: 't1', attempt: 2, reason: 'flaky' }, { fsync: false });
-    const source = fileSource(project.dir, 'run-1');
+    const source = await waitSource(new FileStore(project.dir, { fsync: false }), 'run-1', project.dir);
     expect((await source.view()).status).toBe('running');
     // The same number of events, one of them the end: only a fresh fold sees it.
     const [retry] = readdirSync(paths.eventsDir).filter((n) => n.includes('task_retry'));

@@ -1,8 +1,9 @@
 // A sim project that is a git repository with one commit, and readers of its branches.
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { makeSimProject, type SimProject } from './sim-project.js';
-import { runTeam, type TeamResult } from './team.js';
+import { CLI, runTeam, type TeamResult } from './team.js';
 
 // Who commits in the test repositories (and so in teamline's own commits there).
 export const GIT_ENV = {
@@ -46,4 +47,11 @@ export function commitAsRepo(dir: string): (...args: string[]) => string {
 // The file's text at a commit-ish.
 export function showFile(project: GitProject, ref: string, path: string): string {
   return project.git('show', `${ref}:${path}`);
+}
+
+// `team <args>` in the project as the leader of a process group of its own, as a terminal starts
+// it: a test may kill the whole group (the orchestrator, its git, a hook) with one SIGKILL.
+export async function runAsGroup(project: GitProject, ...args: string[]): Promise<TeamResult> {
+  const result = await execa(process.execPath, [CLI, ...args], { cwd: project.dir, env: { ...GIT_ENV, TEAM_SIM_LEDGER: project.ledgerFile }, detached: true, reject: false, stdin: 'ignore' });
+  return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };
 }

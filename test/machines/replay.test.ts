@@ -80,6 +80,22 @@ describe('replayRun on machine logs', () => {
     expect(replayRun(log).snapshot.value).toBe('done');
   });
 
+  it('skips the git facts of the watch on the checkout, restored branches and stale locks', () => {
+    const d = ROUTES['a team run that passes at once']!();
+    const state = { head: 'abc', branch: 'main', branches: { main: 'abc' }, files: {} };
+    const at = { at: 'x', run_id: 'run-1' };
+    const facts = [
+      { event: 'checkout_recorded', ...at, state },
+      { event: 'checkout_changed', ...at, changes: ['files changed: a.txt'], seen: 'at the merge of t1', attempts: ['t1 a1 on worker-1'], state },
+      { event: 'checkout_acknowledged', ...at, changes: 1 },
+      { event: 'branch_restored', ...at, branch: 'team/run-1', commit: 'abc', was: 'def', kept: 'team/run-1-kept/integration-def' },
+      { event: 'git_lock_stale', ...at, path: '/p/.git/index.lock', removed: false },
+    ] as TeamEvent[];
+    const log = d.log.flatMap((e) => (e.event === 'task_finished' ? [...facts, e] : [e]));
+    expect(replayRun(log).snapshot.value).toBe('done');
+    expect(replayRun(log).snapshot.context).toEqual(replayRun(d.log).snapshot.context);
+  });
+
   it('throws a DeterminismError when a record names another worker', () => {
     const d = toExec(new Driver(makeInput({ workers: 2 })), independent(2));
     const log = d.log.map((e) => (e.event === 'tasks_assigned' ? { ...e, tasks: e.tasks.map((t) => (t.task_id === 't2' ? { ...t, worker: 'worker-1' } : t)) } : e));

@@ -6,6 +6,8 @@ import { TerminalConflictError } from '../../src/store/terminal.js';
 import type { RunStore } from '../../src/store/types.js';
 import { eventFileName } from '../helpers/events.js';
 import { approvalConformance } from './conformance-replay.js';
+import { runsConformance } from './conformance-runs.js';
+import type { WriterProcess } from './writer-process.js';
 import { appendSteps, entered, finished, RUN_FIELDS, withoutFile } from './records.js';
 
 // A fresh, empty store, with ways around it to put what a crash, a bug or a person could leave.
@@ -15,6 +17,8 @@ export interface StoreFixture {
   writeRaw(runId: string, kind: 'events' | 'approvals', name: string, body: string): Promise<void>;
   /** What the store does with a second terminal record written around it: refuse it, or report it. */
   secondTerminal: 'refused' | 'reported';
+  /** Starts a process that holds the run's writer lock until it is killed. */
+  startWriter(runId: string): Promise<WriterProcess>;
   cleanup(): Promise<void>;
 }
 
@@ -118,4 +122,5 @@ export function storeConformance(open: () => Promise<StoreFixture>): void {
   });
 
   approvalConformance(() => fx);
+  runsConformance(() => fx);
 }

@@ -6,6 +6,7 @@ import { describe } from 'vitest';
 import { runPaths } from '../../src/log/write.js';
 import { FileStore } from '../../src/store/file-store.js';
 import { storeConformance } from './conformance.js';
+import { startWriter } from './writer-process.js';
 
 describe('src/store/file-store', () => {
   storeConformance(async () => {
@@ -14,6 +15,7 @@ describe('src/store/file-store', () => {
       store: new FileStore(projectDir, { fsync: false }),
       secondTerminal: 'reported',
       writeRaw: async (runId, kind, name, body) => writeFileSync(join(kind === 'events' ? runPaths(projectDir, runId).eventsDir : runPaths(projectDir, runId).approvalsDir, name), body),
+      startWriter: (runId) => startWriter('file-writer.mjs', [runPaths(projectDir, runId).runDir]),
       cleanup: async () => rmSync(projectDir, { recursive: true, force: true }),
     };
   });

@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { startCluster, type PgCluster } from '../helpers/postgres.js';
 import { PgStore } from '../../src/store/pg-store.js';
 import type { StoreFixture } from './conformance.js';
+import { startWriter } from './writer-process.js';
 
 let databases = 0;
 
@@ -56,6 +57,7 @@ export async function openPgFixture(clusterUrl: string): Promise<StoreFixture & 
       if (kind === 'approvals') await raw.query('INSERT INTO teamline.approvals (run_id, name, body) VALUES ($1, $2, $3::json)', [runId, name, body]);
       else await raw.query('INSERT INTO teamline.events (run_id, seq, name, body) SELECT $1, coalesce(max(seq), 0) + 1, $2, $3::json FROM teamline.events WHERE run_id = $1', [runId, name, body]);
     },
+    startWriter: (runId) => startWriter('pg-writer.mjs', [url, runId]),
     cleanup: async () => {
       await raw.end();
       await store.close();

@@ -1,4 +1,4 @@
-// The sim's edits of given lines of a file, and its own commits, for the worktree tests.
+// The sim's edits of given lines of a file, its own commits and shell commands, for the worktree tests.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -26,4 +26,11 @@ export function commitOwnWork(env: SimEnv, behaviour: Behaviour): void {
   git(['add', '--all']);
   if (commit.force?.length) git(['add', '--force', '--', ...commit.force]);
   git(['commit', '--quiet', '--allow-empty', '-m', commit.message ?? `sim: ${env.taskId} attempt ${env.attempt}`]);
+}
+
+// Runs the scenario's shell command in the project (`sh -c`), as an agent that runs commands does;
+// a command that fails stops the sim with its error, as it would stop an agent's step.
+export function runShell(env: SimEnv, behaviour: Behaviour): void {
+  if (behaviour.shell === undefined) return;
+  execFileSync('sh', ['-c', behaviour.shell], { cwd: env.projectDir, stdio: ['ignore', 'inherit', 'inherit'] });
 }

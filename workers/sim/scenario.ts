@@ -64,6 +64,8 @@ const BehaviourSchema = z.strictObject({
   links: z.array(LinkSchema).optional(),
   /** Commit the work itself with git, as some agents do (`force`: paths added even when ignored). */
   commit: CommitSchema.optional(),
+  /** A shell command run in the project after the files, edits and commit, as an agent that runs commands does. */
+  shell: z.string().min(1).optional(),
   /** Extra artifact paths listed in the result but not written. */
   artifacts: z.array(z.string()).optional(),
   /** The plan this planner attempt returns instead of the scenario's. */

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { hangForever, ignoreSignals, makeLinks, printLines, spawnChildren, startHeartbeat, toHeartbeatFile, writeTaskFiles } from './behaviours.js';
 import { appendLedger, countEarlierReviews } from './ledger.js';
-import { commitOwnWork, editLines } from './git-work.js';
+import { commitOwnWork, editLines, runShell } from './git-work.js';
 import { printFencedResult, toResultText, writeResultFile } from './output.js';
 import { makeResult, type SimResult } from './results.js';
 import { resolveBehaviour } from './rules.js';
@@ -47,6 +47,7 @@ function finishWork(attempt: Attempt, promptLine: string): number {
   const earlierReviews = countEarlierReviews(env.ledgerFile, env.runId, task.id);
   const artifacts = [...writeTaskFiles(env, task, behaviour), ...editLines(env, behaviour), ...makeLinks(env, behaviour)];
   commitOwnWork(env, behaviour);
+  runShell(env, behaviour);
   appendLedger(env.ledgerFile, {
     run: env.runId,
     task: task.id,

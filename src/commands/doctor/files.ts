@@ -2,9 +2,10 @@
 // /team-status), in the project and under the home folder: each CLI's set there, and current when
 // its text is what init would write now (with the bin it was set up with).
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import type { FileReading } from '../../sys/regular-file.js';
 import { relative } from 'node:path';
-import { expectedInitFiles, readInitManifest } from '../init/current.js';
+import { expectedInitFiles, readInitFile, readInitManifest } from '../init/current.js';
 import { CLIS, type Cli, type InitFile } from '../init/files.js';
 import type { Check } from './checks.js';
 
@@ -31,7 +32,8 @@ function checkSet(cli: Cli, files: InitFile[], root: string, global: boolean, wr
   const name = `command files ${cli}${global ? ' (global)' : ''}`;
   const init = `team init --${cli}${global ? ' --global' : ''}`;
   const missing = files.length - present.length;
-  const texts = new Map(present.map((file) => [file.path, readFileSync(file.path, 'utf8')]));
+  // A file that cannot be read as a regular file in its place (a FIFO, a link out) counts as changed.
+  const texts = new Map(present.map((file) => [file.path, textOf(readInitFile(root, file.path))]));
   const stale = present.filter((file) => texts.get(file.path) !== file.text);
   if (missing === 0 && stale.length === 0) return { name, status: 'ok', detail: `${files.length} current` };
   // A file whose text is not one init wrote (its hash is not in the manifest) was changed by hand.
@@ -40,6 +42,10 @@ function checkSet(cli: Cli, files: InitFile[], root: string, global: boolean, wr
   const detail = problems.filter(Boolean).join('; ');
   if (missing === 0 && old.length === 0) return { name, status: 'warn', detail, fix: `${init} --force writes teamline's text again` };
   return { name, status: 'fail', detail, fix: `${init} brings them up to date` };
+}
+
+function textOf(reading: FileReading): string {
+  return reading.ok ? reading.text : '';
 }
 
 function sha256(text: string): string {

@@ -1,8 +1,8 @@
 // What `team init` recorded (the hash of each file it wrote, and how each CLI's files name `team`),
 // and what it would write now for the same CLIs: the files rendered, not written, that `team
 // doctor` compares with the ones in place.
-import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { readRegularFile, type FileReading } from '../../sys/regular-file.js';
 import { CLIS, filesFor, type Cli, type InitFile } from './files.js';
 
 // What init wrote, relative to the root (the project, or the home folder with --global).
@@ -16,10 +16,21 @@ export interface InitManifest {
   bins: Partial<Record<Cli, string>>;
 }
 
+// A command file, the manifest or `.gitattributes` is far smaller; a bigger file is not one init wrote.
+const MAX_INIT_FILE_BYTES = 1024 * 1024;
+
+// A file init reads under `root` (the project, or the home folder with --global): a regular file,
+// through no link out of `root`, read without blocking.
+export function readInitFile(root: string, path: string): FileReading {
+  return readRegularFile(path, MAX_INIT_FILE_BYTES, { within: root });
+}
+
 // The manifest under `root`; empty when there is none (or it cannot be read).
 export function readInitManifest(root: string): InitManifest {
+  const reading = readInitFile(root, join(root, MANIFEST));
+  if (!reading.ok) return { files: {}, bins: {} };
   try {
-    const parsed = JSON.parse(readFileSync(join(root, MANIFEST), 'utf8')) as Partial<InitManifest>;
+    const parsed = JSON.parse(reading.text) as Partial<InitManifest>;
     return { files: parsed.files ?? {}, bins: parsed.bins ?? {} };
   } catch {
     return { files: {}, bins: {} };

@@ -3,13 +3,14 @@
 // lock, never the log, and imports nothing heavy: the build bundles it apart (src/commands/light/cancel.ts), so
 // that the request goes out as soon as node has started. When no orchestrator is left to ask, the
 // caller sweeps (cancel.ts).
-import { readFileSync, watch, type FSWatcher } from 'node:fs';
+import { watch, type FSWatcher } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { readRegularFile } from '../../sys/regular-file.js';
 import { validateId } from '../../log/guards.js';
 import { readRunEnd, readStartedGrace } from '../../log/run-marks.js';
 import { resolveRun, type RunPaths } from '../../log/write.js';
 import { writeCancelRequest } from '../../cancel/request.js';
-import { holderStillAlive, inOtherNamespace, liveHolder, signalHolder, type LockHolder } from '../../run/lock.js';
+import { holderStillAlive, inOtherNamespace, liveHolder, signalHolder, type LockHolder } from '../../store/file-lock.js';
 import { makeProgress, type Progress } from '../../run/progress.js';
 import { optionalString, parseFlags, type ParsedArgs } from '../args/args.js';
 import { FLAGS } from '../args/flags.js';
@@ -98,8 +99,11 @@ function askHolder(paths: RunPaths & { runId: string }, holder: LockHolder, forc
 // Whether the project's config names a PostgreSQL store (a look at its JSON only: the whole CLI
 // validates it). The light start must not cancel a run of the files when the runs are in a store.
 function namesStore(dir: string, configFlag: string | undefined): boolean {
+  // Read as the whole CLI reads it (config/load.ts), so that neither blocks on a FIFO.
+  const reading = readRegularFile(configFlag === undefined ? join(dir, '.team', 'config.json') : resolve(dir, configFlag), 1024 * 1024, { within: configFlag === undefined ? dir : '/' });
+  if (!reading.ok) return false;
   try {
-    const config = JSON.parse(readFileSync(configFlag === undefined ? join(dir, '.team', 'config.json') : resolve(dir, configFlag), 'utf8')) as { team?: { store?: unknown } };
+    const config = JSON.parse(reading.text) as { team?: { store?: unknown } };
     return config.team?.store !== undefined;
   } catch {
     return false;

@@ -1,46 +1,40 @@
-// `team status` of a run in the project's files: read-only; what a person (or, with --json, a script)
-// needs to know about a run. A run in a PostgreSQL store is left to the caller (status.ts).
-import { existsSync } from 'node:fs';
-import { resolveRun, readCurrentRunId, runsDir } from '../../log/write.js';
+// `team status`: read-only; what a person (or, with --json, a script) needs to know about a run, from
+// the store the project names (its files, or a PostgreSQL store with --store URL or team.store).
 import { validateId } from '../../log/guards.js';
 import type { RunView } from '../../log/fold.js';
-import { loadRunView } from '../../log/read-view.js';
 import { optionalString, parseFlags } from '../args/args.js';
 import { FLAGS } from '../args/flags.js';
 import { STATE_FLAGS } from '../args/state-flags.js';
-import { openProject } from '../args/project.js';
+import { openProject, type Project } from '../args/project.js';
 import { notDrivenLine, renderStatus } from '../../views/status/render.js';
-import { liveHolder } from '../../run/lock.js';
 import { describeBranches } from '../../isolation/view.js';
-import { storeUrlOf } from '../../store/store-url.js';
+import { withStore, type RunStore } from '../../store/types.js';
 import { terminalText } from '../../sys/terminal-text.js';
 
-// A run to be read from a PostgreSQL store (`--store URL` or `team.store`) instead of the files.
-export interface StoreStatusAsked {
-  store: string;
-  runId?: string;
-  projectDir: string;
-  json: boolean;
-}
+// Opens the store a project names (`flag`: --store); undefined when this process cannot (the light
+// start leaves a PostgreSQL store to the whole CLI).
+export type OpenStore = (project: Project, flag: string | undefined) => RunStore | Promise<RunStore> | undefined;
 
-// Prints the status of the latest or named run and returns the exit code; a project with no run says
-// so. With a store, prints nothing and returns what to read from it.
-export function showStatus(argv: string[], cmd: string): number | StoreStatusAsked {
+// Prints the status of the latest or named run and returns the exit code; a project (or store) with
+// no run says so. Undefined, with nothing printed, when `open` cannot open the store.
+export async function showStatus(argv: string[], cmd: string, open: OpenStore): Promise<number | undefined> {
   const args = parseFlags(argv, cmd === 'team state status' ? STATE_FLAGS['state status'] : FLAGS.status, cmd);
   const project = openProject(args, { readsStore: true });
   const runId = optionalString(args, 'run');
-  const store = storeUrlOf(optionalString(args, 'store'), project.config);
   if (runId !== undefined) validateId(runId, '--run');
-  if (store) return { store, ...(runId !== undefined && { runId }), projectDir: project.dir, json: Boolean(args.values.json) };
-  if (runId === undefined && (!existsSync(runsDir(project.dir)) || !readCurrentRunId(project.dir))) {
-    if (args.values.json) process.stdout.write(`${JSON.stringify({ run: null, approvals: [], message: 'no run' })}\n`);
-    else process.stdout.write(`no run in ${project.dir}: .team/runs has no run, and so no approvals\n`);
+  const opened = open(project, optionalString(args, 'store'));
+  if (opened === undefined) return undefined;
+  return withStore(await opened, async (store) => {
+    if (runId === undefined && (await store.current()) === undefined) {
+      if (args.values.json) process.stdout.write(`${JSON.stringify({ run: null, approvals: [], message: 'no run' })}\n`);
+      else process.stdout.write(`no run in ${store.where}: ${store.kind === 'files' ? '.team/runs' : 'the store'} has no run, and so no approvals\n`);
+      return 0;
+    }
+    const id = await store.pickRun(runId);
+    const { view } = await store.view(id, project.dir);
+    printStatus(view, id, Boolean(args.values.json), await store.hasWriter(id));
     return 0;
-  }
-  const paths = resolveRun(project.dir, runId);
-  const view = loadRunView(paths, project.dir);
-  printStatus(view, paths.runId, Boolean(args.values.json), liveHolder(paths) !== undefined);
-  return 0;
+  });
 }
 
 // Prints a run's view (and its branches, when it has worktrees) as text or as the --json document;

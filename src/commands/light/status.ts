@@ -2,6 +2,8 @@
 // files read and shown without the run's machinery. `--watch` and a run in a PostgreSQL store need
 // the whole CLI, which runs the command again: before that nothing was shown or written.
 import { WHOLE_CLI } from './hand-over.js';
+import { FileStore } from '../../store/file-store.js';
+import { storeUrlOf } from '../../store/store-url.js';
 import { showStatus } from './status-read.js';
 
 export { EXIT, TeamError } from '../../sys/errors.js';
@@ -10,6 +12,6 @@ export { EXIT, TeamError } from '../../sys/errors.js';
 export async function dispatch(argv: string[]): Promise<number | typeof WHOLE_CLI> {
   const rest = argv.slice(1);
   if (rest.includes('--watch')) return WHOLE_CLI;
-  const shown = showStatus(rest, 'team status');
-  return typeof shown === 'number' ? shown : WHOLE_CLI;
+  const shown = await showStatus(rest, 'team status', (project, flag) => (storeUrlOf(flag, project.config) === undefined ? new FileStore(project.dir, project.write) : undefined));
+  return shown ?? WHOLE_CLI;
 }

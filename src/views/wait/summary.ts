@@ -1,13 +1,15 @@
 // The one-screen summary `team wait` prints at its timeout: where the run stands and what changed
 // since the previous wait (remembered in the run folder, outside the log).
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../sys/atomic.js';
+import { readRegularFile } from '../../sys/regular-file.js';
 import type { RunView } from '../../log/fold.js';
 import { attentionLines } from '../status/render.js';
 
 // What the previous `team wait` saw; not an event, never read by the pipeline.
 export const WAIT_MARK_FILE = 'wait-mark.json';
+// A mark names each task's status once: room for many thousands of tasks.
+const MARK_BYTES = 4 * 1024 * 1024;
 
 interface WaitMark {
   at: string;
@@ -60,9 +62,12 @@ function changesSince(view: RunView, previous: WaitMark | undefined): string[] {
   return changes;
 }
 
+// The mark, read as a file a worker could have replaced (a FIFO is refused at once, never waited on).
 function readMark(runDir: string): WaitMark | undefined {
+  const reading = readRegularFile(join(runDir, WAIT_MARK_FILE), MARK_BYTES);
+  if (!reading.ok) return undefined;
   try {
-    return JSON.parse(readFileSync(join(runDir, WAIT_MARK_FILE), 'utf8')) as WaitMark;
+    return JSON.parse(reading.text) as WaitMark;
   } catch {
     return undefined;
   }

@@ -1,14 +1,15 @@
 // The run lock: one orchestrator drives a run. A lock held by a dead process is taken over.
-import { linkSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { linkSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { BOOT_ID, PID_NS, readPidStart } from '../sys/proc.js';
 import { writeFileAtomic } from '../sys/atomic.js';
+import { readRegularFile } from '../sys/regular-file.js';
 import type { RunPaths } from '../log/write.js';
 import { LockedError } from '../sys/errors.js';
-import { holderAlive, inOtherNamespace, keepBeating, type LockHolder } from './lock-life.js';
+import { holderAlive, inOtherNamespace, keepBeating, type LockHolder } from './file-lock-life.js';
 
 // Whether a holder runs in another pid namespace (its pid cannot be checked from here).
-export { inOtherNamespace, type LockHolder } from './lock-life.js';
+export { inOtherNamespace, type LockHolder } from './file-lock-life.js';
 
 export const LOCK_FILE = 'lock.json';
 
@@ -22,7 +23,10 @@ const ACQUIRE_LIMIT_MS = 3 * MARKER_STALE_MS;
 // simultaneous takeovers overlap and lets a test kill a taker there. Unset in real use.
 const TEST_TAKEOVER_DELAY_MS = Number(process.env.TEAMLINE_TEST_TAKEOVER_DELAY_MS ?? 0);
 
-// Takes the lock or throws LockedError naming the live holder. A lock left by a dead holder is
+// The lock is held by a live orchestrator (named in the message): one that can be asked.
+export class HeldLockError extends LockedError {}
+
+// Takes the lock or throws LockedError (HeldLockError) naming the live holder. A lock left by a dead holder is
 // taken over through a marker named after that holder, created exclusively (link): of many
 // simultaneous takeovers of one stale lock, one removes it; the others find a live lock after.
 export function acquireLock(paths: RunPaths, command: string): () => void {
@@ -47,7 +51,7 @@ export function acquireLock(paths: RunPaths, command: string): () => void {
       throw new LockedError(`the lock file ${file} cannot be read (${reading}); if no orchestrator drives run ${paths.runDir.split('/').at(-1)}, remove that file and try again`);
     }
     if (holderAlive(file, reading)) {
-      throw new LockedError(`run ${paths.runDir.split('/').at(-1)} is driven by another orchestrator: pid ${reading.pid}${inOtherNamespaceNote(reading)} (${reading.command}, since ${reading.since})`);
+      throw new HeldLockError(`run ${paths.runDir.split('/').at(-1)} is driven by another orchestrator: pid ${reading.pid}${inOtherNamespaceNote(reading)} (${reading.command}, since ${reading.since})`);
     }
     removeStale(file, reading, markerIsDead);
   }
@@ -111,17 +115,16 @@ function pause(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
-// The lock file's holder; 'gone' when there is none; a string saying why it cannot be read.
+// A lock record is a line of JSON; a bigger file is not one.
+const LOCK_BYTES = 64 * 1024;
+
+// The lock file's holder; 'gone' when there is none; a string saying why it cannot be read (a
+// FIFO, a link or a folder in its place is refused at once, never waited on).
 function readLock(file: string): LockHolder | 'gone' | string {
-  let text: string;
+  const reading = readRegularFile(file, LOCK_BYTES);
+  if (!reading.ok) return reading.missing ? 'gone' : reading.reason;
   try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'gone';
-    return (error as Error).message;
-  }
-  try {
-    const holder = JSON.parse(text) as LockHolder;
+    const holder = JSON.parse(reading.text) as LockHolder;
     if (Number.isInteger(holder.pid) && Number.isInteger(holder.pidStart)) return holder;
   } catch {
     // Described below.
