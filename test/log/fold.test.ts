@@ -215,6 +215,26 @@ describe('log/fold run facts beside the tasks', () => {
     expect(fold([]).branches).toBeUndefined();
   });
 
+  it('keeps what the isolation goes on from: the integration branch\'s tip, merges under way, when worktrees were ready, the user\'s checkout', () => {
+    const isolation = { mode: 'worktree', reason: 'a git repository', branch: 'team/r', userBranch: 'main', base: 'abc' };
+    const state = { head: 'h1', branch: 'main', branches: { main: 'h1' }, files: {} };
+    const files = makeRunFiles([
+      { event: 'run_started', mode: 'team', task: 'x', workers: 1, agentType: 'executor', limits: LIMITS, gates: [], agents: {}, defaultAgent: 'sim', session: '', parent_session: '', workerMode: 'headless', keepPanes: false, isolation },
+      { event: 'branch_created', branch: 'team/r', from: 'main', commit: 'c1' },
+      { event: 'worktree_ready', task_id: 't1', attempt: 1, branch: 'team/r--t1', path: '/w/worker-1', worker: 'worker-1', how: 'created' },
+      { event: 'worktree_ready', task_id: 't1', attempt: 1, branch: 'team/r--t1', path: '/w/worker-1', worker: 'worker-1', how: 'adopted' },
+      { event: 'merge_started', task_id: 't1', attempt: 1, branch: 'team/r--t1', into: 'team/r', tip: 't1tip' },
+      { event: 'merge_started', task_id: 't2', attempt: 1, branch: 'team/r--t2', into: 'team/r', tip: 't2tip' },
+      { event: 'merge_done', task_id: 't1', attempt: 1, branch: 'team/r--t1', into: 'team/r', commit: 'c2', how: 'merged' },
+      { event: 'checkout_recorded', state },
+      { event: 'git_lock_stale', path: '.git/index.lock', removed: false },
+      { event: 'branch_restored', branch: 'team/r', commit: 'c2', was: 'c9', kept: 'team/r-moved' },
+    ]);
+    const { git } = foldOf(files.run, files.events);
+    expect([git.tip, [...git.pendingMerges], [...git.readyAt], git.checkout]).toEqual(['c2', [['t2#1', 't2tip']], [['t1#1', Date.parse(files.events[2]!.at)]], state]);
+    expect(foldRun(files, PROJECT).branches).toMatchObject({ userLocks: ['.git/index.lock'], restored: [{ commit: 'c2', was: 'c9', kept: 'team/r-moved' }] });
+  });
+
   it('tells the story: stages until the next or the end, verdicts, gates, markers, handoffs, milestones and the end', () => {
     const view = fold([
       { event: 'stage_entered', stage: 'team-exec', iteration: 1, loop: 0 },
