@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { RunPaths } from '../src/log/write.js';
-import { foldRun } from '../src/log/fold.js';
+import { foldOf, viewOf } from '../src/log/fold.js';
 import { readForReplay } from '../src/run/machine-snapshot.js';
 import { replayRun } from '../src/run/replay.js';
 import { isProcessAlive } from '../src/sys/proc.js';
@@ -104,15 +104,15 @@ function prepareResume(paths: RunPaths): { ms: number; events: number; uncertain
   const { files, snapshot } = readForReplay(paths);
   const readMs = performance.now() - t;
   t = performance.now();
-  const view = foldRun(files, paths.projectDir);
+  const st = foldOf(files.run, files.events);
+  const view = viewOf(st, files, paths.projectDir);
   const foldMs = performance.now() - t;
   t = performance.now();
   const replay = replayRun(files.events, snapshot);
   const replayMs = performance.now() - t;
   if (replay.pending.length > 0 || !replay.snapshot.matches({ exec: 'working' })) throw new Error('the replay did not stop in team-exec with nothing pending');
   t = performance.now();
-  const handles = new Map<string, WorkerHandle>();
-  for (const event of files.events) if (event.event === 'attempt_spawned') handles.set(`${event.task_id}#${event.attempt}`, event.handle as WorkerHandle);
+  const handles = new Map(st.handles as Map<string, WorkerHandle>);
   for (const { task, attempt } of view.uncertain) {
     const handle = handles.get(`${task}#${attempt}`);
     if (handle) isProcessAlive(handle.pid, handle.pidStart);

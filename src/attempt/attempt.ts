@@ -80,11 +80,13 @@ async function runLocalAttempt(session: RunSession, input: AttemptRequest, signa
 // end and the stop of its escapees leaves them to the next orchestrator. Resolves with how many.
 export function stopFinishedLeftovers(session: RunSession): Promise<number> {
   const finished = new Map<string, number>();
-  for (const event of session.events.fold.events) {
-    if (event.event !== 'task_finished') continue;
-    const handle = session.registry.get(event.task_id, event.attempt);
-    // A worker of another boot left nothing running on this one.
-    if (handle && !elsewhere(handle)) finished.set(`${event.task_id}#${event.attempt}`, handle.pidStart);
+  const { tasks, terminalFiles } = session.events.fold.state;
+  for (const task of tasks.values()) {
+    for (const { attempt } of task.attempts) {
+      const handle = terminalFiles.has(`${task.id}#${attempt}`) ? session.registry.get(task.id, attempt) : undefined;
+      // A worker of another boot left nothing running on this one.
+      if (handle && !elsewhere(handle)) finished.set(`${task.id}#${attempt}`, handle.pidStart);
+    }
   }
   return stopRunLeftovers(session.runId, finished);
 }

@@ -3,22 +3,20 @@
 import { createProcessBackend } from '../../workers/process.js';
 import { createTmuxBackend } from '../../workers/tmux/index.js';
 import type { WorkerBackend, WorkerHandle } from '../../workers/types.js';
-import type { TeamEvent } from '../log/schema.js';
+import type { FoldState } from '../log/fold.js';
 
 export class WorkerRegistry {
   /** Handles of started workers by `task#attempt`. */
-  private readonly handles = new Map<string, WorkerHandle>();
+  private readonly handles: Map<string, WorkerHandle>;
   /** Process groups of the verify gates the log recorded (gate_spawned). */
-  private readonly gateGroups: WorkerHandle[] = [];
+  private readonly gateGroups: WorkerHandle[];
   private processBackend?: WorkerBackend;
   private tmuxBackend?: WorkerBackend;
 
-  // Knows every worker the log recorded as spawned.
-  constructor(events: readonly TeamEvent[]) {
-    for (const event of events) {
-      if (event.event === 'attempt_spawned') this.record(event.task_id, event.attempt, event.handle as WorkerHandle);
-      if (event.event === 'gate_spawned') this.gateGroups.push(event.handle as WorkerHandle);
-    }
+  // Knows every worker and gate group the fold of the log holds.
+  constructor(fold: Pick<FoldState, 'handles' | 'gateGroups'>) {
+    this.handles = new Map(fold.handles as Map<string, WorkerHandle>);
+    this.gateGroups = [...(fold.gateGroups as WorkerHandle[])];
   }
 
   // Remembers the handle of an attempt's worker.

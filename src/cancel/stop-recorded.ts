@@ -3,6 +3,7 @@
 // by a `run_cancelled` that names the damage, a record every reader takes without a replay.
 import type { TeamConfig } from '../../config/schema.js';
 import { killServer } from '../../workers/tmux/index.js';
+import { foldOf } from '../log/fold.js';
 import { readRunFiles } from '../log/read.js';
 import { appendEvent, type RunPaths } from '../log/write.js';
 import { stopLeftoverGates } from '../gates/groups.js';
@@ -16,7 +17,7 @@ export async function cancelUnreplayable(paths: RunPaths & { runId: string }, co
   const release = acquireLock(paths, 'team cancel');
   try {
     const files = readRunFiles(paths);
-    const registry = new WorkerRegistry(files.events);
+    const registry = new WorkerRegistry(foldOf(files.run, files.events));
     const handles = registry.all();
     const graceMs = force ? 0 : config.team.shutdownTimeoutMs;
     await Promise.all([...handles.map((handle) => registry.backendOf(handle).stop(handle, { graceMs })), stopLeftoverGates(registry)]);

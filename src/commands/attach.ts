@@ -4,11 +4,10 @@ import { validateId } from '../log/guards.js';
 import { resolveRun } from '../log/write.js';
 import { UsageError } from '../sys/errors.js';
 import { attachCommand, buildOverview } from '../../workers/tmux/index.js';
-import { loadRunView } from '../log/read-view.js';
+import { loadRunFold } from '../log/read-view.js';
 import { optionalString, parseFlags } from './args/args.js';
 import { FLAGS } from './args/flags.js';
 import { openProject } from './args/project.js';
-import { readRunFiles } from '../log/read.js';
 
 // Runs tmux attach in this terminal; `--print` only prints the command.
 export async function attachCommandLine(argv: string[]): Promise<number> {
@@ -17,12 +16,12 @@ export async function attachCommandLine(argv: string[]): Promise<number> {
   const project = openProject(args);
   const runId = optionalString(args, 'run');
   const paths = resolveRun(project.dir, runId === undefined ? undefined : validateId(runId, '--run'));
-  const spawned = readRunFiles(paths).events.find((e) => e.event === 'attempt_spawned' && e.handle.backend === 'tmux');
-  if (!spawned || spawned.event !== 'attempt_spawned') throw new UsageError(`${cmd}: run ${paths.runId} has no tmux workers (start it with --tmux)`);
-  const status = loadRunView(paths, project.dir).status;
-  const argvTmux = attachCommand(paths.runId, { socketDir: spawned.handle.socketDir });
+  const { handles, status } = loadRunFold(paths);
+  const pane = [...handles.values()].find((h) => h.backend === 'tmux');
+  if (!pane || pane.backend !== 'tmux') throw new UsageError(`${cmd}: run ${paths.runId} has no tmux workers (start it with --tmux)`);
+  const argvTmux = attachCommand(paths.runId, { socketDir: pane.socketDir });
   // The whole team at once: attaching lands on a window that tiles every worker's window.
-  const shown = await buildOverview(paths.runId, { socketDir: spawned.handle.socketDir });
+  const shown = await buildOverview(paths.runId, { socketDir: pane.socketDir });
   if (shown.length) process.stderr.write(`overview window: ${shown.join(', ')} (each worker also has its own window: prefix + w lists them)\n`);
   if (args.values.print) {
     process.stdout.write(`${argvTmux.join(' ')}\n`);

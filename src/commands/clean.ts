@@ -6,7 +6,6 @@ import { resolveRun, runPaths, runsDir } from '../log/write.js';
 import { UsageError } from '../sys/errors.js';
 import { cleanRun, type CleanReport } from '../isolation/clean.js';
 import { cleanOrphan, orphanRunIds } from '../isolation/clean-orphans.js';
-import { readBranches } from '../isolation/view.js';
 import { makeProgress, type Progress } from '../run/progress.js';
 import { loadRunView } from '../log/read-view.js';
 import { optionalString, parseFlags } from './args/args.js';
@@ -33,12 +32,11 @@ export async function cleanCommand(argv: string[]): Promise<number> {
   let cleaned = 0;
   for (const id of ids.sort()) {
     const paths = resolveRun(project.dir, id);
-    const status = loadRunView(paths, project.dir).status;
+    const { status, branches } = loadRunView(paths, project.dir);
     if (!ENDED.has(status)) {
       if (named !== undefined) throw new UsageError(`${cmd}: run ${id} is ${status}; only ended runs (completed, failed, cancelled) are cleaned`);
       continue;
     }
-    const branches = readBranches(paths);
     if (!branches?.branch) continue;
     tellCleaned(progress, id, await cleanRun(paths, id, branches.branch, project.write), false);
     cleaned += 1;

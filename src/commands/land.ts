@@ -3,7 +3,7 @@
 import { validateId } from '../log/guards.js';
 import { EXIT, TeamError, UsageError } from '../sys/errors.js';
 import { fetchTracking } from '../git/remote.js';
-import { foldBranches, readBranches, type BranchesView } from '../isolation/view.js';
+import type { BranchesView } from '../isolation/view.js';
 import { landRun, type LandOutcome } from '../isolation/land.js';
 import { openStore } from '../store/open.js';
 import type { PgStore } from '../store/pg-store.js';
@@ -33,9 +33,9 @@ export async function landCommand(argv: string[]): Promise<number> {
 // exit 2, while a writer holds it).
 export async function landWork(store: RunStore, runId: string | undefined, progress: Progress, projectDir: string, acknowledge = false): Promise<void> {
   const id = await store.pickRun(runId);
-  const { view, events } = await store.view(id, projectDir);
+  const { view } = await store.view(id, projectDir);
   refuseUnlanded(id, view.status);
-  const branches = landableBranches(id, events ? foldBranches(events) : readBranches(store.paths(id)));
+  const branches = landableBranches(id, view.branches);
   const record = async (event: Parameters<RunStore['append']>[1][number]) => void (await store.append(id, [event]));
   if (store.kind === 'files') return tellLanded(progress, id, branches, await landRun(projectDir, id, branches, { ref: `refs/heads/${branches.branch!}`, record }, acknowledge));
   const ref = await fetchBranch(id, branches, projectDir);

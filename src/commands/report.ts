@@ -27,10 +27,11 @@ export async function reportCommand(argv: string[]): Promise<number> {
   const data = await withStore(store, async () => {
     const id = await store.pickRun(runId);
     const read = await store.read(id);
+    const view = foldRun(foldInput(read), project.dir);
     // Whether anything drives the run: the check `team wait` makes. Handoff texts of the files are
     // in the run's folder; a run on the store has them in its log.
-    const handoffs = store.kind === 'files' ? folderHandoffs(store.paths(id)) : loggedHandoffs(read);
-    return makeReportData(read, foldRun(foldInput(read), project.dir), handoffs, { driven: await store.hasWriter(id) });
+    const handoffs = store.kind === 'files' ? folderHandoffs(store.paths(id)) : loggedHandoffs(view);
+    return makeReportData(read, view, handoffs, { driven: await store.hasWriter(id) });
   });
   return writeReport(out ?? (store.kind === 'files' ? join(store.paths(data.run.run_id).runDir, 'report.html') : join(project.dir, `report-${data.run.run_id}.html`)), data);
 }

@@ -11,7 +11,7 @@ import { startRun } from '../run/start.js';
 import { loadRunView } from '../log/read-view.js';
 import { summarize, type WorkPlaces } from '../run/summary.js';
 import { CHECKPOINT_FILE, checkpointsDir } from '../opchain/write.js';
-import { readBranches } from '../isolation/view.js';
+import type { RunView } from '../log/fold.js';
 import type { DriveOutcome } from '../run/drive.js';
 import { optionalInt, optionalString, parseFlags } from './args/args.js';
 import { DETACHED_RUN_VAR, detachRun } from '../run/detach.js';
@@ -104,13 +104,12 @@ export function reportViewEnd(view: ReturnType<typeof loadRunView>, runDir: stri
 // Prints the final summary from the log, with where the work is.
 export function reportEnd(paths: Parameters<typeof loadRunView>[0], projectDir: string, outcome: DriveOutcome, progress: ReturnType<typeof makeProgress>): void {
   const view = loadRunView(paths, projectDir);
-  const { lines, data } = summarize(view, outcome, paths.runDir, workPlaces(paths, projectDir));
+  const { lines, data } = summarize(view, outcome, paths.runDir, workPlaces(view, projectDir));
   progress.emit(data, lines.join('\n'));
 }
 
-// Where a run of the files keeps its work: its branches and the project's checkpoint file.
-export function workPlaces(paths: Parameters<typeof loadRunView>[0], projectDir: string): WorkPlaces {
-  const branches = readBranches(paths);
+// Where a run of the files keeps its work: its branches (its view's) and the project's checkpoint file.
+export function workPlaces({ branches }: Pick<RunView, 'branches'>, projectDir: string): WorkPlaces {
   return { ...(branches && { branches }), checkpointFile: join(checkpointsDir(projectDir), CHECKPOINT_FILE), projectDir };
 }
 

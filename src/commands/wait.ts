@@ -8,7 +8,7 @@ import type { RunView } from '../log/fold.js';
 import { EXIT } from '../sys/errors.js';
 import { summarize, type WorkPlaces } from '../run/summary.js';
 import { foldRun } from '../log/fold.js';
-import { checkoutLines, foldBranches } from '../isolation/view.js';
+import { checkoutLines } from '../isolation/view.js';
 import { readHandoffs } from '../../handoffs/read.js';
 import { digestHandoffs } from '../views/wait/handoffs.js';
 import { optionalInt, optionalString, parseFlags } from './args/args.js';
@@ -38,8 +38,8 @@ interface WaitSource {
   /** The view of the first `count` events of the log: where a previous wait left it. */
   viewAt(count: number): Promise<RunView>;
   driven(): Promise<boolean>;
-  /** Where the work is (branches, checkpoint file), and the handoffs written so far. */
-  endings(): Promise<{ places: WorkPlaces; handoffs: Array<{ name: string; text: string }> }>;
+  /** Where the work of the run whose view this is lies (branches, checkpoint file), and the handoffs written so far. */
+  endings(view: RunView): Promise<{ places: WorkPlaces; handoffs: Array<{ name: string; text: string }> }>;
 }
 
 // Waits for the latest or named run; returns the run's exit code, 5 at the timeout, 6 when orphaned.
@@ -77,7 +77,7 @@ async function waitFor(source: WaitSource, json: boolean, timeoutS: number | und
     if (timeoutS !== undefined && Date.now() - started >= timeoutS * 1000) {
       const now = await source.view();
       const before = since === undefined ? undefined : await source.viewAt(Math.min(since, now.eventCount));
-      const lines = withCheckoutChanges(summarizeProgress(now, source.runDir, timeoutS, { before, round }), (await source.endings()).places);
+      const lines = withCheckoutChanges(summarizeProgress(now, source.runDir, timeoutS, { before, round }), (await source.endings(now)).places);
       write(json, { type: 'wait.timeout', run: source.runId, status: view.status, stage: view.stage, summary: lines }, lines.join('\n'));
       return EXIT.waitTimeout;
     }
@@ -110,12 +110,10 @@ export async function waitSource(store: RunStore, runId: string | undefined, pro
     },
     driven: () => store.hasWriter(id),
     // The files keep the handoffs in the run's folder; a run on the store has their texts in its log.
-    endings: async () => {
-      if (store.kind === 'files') return { places: workPlaces(paths, projectDir), handoffs: readHandoffs(paths.handoffsDir).map((h) => ({ name: basename(h.file), text: h.text })) };
-      const { events } = await store.read(id);
-      const branches = foldBranches(events);
-      const handoffs = events.flatMap((e) => (e.event === 'handoff_written' && e.text !== undefined ? [{ name: basename(e.path), text: e.text }] : []));
-      return { places: branches ? { branches } : {}, handoffs };
+    endings: async (ended) => {
+      if (store.kind === 'files') return { places: workPlaces(ended, projectDir), handoffs: readHandoffs(paths.handoffsDir).map((h) => ({ name: basename(h.file), text: h.text })) };
+      const handoffs = ended.story.handoffs.flatMap((h) => (h.text !== undefined ? [{ name: basename(h.path), text: h.text }] : []));
+      return { places: ended.branches ? { branches: ended.branches } : {}, handoffs };
     },
   };
 }
@@ -127,7 +125,7 @@ function endedAs(status: string): Ended | undefined {
 // The run's summary, with where its work is and what its handoffs decided, risked and left, so
 // that an agent reporting it needs no file tool (Gemini's refuses the git-ignored .team/).
 async function reportEnded(source: WaitSource, view: RunView, ended: Ended, json: boolean): Promise<number> {
-  const { places, handoffs } = await source.endings();
+  const { places, handoffs } = await source.endings(view);
   const { lines, data } = summarize(view, { kind: ended, reason: view.outcome ?? '' }, source.runDir, places);
   const digest = digestHandoffs(handoffs);
   write(json, { ...data, handoffs: digest.data }, [...lines, ...digest.lines].join('\n'));

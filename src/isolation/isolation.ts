@@ -1,10 +1,11 @@
 // Worktree isolation of one run (team.isolation): where each attempt works, the integration
-// branch `team/<run>`, and what the log already says about branches, worktrees and merges.
+// branch `team/<run>`, and what the log already says about branches, worktrees and merges (the
+// fold's git facts, src/log/fold-git.ts, kept on as this orchestrator appends).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { IsolationRecord, TeamEvent } from '../log/schema.js';
+import type { TeamEvent } from '../log/schema.js';
+import { applyGitFact, type ConflictRecord, type GitFacts } from '../log/fold-git.js';
 import type { Stage } from '../../workers/types.js';
-import type { CheckoutState } from '../git/checkout-state.js';
 import { idOfRefPart, refPart } from '../git/ref-part.js';
 import { Serial } from '../git/serial.js';
 
@@ -34,63 +35,28 @@ export function taskOfBranch(integration: string, branch: string): string | unde
   return branch.startsWith(prefix) ? idOfRefPart(branch.slice(prefix.length)) : undefined;
 }
 
-export interface ConflictRecord {
-  task: string;
-  branch: string;
-  files: string[];
-}
+export type { ConflictRecord };
 
+// What the log already holds (GitFacts, merged into the class): merges and worktrees, conflicts by
+// task, the integration branch's recorded tip, the last reading of the user's checkout.
+export interface Isolation extends GitFacts {}
 export class Isolation {
-  record?: IsolationRecord;
-  /** What the log already holds: keys `task#attempt`, worktree paths, conflicts by task. */
-  readonly mergesStarted = new Set<string>();
-  readonly mergesDone = new Set<string>();
-  readonly worktrees = new Set<string>();
-  readonly conflicts = new Map<string, ConflictRecord>();
-  /** Per conflict-fix task: the files it found conflicted. */
-  readonly fixing = new Map<string, string[]>();
-  /** The last attempt each task's worktree was made ready for. */
-  readonly attempts = new Map<string, number>();
-  /** When each attempt's worktree was first made ready (ms), by `task#attempt`: its agent's commits are looked for from then on. */
-  readonly readyAt = new Map<string, number>();
-  /** The commit the log last recorded for the integration branch (created, merged into, restored). */
-  tip?: string;
-  /** The last reading of the user's checkout (checkout_recorded, checkout_changed). */
-  checkout?: CheckoutState;
   /** Each attempt this orchestrator made ready, by `task#attempt`: `<task> a<N> on <worker>`. */
   readonly started = new Map<string, string>();
-  /** The task tip of each merge started and not recorded done, by `task#attempt`. */
-  readonly pendingMerges = new Map<string, string>();
   private readonly steps = new Serial();
 
+  // `git`: the fold's git facts when this orchestrator began (copied: the fold goes on by itself).
   constructor(
     readonly projectDir: string,
     readonly runId: string,
-    events: TeamEvent[],
+    git: GitFacts,
   ) {
-    for (const event of events) this.note(event);
+    Object.assign(this, structuredClone(git));
   }
 
-  // Keeps what the run's git facts say (from the log at start, and as they are written).
+  // Keeps what the run's git facts say as they are written.
   note(event: TeamEvent): void {
-    const key = 'task_id' in event && 'attempt' in event ? `${event.task_id}#${event.attempt}` : '';
-    if (event.event === 'run_started' && event.isolation) this.record = event.isolation;
-    else if (event.event === 'merge_started') {
-      this.mergesStarted.add(key);
-      this.pendingMerges.set(key, event.tip);
-    } else if (event.event === 'merge_done') {
-      this.mergesDone.add(key);
-      this.pendingMerges.delete(key);
-      if (event.into === this.record?.branch) this.tip = event.commit;
-    } else if ((event.event === 'branch_created' || event.event === 'branch_restored') && event.branch === this.record?.branch) this.tip = event.commit;
-    else if (event.event === 'worktree_ready') {
-      this.worktrees.add(event.path);
-      this.attempts.set(event.task_id, event.attempt);
-      // A resumed attempt's worktree is made ready again: its agent's commits count from the first time.
-      if (!this.readyAt.has(key)) this.readyAt.set(key, Date.parse(event.at));
-      if (event.merging) this.fixing.set(event.task_id, event.conflicts ?? []);
-    } else if (event.event === 'checkout_recorded' || event.event === 'checkout_changed') this.checkout = event.state;
-    else if (event.event === 'merge_failed' && event.reason === 'conflict') this.conflicts.set(event.task_id, { task: event.task_id, branch: event.branch, files: event.files });
+    applyGitFact(this, event);
   }
 
   get active(): boolean {

@@ -1,65 +1,7 @@
-// Which branch holds what, from a run's log alone: for `team status` and the end-of-run summary.
-import type { TeamEvent } from '../log/schema.js';
-import { readRunFiles } from '../log/read.js';
-import type { RunPaths } from '../log/write.js';
+// Which branch holds what (the fold's BranchesView), told for `team status` and the end-of-run summary.
+import type { BranchesView } from '../log/fold-git.js';
 
-export interface TaskBranchView {
-  task: string;
-  branch: string;
-  /** merged into the integration branch, or not (conflict, refused), or not yet. */
-  state: 'merged' | 'conflict' | 'refused' | 'not merged';
-  files: string[];
-}
-
-export interface BranchesView {
-  mode: 'worktree' | 'none';
-  reason: string;
-  branch?: string;
-  userBranch?: string;
-  /** PostgreSQL store: the git remote the run's branches went through (team.remote). */
-  remote?: string;
-  tasks: TaskBranchView[];
-  /** The last branches_kept: branches with commits their target lacks. */
-  kept: Array<{ branch: string; commits: number }>;
-  landed?: { into: string; commit: string };
-  /** Each time the integration branch was put back at its recorded commit (an agent deleted or moved it). */
-  restored?: Array<{ commit: string; was?: string; kept?: string }>;
-  /** Stale git locks found in the user's checkout on a resume (reported, never removed). */
-  userLocks?: string[];
-  /** What the watch on the user's checkout saw change during the run, and how many of those a `team land --acknowledge` took as seen. */
-  checkout?: { changed: Array<{ changes: string[]; seen: string; attempts: string[] }>; acknowledged: number };
-}
-
-// The events foldBranches reads.
-const BRANCH_EVENTS: ReadonlySet<string> = new Set(['run_started', 'branch_created', 'merge_done', 'merge_failed', 'branches_kept', 'branch_landed', 'branch_restored', 'git_lock_stale', 'checkout_changed', 'checkout_acknowledged']);
-
-// The branches of a run in the files, from the event files foldBranches reads and no others.
-export function readBranches(paths: RunPaths): BranchesView | undefined {
-  return foldBranches(readRunFiles(paths, { only: BRANCH_EVENTS }).events);
-}
-
-// Folds the git facts of a run's log; undefined for a run started before isolation existed.
-export function foldBranches(events: TeamEvent[]): BranchesView | undefined {
-  let view: BranchesView | undefined;
-  const tasks = new Map<string, TaskBranchView>();
-  for (const event of events) {
-    if (event.event === 'run_started' && event.isolation) {
-      const { mode, reason, branch, userBranch, remote } = event.isolation;
-      view = { mode, reason, branch, userBranch, ...(remote !== undefined && { remote }), tasks: [], kept: [] };
-    } else if (!view) continue;
-    else if (event.event === 'branch_created' && event.task_id) tasks.set(event.task_id, { task: event.task_id, branch: event.branch, state: 'not merged', files: [] });
-    else if (event.event === 'merge_done') tasks.set(event.task_id, { task: event.task_id, branch: event.branch, state: 'merged', files: [] });
-    else if (event.event === 'merge_failed') tasks.set(event.task_id, { task: event.task_id, branch: event.branch, state: event.reason === 'conflict' ? 'conflict' : 'refused', files: event.files });
-    else if (event.event === 'branches_kept') view.kept = event.branches;
-    else if (event.event === 'branch_landed') view.landed = { into: event.into, commit: event.commit };
-    else if (event.event === 'checkout_changed') (view.checkout ??= { changed: [], acknowledged: 0 }).changed.push({ changes: event.changes, seen: event.seen, attempts: event.attempts });
-    else if (event.event === 'checkout_acknowledged' && view.checkout) view.checkout.acknowledged = event.changes;
-    else if (event.event === 'git_lock_stale' && !event.removed) (view.userLocks ??= []).push(event.path);
-    else if (event.event === 'branch_restored') (view.restored ??= []).push({ commit: event.commit, ...(event.was !== undefined && { was: event.was }), ...(event.kept !== undefined && { kept: event.kept }) });
-  }
-  if (view) view.tasks = [...tasks.values()];
-  return view;
-}
+export type { BranchesView, TaskBranchView } from '../log/fold-git.js';
 
 // Lines for a person: the isolation, each task's branch, what is kept, and how to take the work.
 export function describeBranches(view: BranchesView, runId: string, status: string): string[] {

@@ -1,48 +1,15 @@
-// How each event changes the fold of a run (FoldState, view.ts): one case per event name.
-import type { TeamEvent } from './schema.js';
-import type { AttemptView, FoldState, IterationView, TaskView, UsageTotals } from './fold.js';
+// How each event changes the fold of a run (FoldState, fold.ts): one case per event name.
+import { EVENT_SCHEMAS, type TeamEvent } from './schema.js';
+import type { FoldState } from './fold-types.js';
+import { addTokens, applyReportFact, assignTask, attemptIn, emptyTotals, iterationIn, key, taskIn } from './fold-tasks.js';
+import { applyGitFact } from './fold-git.js';
+import { endStory, enterStage, gatesKey } from './fold-story.js';
 
-const RUN_END: Record<string, string> = {
-  run_completed: 'completed',
-  run_failed: 'failed',
-  run_cancelled: 'cancelled',
-  run_stopped: 'stopped',
-};
-
-function taskIn(tasks: Map<string, TaskView>, id: string): TaskView {
-  let task = tasks.get(id);
-  if (!task) tasks.set(id, (task = { id, status: 'pending', attempts: [], retries: [] }));
-  return task;
-}
-
-function attemptIn(tasks: Map<string, TaskView>, id: string, number: number, event: { stage?: string; agent?: string }): AttemptView {
-  const task = taskIn(tasks, id);
-  let attempt = task.attempts.find((a) => a.attempt === number);
-  if (!attempt) {
-    attempt = newAttempt(number, event.stage ?? '', event.agent ?? '');
-    task.attempts.push(attempt);
-    task.attempts.sort((a, b) => a.attempt - b.attempt);
-  }
-  return attempt;
-}
-
-// A task enters the graph; one defined here (not a fix task, which stands for a defect) counts
-// among its iteration's.
-function assignTask(st: FoldState, id: string, defined: boolean): void {
-  taskIn(st.tasks, id);
-  const iteration = iterationIn(st.iterations, st.pipeline.iteration);
-  if (defined && !/(^|\.)fix-\d+-/.test(id) && !iteration.tasks.includes(id)) iteration.tasks.push(id);
-}
-
-function iterationIn(iterations: IterationView[], k: number): IterationView {
-  let found = iterations.find((it) => it.iteration === k);
-  if (!found) iterations.push((found = { iteration: k, tasks: [], fixLoops: 0, outcome: 'running', reasons: [] }));
-  return found;
-}
+const RUN_END: Record<string, string> = { run_completed: 'completed', run_failed: 'failed', run_cancelled: 'cancelled', run_stopped: 'stopped' };
 
 // Folds one event into the state (the switch over every event name the view reads).
 export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): void {
-  const { tasks, conflicts, terminalFiles, pipeline, iterations, usage } = st;
+  const { tasks, conflicts, terminalFiles, pipeline, iterations, usage, story } = st;
   const taskOf = (id: string) => taskIn(tasks, id);
   const attemptOf = (id: string, number: number, e: { stage?: string; agent?: string }) => attemptIn(tasks, id, number, e);
   const iterationOf = (k: number) => iterationIn(iterations, k);
@@ -78,24 +45,33 @@ export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): 
       taskOf(event.task_id).retries.push({ attempt: event.attempt, reason: event.reason, at: event.at });
       break;
     case 'task_assigned':
-      assignTask(st, event.task_id, event.task !== undefined);
+      assignTask(st, event.task_id, event.worker, event.task !== undefined);
       if (event.task) st.titles[event.task_id] = event.task.title;
       break;
     case 'tasks_assigned':
       for (const task of event.tasks) {
-        assignTask(st, task.task_id, true);
+        assignTask(st, task.task_id, task.worker, true);
         st.titles[task.task_id] = task.task.title;
       }
       break;
     case 'attempt_spawned':
+      st.handles.set(key(event.task_id, event.attempt), event.handle);
+      attemptOf(event.task_id, event.attempt, {}).worker = event.worker;
+      break;
     case 'attempt_taken':
       attemptOf(event.task_id, event.attempt, {}).worker = event.worker;
+      applyReportFact(st.reports, event);
+      break;
+    case 'gate_spawned':
+      st.gateGroups.push(event.handle);
       break;
     case 'attempt_stalled':
     case 'attempt_stopping':
       attemptOf(event.task_id, event.attempt, {}).stalled = true;
+      applyReportFact(st.reports, event);
       break;
     case 'attempt_usage': {
+      applyReportFact(st.reports, event);
       const attempt = attemptOf(event.task_id, event.attempt, event);
       const cost = event.cost_usd ?? 0;
       const tokens = event.tokens ?? { input: 0, output: 0 };
@@ -112,22 +88,32 @@ export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): 
       st.stage = event.stage;
       pipeline.iteration = event.iteration;
       pipeline.loop = event.loop;
+      enterStage(story, event);
       break;
-    case 'run_started':
+    case 'stage_completed':
+    case 'stage_skipped':
+      story.milestones.push({ at: event.at, action: `${event.stage} ${event.event === 'stage_completed' ? 'completed' : 'skipped'}` });
+      break;
+    case 'run_started': {
       st.status = 'running';
-      st.orchestrated = true;
+      st.started ??= event;
+      applyGitFact(st.git, event);
       pipeline.maxIterations = event.mode === 'ralph' ? event.limits.maxIterations : undefined;
       pipeline.maxFixLoops = event.limits.maxFixLoops;
       break;
+    }
     case 'gates_result':
+      story.gates[gatesKey(event.iteration, event.pass)] = event.gates.map(({ command, exitCode, timedOut, durationMs }) => ({ command, exitCode, timedOut, durationMs }));
       st.gateDefects = event.gates.flatMap((g, i) => (g.exitCode === 0 ? [] : [{ id: `gate-${i + 1}`, description: `\`${g.command}\` ${g.timedOut ? 'timed out' : `exited ${g.exitCode}`}` }]));
       break;
     case 'verify_result':
       pipeline.lastDefects = [...st.gateDefects, ...event.defects];
       st.gateDefects = [];
+      story.verdicts[key(event.task_id, event.attempt)] = { verdict: event.verdict, defects: event.defects, reasons: [] };
       break;
     case 'review_result':
       pipeline.lastReview = { verdict: event.verdict, reasons: event.reasons, iteration: pipeline.iteration };
+      story.verdicts[key(event.task_id, event.attempt)] = { verdict: event.verdict, defects: [], reasons: event.reasons };
       break;
     case 'fix_loop_started':
       iterationOf(event.iteration).fixLoops = event.loop;
@@ -138,6 +124,7 @@ export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): 
       ended.outcome = rejected ? 'rejected by the architect' : 'verify failed with its fix loops spent';
       ended.reasons = rejected ? pipeline.lastReview!.reasons : pipeline.lastDefects.map((d) => d.description);
       iterationOf(event.iteration);
+      st.current = new Set();
       break;
     }
     case 'run_completed':
@@ -146,31 +133,40 @@ export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): 
     case 'run_stopped':
       st.status = RUN_END[event.event]!;
       st.outcome = 'reason' in event ? event.reason : event.summary;
+      st.endedAt = event.at;
+      endStory(story, event);
       if (iterations.length > 0) Object.assign(iterations.at(-1)!, { outcome: `${st.status}: ${st.outcome}`, reasons: pipeline.lastReview?.iteration === pipeline.iteration ? pipeline.lastReview.reasons : [] });
       break;
     case 'cancel_requested':
       if (!FINAL_STATUSES.has(st.status)) st.status = 'cancelling';
+      story.markers.push({ kind: 'cancel', at: Date.parse(event.at), label: `cancel: ${event.by}${event.force ? ' --force' : ''}` });
+      break;
+    case 'run_resumed':
+      story.markers.push({ kind: 'restart', at: Date.parse(event.at), label: `restart: team resume (pid ${event.pid})` });
+      break;
+    case 'handoff_written':
+      story.handoffs.push({ stage: event.stage, path: event.path, sha256: event.sha256, ...(event.text !== undefined && { text: event.text }) });
       break;
     default:
+      applyGitFact(st.git, event);
       break;
   }
 }
 
 const FINAL_STATUSES = new Set(['completed', 'failed', 'cancelled']);
 
-function newAttempt(attempt: number, stage: string, agent: string): AttemptView {
-  return { attempt, stage, agent, status: 'running', inputs: [], artifacts: [], evidence: '', next: '', uncertain: false, stalled: false, costUsd: 0, tokens: { input: 0, output: 0 } };
+// An appended event as a read of the log's files gives it back, where the fold keeps its objects
+// whole (the run_started record, a worker's handle): keys in the schema's order. A fold of events as
+// they were appended and one of the same events read back are then alike, down to the bytes of their
+// snapshots.
+export function asRead(event: TeamEvent & { file: string }): TeamEvent & { file: string } {
+  if (event.event === 'run_started') {
+    const read = EVENT_SCHEMAS.run_started.safeParse(event, { jitless: true });
+    return read.success ? { ...read.data, file: event.file } : event;
+  }
+  if (event.event !== 'attempt_spawned' && event.event !== 'gate_spawned') return event;
+  const handle = event.handle as Record<string, unknown>;
+  return { ...event, handle: Object.fromEntries(HANDLE_KEYS.flatMap((k) => (handle[k] === undefined ? [] : [[k, handle[k]]]))) as typeof event.handle };
 }
 
-function key(task: string, attempt: number): string {
-  return `${task}#${attempt}`;
-}
-
-// No cost, no tokens.
-export function emptyTotals(): UsageTotals {
-  return { costUsd: 0, tokens: { input: 0, output: 0 } };
-}
-
-function addTokens(a: { input: number; output: number }, b: { input: number; output: number }) {
-  return { input: a.input + b.input, output: a.output + b.output };
-}
+const HANDLE_KEYS = Object.keys(EVENT_SCHEMAS.attempt_spawned.shape.handle.shape);

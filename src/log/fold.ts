@@ -1,54 +1,17 @@
-// Folds a run's events into the view that status, the CLI and resume read.
-import { checkApproval, type ApprovalView } from './approvals.js';
+// The one fold of a run's events into its facts: status, list, wait, watch, report, the checkpoint
+// writer, the worker registry, isolation and resume all read it (docs/design.md, "One fold").
+import { checkApproval } from './approvals.js';
 import type { TeamEvent } from './schema.js';
-import { applyEvent, emptyTotals } from './fold-event.js';
+import { applyEvent } from './fold-event.js';
+import { emptyTotals } from './fold-tasks.js';
+import { branchesOf, newGitFacts, type BranchesView } from './fold-git.js';
+import { newWorkerReports } from './fold-tasks.js';
+import { newStory, type RunStory } from './fold-story.js';
+import type { ApprovalView, Conflict, FoldState, IterationView, PipelineProgress, RunUsage, TaskView } from './fold-types.js';
 import type { Problem, RunFiles } from './read.js';
 import type { RunRecord } from './write.js';
 
-export type AttemptStatus = 'running' | 'completed' | 'failed' | 'interrupted' | 'awaiting_approval' | 'conflict';
-
-export interface AttemptView {
-  attempt: number;
-  stage: string;
-  agent: string;
-  status: AttemptStatus;
-  startedAt?: string;
-  finishedAt?: string;
-  inputs: string[];
-  artifacts: string[];
-  evidence: string;
-  next: string;
-  worker?: string;
-  /** No terminal event: the log cannot say whether it finished. */
-  uncertain: boolean;
-  stalled: boolean;
-  costUsd: number;
-  tokens: { input: number; output: number };
-  sessionId?: string;
-}
-
-export interface TaskView {
-  id: string;
-  /** The title its assignment carries (a fix task's names its defect). */
-  title?: string;
-  status: AttemptStatus | 'pending';
-  attempts: AttemptView[];
-  retries: Array<{ attempt: number; reason: string; at: string }>;
-}
-
-export interface Conflict {
-  task: string;
-  attempt: number;
-  statuses: string[];
-  files: string[];
-}
-
-export type { ApprovalView };
-
-export interface UsageTotals {
-  costUsd: number;
-  tokens: { input: number; output: number };
-}
+export type * from './fold-types.js';
 
 export interface RunView {
   run: RunRecord;
@@ -59,7 +22,7 @@ export interface RunView {
   conflicts: Conflict[];
   problems: Problem[];
   approvals: ApprovalView[];
-  usage: { run: UsageTotals; byStage: Record<string, UsageTotals>; byAgent: Record<string, UsageTotals> };
+  usage: RunUsage;
   pipeline: PipelineProgress;
   /** Ralph: each iteration that ended, with the review's reasons. */
   iterations: IterationView[];
@@ -68,48 +31,14 @@ export interface RunView {
   /** An orchestrator started the run; a run of `team state` commands is driven by hand. */
   orchestrated: boolean;
   eventCount: number;
-}
-
-// What one iteration of a run tried, and how it ended (the last one: how far it got).
-export interface IterationView {
-  iteration: number;
-  tasks: string[];
-  fixLoops: number;
-  outcome: string;
-  reasons: string[];
-}
-
-// Where a pipeline run stands: iteration k of K, fix loop j of J, the last verdicts.
-export interface PipelineProgress {
-  iteration: number;
-  maxIterations?: number;
-  loop: number;
-  maxFixLoops?: number;
-  lastDefects: Array<{ id: string; description: string }>;
-  lastReview?: { verdict: string; reasons: string[]; iteration: number };
-}
-
-// The fold of a run's events so far: what the view is made from. Plain data and maps, so that it can
-// be saved in a snapshot (view-snapshot.ts) and carried on with the events written after it.
-export interface FoldState {
-  stage: string;
-  status: string;
-  tasks: Map<string, TaskView>;
-  conflicts: Map<string, Conflict>;
-  terminalFiles: Map<string, Array<{ status: string; file: string }>>;
-  pipeline: PipelineProgress;
-  outcome?: string;
-  iterations: IterationView[];
-  gateDefects: Array<{ id: string; description: string }>;
-  usage: RunView['usage'];
-  /** Each assigned task's title, by task id. */
-  titles: Record<string, string>;
-  /** An orchestrator started the run (run_started): one drives it, or should (`team state` runs are driven by hand). */
-  orchestrated: boolean;
-  /** Valid events folded. */
-  eventCount: number;
-  /** Bad files met among the events folded. */
-  problems: Problem[];
+  /** The ids of the tasks the iteration under way holds (the plan's and its fix loops'). */
+  current: ReadonlySet<string>;
+  /** Which branch holds what (worktree isolation); undefined for a run started before isolation existed. */
+  branches?: BranchesView;
+  story: RunStory;
+  /** The time of the last event, and of the last end record (run_completed, _failed, _cancelled, _stopped). */
+  lastAt?: string;
+  endedAt?: string;
 }
 
 // The fold of a run with no event yet.
@@ -121,20 +50,32 @@ export function newFold(run: RunRecord): FoldState {
     conflicts: new Map(),
     terminalFiles: new Map(),
     pipeline: { iteration: 1, loop: 0, lastDefects: [] },
+    // Every key in one order, however the events come (live, or read back): the snapshot's bytes are alike.
+    outcome: undefined,
     iterations: [],
     gateDefects: [],
     usage: { run: emptyTotals(), byStage: {}, byAgent: {} },
     titles: {},
-    orchestrated: false,
+    started: undefined,
+    current: new Set(),
+    assigned: new Map(),
+    handles: new Map(),
+    gateGroups: [],
+    git: newGitFacts(),
+    reports: newWorkerReports(),
+    story: newStory(),
+    lastAt: undefined,
+    endedAt: undefined,
     eventCount: 0,
     problems: [],
   };
 }
 
 // Carries a fold on with more events, in the order written.
-export function foldEvents(st: FoldState, events: Array<TeamEvent & { file: string }>): void {
+export function foldEvents(st: FoldState, events: ReadonlyArray<TeamEvent & { file: string }>): void {
   for (const event of events) applyEvent(st, event);
   st.eventCount += events.length;
+  if (events.length > 0) st.lastAt = events[events.length - 1]!.at;
 }
 
 // Sets each task's status and each attempt's uncertainty from its attempts (in place; the same
@@ -165,14 +106,24 @@ export function viewOf(st: FoldState, files: Pick<RunFiles, 'run' | 'approvals' 
     pipeline: st.pipeline,
     iterations: st.iterations,
     outcome: st.outcome,
-    orchestrated: st.orchestrated,
+    orchestrated: st.started !== undefined,
     eventCount: st.eventCount,
+    current: st.current,
+    branches: branchesOf(st.git),
+    story: st.story,
+    lastAt: st.lastAt,
+    endedAt: st.endedAt,
   };
+}
+
+// Folds a run's events from the start.
+export function foldOf(run: RunRecord, events: ReadonlyArray<TeamEvent & { file: string }>): FoldState {
+  const st = newFold(run);
+  foldEvents(st, events);
+  return st;
 }
 
 // Builds the whole view of a run from its files.
 export function foldRun(files: RunFiles, projectDir: string): RunView {
-  const st = newFold(files.run);
-  foldEvents(st, files.events);
-  return viewOf(st, files, projectDir);
+  return viewOf(foldOf(files.run, files.events), files, projectDir);
 }

@@ -1,5 +1,5 @@
 // Reads and folds a run: the one read path for status, state commands and resume. A snapshot of the
-// fold (view-snapshot.ts) spares reading the events it holds; the events after it are read and folded.
+// fold (snapshot.ts) spares reading the events it holds; the events after it are read and folded.
 import { readdirSync } from 'node:fs';
 import { TEMP_PREFIX } from '../sys/atomic.js';
 import { readRunFiles, type RunFiles } from './read.js';
@@ -9,14 +9,13 @@ import { readViewSnapshot, writeViewSnapshot } from './snapshot.js';
 
 // The current view of a run, from its files alone (through its snapshot when one holds).
 export function loadRunView(paths: RunPaths, projectDir: string): RunView {
-  return readRunView(paths, projectDir).view;
+  const { st, files } = foldFromSnapshot(paths);
+  return viewOf(st, files, projectDir);
 }
 
-// The view and, when no snapshot held any of them, every valid event read for it: a caller that
-// needs the events too (status, for the branches) reads the log once.
-export function readRunView(paths: RunPaths, projectDir: string): { view: RunView; events?: RunFiles['events'] } {
-  const { st, files, whole } = foldFromSnapshot(paths);
-  return { view: viewOf(st, files, projectDir), ...(whole && { events: files.events }) };
+// The current fold of a run, from its files alone (through its snapshot when one holds).
+export function loadRunFold(paths: RunPaths): FoldState {
+  return foldFromSnapshot(paths).st;
 }
 
 // Folds the events the snapshot does not hold and saves the snapshot again; returns the view.
@@ -35,12 +34,12 @@ export function saveFold(paths: RunPaths, st: FoldState, files: RunFiles, projec
   return viewOf(st, rest, projectDir);
 }
 
-function foldFromSnapshot(paths: RunPaths): { st: FoldState; files: RunFiles; whole: boolean } {
+function foldFromSnapshot(paths: RunPaths): { st: FoldState; files: RunFiles } {
   const snapshot = readViewSnapshot(paths, listEventNames(paths));
   const files = readRunFiles(paths, snapshot ? { after: snapshot.through } : {});
   const st = snapshot?.state ?? newFold(files.run);
   foldEvents(st, files.events);
-  return { st, files, whole: !snapshot };
+  return { st, files };
 }
 
 // The event file names, in order, temporary files aside (an unreadable folder is reported by the read).

@@ -30,11 +30,9 @@ const EVENT_FILE = /^\d{8}T\d{12}Z-[a-z_]+-.+-a\d+-[0-9a-z]{6}\.json$/;
 const APPROVAL_FILE = /^\d{8}T\d{12}Z-.+-[0-9a-z]{6}\.json$/;
 
 // Reads run.json, every event and every approval of a run; with `after`, only the event files whose
-// names sort after it (a snapshot holds the fold of the others); with `only`, only the event files
-// of those events (by the event named in the file name; other files are not looked at). With
-// `digest`, every event file read (valid or not) is added to it, in order, and its position is
-// taken after `digestAt`.
-export function readRunFiles(paths: RunPaths, options: { after?: string; only?: ReadonlySet<string>; digest?: LogDigest; digestAt?: string } = {}): RunFiles {
+// names sort after it (a snapshot holds the fold of the others). With `digest`, every event file
+// read (valid or not) is added to it, in order, and its position is taken after `digestAt`.
+export function readRunFiles(paths: RunPaths, options: { after?: string; digest?: LogDigest; digestAt?: string } = {}): RunFiles {
   const problems: Problem[] = [];
   const run = readRunRecord(paths.runJson);
   const eventNames: string[] = [];
@@ -46,7 +44,7 @@ export function readRunFiles(paths: RunPaths, options: { after?: string; only?: 
         if (name === options.digestAt) digestAt = digest.position();
       }
     : undefined;
-  const events = readFolder(paths.eventsDir, 'events', EVENT_FILE, problems, parseEvent, { after: options.after, only: options.only, names: eventNames, onText });
+  const events = readFolder(paths.eventsDir, 'events', EVENT_FILE, problems, parseEvent, { after: options.after, names: eventNames, onText });
   const approvals = readFolder(paths.approvalsDir, 'approvals', APPROVAL_FILE, problems, parseApproval);
   return { run, events, approvals, problems, eventNames, ...(digestAt && { digestAt }) };
 }
@@ -80,7 +78,7 @@ function readFolder<T>(
   pattern: RegExp,
   problems: Problem[],
   parse: (value: unknown) => T | string,
-  listing: { after?: string; only?: ReadonlySet<string>; names?: string[]; onText?: (name: string, text: string | undefined) => void } = {},
+  listing: { after?: string; names?: string[]; onText?: (name: string, text: string | undefined) => void } = {},
 ): Array<T & { file: string }> {
   let names: string[];
   try {
@@ -98,8 +96,6 @@ function readFolder<T>(
       listing.names?.push(name);
       if (listing.after !== undefined && name <= listing.after) continue;
     }
-    // `<stamp>-<event>-…`: event names hold no dash.
-    if (listing.only && (temporary || !listing.only.has(name.split('-')[1] ?? ''))) continue;
     if (temporary) {
       report(name, 'stray temporary file (an interrupted write); ignored');
       continue;

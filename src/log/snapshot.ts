@@ -11,7 +11,7 @@ import { settleTasks, type FoldState } from './fold.js';
 
 export const SNAPSHOT_FILE = 'view-snapshot.json';
 // Changed whenever the fold or its state changes shape: a snapshot of another version is rebuilt.
-export const SNAPSHOT_VERSION = 2;
+export const SNAPSHOT_VERSION = 3;
 
 interface SnapshotBody {
   version: number;
@@ -21,15 +21,15 @@ interface SnapshotBody {
   count: number;
   /** sha256 of those names, one per line: any file added or removed among them shows. */
   names: string;
-  state: Omit<FoldState, 'tasks' | 'conflicts' | 'terminalFiles'> & { tasks: unknown[]; conflicts: unknown[]; terminalFiles: unknown[] };
+  /** The fold, its maps and sets as tagged arrays (pack). */
+  state: Record<string, unknown>;
 }
 
 // Saves the fold of the events named (in order; every one of them folded, valid or not).
 export function writeViewSnapshot(paths: RunPaths, st: FoldState, names: string[]): void {
   if (names.length === 0) return;
   settleTasks(st);
-  const state = { ...st, tasks: [...st.tasks], conflicts: [...st.conflicts], terminalFiles: [...st.terminalFiles] };
-  const body: SnapshotBody = { version: SNAPSHOT_VERSION, through: names.at(-1)!, count: names.length, names: hashNames(names), state };
+  const body: SnapshotBody = { version: SNAPSHOT_VERSION, through: names.at(-1)!, count: names.length, names: hashNames(names), state: pack(st, 2) };
   const text = JSON.stringify(body);
   writeFileAtomic(paths.runDir, SNAPSHOT_FILE, `${JSON.stringify({ sha256: sha256(text), body: text })}\n`, { fsync: false });
 }
@@ -47,9 +47,22 @@ export function readViewSnapshot(paths: RunPaths, names: string[]): { state: Fol
   }
   if (body.version !== SNAPSHOT_VERSION || !Number.isInteger(body.count) || body.count < 1 || body.count > names.length) return undefined;
   if (names[body.count - 1] !== body.through || hashNames(names.slice(0, body.count)) !== body.names) return undefined;
-  const { tasks, conflicts, terminalFiles, ...rest } = body.state;
-  const state = { ...rest, tasks: new Map(tasks as never), conflicts: new Map(conflicts as never), terminalFiles: new Map(terminalFiles as never) } as FoldState;
-  return { state, through: body.through };
+  return { state: unpack(body.state, 2) as unknown as FoldState, through: body.through };
+}
+
+// The fold's maps and sets, down to `depth` objects deep (its own and its parts'), as tagged arrays, and back.
+function pack(value: object, depth: number): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, v instanceof Map ? { [MAP]: [...v] } : v instanceof Set ? { [SET]: [...v] } : depth > 1 && isPlainObject(v) ? pack(v, depth - 1) : v]));
+}
+
+function unpack(value: Record<string, unknown>, depth: number): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, !isPlainObject(v) ? v : Array.isArray(v[MAP]) ? new Map(v[MAP]) : Array.isArray(v[SET]) ? new Set(v[SET]) : depth > 1 ? unpack(v, depth - 1) : v]));
+}
+
+const [MAP, SET] = ['__map', '__set'];
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function hashNames(names: string[]): string {

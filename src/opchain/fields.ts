@@ -1,8 +1,7 @@
-// The fields of `team.checkpoint.json` that teamline owns, built from a run's log and handoffs alone.
+// The fields of `team.checkpoint.json` that teamline owns, built from a run's fold and handoffs alone.
 import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { readHandoffs } from '../../handoffs/read.js';
-import type { TeamEvent } from '../log/schema.js';
 import type { RunPaths } from '../log/write.js';
 import type { RunView, TaskView } from '../log/fold.js';
 
@@ -31,8 +30,8 @@ const ROW_STATUS: Record<string, string> = {
   conflict: 'blocked',
 };
 
-// Every field teamline writes, for the run whose valid events (in order) are folded into `view`.
-export function makeCheckpointFields(view: RunView, events: readonly TeamEvent[], paths: RunPaths): Record<string, unknown> {
+// Every field teamline writes, for the run folded into `view`.
+export function makeCheckpointFields(view: RunView, paths: RunPaths): Record<string, unknown> {
   const runId = view.run.run_id;
   const status = toCheckpointStatus(view.status);
   const running = view.tasks.filter((t) => t.status === 'running').map((t) => t.id);
@@ -53,7 +52,7 @@ export function makeCheckpointFields(view: RunView, events: readonly TeamEvent[]
       by_phase: mapCost(view.usage.byStage),
       by_model: mapCost(view.usage.byAgent),
     },
-    recently_done: recentlyDone(events),
+    recently_done: [...view.story.milestones].reverse().slice(0, RECENT_KEPT),
     skill_state: {
       run_id: runId,
       mode: view.run.mode,
@@ -124,16 +123,6 @@ function blockersOf(view: RunView): Array<Record<string, string>> {
     needs: 'user_decision',
     proposed_resolution: `team resume --run ${view.run.run_id} --retry-interrupted`,
   }));
-}
-
-function recentlyDone(events: readonly TeamEvent[]): Array<{ at: string; action: string }> {
-  const done = events.flatMap((e) => {
-    if (e.event === 'stage_completed') return [{ at: e.at, action: `${e.stage} completed` }];
-    if (e.event === 'stage_skipped') return [{ at: e.at, action: `${e.stage} skipped` }];
-    if (e.event === 'run_completed' || e.event === 'run_failed' || e.event === 'run_cancelled' || e.event === 'run_stopped') return [{ at: e.at, action: e.event.replace('_', ' ') }];
-    return [];
-  });
-  return done.reverse().slice(0, RECENT_KEPT);
 }
 
 function mapCost(totals: Record<string, { costUsd: number }>): Record<string, number> {

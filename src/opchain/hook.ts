@@ -2,7 +2,8 @@
 import type { RunPaths, WriteOptions } from '../log/write.js';
 import type { Logger } from '../sys/logger.js';
 import type { Progress } from '../run/progress.js';
-import { CHECKPOINT_FILE, writeTeamCheckpoint, type CheckpointSource } from './write.js';
+import type { RunView } from '../log/fold.js';
+import { CHECKPOINT_FILE, writeTeamCheckpoint } from './write.js';
 
 // The records after which `.checkpoints/team.checkpoint.json` is rewritten.
 const TRIGGERS = new Set(['stage_entered', 'stage_skipped', 'fix_loop_started', 'iteration_started', 'run_completed', 'run_failed', 'run_cancelled', 'run_stopped']);
@@ -15,7 +16,7 @@ export function triggersCheckpoint(event: string): boolean {
 // Rewrites the checkpoint after a stage change or the end, from the run as `source` gives it (the
 // orchestrator's own fold); another skill's file moved out of the way is said; a failure is
 // logged, never stops the run.
-export function updateCheckpointAfter(event: string, target: { paths: RunPaths; write: WriteOptions; log: Logger; progress: Progress; source: () => CheckpointSource }): void {
+export function updateCheckpointAfter(event: string, target: { paths: RunPaths; write: WriteOptions; log: Logger; progress: Progress; source: () => RunView }): void {
   if (!TRIGGERS.has(event)) return;
   try {
     const moved = writeTeamCheckpoint(target.paths, target.write, new Date(), target.source())?.moved;

@@ -3,10 +3,8 @@ import { existsSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { readRegularFile } from '../sys/regular-file.js';
 import { moveFileInside, writeFileInside, type WriteRoot } from '../sys/safe-write.js';
-import { readRunFiles } from '../log/read.js';
 import type { RunPaths, WriteOptions } from '../log/write.js';
-import { foldRun, type RunView } from '../log/fold.js';
-import type { TeamEvent } from '../log/schema.js';
+import type { RunView } from '../log/fold.js';
 import { makeCheckpointFields } from './fields.js';
 import { isObject } from './validate.js';
 
@@ -21,24 +19,17 @@ export function checkpointsDir(projectDir: string): string {
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/;
 
-// The run as the checkpoint is made from it: its view and its valid events, in order.
-export interface CheckpointSource {
-  view: RunView;
-  events: readonly TeamEvent[];
-}
-
 // What a write did: the file, and the file of another skill moved out of its way (relative to the project).
 export interface CheckpointWrite {
   file: string;
   moved?: { skill: string; to: string };
 }
 
-// Writes the checkpoint of the run at `paths` (from `source`, else from its files); undefined when
-// a newer run owns it. A file there of another skill (or not a checkpoint at all) is moved to
+// Writes the checkpoint of the run at `paths` from its view (the fold); undefined when a newer run
+// owns it. A file there of another skill (or not a checkpoint at all) is moved to
 // history as it is, byte for byte, and teamline writes its own.
-export function writeTeamCheckpoint(paths: RunPaths, options: WriteOptions, now = new Date(), source: CheckpointSource = readSource(paths)): CheckpointWrite | undefined {
-  const { view, events } = source;
-  const owned = makeCheckpointFields(view, events, paths);
+export function writeTeamCheckpoint(paths: RunPaths, options: WriteOptions, now: Date, view: RunView): CheckpointWrite | undefined {
+  const owned = makeCheckpointFields(view, paths);
   const root: WriteRoot = { dir: paths.projectDir, name: 'the project' };
   const dir = checkpointsDir(paths.projectDir);
   const file = join(dir, CHECKPOINT_FILE);
@@ -60,11 +51,6 @@ export function writeTeamCheckpoint(paths: RunPaths, options: WriteOptions, now 
   const merged = merge(base, owned, paths.projectDir, now);
   writeFileInside(root, file, `${JSON.stringify(merged, null, 2)}\n`, { fsync: options.fsync });
   return { file, ...(moved && { moved }) };
-}
-
-function readSource(paths: RunPaths): CheckpointSource {
-  const files = readRunFiles(paths);
-  return { view: foldRun(files, paths.projectDir), events: files.events };
 }
 
 // A checkpoint is far smaller (OPCHAIN.md warns above 32 KB); a bigger file is moved aside unread.

@@ -5,6 +5,8 @@
 // one attempt_taken per attempt, each usage report once (by its seq), ends only of attempts the log
 // has not ended.
 import type { AttemptInput } from '../../machines/types.js';
+import { applyReportFact } from '../log/fold-tasks.js';
+import type { WorkerReports } from '../log/fold-types.js';
 import { readWorkerNews, type ExpiredLease, type Report } from '../store/pg-reports.js';
 import type { PgStore } from '../store/pg-store.js';
 import { terminalLine } from '../sys/terminal-text.js';
@@ -49,13 +51,12 @@ export class WorkerNews {
   private readonly waiting = new Map<string, { input: AttemptInput; resolve: (end: RemoteEnd) => void }>();
   /** Ends read before their attempt's effect asked (a resumed run). */
   private readonly ends = new Map<string, RemoteEnd>();
-  private readonly taken = new Set<string>();
-  private readonly usageRead = new Set<number>();
-  private readonly stalled = new Set<string>();
+  /** The reports the log holds (the fold's, kept on as this writer appends). */
+  private readonly reports: WorkerReports;
   private readonly started = new Map<string, { stage: string; agent: string; worker?: string }>();
   private readonly finished = new Set<string>();
-  /** The run's worker (worker-N) each task was last assigned to. */
-  private readonly assigned = new Map<string, string>();
+  /** The run's worker (worker-N) each task was last assigned to, as the log held it. */
+  private readonly assigned: ReadonlyMap<string, string>;
   private timer?: NodeJS.Timeout;
   private closed = false;
   private unreachable = false;
@@ -64,7 +65,16 @@ export class WorkerNews {
     private readonly session: NewsParts,
     private readonly store: PgStore,
   ) {
-    for (const event of session.events.fold.events) this.note(event as unknown as { event: string } & Record<string, unknown>);
+    const st = session.events.fold.state;
+    this.reports = structuredClone(st.reports);
+    this.assigned = new Map(st.assigned);
+    for (const task of st.tasks.values()) {
+      for (const { attempt, stage, agent, startedAt } of task.attempts) {
+        const key = keyOf(task.id, attempt);
+        if (startedAt !== undefined) this.started.set(key, { stage, agent });
+        if (st.terminalFiles.has(key)) this.finished.add(key);
+      }
+    }
   }
 
   // Resolves with how the attempt ended on its worker (its job is in the queue, or running).
@@ -123,7 +133,7 @@ export class WorkerNews {
     const key = keyOf(report.taskId, report.attempt);
     if (this.finished.has(key)) return;
     const attempt = this.started.get(key);
-    if (report.kind === 'spawned' && !this.taken.has(key)) {
+    if (report.kind === 'spawned' && !this.reports.taken.has(key)) {
       const handle = (report.body.handle ?? {}) as { pid?: unknown; bootId?: unknown };
       const workerId = workerWord(report.workerId, 'a worker');
       const host = workerWord(report.body.host, 'another machine');
@@ -140,7 +150,7 @@ export class WorkerNews {
       });
       this.session.progress.emit({ type: 'attempt.taken', task: report.taskId, attempt: report.attempt, workerId, host }, `▶ ${report.taskId} a${report.attempt} taken by worker ${workerId} on ${host}`);
     }
-    if (report.kind === 'usage' && !this.usageRead.has(report.seq) && attempt) {
+    if (report.kind === 'usage' && !this.reports.usage.has(report.seq) && attempt) {
       const body = report.body as { session_id?: unknown; cost_usd?: unknown; tokens?: { input?: unknown; output?: unknown } };
       const tokens = body.tokens && Number.isFinite(body.tokens.input) && Number.isFinite(body.tokens.output) ? { input: Number(body.tokens.input), output: Number(body.tokens.output) } : undefined;
       this.append({
@@ -155,7 +165,7 @@ export class WorkerNews {
         report: report.seq,
       });
     }
-    if (report.kind === 'stalled' && attempt && !this.stalled.has(key)) {
+    if (report.kind === 'stalled' && attempt && !this.reports.stalled.has(key)) {
       const silentMs = silentMsOf(report.body);
       this.append({ event: 'attempt_stalled', task_id: report.taskId, attempt: report.attempt, silent_ms: silentMs });
       this.session.progress.emit({ type: 'attempt.stalled', task: report.taskId, attempt: report.attempt, silentMs }, `… ${report.taskId} a${report.attempt} stalled on its worker: no progress for ${Math.round(silentMs / 1000)}s`);
@@ -176,34 +186,6 @@ export class WorkerNews {
   }
 
   private append(event: Parameters<EventLog['append']>[0]): void {
-    this.note(this.session.events.append(event) as unknown as { event: string } & Record<string, unknown>);
+    applyReportFact(this.reports, this.session.events.append(event));
   }
-
-  // What the log already holds about the workers' attempts.
-  private note(event: { event: string } & Record<string, unknown>): void {
-    this.noteAssignment(event);
-    const key = typeof event.task_id === 'string' && typeof event.attempt === 'number' ? keyOf(event.task_id, event.attempt) : undefined;
-    if (!key) return;
-    if (event.event === 'attempt_taken') this.taken.add(key);
-    if (event.event === 'attempt_usage' && typeof event.report === 'number') this.usageRead.add(event.report);
-    if (event.event === 'attempt_stalled') this.stalled.add(key);
-    if (event.event === 'task_started') this.started.set(key, { stage: String(event.stage), agent: String(event.agent) });
-    if (event.event === 'task_finished') this.finished.add(key);
-  }
-
-  private noteAssignment(event: { event: string } & Record<string, unknown>): void {
-    for (const [task, worker] of assignmentsOf(event)) this.assigned.set(task, worker);
-  }
-}
-
-// The task → worker pairs an event of the log sets: a plan's or a fix loop's tasks (tasks_assigned),
-// or one task (task_assigned, as older logs hold for every task); none from any other event.
-export function assignmentsOf(event: { event: string } & Record<string, unknown>): Array<[string, string]> {
-  const one = (value: unknown): Array<[string, string]> => {
-    const { task_id: task, worker } = (value ?? {}) as Record<string, unknown>;
-    return typeof task === 'string' && typeof worker === 'string' ? [[task, worker]] : [];
-  };
-  if (event.event === 'task_assigned') return one(event);
-  if (event.event === 'tasks_assigned' && Array.isArray(event.tasks)) return event.tasks.flatMap(one);
-  return [];
 }

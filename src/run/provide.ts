@@ -61,7 +61,7 @@ export function bindMachine(session: RunSession) {
         announceRecord(session, params);
         // The checkpoint is made from the log, so it is written once the record is in it.
         if (triggersCheckpoint(params.event)) {
-          const source = () => ({ view: session.events.fold.view(session.projectDir), events: session.events.fold.events });
+          const source = () => session.events.fold.view(session.projectDir);
           session.events.afterFlush(() => updateCheckpointAfter(params.event, { paths: session.paths, write: session.events.write, log: session.log, progress: session.progress, source }));
         }
       },

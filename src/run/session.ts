@@ -1,7 +1,7 @@
 // One orchestrator's hold on one run: where things are, what it was started with, and its three
 // parts — the event log, the worker registry and the cancel scope.
 import type { TeamConfig } from '../../config/schema.js';
-import type { Limits, TeamEvent } from '../log/schema.js';
+import type { Limits } from '../log/schema.js';
 import { EventGroup } from '../log/event-group.js';
 import { LogDigest } from '../log/digest.js';
 import type { RunPaths, RunRecord } from '../log/write.js';
@@ -29,9 +29,7 @@ export interface SessionOptions {
   workers: number;
   /** run.json. */
   run: RunRecord;
-  /** Everything the log held when this orchestrator began. */
-  events: TeamEvent[];
-  /** Its fold, valid events and file names (a takeover's read); a new run starts empty. */
+  /** The fold of the log and its file names when this orchestrator began (a takeover's read); a new run starts empty. */
   folded?: FoldedLog;
   /** The PostgreSQL store the run's log is in, when it is not in the run's files. */
   store?: StoreLink;
@@ -44,7 +42,7 @@ export interface SessionOptions {
   heldSignals?: HeldSignals;
 }
 
-export interface RunSession extends Readonly<Omit<SessionOptions, 'events' | 'digest' | 'folded' | 'store'>> {
+export interface RunSession extends Readonly<Omit<SessionOptions, 'digest' | 'folded' | 'store'>> {
   /** Appends events and hands inputs to the live machine. */
   readonly events: EventLog;
   /** The run's workers and the backends that reach them. */
@@ -57,9 +55,9 @@ export interface RunSession extends Readonly<Omit<SessionOptions, 'events' | 'di
   readonly remote?: Remote;
 }
 
-// A session over a run whose log held `options.events` when this orchestrator began.
+// A session over a run whose log was folded into `options.folded` when this orchestrator began.
 export function makeSession(options: SessionOptions): RunSession {
-  const { events, digest: _digest, folded, store, ...rest } = options;
+  const { digest: _digest, folded, store, ...rest } = options;
   const cancel = new CancelScope();
   const write = { fsync: options.config.team.fsync };
   const digest = options.digest ?? new LogDigest();
@@ -69,9 +67,9 @@ export function makeSession(options: SessionOptions): RunSession {
     ...rest,
     // A log that cannot be written stops the run: nothing that happens next could be recorded.
     events: new EventLog(options.runId, options.log, write, (error) => cancel.fail(error), fold, sink, digest),
-    registry: new WorkerRegistry(events),
+    registry: new WorkerRegistry(fold.state),
     cancel,
-    isolation: new Isolation(options.projectDir, options.runId, events),
+    isolation: new Isolation(options.projectDir, options.runId, fold.state.git),
   };
   if (store) session.remote = makeRemote(session, store);
   return session;

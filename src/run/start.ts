@@ -49,7 +49,7 @@ export async function startRun(request: StartRequest, store: RunStore): Promise<
     const where = files ? paths.runDir : 'the store; its attempts go to team workers';
     request.progress.emit({ type: 'run.started', run: runId, runDir: paths.runDir }, `teamline run ${runId} (${request.mode}, ${request.workers} workers) in ${where}`);
     const [mode, keepPanes] = files ? [request.workerMode, request.keepPanes] : (['headless', false] as const);
-    const session = hold.session({ runId, projectDir: request.projectDir, config, configFile: request.configFile, progress: request.progress, mode, keepPanes, workers: request.workers, run: record, events: [], sessionIds: request.session, limits });
+    const session = hold.session({ runId, projectDir: request.projectDir, config, configFile: request.configFile, progress: request.progress, mode, keepPanes, workers: request.workers, run: record, sessionIds: request.session, limits });
     const started = session.events.append(runStartedRecord(request, limits, { workerMode: mode, keepPanes, isolation })) as EventOf<'run_started'>;
     session.isolation.note(started);
     await (files ? openIsolation(session) : openStoreIsolation(session));

@@ -5,12 +5,11 @@ import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TeamConfig } from '../../config/schema.js';
 import { TEMP_PREFIX } from '../sys/atomic.js';
-import type { EventOf } from '../log/schema.js';
 import type { LogDigest } from '../log/digest.js';
 import type { RunFiles } from '../log/read.js';
 import { keepStampsAfter } from '../log/time.js';
 import type { RunPaths } from '../log/write.js';
-import { foldEvents, newFold, viewOf, type RunView } from '../log/fold.js';
+import { foldOf, viewOf, type RunView } from '../log/fold.js';
 import { fetchIntoBranch } from '../git/remote.js';
 import { UsageError } from '../sys/errors.js';
 import { foldInput, type RunStore } from '../store/types.js';
@@ -69,9 +68,8 @@ export async function takeOver(store: RunStore, runId: string, project: { dir: s
   };
   try {
     const { read, digest, snapshot }: Partial<ReturnType<typeof readFiles>> & { read: RunFiles } = files ? readFiles(paths) : { read: foldInput(await store.read(runId)) };
-    const st = newFold(read.run);
-    foldEvents(st, read.events);
-    const started = read.events.find((e): e is EventOf<'run_started'> & { file: string } => e.event === 'run_started');
+    const st = foldOf(read.run, read.events);
+    const { started } = st;
     if (!started) throw new UsageError(files ? `run ${runId} was not started by the pipeline (no run_started event): it is driven with \`team state\` commands` : `run ${runId} in the store was not started by the pipeline (no run_started event)`);
     const replay = replayRun(read.events, snapshot);
     // The whole log of the files was read for the replay anyway: once it replays, its folds are saved
@@ -92,8 +90,7 @@ export async function takeOver(store: RunStore, runId: string, project: { dir: s
       keepPanes: files && started.keepPanes,
       workers: started.workers,
       run: read.run,
-      events: read.events,
-      folded: { st, events: read.events, names: read.eventNames ?? read.events.map((e) => e.file) },
+      folded: { st, names: read.eventNames ?? read.events.map((e) => e.file) },
       digest,
       sessionIds: { session: started.session, parent_session: started.parent_session },
       limits: started.limits,

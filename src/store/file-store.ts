@@ -6,7 +6,7 @@ import type { Approval, NewEvent, TeamEvent } from '../log/schema.js';
 import { checkApproval, type ApprovalView } from '../log/approvals.js';
 import { LIMITS, validateId } from '../log/guards.js';
 import { readRunFiles } from '../log/read.js';
-import { readRunView } from '../log/read-view.js';
+import { loadRunView } from '../log/read-view.js';
 import { readRegularFile } from '../sys/regular-file.js';
 import { syncDir, TEMP_PREFIX } from '../sys/atomic.js';
 import { appendApproval, appendEvent, createRun, readCurrentRunId, resolveRun, runPaths, runsDir, type RunPaths, type RunRecord, type WriteOptions } from '../log/write.js';
@@ -55,7 +55,7 @@ export class FileStore implements RunStore {
   }
 
   async view(runId: string, projectDir: string) {
-    return readRunView(resolveRun(this.projectDir, runId), projectDir);
+    return { view: loadRunView(resolveRun(this.projectDir, runId), projectDir) };
   }
 
   // The events in place: a file being written (a temporary name) counts only once renamed, so that

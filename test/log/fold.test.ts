@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { foldRun } from '../../src/log/fold.js';
+import { foldOf, foldRun } from '../../src/log/fold.js';
 import { finished, makeRunFiles, started } from '../helpers/runs.js';
 
 const dirs: string[] = [];
@@ -164,6 +164,97 @@ describe('checkpoint/view foldRun', () => {
     const view = foldRun(makeRunFiles([started('t1')], { problems }), PROJECT);
     expect(view.problems).toEqual(problems);
     expect(view.eventCount).toBe(1);
+  });
+});
+
+describe('log/fold run facts beside the tasks', () => {
+  const def = (id: string) => ({ id, title: id, description: 'd' });
+  const handle = (pid: number) => ({ backend: 'process', pid, pidStart: 1, pgid: pid });
+
+  it('keeps the current iteration\'s tasks and each task\'s worker, a new iteration starting an empty list', () => {
+    const events = [
+      { event: 'tasks_assigned', tasks: [{ task_id: 't1', worker: 'worker-1', task: def('t1') }, { task_id: 't2', worker: 'worker-2', task: def('t2') }] },
+      { event: 'task_assigned', task_id: 't2', worker: 'worker-3' },
+      { event: 'iteration_started', iteration: 2 },
+      { event: 'task_assigned', task_id: 'i2.t1', worker: 'worker-1' },
+    ];
+    const files = makeRunFiles(events);
+    expect([...fold(events).current]).toEqual(['i2.t1']);
+    expect([...foldOf(files.run, files.events).assigned]).toEqual([['t1', 'worker-1'], ['t2', 'worker-3'], ['i2.t1', 'worker-1']]);
+  });
+
+  it('keeps every worker handle and gate group the log recorded, and the reports of team workers', () => {
+    const files = makeRunFiles([
+      { event: 'attempt_spawned', task_id: 't1', attempt: 1, worker: 'worker-1', handle: handle(11) },
+      { event: 'gate_spawned', iteration: 1, pass: 1, gate: 1, command: 'npm test', handle: handle(12) },
+      { event: 'attempt_taken', task_id: 't2', attempt: 1, worker: 'worker-2', worker_id: 'w', host: 'h', pid: 3, boot_id: '', report: 1 },
+      { event: 'attempt_usage', task_id: 't2', attempt: 1, stage: 'team-exec', agent: 'sim', report: 2 },
+      { event: 'attempt_stalled', task_id: 't2', attempt: 1, silent_ms: 5 },
+    ]);
+    const st = foldOf(files.run, files.events);
+    expect([...st.handles]).toEqual([['t1#1', handle(11)]]);
+    expect(st.gateGroups).toEqual([handle(12)]);
+    expect(st.reports).toEqual({ taken: new Set(['t2#1']), stalled: new Set(['t2#1']), usage: new Set([2]) });
+  });
+
+  it('tells which branch holds what once the run\'s isolation is known', () => {
+    const isolation = { mode: 'worktree', reason: 'a git repository', branch: 'team/r', userBranch: 'main', base: 'abc' };
+    const view = fold([
+      { event: 'run_started', mode: 'team', task: 'x', workers: 1, agentType: 'executor', limits: LIMITS, gates: [], agents: {}, defaultAgent: 'sim', session: '', parent_session: '', workerMode: 'headless', keepPanes: false, isolation },
+      { event: 'branch_created', branch: 'team/r--t1', from: 'team/r', commit: 'a', task_id: 't1' },
+      { event: 'branch_created', branch: 'team/r--t2', from: 'team/r', commit: 'a', task_id: 't2' },
+      { event: 'merge_done', task_id: 't1', attempt: 1, branch: 'team/r--t1', into: 'team/r', commit: 'b', how: 'merged' },
+      { event: 'merge_failed', task_id: 't2', attempt: 1, branch: 'team/r--t2', into: 'team/r', reason: 'conflict', files: ['a.ts'], ours: 'b', theirs: 'c' },
+      { event: 'branch_landed', branch: 'team/r', into: 'main', commit: 'd' },
+    ]);
+    expect(view.orchestrated).toBe(true);
+    expect(view.branches).toEqual({
+      mode: 'worktree', reason: 'a git repository', branch: 'team/r', userBranch: 'main', kept: [], landed: { into: 'main', commit: 'd' },
+      tasks: [{ task: 't1', branch: 'team/r--t1', state: 'merged', files: [] }, { task: 't2', branch: 'team/r--t2', state: 'conflict', files: ['a.ts'] }],
+    });
+    expect(fold([]).branches).toBeUndefined();
+  });
+
+  it('keeps what the isolation goes on from: the integration branch\'s tip, merges under way, when worktrees were ready, the user\'s checkout', () => {
+    const isolation = { mode: 'worktree', reason: 'a git repository', branch: 'team/r', userBranch: 'main', base: 'abc' };
+    const state = { head: 'h1', branch: 'main', branches: { main: 'h1' }, files: {} };
+    const files = makeRunFiles([
+      { event: 'run_started', mode: 'team', task: 'x', workers: 1, agentType: 'executor', limits: LIMITS, gates: [], agents: {}, defaultAgent: 'sim', session: '', parent_session: '', workerMode: 'headless', keepPanes: false, isolation },
+      { event: 'branch_created', branch: 'team/r', from: 'main', commit: 'c1' },
+      { event: 'worktree_ready', task_id: 't1', attempt: 1, branch: 'team/r--t1', path: '/w/worker-1', worker: 'worker-1', how: 'created' },
+      { event: 'worktree_ready', task_id: 't1', attempt: 1, branch: 'team/r--t1', path: '/w/worker-1', worker: 'worker-1', how: 'adopted' },
+      { event: 'merge_started', task_id: 't1', attempt: 1, branch: 'team/r--t1', into: 'team/r', tip: 't1tip' },
+      { event: 'merge_started', task_id: 't2', attempt: 1, branch: 'team/r--t2', into: 'team/r', tip: 't2tip' },
+      { event: 'merge_done', task_id: 't1', attempt: 1, branch: 'team/r--t1', into: 'team/r', commit: 'c2', how: 'merged' },
+      { event: 'checkout_recorded', state },
+      { event: 'git_lock_stale', path: '.git/index.lock', removed: false },
+      { event: 'branch_restored', branch: 'team/r', commit: 'c2', was: 'c9', kept: 'team/r-moved' },
+    ]);
+    const { git } = foldOf(files.run, files.events);
+    expect([git.tip, [...git.pendingMerges], [...git.readyAt], git.checkout]).toEqual(['c2', [['t2#1', 't2tip']], [['t1#1', Date.parse(files.events[2]!.at)]], state]);
+    expect(foldRun(files, PROJECT).branches).toMatchObject({ userLocks: ['.git/index.lock'], restored: [{ commit: 'c2', was: 'c9', kept: 'team/r-moved' }] });
+  });
+
+  it('tells the story: stages until the next or the end, verdicts, gates, markers, handoffs, milestones and the end', () => {
+    const view = fold([
+      { event: 'stage_entered', stage: 'team-exec', iteration: 1, loop: 0 },
+      { event: 'stage_completed', stage: 'team-exec', iteration: 1, loop: 0 },
+      { event: 'stage_entered', stage: 'team-verify', iteration: 1, loop: 0 },
+      { event: 'gates_result', iteration: 1, pass: 1, gates: [{ command: 'npm test', exitCode: 1, timedOut: false, durationMs: 5, output: 'x' }] },
+      { event: 'verify_result', task_id: 'verify-1', attempt: 1, verdict: 'fail', defects: [{ id: 'd1', description: 'broken' }] },
+      { event: 'handoff_written', stage: 'team-verify', path: 'h/02.md', sha256: 'ab', text: 'T' },
+      { event: 'run_resumed', pid: 7, retry_interrupted: false },
+      { event: 'run_failed', reason: 'no' },
+      { event: 'cancel_requested', by: 'team cancel', force: true },
+    ]);
+    const at = (n: number) => `2026-10-28T13:10:${10 + n}.000Z`;
+    expect(view.story.stages).toEqual([{ stage: 'team-exec', iteration: 1, loop: 0, at: at(0), until: at(2) }, { stage: 'team-verify', iteration: 1, loop: 0, at: at(2), until: at(7) }]);
+    expect(view.story.verdicts).toEqual({ 'verify-1#1': { verdict: 'fail', defects: [{ id: 'd1', description: 'broken' }], reasons: [] } });
+    expect(view.story.gates).toEqual({ '1:1': [{ command: 'npm test', exitCode: 1, timedOut: false, durationMs: 5 }] });
+    expect(view.story.markers.map((m) => m.label)).toEqual(['restart: team resume (pid 7)', 'cancel: team cancel --force']);
+    expect(view.story.handoffs).toEqual([{ stage: 'team-verify', path: 'h/02.md', sha256: 'ab', text: 'T' }]);
+    expect(view.story.milestones).toEqual([{ at: at(1), action: 'team-exec completed' }, { at: at(7), action: 'run failed' }]);
+    expect([view.endedAt, view.lastAt]).toEqual([at(7), at(8)]);
   });
 });
 

@@ -94,18 +94,6 @@ describe('checkpoint/read', () => {
     expect(readRunFiles(paths).problems).toEqual([{ file: `events/${name}`, reason: 'empty file; ignored' }]);
   });
 
-  it('reads only the files of the events asked for with `only`, never opening the others', () => {
-    const { runId, paths } = makeRun();
-    appendEvent(paths, runId, started('t1') as never, NO_FSYNC);
-    appendEvent(paths, runId, { event: 'run_completed', summary: 'ok' }, NO_FSYNC);
-    // A torn file of another event and a stray temporary file: a whole read reports both.
-    writeFileSync(join(paths.eventsDir, eventFileName('task_finished', 't1', 1)), '{"event":');
-    writeFileSync(join(paths.eventsDir, '.tmp-abc123-x.json.tmp'), '{');
-    const files = readRunFiles(paths, { only: new Set(['run_completed']) });
-    expect(files.events.map((e) => e.event)).toEqual(['run_completed']);
-    expect(files.problems).toEqual([]);
-  });
-
   it('keeps reading the good files around a bad one', () => {
     const { runId, paths } = makeRun();
     appendEvent(paths, runId, started('t1') as never, NO_FSYNC);

@@ -98,7 +98,7 @@ describe('opchain checkpoint of a run', () => {
   it('holds what a fresh read of the log gives (the orchestrator writes it from its own fold)', () => {
     const paths = runPaths(project.dir, afterFirst.doc.skill_state.run_id as string);
     const files = readRunFiles(paths);
-    const owned = makeCheckpointFields(foldRun(files, project.dir), files.events, paths);
+    const owned = makeCheckpointFields(foldRun(files, project.dir), paths);
     for (const [key, value] of Object.entries(owned)) expect(afterFirst.doc[key], key).toEqual(key === 'context_primer' ? expect.objectContaining(value) : value);
   });
 

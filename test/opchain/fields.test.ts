@@ -15,7 +15,7 @@ const HEAD = [
 
 function checkpointOf(events: Array<Record<string, unknown>>) {
   const files = makeRunFiles(events);
-  const fields = makeCheckpointFields(foldRun(files, PATHS.projectDir), files.events, PATHS);
+  const fields = makeCheckpointFields(foldRun(files, PATHS.projectDir), PATHS);
   const doc = { ...fields, project: 'p', project_dir: '/nonexistent/project', created_at: '2026-10-28T13:10:00.000Z', updated_at: '2026-10-28T13:11:00.000Z' };
   return { doc: doc as Record<string, any>, verdict: validateCheckpoint(doc, 'team.checkpoint.json', Date.parse('2026-10-28T13:12:00Z')) };
 }

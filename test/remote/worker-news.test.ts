@@ -1,7 +1,7 @@
 // What a worker says of itself (its id, its host, its session id) reaches the log checked like an
 // agent's text: the store's rows could have been written by anyone who can write the database.
 import { describe, expect, it } from 'vitest';
-import { assignmentsOf, silentMsOf, workerWord } from '../../src/remote/worker-news.js';
+import { silentMsOf, workerWord } from '../../src/remote/worker-news.js';
 
 describe('runtime/worker-news workerWord', () => {
   it('keeps a plain worker id or host as it is', () => {
@@ -25,21 +25,6 @@ describe('runtime/worker-news workerWord', () => {
     expect(workerWord(undefined, 'another machine')).toBe('another machine');
     expect(workerWord(42, 'a worker')).toBe('a worker');
     expect(workerWord('', 'a worker')).toBe('a worker');
-  });
-});
-
-describe('runtime/worker-news assignmentsOf', () => {
-  it('reads the workers of a tasks_assigned, of a task_assigned, and of no other event', () => {
-    const def = (id: string) => ({ id, title: id, description: 'd' });
-    expect(assignmentsOf({ event: 'tasks_assigned', tasks: [{ task_id: 't1', worker: 'worker-1', task: def('t1') }, { task_id: 't2', worker: 'worker-2', task: def('t2') }] })).toEqual([['t1', 'worker-1'], ['t2', 'worker-2']]);
-    expect(assignmentsOf({ event: 'task_assigned', task_id: 't2', worker: 'worker-3' })).toEqual([['t2', 'worker-3']]);
-    expect(assignmentsOf({ event: 'task_started', task_id: 't1', worker: 'worker-1' })).toEqual([]);
-  });
-
-  it('skips what is not a task and its worker', () => {
-    expect(assignmentsOf({ event: 'tasks_assigned', tasks: [null, { task_id: 't1' }, { task_id: 7, worker: 'worker-1' }, { task_id: 't2', worker: 'worker-2' }] })).toEqual([['t2', 'worker-2']]);
-    expect(assignmentsOf({ event: 'tasks_assigned', tasks: 'all' })).toEqual([]);
-    expect(assignmentsOf({ event: 'task_assigned', task_id: 't1' })).toEqual([]);
   });
 });
 

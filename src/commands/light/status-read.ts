@@ -7,7 +7,7 @@ import { FLAGS } from '../args/flags.js';
 import { STATE_FLAGS } from '../args/state-flags.js';
 import { openProject, type Project } from '../args/project.js';
 import { notDrivenLine, renderStatus } from '../../views/status/render.js';
-import { describeBranches, foldBranches, readBranches } from '../../isolation/view.js';
+import { describeBranches } from '../../isolation/view.js';
 import { withStore, type RunStore } from '../../store/types.js';
 import { terminalText } from '../../sys/terminal-text.js';
 
@@ -31,17 +31,16 @@ export async function showStatus(argv: string[], cmd: string, open: OpenStore): 
       return 0;
     }
     const id = await store.pickRun(runId);
-    const { view, events } = await store.view(id, project.dir);
-    // Through a snapshot only the events after it were read; the branches need theirs from the whole
-    // log, and only theirs are read.
-    printStatus(view, events ? foldBranches(events) : readBranches(store.paths(id)), id, Boolean(args.values.json), await store.hasWriter(id));
+    const { view } = await store.view(id, project.dir);
+    printStatus(view, id, Boolean(args.values.json), await store.hasWriter(id));
     return 0;
   });
 }
 
 // Prints a run's view (and its branches, when it has worktrees) as text or as the --json document;
 // `driven`: whether an orchestrator drives the run now.
-export function printStatus(view: RunView, branches: ReturnType<typeof foldBranches>, runId: string, json: boolean, driven: boolean): void {
+export function printStatus(view: RunView, runId: string, json: boolean, driven: boolean): void {
+  const { branches } = view;
   if (json) process.stdout.write(`${JSON.stringify({ ...toJson(view, driven), ...(branches ? { branches } : {}) }, null, 2)}\n`);
   else process.stdout.write(terminalText(renderStatus(view, driven) + (branches ? `${describeBranches(branches, runId, view.status).join('\n')}\n` : '')));
 }

@@ -5,7 +5,8 @@ import type { RunFiles } from '../../log/read.js';
 import type { RunPaths } from '../../log/write.js';
 import type { RunView } from '../../log/fold.js';
 import { attentionLines, notDrivenLine } from '../status/render.js';
-import { readStory, verdictFailed, type ReportGate, type ReportMarker, type ReportVerdict } from './story.js';
+import { prefixFor } from '../../../machines/plan.js';
+import type { GateRun as ReportGate, Marker as ReportMarker, Verdict as ReportVerdict } from '../../log/fold-story.js';
 import { usageTables, type ReportUsage } from './usage.js';
 
 export interface ReportAttempt {
@@ -57,7 +58,6 @@ export interface ReportData {
   events: Array<{ at: string; event: string; task: string; attempt: string; detail: string }>;
 }
 
-const RUN_END = new Set(['run_completed', 'run_failed', 'run_cancelled', 'run_stopped']);
 // What the report is made at: `now` closes what is still running (a live or crashed run); `driven`
 // is whether a live process holds the run (the lock's holder, or the store's writer).
 export interface ReportMoment {
@@ -70,9 +70,10 @@ export function makeReportData(files: Pick<RunFiles, 'events'>, view: RunView, h
   const now = moment.now ?? Date.now();
   const times = files.events.map((e) => Date.parse(e.at));
   const start = times[0] ?? Date.parse(view.run.created_at);
-  const ended = files.events.some((e) => RUN_END.has(e.event));
-  const end = ended ? Math.max(...times) : Math.max(now, ...times);
-  const story = readStory(files);
+  const end = view.endedAt !== undefined ? Math.max(...times) : Math.max(now, ...times);
+  const { story } = view;
+  // The gates of each verify pass, by the verify task whose verifier runs after them (as machines/steps.ts names it).
+  const gatesOf: Record<string, ReportGate[]> = Object.fromEntries(Object.entries(story.gates).map(([key, gates]) => [`${prefixFor(Number(key.split(':')[0]))}verify-${key.split(':')[1]}`, gates]));
   const restarts = story.markers.filter((m) => m.kind === 'restart').map((m) => m.at);
   const attempts: ReportAttempt[] = [];
   for (const task of view.tasks) {
@@ -81,7 +82,7 @@ export function makeReportData(files: Pick<RunFiles, 'events'>, view: RunView, h
       const finished = a.finishedAt ? Date.parse(a.finishedAt) : undefined;
       const retry = task.retries.find((r) => r.attempt === a.attempt);
       const id = `${task.id}#${a.attempt}`;
-      const gates = story.gates[task.id];
+      const gates = gatesOf[task.id];
       attempts.push({
         id,
         task: task.id,
@@ -104,7 +105,7 @@ export function makeReportData(files: Pick<RunFiles, 'events'>, view: RunView, h
         stalled: a.stalled,
         ...(story.verdicts[id] && { verdict: story.verdicts[id] }),
         ...(gates && { gates }),
-        verdictFailed: verdictFailed(story.verdicts[id], gates),
+        verdictFailed: ['fail', 'reject'].includes(story.verdicts[id]?.verdict ?? '') || (gates ?? []).some((g) => g.exitCode !== 0),
       });
     }
   }
@@ -118,7 +119,7 @@ export function makeReportData(files: Pick<RunFiles, 'events'>, view: RunView, h
     start,
     end: Math.max(end, start + 1),
     attempts,
-    bands: stageBands(files, end),
+    bands: story.stages.map((s) => ({ stage: s.stage, iteration: s.iteration, loop: s.loop, start: Date.parse(s.at), end: s.until === undefined ? end : Date.parse(s.until) })),
     markers: story.markers,
     usage: usageTables(view),
     undriven: notDrivenLine(view, moment.driven),
@@ -135,23 +136,8 @@ export function folderHandoffs(paths: RunPaths): ReportData['handoffs'] {
 
 // The handoffs the log of a PostgreSQL run holds, texts and all; an older log recorded only the file
 // of the writer's machine, which the page names.
-export function loggedHandoffs(files: Pick<RunFiles, 'events'>): ReportData['handoffs'] {
-  return files.events.flatMap((e) =>
-    e.event === 'handoff_written' ? [{ name: basename(e.path).replace(/\.md$/, ''), text: e.text ?? `(not in this log: it records ${e.path}, sha256 ${e.sha256}, a file of the machine that wrote it)` }] : [],
-  );
-}
-
-// One band per stage entered, from its stage_entered to the next stage or the end.
-function stageBands(files: Pick<RunFiles, 'events'>, end: number): ReportData['bands'] {
-  const bands: ReportData['bands'] = [];
-  for (const e of files.events) {
-    if (e.event === 'stage_entered') {
-      const at = Date.parse(e.at);
-      if (bands.length) bands.at(-1)!.end = at;
-      bands.push({ stage: e.stage, iteration: e.iteration, loop: e.loop, start: at, end });
-    } else if (RUN_END.has(e.event) && bands.length) bands.at(-1)!.end = Date.parse(e.at);
-  }
-  return bands;
+export function loggedHandoffs(view: Pick<RunView, 'story'>): ReportData['handoffs'] {
+  return view.story.handoffs.map((h) => ({ name: basename(h.path).replace(/\.md$/, ''), text: h.text ?? `(not in this log: it records ${h.path}, sha256 ${h.sha256}, a file of the machine that wrote it)` }));
 }
 
 function eventRow(e: Record<string, unknown>): ReportData['events'][number] {

@@ -9,7 +9,6 @@ import { liveHolder } from '../../store/file-lock.js';
 import { openRegularFile } from '../../sys/regular-file.js';
 import { terminalLine } from '../../sys/terminal-text.js';
 import { attemptFacts, lanesOf, type AttemptFact, type Lane } from './lanes.js';
-import { doneOf, planTasks, type PlanTasks } from './plan-tasks.js';
 
 // A lane and an attempt's state, as the model holds them (lanes.ts).
 export type { AttemptFact, Lane };
@@ -74,18 +73,17 @@ export function loadWatchModel(paths: RunPaths, now = Date.now()): WatchModel {
 // The model of a run read from either store; an ended run's clock stops at its last event.
 export function modelOf(source: WatchRead, now = Date.now()): WatchModel {
   const view = foldRun(source.read, source.projectDir);
-  const last = source.read.events.at(-1);
   const ended = ENDED.has(view.status);
-  const at = ended && last ? Date.parse(last.at) : now;
+  const at = ended && view.lastAt !== undefined ? Date.parse(view.lastAt) : now;
   // A live orchestrator watches its own running attempts: they are not uncertain.
   const live = !ended && source.live();
-  const model = toWatchModel(view, planTasks(source.read.events), source.tail, at, live);
+  const model = toWatchModel(view, source.tail, at, live);
   if (!ended && !live && view.orchestrated) model.undriven = `nothing drives this run: ${source.undriven}`;
   return model;
 }
 
-// Builds the model from a folded view and the plan's tasks; `tail` gives each lane its last output line.
-export function toWatchModel(view: RunView, plan: PlanTasks, tail: WatchRead['tail'], now = Date.now(), live = false): WatchModel {
+// Builds the model from a folded view; `tail` gives each lane its last output line.
+export function toWatchModel(view: RunView, tail: WatchRead['tail'], now = Date.now(), live = false): WatchModel {
   const ended = ENDED.has(view.status);
   const started = Date.parse(view.run.created_at);
   return {
@@ -101,7 +99,7 @@ export function toWatchModel(view: RunView, plan: PlanTasks, tail: WatchRead['ta
     costUsd: view.usage.run.costUsd,
     tokens: view.usage.run.tokens,
     elapsedMs: Math.max(0, now - started),
-    tasks: doneOf(plan, view.tasks),
+    tasks: { done: view.tasks.filter((t) => view.current.has(t.id) && t.status === 'completed').length, total: view.current.size },
     lanes: lanesOf(view, tail, now),
     attempts: attemptFacts(view),
     // A live run's writes in flight (temporary files) are not problems yet.

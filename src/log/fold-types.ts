@@ -1,0 +1,123 @@
+// The fold's state and the parts of a run's view (fold.ts): tasks and their attempts, conflicts,
+// usage, pipeline progress.
+import type { ApprovalView } from './approvals.js';
+import type { GitFacts } from './fold-git.js';
+import type { RunStory } from './fold-story.js';
+import type { Problem } from './read.js';
+import type { EventOf } from './schema.js';
+
+// What the log holds of the team workers' reports: the attempts taken, the attempts that stalled
+// (keys `task#attempt`) and the usage reports read (by their seq). The run's writer folds each
+// report into the log once (src/remote/worker-news.ts).
+export interface WorkerReports {
+  taken: Set<string>;
+  stalled: Set<string>;
+  usage: Set<number>;
+}
+
+// A started worker or gate group as the log records it (workers/types.ts: WorkerHandle).
+type LoggedHandle = EventOf<'attempt_spawned'>['handle'];
+
+export type AttemptStatus = 'running' | 'completed' | 'failed' | 'interrupted' | 'awaiting_approval' | 'conflict';
+
+export interface AttemptView {
+  attempt: number;
+  stage: string;
+  agent: string;
+  status: AttemptStatus;
+  startedAt?: string;
+  finishedAt?: string;
+  inputs: string[];
+  artifacts: string[];
+  evidence: string;
+  next: string;
+  worker?: string;
+  /** No terminal event: the log cannot say whether it finished. */
+  uncertain: boolean;
+  stalled: boolean;
+  costUsd: number;
+  tokens: { input: number; output: number };
+  sessionId?: string;
+}
+
+export interface TaskView {
+  id: string;
+  /** The title its assignment carries (a fix task's names its defect). */
+  title?: string;
+  status: AttemptStatus | 'pending';
+  attempts: AttemptView[];
+  retries: Array<{ attempt: number; reason: string; at: string }>;
+}
+
+export interface Conflict {
+  task: string;
+  attempt: number;
+  statuses: string[];
+  files: string[];
+}
+
+export type { ApprovalView };
+
+export interface UsageTotals {
+  costUsd: number;
+  tokens: { input: number; output: number };
+}
+
+export interface RunUsage {
+  run: UsageTotals;
+  byStage: Record<string, UsageTotals>;
+  byAgent: Record<string, UsageTotals>;
+}
+
+// What one iteration of a run tried, and how it ended (the last one: how far it got).
+export interface IterationView {
+  iteration: number;
+  tasks: string[];
+  fixLoops: number;
+  outcome: string;
+  reasons: string[];
+}
+
+// Where a pipeline run stands: iteration k of K, fix loop j of J, the last verdicts.
+export interface PipelineProgress {
+  iteration: number;
+  maxIterations?: number;
+  loop: number;
+  maxFixLoops?: number;
+  lastDefects: Array<{ id: string; description: string }>;
+  lastReview?: { verdict: string; reasons: string[]; iteration: number };
+}
+
+// The fold of a run's events so far: what the view is made from. Plain data, maps and sets, so that it
+// can be saved in a snapshot (snapshot.ts) and carried on with the events written after it.
+export interface FoldState {
+  stage: string;
+  status: string;
+  tasks: Map<string, TaskView>;
+  conflicts: Map<string, Conflict>;
+  terminalFiles: Map<string, Array<{ status: string; file: string }>>;
+  pipeline: PipelineProgress;
+  outcome?: string;
+  iterations: IterationView[];
+  gateDefects: Array<{ id: string; description: string }>;
+  usage: RunUsage;
+  /** Each assigned task's title, by task id. */
+  titles: Record<string, string>;
+  /** The run_started record: an orchestrator started the run, and this is what with. */
+  started?: EventOf<'run_started'>;
+  current: Set<string>;
+  /** The run's worker (worker-N) each task was last assigned to. */
+  assigned: Map<string, string>;
+  /** Each started attempt's worker by `task#attempt` (attempt_spawned); the verify gates' groups (gate_spawned). */
+  handles: Map<string, LoggedHandle>;
+  gateGroups: LoggedHandle[];
+  git: GitFacts;
+  reports: WorkerReports;
+  story: RunStory;
+  lastAt?: string;
+  endedAt?: string;
+  /** Valid events folded. */
+  eventCount: number;
+  /** Bad files met among the events folded. */
+  problems: Problem[];
+}
