@@ -8,10 +8,11 @@ import type { WorkerHandle } from '../../workers/types.js';
 import { findEscapees } from '../../workers/escapees.js';
 import { OUTPUT_FILE, PID_FILE } from '../../workers/wrapper.js';
 import type { AttemptFiles } from './records.js';
-import type { RunSession } from '../run/session.js';
+import type { EventLog } from '../run/event-log.js';
+import type { WorkerRegistry } from './registry.js';
 
 // A handle for the attempt's unrecorded worker, recorded now; undefined when it never started.
-export function adoptUnrecorded(session: RunSession, input: AttemptInput, attemptDir: string): WorkerHandle | undefined {
+export function adoptUnrecorded(run: { readonly events: EventLog; readonly registry: WorkerRegistry }, input: AttemptInput, attemptDir: string): WorkerHandle | undefined {
   const pidFile = join(attemptDir, PID_FILE);
   if (!existsSync(pidFile)) return undefined;
   let pid: number;
@@ -24,8 +25,8 @@ export function adoptUnrecorded(session: RunSession, input: AttemptInput, attemp
   // Alive and ours: its command line names this attempt's folder. Dead: a record with pid only.
   const ours = start !== undefined && readCmdline(pid).includes(attemptDir);
   const handle: WorkerHandle = { backend: 'process', pid, pidStart: ours ? start : -1, pgid: pid };
-  session.registry.record(input.taskId, input.attempt, handle);
-  session.events.append({ event: 'attempt_spawned', task_id: input.taskId, attempt: input.attempt, worker: input.worker, handle });
+  run.registry.record(input.taskId, input.attempt, handle);
+  run.events.append({ event: 'attempt_spawned', task_id: input.taskId, attempt: input.attempt, worker: input.worker, handle });
   return handle;
 }
 

@@ -9,18 +9,33 @@ import type { AgentAdapter, LaunchSpec, WorkerExit, WorkerHandle } from '../../w
 import { OUTPUT_FILE } from '../../workers/wrapper.js';
 import { attemptCapMs } from './cap.js';
 import { LifeSigns, lookEveryMs, silenceReason } from './life-signs.js';
-import type { RunSession } from '../run/session.js';
+import type { TeamConfig } from '../../config/schema.js';
+import type { Limits } from '../log/schema.js';
+import type { CancelScope } from '../cancel/scope.js';
+import type { EventLog } from '../run/event-log.js';
+import type { Progress } from '../run/progress.js';
+import type { WorkerRegistry } from './registry.js';
+
+// What the watchdog uses of a run: its log, progress, workers, cancel scope, config and limits.
+export interface WatchParts {
+  readonly events: EventLog;
+  readonly progress: Progress;
+  readonly registry: WorkerRegistry;
+  readonly cancel: CancelScope;
+  readonly config: TeamConfig;
+  readonly limits: Limits;
+}
 import { openRegularFile } from '../sys/regular-file.js';
 
 // A stalled worker killed by the watchdog gets this long to go after SIGINT.
 const WATCHDOG_GRACE_MS = 2_000;
 
 // Resolves with how the worker ended; `stopped` is set when we ended it (watchdog or cancel).
-export async function watchWorker(session: RunSession, handle: WorkerHandle, spec: LaunchSpec, input: AttemptInput, signal: AbortSignal, adapter: AgentAdapter): Promise<WorkerExit> {
-  const backend = session.registry.backendOf(handle);
-  const { statusCheckMs, reassignMs } = session.limits;
+export async function watchWorker(run: WatchParts, handle: WorkerHandle, spec: LaunchSpec, input: AttemptInput, signal: AbortSignal, adapter: AgentAdapter): Promise<WorkerExit> {
+  const backend = run.registry.backendOf(handle);
+  const { statusCheckMs, reassignMs } = run.limits;
   const started = Date.now();
-  const capMs = attemptCapMs(session.config, input.stage);
+  const capMs = attemptCapMs(run.config, input.stage);
   const life = new LifeSigns(spec.attemptDir, adapter, started);
   let stalledNoted = false;
   let sessionNoted = false;
@@ -29,13 +44,13 @@ export async function watchWorker(session: RunSession, handle: WorkerHandle, spe
   // Stopping is an effect: the step that asked for it (and its records) is in the log first.
   const stop = (reason: string, graceMs: number) => {
     stopReason ??= reason;
-    stopping ??= session.cancel.track(session.events.settled().then(() => backend.stop(handle, { graceMs })));
+    stopping ??= run.cancel.track(run.events.settled().then(() => backend.stop(handle, { graceMs })));
   };
   // A forced cancel while stopping: stop again with no grace (SIGTERM now, then SIGKILL).
-  const offForce = session.cancel.onForce(() => {
-    if (stopping) void session.cancel.track(backend.stop(handle, { graceMs: 0 }));
+  const offForce = run.cancel.onForce(() => {
+    if (stopping) void run.cancel.track(backend.stop(handle, { graceMs: 0 }));
   });
-  const onAbort = () => stop('cancel', session.cancel.force ? 0 : session.config.team.shutdownTimeoutMs);
+  const onAbort = () => stop('cancel', run.cancel.force ? 0 : run.config.team.shutdownTimeoutMs);
   if (signal.aborted) onAbort();
   signal.addEventListener('abort', onAbort, { once: true });
   let looking = false;
@@ -46,7 +61,7 @@ export async function watchWorker(session: RunSession, handle: WorkerHandle, spe
     try {
       const { silentMs: silent, failure } = life.look();
       const ran = Date.now() - started;
-      if (!sessionNoted && adapter.peekSessionId) sessionNoted = noteSessionId(session, input, adapter, spec.attemptDir);
+      if (!sessionNoted && adapter.peekSessionId) sessionNoted = noteSessionId(run, input, adapter, spec.attemptDir);
       const stalled = silent >= statusCheckMs && !stalledNoted;
       const kill =
         failure ??
@@ -60,17 +75,17 @@ export async function watchWorker(session: RunSession, handle: WorkerHandle, spe
       if (!(await backend.isAlive(handle))) return;
       if (stalled) {
         stalledNoted = true;
-        session.events.append({ event: 'attempt_stalled', task_id: input.taskId, attempt: input.attempt, silent_ms: silent });
-        session.progress.emit({ type: 'attempt.stalled', task: input.taskId, attempt: input.attempt, silentMs: silent }, `… ${input.taskId} a${input.attempt} stalled: no progress for ${Math.round(silent / 1000)}s`);
+        run.events.append({ event: 'attempt_stalled', task_id: input.taskId, attempt: input.attempt, silent_ms: silent });
+        run.progress.emit({ type: 'attempt.stalled', task: input.taskId, attempt: input.attempt, silentMs: silent }, `… ${input.taskId} a${input.attempt} stalled: no progress for ${Math.round(silent / 1000)}s`);
       }
       if (kill) {
         // The kill is in the log before it is done.
-        session.events.append({ event: 'attempt_stopping', task_id: input.taskId, attempt: input.attempt, by: 'watchdog', reason: kill });
+        run.events.append({ event: 'attempt_stopping', task_id: input.taskId, attempt: input.attempt, by: 'watchdog', reason: kill });
         stop(kill, WATCHDOG_GRACE_MS);
       }
     } catch (error) {
       clearInterval(timer);
-      session.cancel.fail(error as Error);
+      run.cancel.fail(error as Error);
     } finally {
       looking = false;
     }
@@ -88,10 +103,10 @@ export async function watchWorker(session: RunSession, handle: WorkerHandle, spe
 }
 
 // Records the CLI's session id as soon as its output shows it.
-function noteSessionId(session: RunSession, input: AttemptInput, adapter: AgentAdapter, dir: string): boolean {
+function noteSessionId(run: WatchParts, input: AttemptInput, adapter: AgentAdapter, dir: string): boolean {
   const id = adapter.peekSessionId?.(readHead(join(dir, OUTPUT_FILE)));
   if (!id) return false;
-  session.events.append({ event: 'attempt_usage', task_id: input.taskId, attempt: input.attempt, stage: input.stage, agent: input.agent, session_id: id });
+  run.events.append({ event: 'attempt_usage', task_id: input.taskId, attempt: input.attempt, stage: input.stage, agent: input.agent, session_id: id });
   return true;
 }
 

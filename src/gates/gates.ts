@@ -6,30 +6,35 @@ import type { WorkerHandle } from '../../workers/types.js';
 import { redactSecrets } from '../log/guards.js';
 import { runGate } from './run.js';
 import { verifyDir } from '../isolation/integration.js';
-import type { RunSession } from '../run/session.js';
+import type { IsolationParts } from '../isolation/isolation.js';
+import type { RunPaths } from '../log/write.js';
+import type { TeamConfig } from '../../config/schema.js';
 
 // The tail of a gate's output kept in the log; the whole output stays in gates/.
 const OUTPUT_TAIL = 2_000;
 
+// What the gates use of a run: its isolation (where they run), its folder, its config.
+export type GateParts = IsolationParts & { readonly paths: RunPaths; readonly config: TeamConfig };
+
 // Runs every gate (all of them, so the defects list is complete) and records the results.
-export async function runGates(session: RunSession, commands: string[], iteration: number, pass: number, signal: AbortSignal): Promise<void> {
-  const dir = join(session.paths.runDir, 'gates');
+export async function runGates(parts: GateParts, commands: string[], iteration: number, pass: number, signal: AbortSignal): Promise<void> {
+  const dir = join(parts.paths.runDir, 'gates');
   mkdirSync(dir, { recursive: true });
   const gates: GateResult[] = [];
-  const cwd = await verifyDir(session);
+  const cwd = await verifyDir(parts);
   for (const [index, command] of commands.entries()) {
     const outputFile = join(dir, `i${iteration}-p${pass}-${index + 1}.log`);
     // The gate's group is durable in the log before the gate runs: a cancel after a crash stops it.
     const record = (handle: WorkerHandle) => {
-      session.events.append({ event: 'gate_spawned', iteration, pass, gate: index + 1, command, handle });
-      return session.events.flush();
+      parts.events.append({ event: 'gate_spawned', iteration, pass, gate: index + 1, command, handle });
+      return parts.events.flush();
     };
-    const run = await runGate(command, { cwd, outputFile, timeoutMs: session.config.verify.timeoutMs, signal, tailChars: OUTPUT_TAIL, record });
+    const run = await runGate(command, { cwd, outputFile, timeoutMs: parts.config.verify.timeoutMs, signal, tailChars: OUTPUT_TAIL, record });
     if (signal.aborted) return;
     // The project's own output can print a secret too: the log gets the tail redacted.
     const gate = { command, exitCode: run.exitCode, timedOut: run.timedOut, durationMs: run.durationMs, output: redactSecrets(run.tail).text };
     gates.push(gate);
-    session.progress.emit({ type: 'gate', command, exitCode: gate.exitCode, timedOut: gate.timedOut }, `  gate \`${command}\` ${gate.timedOut ? 'timed out' : `exited ${gate.exitCode}`} (${(gate.durationMs / 1000).toFixed(1)}s)`);
+    parts.progress.emit({ type: 'gate', command, exitCode: gate.exitCode, timedOut: gate.timedOut }, `  gate \`${command}\` ${gate.timedOut ? 'timed out' : `exited ${gate.exitCode}`} (${(gate.durationMs / 1000).toFixed(1)}s)`);
   }
-  session.events.commit({ event: 'gates_result', iteration, pass, gates });
+  parts.events.commit({ event: 'gates_result', iteration, pass, gates });
 }

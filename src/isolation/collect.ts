@@ -8,13 +8,13 @@ import { abortMerge, mergeInProgress } from '../git/merge.js';
 import { refPart } from '../git/ref-part.js';
 import { commitOf } from '../git/repo.js';
 import { commitAll } from '../git/worktree.js';
-import type { RunSession } from '../run/session.js';
+import type { IsolationParts } from './isolation.js';
 import { append } from './facts.js';
 
 // Brings the attempt's commits made off `branch` in the worktree at `path` onto it, and leaves the
 // worktree on `branch`; returns why the task fails instead (the commits are kept on a branch named there).
-export async function collectCommits(session: RunSession, input: AttemptInput, path: string, branch: string): Promise<string | undefined> {
-  const iso = session.isolation;
+export async function collectCommits(run: IsolationParts, input: AttemptInput, path: string, branch: string): Promise<string | undefined> {
+  const iso = run.isolation;
   const top = iso.projectDir;
   const head = (await git(path, ['symbolic-ref', '--quiet', '--short', 'HEAD'])).stdout;
   const where = head === branch ? 'a branch or a detached HEAD it then left (found in the worktree\'s HEAD log)' : head === '' ? 'a detached HEAD' : `a branch of its own, ${head}`;
@@ -43,6 +43,6 @@ export async function collectCommits(session: RunSession, input: AttemptInput, p
   const after = (await commitOf(top, `refs/heads/${branch}`))!;
   if (after === before) return undefined;
   const files = linesOf((await git(top, ['diff', '--name-only', before, after])).stdout);
-  append(session, { event: 'task_committed', task_id: input.taskId, attempt: input.attempt, branch, commit: after, files, why: `collected ${found} commit(s) the agent made on ${where}` });
+  append(run, { event: 'task_committed', task_id: input.taskId, attempt: input.attempt, branch, commit: after, files, why: `collected ${found} commit(s) the agent made on ${where}` });
   return undefined;
 }

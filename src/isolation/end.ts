@@ -8,7 +8,7 @@ import { INTEGRATION_WORKTREE, TASK_SEPARATOR, taskOfBranch } from './isolation.
 import { ensureIntegration } from './integration.js';
 import { saveLeftovers } from './attempt.js';
 import { checkCheckout } from './watch.js';
-import type { RunSession } from '../run/session.js';
+import type { IsolationParts } from './isolation.js';
 
 export interface KeptBranch {
   branch: string;
@@ -31,31 +31,31 @@ export async function unmergedBranches(dir: string, integration: string, userBra
 }
 
 // Commits the workers' leftovers, records the branches kept, and lists them unless the run completed.
-export async function settleBranches(session: RunSession, outcome: string): Promise<void> {
-  const iso = session.isolation;
+export async function settleBranches(run: IsolationParts, outcome: string): Promise<void> {
+  const iso = run.isolation;
   if (!iso.active) return;
   try {
     await iso.serial(async () => {
       // An agent of the last stage may have moved or deleted team/<run>: it ends where the log says.
-      if (iso.remote === undefined) await ensureIntegration(session);
-      await checkCheckout(session, 'at the end of the run');
+      if (iso.remote === undefined) await ensureIntegration(run);
+      await checkCheckout(run, 'at the end of the run');
       const mine = iso.worktreePath('');
       for (const worktree of await listWorktrees(iso.projectDir)) {
         const inside = relative(mine, worktree.path);
         const task = taskOfBranch(iso.branch, worktree.branch);
         if (inside.startsWith('..') || inside === INTEGRATION_WORKTREE || task === undefined) continue;
-        await saveLeftovers(session, worktree.path, worktree.branch, iso.attempts.get(task) ?? 1, `left when the run ended ${outcome}`);
+        await saveLeftovers(run, worktree.path, worktree.branch, iso.attempts.get(task) ?? 1, `left when the run ended ${outcome}`);
       }
       const kept = await unmergedBranches(iso.projectDir, iso.branch, iso.record!.userBranch ?? '');
-      if (kept.length > 0) append(session, { event: 'branches_kept', branches: kept });
-      await session.events.flush();
+      if (kept.length > 0) append(run, { event: 'branches_kept', branches: kept });
+      await run.events.flush();
       const tasks = kept.filter((k) => k.branch !== iso.branch);
       if (outcome !== 'completed' && tasks.length > 0) {
         const lines = tasks.map((k) => `   ${k.branch} (${k.commits} commit(s) not in ${iso.branch})`);
-        session.progress.emit({ type: 'branches.kept', branches: kept }, `branches kept with work not merged into ${iso.branch}:\n${lines.join('\n')}`);
+        run.progress.emit({ type: 'branches.kept', branches: kept }, `branches kept with work not merged into ${iso.branch}:\n${lines.join('\n')}`);
       }
     });
   } catch (error) {
-    session.log.warn({ err: error }, 'settling the run\'s branches failed');
+    run.log.warn({ err: error }, 'settling the run\'s branches failed');
   }
 }

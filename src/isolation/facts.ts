@@ -1,8 +1,8 @@
-// The git facts of worktree isolation go to the log through here, and into the session's
+// The git facts of worktree isolation go to the log through here, and into the run's
 // Isolation, which keeps what they say (branches, worktrees, merges, the checkout's reading).
-import type { RunSession } from '../run/session.js';
+import type { IsolationParts } from './isolation.js';
 
-// Appends a git fact to the log and keeps it in the session's isolation.
-export function append(session: RunSession, event: Parameters<RunSession['events']['append']>[0]): void {
-  session.isolation.note(session.events.append(event));
+// Appends a git fact to the log and keeps it in the run's isolation.
+export function append(run: IsolationParts, event: Parameters<IsolationParts['events']['append']>[0]): void {
+  run.isolation.note(run.events.append(event));
 }

@@ -3,13 +3,13 @@
 import type { AttemptInput } from '../../machines/types.js';
 import { git, gitOrThrow, identity, linesOf } from '../git/git.js';
 import { gitlinksAdded, stagePlain } from '../git/nested-repos.js';
-import type { RunSession } from '../run/session.js';
+import type { IsolationParts } from './isolation.js';
 import { append } from './facts.js';
 
 // Replaces the gitlinks `branch` adds since it left `team/<run>` by their folders' files, committed
 // on `branch` in the worktree at `path`; returns why the task fails instead (a folder with no files).
-export async function replaceGitlinks(session: RunSession, input: AttemptInput, path: string, branch: string): Promise<string | undefined> {
-  const iso = session.isolation;
+export async function replaceGitlinks(run: IsolationParts, input: AttemptInput, path: string, branch: string): Promise<string | undefined> {
+  const iso = run.isolation;
   const base = (await git(path, ['merge-base', iso.branch, branch])).stdout;
   if (base === '') return undefined;
   const links = await gitlinksAdded(path, base, branch);
@@ -28,6 +28,6 @@ export async function replaceGitlinks(session: RunSession, input: AttemptInput, 
   const commit = await gitOrThrow(path, ['rev-parse', 'HEAD']);
   const files = linesOf((await git(path, ['diff', '--name-only', 'HEAD~1', 'HEAD'])).stdout);
   const why = links.map((dir) => `${dir} was committed as a gitlink to a git repository of its own: its files are committed as plain files in its place (its .git stays in the worktree)`).join('; ');
-  append(session, { event: 'task_committed', task_id: input.taskId, attempt: input.attempt, branch, commit, files, why });
+  append(run, { event: 'task_committed', task_id: input.taskId, attempt: input.attempt, branch, commit, files, why });
   return undefined;
 }

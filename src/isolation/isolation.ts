@@ -8,6 +8,9 @@ import { applyGitFact, type ConflictRecord, type GitFacts } from '../log/fold-gi
 import type { Stage } from '../../workers/types.js';
 import { idOfRefPart, refPart } from '../git/ref-part.js';
 import { Serial } from '../git/serial.js';
+import type { EventLog } from '../run/event-log.js';
+import type { Progress } from '../run/progress.js';
+import type { Logger } from '../sys/logger.js';
 
 // The folder under the project that holds every run's worktrees (never committed).
 export const WORKTREES_DIR = join('.team', 'worktrees');
@@ -36,6 +39,14 @@ export function taskOfBranch(integration: string, branch: string): string | unde
 }
 
 export type { ConflictRecord };
+
+// What isolation's steps use of a run: its log, its isolation state, its progress and its logger.
+export interface IsolationParts {
+  readonly events: EventLog;
+  readonly isolation: Isolation;
+  readonly progress: Progress;
+  readonly log: Logger;
+}
 
 // What the log already holds (GitFacts, merged into the class): merges and worktrees, conflicts by
 // task, the integration branch's recorded tip, the last reading of the user's checkout.

@@ -6,42 +6,42 @@ import { mergeBranch } from '../git/merge.js';
 import { append } from './facts.js';
 import { ensureIntegration, stashLeftovers } from './integration.js';
 import { checkCheckout } from './watch.js';
-import type { RunSession } from '../run/session.js';
+import type { IsolationParts } from './isolation.js';
 
 // Merges the task's branch into the integration branch: once, even across a crash mid-merge.
-export async function mergeTask(session: RunSession, input: AttemptInput, branch: string): Promise<string | undefined> {
-  const iso = session.isolation;
+export async function mergeTask(run: IsolationParts, input: AttemptInput, branch: string): Promise<string | undefined> {
+  const iso = run.isolation;
   const into = iso.branch;
-  const path = await ensureIntegration(session);
-  await stashLeftovers(session, path, `left in the integration worktree before merging ${branch}`);
-  await checkCheckout(session, `at the merge of ${input.taskId}`);
+  const path = await ensureIntegration(run);
+  await stashLeftovers(run, path, `left in the integration worktree before merging ${branch}`);
+  await checkCheckout(run, `at the merge of ${input.taskId}`);
   const key = `${input.taskId}#${input.attempt}`;
   const tip = (await commitOf(iso.projectDir, branch))!;
   const ref = { task_id: input.taskId, attempt: input.attempt, branch, into };
   if (await isAncestor(iso.projectDir, tip, into)) {
-    if (!iso.mergesDone.has(key)) append(session, { event: 'merge_done', ...ref, commit: (await commitOf(path, 'HEAD'))!, how: iso.mergesStarted.has(key) ? 'finished after a restart' : 'already merged' });
+    if (!iso.mergesDone.has(key)) append(run, { event: 'merge_done', ...ref, commit: (await commitOf(path, 'HEAD'))!, how: iso.mergesStarted.has(key) ? 'finished after a restart' : 'already merged' });
     return undefined;
   }
-  append(session, { event: 'merge_started', ...ref, tip });
-  await session.events.flush();
+  append(run, { event: 'merge_started', ...ref, tip });
+  await run.events.flush();
   const outcome = await mergeBranch(path, branch, `team ${iso.runId}: merge ${input.taskId} (attempt ${input.attempt})`);
   if (outcome.kind === 'merged') {
-    append(session, { event: 'merge_done', ...ref, commit: outcome.commit, how: 'merged' });
-    session.progress.emit({ type: 'merge', task: input.taskId, branch, into }, `  ⇢ ${branch} merged into ${into}`);
+    append(run, { event: 'merge_done', ...ref, commit: outcome.commit, how: 'merged' });
+    run.progress.emit({ type: 'merge', task: input.taskId, branch, into }, `  ⇢ ${branch} merged into ${into}`);
     return undefined;
   }
   const { files, ours, theirs } = outcome;
   if (outcome.kind === 'runtime-files') {
-    return failMerge(session, input, branch, 'runtime-files', files, ours, theirs, `${branch} commits teamline's own files (${files.join(', ')}): not merged into ${into}; the branch is kept`);
+    return failMerge(run, input, branch, 'runtime-files', files, ours, theirs, `${branch} commits teamline's own files (${files.join(', ')}): not merged into ${into}; the branch is kept`);
   }
   const why = `merge conflict: ${branch} (theirs, ${theirs.slice(0, 10)}) and ${into} (ours, ${ours.slice(0, 10)}) both change ${files.join(', ')}; the merge was aborted and both sides are kept; a fix task resolves it in a worktree where the merge waits with conflict markers`;
-  return failMerge(session, input, branch, 'conflict', files, ours, theirs, why);
+  return failMerge(run, input, branch, 'conflict', files, ours, theirs, why);
 }
 
 // Records the failed merge (the machine will not retry the task) and returns the evidence.
-function failMerge(session: RunSession, input: AttemptInput, branch: string, reason: 'conflict' | 'runtime-files', files: string[], ours: string, theirs: string, why: string): string {
-  const full = session.events.commit({ event: 'merge_failed', task_id: input.taskId, attempt: input.attempt, branch, into: session.isolation.branch, reason, files, ours, theirs });
-  session.isolation.note(full);
-  session.progress.emit({ type: 'merge.failed', task: input.taskId, reason, files }, `  ✘ ${why}`);
+function failMerge(run: IsolationParts, input: AttemptInput, branch: string, reason: 'conflict' | 'runtime-files', files: string[], ours: string, theirs: string, why: string): string {
+  const full = run.events.commit({ event: 'merge_failed', task_id: input.taskId, attempt: input.attempt, branch, into: run.isolation.branch, reason, files, ours, theirs });
+  run.isolation.note(full);
+  run.progress.emit({ type: 'merge.failed', task: input.taskId, reason, files }, `  ✘ ${why}`);
   return why;
 }

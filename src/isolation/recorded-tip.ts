@@ -3,7 +3,7 @@
 // that commit, never re-made from the run's base; what it pointed to instead is kept as a branch.
 import { git, gitOrThrow } from '../git/git.js';
 import { commitOf } from '../git/repo.js';
-import type { RunSession } from '../run/session.js';
+import type { IsolationParts } from './isolation.js';
 import { append } from './facts.js';
 
 // A branch keepRecordedTip put back: where it pointed before (undefined when it was gone).
@@ -13,8 +13,8 @@ export interface Restored {
 
 // Puts `team/<run>` back at `recorded` unless it is there, or at the merge of a merge the log
 // started and did not record done (a crash after git's merge commit); undefined when nothing moved.
-export async function keepRecordedTip(session: RunSession, recorded: string): Promise<Restored | undefined> {
-  const iso = session.isolation;
+export async function keepRecordedTip(run: IsolationParts, recorded: string): Promise<Restored | undefined> {
+  const iso = run.isolation;
   const top = iso.projectDir;
   const branch = iso.branch;
   const now = await commitOf(top, `refs/heads/${branch}`);
@@ -23,11 +23,11 @@ export async function keepRecordedTip(session: RunSession, recorded: string): Pr
   const kept = now === undefined ? undefined : `${branch}-kept/integration-${now.slice(0, 10)}`;
   if (kept !== undefined) await gitOrThrow(top, ['update-ref', `refs/heads/${kept}`, now!]);
   await gitOrThrow(top, ['update-ref', `refs/heads/${branch}`, recorded]);
-  append(session, { event: 'branch_restored', branch, commit: recorded, ...(now !== undefined && { was: now, kept }) });
-  await session.events.flush();
+  append(run, { event: 'branch_restored', branch, commit: recorded, ...(now !== undefined && { was: now, kept }) });
+  await run.events.flush();
   const at = `restored at ${recorded.slice(0, 10)}, the commit the log recorded`;
   const what = now === undefined ? `${branch} was deleted while the run ran: ${at}` : `${branch} had moved to ${now.slice(0, 10)} while the run ran (kept as ${kept}): ${at}`;
-  session.progress.emit({ type: 'branch.restored', branch, commit: recorded, ...(now !== undefined && { was: now, kept }) }, `  ⚠ ${what}`);
+  run.progress.emit({ type: 'branch.restored', branch, commit: recorded, ...(now !== undefined && { was: now, kept }) }, `  ⚠ ${what}`);
   return now === undefined ? {} : { was: now };
 }
 

@@ -5,23 +5,23 @@ import type { AttemptInput } from '../../machines/types.js';
 import { fetchIntoBranch, pushBranch } from '../git/remote.js';
 import { mergeTask } from './merge.js';
 import { taskBranch } from './isolation.js';
-import type { RunSession } from '../run/session.js';
+import type { IsolationParts } from './isolation.js';
 
 // Fetches and merges the task's branch, then pushes the integration branch; why the task fails instead.
-export async function mergeRemoteTask(session: RunSession, input: AttemptInput): Promise<string | undefined> {
-  const iso = session.isolation;
+export async function mergeRemoteTask(run: IsolationParts, input: AttemptInput): Promise<string | undefined> {
+  const iso = run.isolation;
   const remote = iso.remote!;
   const branch = taskBranch(iso.branch, input.taskId);
   const fetched = await fetchIntoBranch(iso.projectDir, remote, branch);
   if (!fetched.ok) return `the task's branch ${branch} could not be fetched from ${remote} (${fetched.stderr || `git exited ${fetched.code}`}); nothing was merged`;
-  const unmerged = await mergeTask(session, input, branch);
+  const unmerged = await mergeTask(run, input, branch);
   if (unmerged) return unmerged;
-  return pushIntegration(session);
+  return pushIntegration(run);
 }
 
 // Pushes `team/<run>` to the remote; why not, when it could not be.
-export async function pushIntegration(session: RunSession): Promise<string | undefined> {
-  const iso = session.isolation;
+export async function pushIntegration(run: IsolationParts): Promise<string | undefined> {
+  const iso = run.isolation;
   const pushed = await pushBranch(iso.projectDir, iso.remote!, iso.branch);
   return pushed.ok ? undefined : `${iso.branch} could not be pushed to ${iso.remote} (${pushed.stderr || `git exited ${pushed.code}`}): later attempts would not start from it`;
 }

@@ -6,12 +6,12 @@ import { relative } from 'node:path';
 import { git } from '../git/git.js';
 import { lockHeld, locksIn, refLocks } from '../git/stale-locks.js';
 import { listWorktrees } from '../git/worktree.js';
-import type { RunSession } from '../run/session.js';
+import type { IsolationParts } from './isolation.js';
 import { append } from './facts.js';
 
 // Removes the stale locks of the run's worktrees and branches, and reports those of the user's checkout.
-export async function sweepStaleLocks(session: RunSession): Promise<void> {
-  const iso = session.isolation;
+export async function sweepStaleLocks(run: IsolationParts): Promise<void> {
+  const iso = run.isolation;
   if (!iso.active) return;
   try {
     await iso.serial(async () => {
@@ -23,24 +23,24 @@ export async function sweepStaleLocks(session: RunSession): Promise<void> {
         const inside = relative(mine, worktree.path);
         if (inside.startsWith('..') || inside === '') continue;
         const gitDir = (await git(worktree.path, ['rev-parse', '--absolute-git-dir'])).stdout;
-        if (gitDir !== '') for (const lock of locksIn(gitDir)) removeIfStale(session, lock, worktree.path);
+        if (gitDir !== '') for (const lock of locksIn(gitDir)) removeIfStale(run, lock, worktree.path);
       }
-      for (const lock of refLocks(common, 'team', iso.runId)) removeIfStale(session, lock, top);
+      for (const lock of refLocks(common, 'team', iso.runId)) removeIfStale(run, lock, top);
       for (const lock of locksIn(common)) {
         if (lockHeld(lock, top)) continue;
-        append(session, { event: 'git_lock_stale', path: lock, removed: false });
-        session.progress.emit({ type: 'git.lock', path: lock, removed: false }, `  ⚠ needs attention: ${lock} is a git lock in your checkout that no git process holds; teamline leaves it alone: remove it once no git runs there`);
+        append(run, { event: 'git_lock_stale', path: lock, removed: false });
+        run.progress.emit({ type: 'git.lock', path: lock, removed: false }, `  ⚠ needs attention: ${lock} is a git lock in your checkout that no git process holds; teamline leaves it alone: remove it once no git runs there`);
       }
-      await session.events.flush();
+      await run.events.flush();
     });
   } catch (error) {
-    session.log.warn({ err: error }, 'the git locks a crash may have left were not looked for');
+    run.log.warn({ err: error }, 'the git locks a crash may have left were not looked for');
   }
 }
 
-function removeIfStale(session: RunSession, lock: string, folder: string): void {
+function removeIfStale(run: IsolationParts, lock: string, folder: string): void {
   if (lockHeld(lock, folder)) return;
   rmSync(lock, { force: true });
-  append(session, { event: 'git_lock_stale', path: lock, removed: true });
-  session.progress.emit({ type: 'git.lock', path: lock, removed: true }, `  removed ${lock}: a git lock in teamline's own worktree that no git process holds (left by a crash)`);
+  append(run, { event: 'git_lock_stale', path: lock, removed: true });
+  run.progress.emit({ type: 'git.lock', path: lock, removed: true }, `  removed ${lock}: a git lock in teamline's own worktree that no git process holds (left by a crash)`);
 }

@@ -5,7 +5,7 @@ import type { IsolationRecord } from '../log/schema.js';
 import { UsageError } from '../sys/errors.js';
 import { dirtyPaths, probeRepo } from '../git/repo.js';
 import { gitWriteProblem } from '../git/team-exclude.js';
-import type { RunSession } from '../run/session.js';
+import type { IsolationParts } from './isolation.js';
 import { watchCheckout } from './watch.js';
 import { ensureIntegration } from './integration.js';
 
@@ -47,24 +47,24 @@ export function forRun(record: IsolationRecord, runId: string): IsolationRecord 
 }
 
 // Creates the integration branch and its worktree (with worktrees) and says which isolation runs.
-export async function openIsolation(session: RunSession): Promise<void> {
-  const iso = session.isolation;
+export async function openIsolation(run: IsolationParts): Promise<void> {
+  const iso = run.isolation;
   const record = iso.record;
   if (!record) return;
   if (!iso.active) {
-    session.progress.emit({ type: 'isolation', mode: 'none', reason: record.reason }, `isolation: none — workers share the project folder (${record.reason})`);
+    run.progress.emit({ type: 'isolation', mode: 'none', reason: record.reason }, `isolation: none — workers share the project folder (${record.reason})`);
     return;
   }
   await iso.serial(async () => {
-    await watchCheckout(session);
-    await ensureIntegration(session);
+    await watchCheckout(run);
+    await ensureIntegration(run);
   });
   const dirty = (await dirtyPaths(iso.projectDir, false)).filter((path) => !path.startsWith('.checkpoints/'));
   if (dirty.length > 0) {
-    session.progress.emit({ type: 'isolation.dirty', files: dirty }, `isolation: your uncommitted changes (${dirty.slice(0, 5).join(', ')}${dirty.length > 5 ? ', …' : ''}) are not in the workers' worktrees: they start from the last commit`);
+    run.progress.emit({ type: 'isolation.dirty', files: dirty }, `isolation: your uncommitted changes (${dirty.slice(0, 5).join(', ')}${dirty.length > 5 ? ', …' : ''}) are not in the workers' worktrees: they start from the last commit`);
   }
   const from = record.userBranch ? `${record.userBranch} at ${record.base!.slice(0, 10)}` : record.base!.slice(0, 10);
-  session.progress.emit(
+  run.progress.emit(
     { type: 'isolation', mode: 'worktree', branch: record.branch, base: record.base },
     `isolation: worktree — each worker in its own worktree; merged work on ${record.branch} (from ${from}); your branch and working tree are not touched`,
   );

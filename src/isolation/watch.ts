@@ -3,27 +3,27 @@
 // for status, the end message and `team land`, which refuses until the person acknowledges it.
 import { describeCheckoutChanges, readCheckoutState } from '../git/checkout-state.js';
 import { git } from '../git/git.js';
-import type { RunSession } from '../run/session.js';
+import type { IsolationParts } from './isolation.js';
 import { append } from './facts.js';
 
 // Reads the user's checkout at the run's start, unless the log holds a reading already (a resume).
-export async function watchCheckout(session: RunSession): Promise<void> {
-  const iso = session.isolation;
+export async function watchCheckout(run: IsolationParts): Promise<void> {
+  const iso = run.isolation;
   if (!iso.active || iso.checkout !== undefined) return;
-  append(session, { event: 'checkout_recorded', state: await readCheckoutState(await findTop(iso.projectDir)) });
+  append(run, { event: 'checkout_recorded', state: await readCheckoutState(await findTop(iso.projectDir)) });
 }
 
 // Reads the checkout again and records what changed since the last reading; `seen` says when.
-export async function checkCheckout(session: RunSession, seen: string): Promise<void> {
-  const iso = session.isolation;
+export async function checkCheckout(run: IsolationParts, seen: string): Promise<void> {
+  const iso = run.isolation;
   if (!iso.active || iso.checkout === undefined) return;
   const now = await readCheckoutState(await findTop(iso.projectDir));
   const changes = describeCheckoutChanges(iso.checkout, now);
   if (changes.length === 0) return;
-  const attempts = [...iso.started.entries()].filter(([key]) => !session.events.isFinished(...splitKey(key))).map(([, line]) => line);
-  append(session, { event: 'checkout_changed', changes, seen, attempts, state: now });
+  const attempts = [...iso.started.entries()].filter(([key]) => !run.events.isFinished(...splitKey(key))).map(([, line]) => line);
+  append(run, { event: 'checkout_changed', changes, seen, attempts, state: now });
   const running = attempts.length > 0 ? `; running then: ${attempts.join(', ')}` : '';
-  session.progress.emit({ type: 'checkout.changed', changes, seen, attempts }, `  ⚠ needs attention: your checkout changed while the run ran (seen ${seen}): ${changes.join('; ')}${running}`);
+  run.progress.emit({ type: 'checkout.changed', changes, seen, attempts }, `  ⚠ needs attention: your checkout changed while the run ran (seen ${seen}): ${changes.join('; ')}${running}`);
 }
 
 async function findTop(dir: string): Promise<string> {

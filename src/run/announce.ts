@@ -1,11 +1,12 @@
 // Progress lines for the machine's own records.
 import type { NewEvent } from '../log/schema.js';
-import type { RunSession } from './session.js';
+import type { EventLog } from './event-log.js';
+import type { Progress } from './progress.js';
 import { terminalLine } from '../sys/terminal-text.js';
 
 // Tells the person (and --json readers) about a record as it is written.
-export function announceRecord(session: RunSession, record: NewEvent): void {
-  const p = session.progress;
+export function announceRecord(run: { readonly progress: Progress; readonly events: EventLog }, record: NewEvent): void {
+  const p = run.progress;
   switch (record.event) {
     case 'stage_entered':
       p.emit({ type: 'stage', stage: record.stage, iteration: record.iteration, loop: record.loop }, `== ${record.stage}${record.loop ? ` (fix loop ${record.loop})` : ''}${record.iteration > 1 ? ` (iteration ${record.iteration})` : ''}`);
@@ -27,7 +28,7 @@ export function announceRecord(session: RunSession, record: NewEvent): void {
     case 'run_cancelled':
     case 'run_stopped':
       // Told once it is in the log: the live view then draws its last frame from the log.
-      session.events.afterFlush(() => p.emit({ type: record.event.replace('_', '.'), ...record }));
+      run.events.afterFlush(() => p.emit({ type: record.event.replace('_', '.'), ...record }));
       break;
     default:
       break;

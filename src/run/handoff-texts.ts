@@ -3,13 +3,14 @@
 // an older log holds none, and its handoff files are read.
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { RunSession } from './session.js';
+import type { RunPaths } from '../log/write.js';
+import type { EventLog } from './event-log.js';
 
 // The texts of the named handoffs (paths as handoff_written records them), in the order given; one
 // neither the log nor the folder holds is left out.
-export function handoffTextsOf(session: RunSession, paths: string[]): string[] {
+export function handoffTextsOf(run: { readonly events: EventLog; readonly paths: RunPaths }, paths: string[]): string[] {
   return paths.flatMap((path) => {
-    const text = session.events.fold.handoffText(path) ?? readText(join(session.paths.handoffsDir, basename(path)));
+    const text = run.events.fold.handoffText(path) ?? readText(join(run.paths.handoffsDir, basename(path)));
     return text === undefined ? [] : [text];
   });
 }
