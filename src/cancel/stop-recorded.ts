@@ -7,7 +7,7 @@ import { foldOf } from '../log/fold.js';
 import { readRunFiles } from '../log/read.js';
 import { appendEvent, type RunPaths } from '../log/write.js';
 import { stopLeftoverGates } from '../gates/groups.js';
-import { acquireLock } from '../store/file-lock.js';
+import { acquireLock } from '../store/files/lock.js';
 import { WorkerRegistry } from '../attempt/registry.js';
 
 // Stops every worker and verify gate the log recorded (and the run's tmux servers), then records

@@ -7,7 +7,7 @@ import { LIMITS, validateId, validateProjectPath, validateText } from '../log/gu
 import { hashFile } from '../log/approvals.js';
 import { nowIso } from '../log/time.js';
 import { UsageError } from '../sys/errors.js';
-import { FileStore } from '../store/file-store.js';
+import { FileStore } from '../store/files/store.js';
 import { openStore } from '../store/open.js';
 import { withStore } from '../store/types.js';
 import { storeUrlOf } from '../store/store-url.js';

@@ -7,8 +7,8 @@ import type { Progress } from '../run/progress.js';
 import type { ParsedArgs } from './args/args.js';
 import type { Project } from './args/project.js';
 import { askOrchestrator } from './light/cancel-ask.js';
-import { FileStore } from '../store/file-store.js';
-import type { PgStore } from '../store/pg-store.js';
+import { FileStore } from '../store/files/store.js';
+import type { PgStore } from '../store/pg/store.js';
 import type { RunStore } from '../store/types.js';
 
 // How often `team cancel` looks for the run's end while a store's writer shuts it down.
@@ -75,7 +75,7 @@ async function askWriter(store: PgStore, runId: string | undefined, project: Pro
     return { id, code: 0 };
   }
   if (!(await store.hasWriter(id))) return { id };
-  const { writeRequest } = await import('../store/pg-requests.js');
+  const { writeRequest } = await import('../store/pg/requests.js');
   await writeRequest(store, id, 'cancel', { by: 'team cancel', force });
   progress.emit({ type: 'cancel.sent', run: id, force }, `asked the writer of run ${id} to cancel it${force ? ' (forced)' : ''}; waiting`);
   const deadline = Date.now() + (force ? 0 : project.config.team.shutdownTimeoutMs) + EXTRA_WAIT_MS;
@@ -104,7 +104,7 @@ async function askWriter(store: PgStore, runId: string | undefined, project: Pro
 async function sweep(store: RunStore, id: string, project: Project, progress: Progress, force: boolean): Promise<number>;
 async function sweep(store: RunStore, id: string, project: Project, progress: Progress, force: boolean, askAgain: boolean): Promise<number | typeof TAKEN>;
 async function sweep(store: RunStore, id: string, project: Project, progress: Progress, force: boolean, askAgain = false): Promise<number | typeof TAKEN> {
-  const [{ takeOver }, { driveRun }, { HeldLockError }] = await Promise.all([import('../run/takeover.js'), import('../run/drive.js'), import('../store/file-lock.js')]);
+  const [{ takeOver }, { driveRun }, { HeldLockError }] = await Promise.all([import('../run/takeover.js'), import('../run/drive.js'), import('../store/files/lock.js')]);
   const files = store.kind === 'files';
   const paths = { ...store.paths(id), runId: id };
   let taken: Awaited<ReturnType<typeof takeOver>>;

@@ -6,7 +6,7 @@ import { fetchTracking } from '../git/remote.js';
 import type { BranchesView } from '../isolation/view.js';
 import { landRun, type LandOutcome } from '../isolation/land.js';
 import { openStore } from '../store/open.js';
-import type { PgStore } from '../store/pg-store.js';
+import type { PgStore } from '../store/pg/store.js';
 import { withStore, type RunStore } from '../store/types.js';
 import type { Progress } from '../run/progress.js';
 import { makeProgress } from '../run/progress.js';

@@ -2,7 +2,7 @@
 import { validateId } from '../log/guards.js';
 import { TeamError } from '../sys/errors.js';
 import { openStore } from '../store/open.js';
-import { StoreUnreachableError } from '../store/pg-connect.js';
+import { StoreUnreachableError } from '../store/pg/connect.js';
 import { storeUrlOf } from '../store/store-url.js';
 import { foldInput, withStore } from '../store/types.js';
 import { watchRun } from '../views/watch/live.js';

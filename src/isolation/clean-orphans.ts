@@ -11,7 +11,7 @@ import { WORKTREES_DIR } from './isolation.js';
 
 // The ids of `.team/worktrees/<run>/` (a folder there, or a worktree git knows in one) with no run:
 // neither its run folder nor the local folder of a run in the PostgreSQL store (`.team/store-runs/<run>`,
-// src/store/pg-store.ts), whose writer keeps its integration worktree here.
+// src/store/pg/store.ts), whose writer keeps its integration worktree here.
 export async function orphanRunIds(dir: string): Promise<string[]> {
   const root = join(dir, WORKTREES_DIR);
   const ids = new Set<string>(existsSync(root) ? readdirSync(root) : []);

@@ -16,7 +16,7 @@ import { makeEventFile, type RunPaths, type WriteOptions } from './write.js';
 /** A file being written and synced: settles with it, or with the error that stopped it (never rejects). */
 type Written = Promise<StagedFile | Error>;
 
-// What the run's event log is appended to: the files here, or PostgreSQL (src/store/pg-event-group.ts).
+// What the run's event log is appended to: the files here, or PostgreSQL (src/store/pg/event-group.ts).
 export interface EventSink {
   // Adds an event (not yet in the log: the next flush puts it there); returns it and its name.
   add<E extends NewEvent>(event: E): { full: E & { at: string; run_id: string }; name: string };

@@ -7,8 +7,8 @@
 import type { AttemptInput } from '../../machines/types.js';
 import { applyReportFact } from '../log/fold-tasks.js';
 import type { WorkerReports } from '../log/fold-types.js';
-import { readWorkerNews, type ExpiredLease, type Report } from '../store/pg-reports.js';
-import type { PgStore } from '../store/pg-store.js';
+import { readWorkerNews, type ExpiredLease, type Report } from '../store/pg/reports.js';
+import type { PgStore } from '../store/pg/store.js';
 import { terminalLine } from '../sys/terminal-text.js';
 import { guardCliText } from '../attempt/result-guard.js';
 import type { EventLog } from '../run/event-log.js';

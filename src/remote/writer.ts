@@ -2,11 +2,11 @@
 // request listener) and the workers' news. Requests from other machines reach it by NOTIFY; a
 // cancel it records is passed on to the workers the same way.
 import type PgBoss from 'pg-boss';
-import { closeQueue } from '../store/pg-queue.js';
-import { lastRequestId, listenRequests, readRequests, writeRequest } from '../store/pg-requests.js';
-import type { PgEventGroup } from '../store/pg-event-group.js';
-import type { PgStore } from '../store/pg-store.js';
-import type { KeptWriterLock } from '../store/pg-kept-lock.js';
+import { closeQueue } from '../store/pg/queue.js';
+import { lastRequestId, listenRequests, readRequests, writeRequest } from '../store/pg/requests.js';
+import type { PgEventGroup } from '../store/pg/event-group.js';
+import type { PgStore } from '../store/pg/store.js';
+import type { KeptWriterLock } from '../store/pg/kept-lock.js';
 import type { Logger } from '../sys/logger.js';
 import { WorkerNews, type NewsParts } from './worker-news.js';
 

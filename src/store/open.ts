@@ -1,8 +1,8 @@
 // Opens the store a command works on: the project's files, or the PostgreSQL store that --store or
-// team.store names (pg-store.ts, and pg with it, load only then: a run on files never parses them).
+// team.store names (pg/store.ts, and pg with it, load only then: a run on files never parses them).
 import type { TeamConfig } from '../../config/schema.js';
 import type { WriteOptions } from '../log/write.js';
-import { FileStore } from './file-store.js';
+import { FileStore } from './files/store.js';
 import { storeUrlOf } from './store-url.js';
 import type { RunStore } from './types.js';
 
@@ -18,6 +18,6 @@ export interface StoreProject {
 export async function openStore(project: StoreProject, flag: string | undefined, command: string): Promise<RunStore> {
   const url = storeUrlOf(flag, project.config);
   if (url === undefined) return new FileStore(project.dir, project.write);
-  const { PgStore } = await import('./pg-store.js');
+  const { PgStore } = await import('./pg/store.js');
   return PgStore.open(url, `teamline ${command} pid ${process.pid}`, project.dir);
 }

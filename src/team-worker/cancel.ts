@@ -1,7 +1,7 @@
 // A cancel asked from any machine reaches the worker by NOTIFY: it stops that run's attempts at once
 // (the writer records them ended, which the lease renewal would also find, a quarter TTL later).
-import { lastRequestId, readRequests } from '../store/pg-requests.js';
-import type { PgStore } from '../store/pg-store.js';
+import { lastRequestId, readRequests } from '../store/pg/requests.js';
+import type { PgStore } from '../store/pg/store.js';
 import type { RunningAttempt } from './attempt.js';
 
 // The runs this worker has attempts of, where each run's requests were read up to, and what to stop.

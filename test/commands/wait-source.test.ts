@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { appendEvent, runPaths } from '../../src/log/write.js';
 import { waitSource } from '../../src/commands/wait.js';
-import { FileStore } from '../../src/store/file-store.js';
+import { FileStore } from '../../src/store/files/store.js';
 import { TEMP_PREFIX } from '../../src/sys/atomic.js';
 import { makeProject, removeProjects } from '../helpers/project.js';
 import { RUN_FIELDS } from '../store/records.js';

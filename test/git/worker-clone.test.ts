@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openAttemptTree } from '../../src/team-worker/git.js';
 import { Serial } from '../../src/git/serial.js';
-import type { AttemptJob } from '../../src/store/attempt-job.js';
+import type { AttemptJob } from '../../src/store/pg/attempt-job.js';
 import { GIT_ENV } from '../helpers/git-project.js';
 
 // The agents' commits are the worker's, with the test identity.

@@ -10,7 +10,7 @@ import { ROOT } from '../helpers/team.js';
 
 const CONTENDERS = 6;
 const ROUNDS = 5;
-// The test-only pause of src/store/file-lock.ts inside a takeover (marker made, stale lock not yet
+// The test-only pause of src/store/files/lock.ts inside a takeover (marker made, stale lock not yet
 // removed): the contenders' takeovers overlap in every round.
 const DELAY = 'TEAMLINE_TEST_TAKEOVER_DELAY_MS';
 // Preloaded into a resume: its wall clock reads a day behind, as after a clock set back.

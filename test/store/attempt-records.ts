@@ -1,7 +1,7 @@
 // Attempt jobs for the queue and worker tests: a task_started record and the job a writer sends
 // with it, running a command (a tiny sh script) through the command adapter.
 import type { NewEvent } from '../../src/log/schema.js';
-import type { AttemptJob } from '../../src/store/attempt-job.js';
+import type { AttemptJob } from '../../src/store/pg/attempt-job.js';
 
 // A task_started record of the seed's shape.
 export function started(task: string, attempt: number): NewEvent {

@@ -1,6 +1,6 @@
 // One log written to both stores: a fresh database of the test file's cluster and a project's files.
-import { FileStore } from '../../src/store/file-store.js';
-import { PgStore } from '../../src/store/pg-store.js';
+import { FileStore } from '../../src/store/files/store.js';
+import { PgStore } from '../../src/store/pg/store.js';
 import type { RunStore } from '../../src/store/types.js';
 import { Driver } from '../machines/drive.js';
 import { toExec, toVerify, verifyOnce } from '../machines/routes.js';

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/team.js';
 
 const CONTEND = join(ROOT, 'test/fixtures/lock/contend.mjs');
-const LOCK_MODULE = join(ROOT, 'dist/src/store/file-lock.js');
+const LOCK_MODULE = join(ROOT, 'dist/src/store/files/lock.js');
 const CONTENDERS = 6;
 const ROUNDS = 12;
 const dirs: string[] = [];

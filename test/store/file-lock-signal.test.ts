@@ -1,6 +1,6 @@
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { signalHolder } from '../../src/store/file-lock.js';
+import { signalHolder } from '../../src/store/files/lock.js';
 
 describe('runtime/lock', () => {
   it('reports a lock holder that exited before the signal as gone, without an error', async () => {

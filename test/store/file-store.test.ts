@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe } from 'vitest';
 import { runPaths } from '../../src/log/write.js';
-import { FileStore } from '../../src/store/file-store.js';
+import { FileStore } from '../../src/store/files/store.js';
 import { storeConformance } from './conformance.js';
 import { startWriter } from './writer-process.js';
 

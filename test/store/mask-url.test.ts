@@ -1,6 +1,6 @@
 // Store URLs as messages show them: the password masked, also where the value is no valid URL.
 import { describe, expect, it } from 'vitest';
-import { describeUrl } from '../../src/store/pg-connect.js';
+import { describeUrl } from '../../src/store/pg/connect.js';
 import { maskUrl, withoutPassword } from '../../src/store/mask-url.js';
 
 describe('mask-url', () => {

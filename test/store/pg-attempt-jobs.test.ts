@@ -1,14 +1,14 @@
 // Attempts as pg-boss jobs: a step's events and its attempts' jobs commit together; the worker's
 // leases and reports, and the writer's read of them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attemptJobId, attemptQueue, ATTEMPT_QUEUE } from '../../src/store/attempt-job.js';
-import { renewLease, takeAttempts, type LeaseHolder } from '../../src/store/pg-leases.js';
-import { closeQueue, openQueue } from '../../src/store/pg-queue.js';
-import { readWorkerNews, writeReport } from '../../src/store/pg-reports.js';
-import { lastRequestId, listenRequests, readRequests, writeRequest } from '../../src/store/pg-requests.js';
-import { appendStep } from '../../src/store/pg-step.js';
+import { attemptJobId, attemptQueue, ATTEMPT_QUEUE } from '../../src/store/pg/attempt-job.js';
+import { renewLease, takeAttempts, type LeaseHolder } from '../../src/store/pg/leases.js';
+import { closeQueue, openQueue } from '../../src/store/pg/queue.js';
+import { readWorkerNews, writeReport } from '../../src/store/pg/reports.js';
+import { lastRequestId, listenRequests, readRequests, writeRequest } from '../../src/store/pg/requests.js';
+import { appendStep } from '../../src/store/pg/step.js';
 import { CancelWatch } from '../../src/team-worker/cancel.js';
-import { PgStore } from '../../src/store/pg-store.js';
+import { PgStore } from '../../src/store/pg/store.js';
 import { startCluster, type PgCluster } from '../helpers/postgres.js';
 import { shJob, started } from './attempt-records.js';
 import { openPgFixture } from './pg-fixture.js';

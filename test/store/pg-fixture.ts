@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { startCluster, type PgCluster } from '../helpers/postgres.js';
-import { PgStore } from '../../src/store/pg-store.js';
+import { PgStore } from '../../src/store/pg/store.js';
 import type { StoreFixture } from './conformance.js';
 import { startWriter } from './writer-process.js';
 

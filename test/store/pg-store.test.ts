@@ -1,7 +1,7 @@
 // The PostgreSQL store against the store conformance suite, on a private cluster.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StoreUnreachableError } from '../../src/store/pg-connect.js';
-import { PgStore } from '../../src/store/pg-store.js';
+import { StoreUnreachableError } from '../../src/store/pg/connect.js';
+import { PgStore } from '../../src/store/pg/store.js';
 import { TerminalConflictError } from '../../src/store/terminal.js';
 import { startCluster, type PgCluster } from '../helpers/postgres.js';
 import { storeConformance } from './conformance.js';

@@ -4,7 +4,7 @@ import { execa } from 'execa';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LockedError } from '../../src/sys/errors.js';
-import { takeWriterLock, writerName } from '../../src/store/pg-writer-lock.js';
+import { takeWriterLock, writerName } from '../../src/store/pg/writer-lock.js';
 import { startCluster, type PgCluster } from '../helpers/postgres.js';
 import { ROOT } from '../helpers/team.js';
 

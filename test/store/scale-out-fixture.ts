@@ -8,8 +8,8 @@ import { execa, type ResultPromise } from 'execa';
 import { afterEach } from 'vitest';
 import { readLedger, type LedgerEntry } from '../../workers/sim/ledger.js';
 import { isProcessAlive, signalGroup } from '../../src/sys/proc.js';
-import { readWorkerNews } from '../../src/store/pg-reports.js';
-import { PgStore } from '../../src/store/pg-store.js';
+import { readWorkerNews } from '../../src/store/pg/reports.js';
+import { PgStore } from '../../src/store/pg/store.js';
 import { CLI } from '../helpers/team.js';
 import { makeDatabase } from './pg-fixture.js';
 

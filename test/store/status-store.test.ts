@@ -3,8 +3,8 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FileStore } from '../../src/store/file-store.js';
-import { PgStore } from '../../src/store/pg-store.js';
+import { FileStore } from '../../src/store/files/store.js';
+import { PgStore } from '../../src/store/pg/store.js';
 import type { RunStore } from '../../src/store/types.js';
 import { Driver } from '../machines/drive.js';
 import { toExec, toVerify, verifyOnce } from '../machines/routes.js';

@@ -2,8 +2,8 @@
 // built CLI and prints the plain lines the files give for the same log.
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { PgStore } from '../../src/store/pg-store.js';
-import { takeWriterLock } from '../../src/store/pg-writer-lock.js';
+import { PgStore } from '../../src/store/pg/store.js';
+import { takeWriterLock } from '../../src/store/pg/writer-lock.js';
 import { Driver } from '../machines/drive.js';
 import { toExec, toVerify, verifyOnce } from '../machines/routes.js';
 import { CLI, runTeam } from '../helpers/team.js';

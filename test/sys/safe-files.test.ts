@@ -12,7 +12,7 @@ const MODULES = [
   'src/log/current-run.ts',
   'src/log/read.ts',
   'src/log/run-marks.ts',
-  'src/store/file-lock.ts',
+  'src/store/files/lock.ts',
   'src/cancel/request.ts',
   'src/commands/light/cancel-ask.ts',
   'src/views/wait/summary.ts',

@@ -83,7 +83,7 @@ export async function checkTeamIgnored(projectDir: string, env: NodeJS.ProcessEn
 
 // The store's database answers (with --store URL or team.store); pg loads only here.
 export async function checkStore(url: string): Promise<Check> {
-  const { connectClient, describeUrl } = await import('../../store/pg-connect.js');
+  const { connectClient, describeUrl } = await import('../../store/pg/connect.js');
   try {
     const client = await connectClient(url, 'teamline doctor');
     await client.query('SELECT 1');

@@ -2,7 +2,7 @@
 // files read and shown without the run's machinery. `--watch` and a run in a PostgreSQL store need
 // the whole CLI, which runs the command again: before that nothing was shown or written.
 import { WHOLE_CLI } from './hand-over.js';
-import { FileStore } from '../../store/file-store.js';
+import { FileStore } from '../../store/files/store.js';
 import { storeUrlOf } from '../../store/store-url.js';
 import { showStatus } from './status-read.js';
 

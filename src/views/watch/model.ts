@@ -5,7 +5,7 @@ import { readRunFiles, type RunFiles } from '../../log/read.js';
 import type { RunPaths } from '../../log/write.js';
 import { foldRun, type RunView } from '../../log/fold.js';
 import { attentionLines, notDrivenLine } from '../status/render.js';
-import { liveHolder } from '../../store/file-lock.js';
+import { liveHolder } from '../../store/files/lock.js';
 import { openRegularFile } from '../../sys/regular-file.js';
 import { terminalLine } from '../../sys/terminal-text.js';
 import { attemptFacts, lanesOf, type AttemptFact, type Lane } from './lanes.js';

@@ -2,8 +2,8 @@
 // files; on the PostgreSQL store, the latest output-tail report of each attempt, read on from where
 // the last look stopped.
 import { join } from 'node:path';
-import { readWorkerNews } from '../../store/pg-reports.js';
-import type { PgStore } from '../../store/pg-store.js';
+import { readWorkerNews } from '../../store/pg/reports.js';
+import type { PgStore } from '../../store/pg/store.js';
 import type { RunStore } from '../../store/types.js';
 import { workerWord } from '../../remote/worker-news.js';
 import { lastLine } from './model.js';

@@ -2,8 +2,8 @@
 // server releases it when that connection ends, however its process ended (kill -9, a lost machine).
 import { hostname } from 'node:os';
 import type pg from 'pg';
-import { LockedError } from '../sys/errors.js';
-import { connectClient } from './pg-connect.js';
+import { LockedError } from '../../sys/errors.js';
+import { connectClient } from './connect.js';
 
 // The lock's key, in SQL: one bigint per run id.
 const KEY = "hashtextextended('teamline:' || $1, 0)";

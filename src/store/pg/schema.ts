@@ -1,7 +1,7 @@
 // The PostgreSQL store's tables (schema `teamline`, docs/scale-out.md), created idempotently. Bodies
 // are `json`, which keeps each record's text as the file store writes it (key order included).
 import type pg from 'pg';
-import { APPEND_ONLY_TABLES, WORKER_TABLES } from './pg-schema-workers.js';
+import { APPEND_ONLY_TABLES, WORKER_TABLES } from './schema-workers.js';
 
 // Refuses UPDATE, DELETE and TRUNCATE: runs, events, approvals, reports and requests are written once.
 const APPEND_ONLY = `

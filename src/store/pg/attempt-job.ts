@@ -2,9 +2,9 @@
 // would, and the job id derived from run + task + attempt, so an attempt is never enqueued twice.
 import { v5 as uuidv5 } from 'uuid';
 import { z } from 'zod';
-import { agentSchema } from '../../config/schema.js';
-import { ID_PATTERN } from '../log/guards.js';
-import { PERMISSION_LEVELS, STAGES } from '../../workers/types.js';
+import { agentSchema } from '../../../config/schema.js';
+import { ID_PATTERN } from '../../log/guards.js';
+import { PERMISSION_LEVELS, STAGES } from '../../../workers/types.js';
 
 // The queue of attempts that need no label; an attempt that names one goes to `team-attempts.<label>`.
 export const ATTEMPT_QUEUE = 'team-attempts';

@@ -4,13 +4,13 @@
 // its worker's lease expired has its job failed in the same transaction.
 import type PgBoss from 'pg-boss';
 import type pg from 'pg';
-import type { NewEvent, TeamEvent } from '../log/schema.js';
-import { eventFileName } from '../log/write.js';
-import { nowIso } from '../log/time.js';
+import type { NewEvent, TeamEvent } from '../../log/schema.js';
+import { eventFileName } from '../../log/write.js';
+import { nowIso } from '../../log/time.js';
 import { attemptJobId, attemptQueue, type AttemptJob } from './attempt-job.js';
-import { ensureAttemptQueue, onClient } from './pg-queue.js';
-import type { PgStore } from './pg-store.js';
-import { endedBy } from './terminal.js';
+import { ensureAttemptQueue, onClient } from './queue.js';
+import type { PgStore } from './store.js';
+import { endedBy } from '../terminal.js';
 
 // Appends the step; `jobs` holds one job for each task_started among `records`, and no other.
 export async function appendStep(store: PgStore, boss: PgBoss, runId: string, records: NewEvent[], jobs: AttemptJob[]): Promise<TeamEvent[]> {

@@ -1,15 +1,15 @@
 // The run lock: one orchestrator drives a run. A lock held by a dead process is taken over.
 import { linkSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { BOOT_ID, PID_NS, readPidStart } from '../sys/proc.js';
-import { writeFileAtomic } from '../sys/atomic.js';
-import { readRegularFile } from '../sys/regular-file.js';
-import type { RunPaths } from '../log/write.js';
-import { LockedError } from '../sys/errors.js';
-import { holderAlive, inOtherNamespace, keepBeating, type LockHolder } from './file-lock-life.js';
+import { BOOT_ID, PID_NS, readPidStart } from '../../sys/proc.js';
+import { writeFileAtomic } from '../../sys/atomic.js';
+import { readRegularFile } from '../../sys/regular-file.js';
+import type { RunPaths } from '../../log/write.js';
+import { LockedError } from '../../sys/errors.js';
+import { holderAlive, inOtherNamespace, keepBeating, type LockHolder } from './lock-life.js';
 
 // Whether a holder runs in another pid namespace (its pid cannot be checked from here).
-export { inOtherNamespace, type LockHolder } from './file-lock-life.js';
+export { inOtherNamespace, type LockHolder } from './lock-life.js';
 
 export const LOCK_FILE = 'lock.json';
 

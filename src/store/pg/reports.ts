@@ -1,7 +1,7 @@
 // Reports: what workers say about the attempts they hold, and what the run's writer reads back to
 // turn into events (workers never write the log). The writer also learns which leases expired.
-import { REPORT_KINDS, type ReportKind } from './pg-schema-workers.js';
-import type { PgStore } from './pg-store.js';
+import { REPORT_KINDS, type ReportKind } from './schema-workers.js';
+import type { PgStore } from './store.js';
 
 export { REPORT_KINDS, type ReportKind };
 

@@ -2,7 +2,7 @@
 // and no maintenance (no expiry, no archive: a job id stays taken, so an attempt is enqueued once).
 import type PgBoss from 'pg-boss';
 import type pg from 'pg';
-import { requireDriver, StoreUnreachableError } from './pg-connect.js';
+import { requireDriver, StoreUnreachableError } from './connect.js';
 import { attemptQueue } from './attempt-job.js';
 
 // pg-boss's tables live in their own schema beside `teamline`.

@@ -2,15 +2,15 @@
 // a task_started among them starts, commit in one transaction (pg-step.ts), after the one before it.
 // An event is made (its time, its name) when it is appended, as the file store makes it.
 import type PgBoss from 'pg-boss';
-import type { NewEvent, TeamEvent } from '../log/schema.js';
-import { GroupCommit } from '../log/group-commit.js';
-import type { EventSink } from '../log/event-group.js';
-import { eventFileName } from '../log/write.js';
-import { nowIso } from '../log/time.js';
+import type { NewEvent, TeamEvent } from '../../log/schema.js';
+import { GroupCommit } from '../../log/group-commit.js';
+import type { EventSink } from '../../log/event-group.js';
+import { eventFileName } from '../../log/write.js';
+import { nowIso } from '../../log/time.js';
 import type { AttemptJob } from './attempt-job.js';
-import { isConnectionLoss, type KeptWriterLock } from './pg-kept-lock.js';
-import { appendMadeStep } from './pg-step.js';
-import type { PgStore } from './pg-store.js';
+import { isConnectionLoss, type KeptWriterLock } from './kept-lock.js';
+import { appendMadeStep } from './step.js';
+import type { PgStore } from './store.js';
 
 type Made = { event: TeamEvent; name: string };
 

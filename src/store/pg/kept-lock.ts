@@ -3,8 +3,8 @@
 // taken again with a back-off, and the writer goes on only when the log still ends where this writer
 // left it (no other writer wrote meanwhile). Past the bound the writer gives up, naming since when.
 import type pg from 'pg';
-import { LockedError } from '../sys/errors.js';
-import { takeWriterLock, type WriterLock } from './pg-writer-lock.js';
+import { LockedError } from '../../sys/errors.js';
+import { takeWriterLock, type WriterLock } from './writer-lock.js';
 
 // The first wait between two tries to take the lock again, doubled up to the last.
 const RETRY_FIRST_MS = 250;

@@ -1,20 +1,20 @@
 // The file store: the existing event files under .team/runs (src/log) behind RunStore. The format
-// on disk is unchanged; one writer per run is the run folder's lock (file-lock.ts).
+// on disk is unchanged; one writer per run is the run folder's lock (lock.ts).
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Approval, NewEvent, TeamEvent } from '../log/schema.js';
-import { checkApproval, type ApprovalView } from '../log/approvals.js';
-import { LIMITS, validateId } from '../log/guards.js';
-import { readRunFiles } from '../log/read.js';
-import { loadRunView } from '../log/read-view.js';
-import { readRegularFile } from '../sys/regular-file.js';
-import { syncDir, TEMP_PREFIX } from '../sys/atomic.js';
-import { appendApproval, appendEvent, createRun, readCurrentRunId, resolveRun, runPaths, runsDir, type RunPaths, type RunRecord, type WriteOptions } from '../log/write.js';
-import { UsageError } from '../sys/errors.js';
-import { acquireLock, liveHolder, readLockHolder } from './file-lock.js';
-import { parseEventBody } from './parse-body.js';
-import { findConflicts, refuseSecondTerminal, type AttemptKey } from './terminal.js';
-import type { NewRun, RunRead, RunStore } from './types.js';
+import type { Approval, NewEvent, TeamEvent } from '../../log/schema.js';
+import { checkApproval, type ApprovalView } from '../../log/approvals.js';
+import { LIMITS, validateId } from '../../log/guards.js';
+import { readRunFiles } from '../../log/read.js';
+import { loadRunView } from '../../log/read-view.js';
+import { readRegularFile } from '../../sys/regular-file.js';
+import { syncDir, TEMP_PREFIX } from '../../sys/atomic.js';
+import { appendApproval, appendEvent, createRun, readCurrentRunId, resolveRun, runPaths, runsDir, type RunPaths, type RunRecord, type WriteOptions } from '../../log/write.js';
+import { UsageError } from '../../sys/errors.js';
+import { acquireLock, liveHolder, readLockHolder } from './lock.js';
+import { parseEventBody } from '../parse-body.js';
+import { findConflicts, refuseSecondTerminal, type AttemptKey } from '../terminal.js';
+import type { NewRun, RunRead, RunStore } from '../types.js';
 
 // A project's runs as files; `write.fsync` as the project's config says.
 export class FileStore implements RunStore {

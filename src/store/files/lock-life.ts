@@ -5,7 +5,7 @@
 // renews every few seconds) older than the staleness bound. A lock of an older version records no
 // namespace and is judged by its pid, as before.
 import { statSync, utimesSync } from 'node:fs';
-import { isProcessAlive, otherBoot, PID_NS } from '../sys/proc.js';
+import { isProcessAlive, otherBoot, PID_NS } from '../../sys/proc.js';
 
 // Who holds a run's lock (lock.json).
 export interface LockHolder {

@@ -1,9 +1,9 @@
 // Requests from any machine (cancel, resume): a row in `requests`, then NOTIFY teamline_run with the
 // run id when it commits, so that the run's writer and its workers act without polling.
 import type pg from 'pg';
-import { UsageError } from '../sys/errors.js';
-import { connectClient } from './pg-connect.js';
-import type { PgStore } from './pg-store.js';
+import { UsageError } from '../../sys/errors.js';
+import { connectClient } from './connect.js';
+import type { PgStore } from './store.js';
 
 export const REQUEST_KINDS = ['cancel', 'resume'] as const;
 export type RequestKind = (typeof REQUEST_KINDS)[number];

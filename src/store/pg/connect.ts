@@ -2,8 +2,8 @@
 // of a database that cannot be reached.
 import { createRequire } from 'node:module';
 import type pg from 'pg';
-import { EXIT, TeamError } from '../sys/errors.js';
-import { maskUrl, withoutPassword } from './mask-url.js';
+import { EXIT, TeamError } from '../../sys/errors.js';
+import { maskUrl, withoutPassword } from '../mask-url.js';
 
 // pg (and pg-boss, pg-queue.ts) load at the first connection: a run on files, and every command
 // that names no store, never pays for them (they and what they require cost a command ~100 ms).

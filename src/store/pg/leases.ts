@@ -2,8 +2,8 @@
 // lease, end a job. A lease names its worker, host and boot; it lives until its worker stops renewing.
 import type PgBoss from 'pg-boss';
 import { attemptJobSchema, type AttemptJob } from './attempt-job.js';
-import { onClient } from './pg-queue.js';
-import type { PgStore } from './pg-store.js';
+import { onClient } from './queue.js';
+import type { PgStore } from './store.js';
 
 // Who holds leases, and for how long each renewal keeps one.
 export interface LeaseHolder {

@@ -2,20 +2,20 @@
 // step is one transaction; seq is per run and gapless, given out under the run row's lock.
 import { join } from 'node:path';
 import type pg from 'pg';
-import type { Approval, NewEvent, TeamEvent } from '../log/schema.js';
-import { checkApproval, type ApprovalView } from '../log/approvals.js';
-import { validateId } from '../log/guards.js';
-import type { Problem } from '../log/read.js';
-import { foldRun } from '../log/fold.js';
-import { approvalFileName, eventFileName, runPathsIn, type RunPaths, type RunRecord } from '../log/write.js';
-import { makeRunId, nowIso } from '../log/time.js';
-import { UsageError } from '../sys/errors.js';
-import { describeUrl, makePool, StoreUnreachableError } from './pg-connect.js';
-import { ensureSchema } from './pg-schema.js';
-import { parseApprovalBody, parseEventBody } from './parse-body.js';
-import { hasWriter, takeWriterLock, type WriterLock } from './pg-writer-lock.js';
-import { endedBy, findConflicts, refuseSecondTerminal, TerminalConflictError } from './terminal.js';
-import { foldInput, type NewRun, type RunRead, type RunStore } from './types.js';
+import type { Approval, NewEvent, TeamEvent } from '../../log/schema.js';
+import { checkApproval, type ApprovalView } from '../../log/approvals.js';
+import { validateId } from '../../log/guards.js';
+import type { Problem } from '../../log/read.js';
+import { foldRun } from '../../log/fold.js';
+import { approvalFileName, eventFileName, runPathsIn, type RunPaths, type RunRecord } from '../../log/write.js';
+import { makeRunId, nowIso } from '../../log/time.js';
+import { UsageError } from '../../sys/errors.js';
+import { describeUrl, makePool, StoreUnreachableError } from './connect.js';
+import { ensureSchema } from './schema.js';
+import { parseApprovalBody, parseEventBody } from '../parse-body.js';
+import { hasWriter, takeWriterLock, type WriterLock } from './writer-lock.js';
+import { endedBy, findConflicts, refuseSecondTerminal, TerminalConflictError } from '../terminal.js';
+import { foldInput, type NewRun, type RunRead, type RunStore } from '../types.js';
 
 type Row = { name: string; body: string };
 
