@@ -46,6 +46,9 @@ describe('worktree isolation: the watch on the user\'s checkout', () => {
     expect(result.stderr.split('── run')[1]).toContain(line);
     expect((await project.run('status')).stdout).toContain(line);
     expect((await project.run('wait')).stdout).toContain(line);
+    const report = join(project.dir, 'report.html');
+    expect((await project.run('report', '--out', report)).exitCode).toBe(0);
+    expect(readFileSync(report, 'utf8')).toContain(JSON.stringify(line).slice(1, -1));
     const before = project.git('rev-parse', 'main');
     const land = await project.run('land');
     expect(land.exitCode).toBe(2);

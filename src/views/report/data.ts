@@ -5,6 +5,7 @@ import type { RunFiles } from '../../log/read.js';
 import type { RunPaths } from '../../log/write.js';
 import type { RunView } from '../../log/fold.js';
 import { attentionLines, notDrivenLine } from '../status/render.js';
+import { checkoutLines } from '../../isolation/view.js';
 import { prefixFor } from '../../../machines/plan.js';
 import type { GateRun as ReportGate, Marker as ReportMarker, Verdict as ReportVerdict } from '../../log/fold-story.js';
 import { usageTables, type ReportUsage } from './usage.js';
@@ -124,9 +125,14 @@ export function makeReportData(files: Pick<RunFiles, 'events'>, view: RunView, h
     usage: usageTables(view),
     undriven: notDrivenLine(view, moment.driven),
     handoffs,
-    attention: attentionLines(view, moment.driven),
+    attention: [...attentionLines(view, moment.driven), ...checkoutAttention(view)],
     events: files.events.map((e) => eventRow(e as unknown as Record<string, unknown>)),
   };
+}
+
+// The changes the watch on the user's checkout saw while the run ran, not yet acknowledged.
+function checkoutAttention(view: RunView): string[] {
+  return view.branches ? checkoutLines(view.branches).flatMap((line) => (line.startsWith('  needs attention: ') ? [line.trim()] : [])) : [];
 }
 
 // The handoffs of a run's folder, in the order written.
