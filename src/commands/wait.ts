@@ -15,6 +15,7 @@ import { optionalInt, optionalString, parseFlags } from './args/args.js';
 import { FLAGS } from './args/flags.js';
 import { openProject } from './args/project.js';
 import { openStore } from '../store/open.js';
+import { storeUrlOf } from '../store/store-url.js';
 import { foldInput, withStore, type RunStore } from '../store/types.js';
 import { OUTCOME_EXIT, workPlaces } from './run.js';
 import { summarizeProgress } from '../views/wait/summary.js';
@@ -25,6 +26,9 @@ import { terminalText } from '../sys/terminal-text.js';
 const POLL_MS = 250;
 // How often the orchestrator's liveness is checked (a /proc read).
 const LIVENESS_MS = 1_000;
+// On the PostgreSQL store, how long a run's writer may go without its lock before the wait calls the
+// run orphaned: longer than the writer's back-off (4 s) while it takes the lock again after an outage.
+const ORPHAN_GRACE_MS = 10_000;
 
 type Ended = 'completed' | 'failed' | 'cancelled' | 'stopped';
 
@@ -52,37 +56,68 @@ export async function waitCommand(argv: string[]): Promise<number> {
   const project = openProject(args, { readsStore: true });
   const runId = optionalString(args, 'run');
   const named = runId === undefined ? undefined : validateId(runId, '--run');
-  const store = await openStore(project, optionalString(args, 'store'), 'wait');
-  return withStore(store, async () => waitFor(await waitSource(store, named, project.dir), args.values.json === true, timeoutS, { since, round }));
+  const flag = optionalString(args, 'store');
+  const url = storeUrlOf(flag, project.config);
+  const ride = url === undefined ? undefined : await rideOutages(url, project.config.team.storeOutageMs);
+  const reach = <T>(work: () => Promise<T>): Promise<T> => (ride ? ride.untilReached(work) : work());
+  const store = await reach(() => openStore(project, flag, 'wait'));
+  return withStore(store, async () => waitFor(await reach(() => waitSource(store, named, project.dir)), args.values.json === true, timeoutS, { since, round }, ride));
 }
 
-async function waitFor(source: WaitSource, json: boolean, timeoutS: number | undefined, { since, round }: { since?: number; round: number }): Promise<number> {
-  const started = Date.now();
-  let lastLiveness = 0;
+// On the PostgreSQL store, a wait goes on through an outage of the store (also while it opens it),
+// and a run whose writer takes its lock again after one (within its back-off) is not orphaned.
+async function rideOutages(url: string, outageMs: number): Promise<Ride> {
+  const { StoreOutage, untilReached } = await import('../store/pg/outage.js');
+  const outage = new StoreOutage(url, outageMs);
+  return { outage, orphanGraceMs: ORPHAN_GRACE_MS, untilReached: (work) => untilReached(work, outage) };
+}
+
+interface Ride {
+  outage: { absorbs(error: unknown): boolean; over(): void };
+  orphanGraceMs: number;
+  untilReached<T>(work: () => Promise<T>): Promise<T>;
+}
+
+async function waitFor(source: WaitSource, json: boolean, timeoutS: number | undefined, marks: { since?: number; round: number }, ride?: Ride): Promise<number> {
+  const look = { started: Date.now(), lastLiveness: 0, undrivenSince: undefined as number | undefined };
   for (;;) {
-    let view = await source.view();
-    const ended = endedAs(view.status);
-    if (ended && (ended !== 'stopped' || !(await source.driven()))) return reportEnded(source, view, ended, json);
-    if (Date.now() - lastLiveness >= LIVENESS_MS) {
-      lastLiveness = Date.now();
-      if (!(await source.driven())) {
-        view = await source.view(true);
-        const now = endedAs(view.status);
-        if (now) return reportEnded(source, view, now, json);
-        const line = `run ${source.runId} is ${view.status} at ${describeStage(view)}, but nothing drives it (its orchestrator stopped or died): \`team resume --run ${source.runId} --detach\` continues it, \`team cancel --run ${source.runId}\` ends it`;
-        write(json, { type: 'wait.orphaned', run: source.runId, status: view.status, stage: view.stage }, line);
-        return EXIT.noOrchestrator;
-      }
-    }
-    if (timeoutS !== undefined && Date.now() - started >= timeoutS * 1000) {
-      const now = await source.view();
-      const before = since === undefined ? undefined : await source.viewAt(Math.min(since, now.eventCount));
-      const lines = withCheckoutChanges(summarizeProgress(now, source.runDir, timeoutS, { before, round }), (await source.endings(now)).places);
-      write(json, { type: 'wait.timeout', run: source.runId, status: view.status, stage: view.stage, summary: lines }, lines.join('\n'));
-      return EXIT.waitTimeout;
+    try {
+      const code = await lookOnce(source, json, timeoutS, marks, look, ride?.orphanGraceMs ?? 0);
+      if (code !== undefined) return code;
+      ride?.outage.over();
+    } catch (error) {
+      if (!ride?.outage.absorbs(error)) throw error;
     }
     await sleep(POLL_MS);
   }
+}
+
+// One look at the run: its exit code when the wait ends, else undefined.
+async function lookOnce(source: WaitSource, json: boolean, timeoutS: number | undefined, { since, round }: { since?: number; round: number }, look: { started: number; lastLiveness: number; undrivenSince?: number }, orphanGraceMs: number): Promise<number | undefined> {
+  let view = await source.view();
+  const ended = endedAs(view.status);
+  if (ended && (ended !== 'stopped' || !(await source.driven()))) return reportEnded(source, view, ended, json);
+  if (Date.now() - look.lastLiveness >= LIVENESS_MS) {
+    look.lastLiveness = Date.now();
+    const driven = await source.driven();
+    look.undrivenSince = driven ? undefined : (look.undrivenSince ?? Date.now());
+    if (!driven && Date.now() - look.undrivenSince! >= orphanGraceMs) {
+      view = await source.view(true);
+      const now = endedAs(view.status);
+      if (now) return reportEnded(source, view, now, json);
+      const line = `run ${source.runId} is ${view.status} at ${describeStage(view)}, but nothing drives it (its orchestrator stopped or died): \`team resume --run ${source.runId} --detach\` continues it, \`team cancel --run ${source.runId}\` ends it`;
+      write(json, { type: 'wait.orphaned', run: source.runId, status: view.status, stage: view.stage }, line);
+      return EXIT.noOrchestrator;
+    }
+  }
+  if (timeoutS !== undefined && Date.now() - look.started >= timeoutS * 1000) {
+    const now = await source.view();
+    const before = since === undefined ? undefined : await source.viewAt(Math.min(since, now.eventCount));
+    const lines = withCheckoutChanges(summarizeProgress(now, source.runDir, timeoutS, { before, round }), (await source.endings(now)).places);
+    write(json, { type: 'wait.timeout', run: source.runId, status: view.status, stage: view.stage, summary: lines }, lines.join('\n'));
+    return EXIT.waitTimeout;
+  }
+  return undefined;
 }
 
 // The run on its store, folded again when its log holds another number of events. The wait's mark

@@ -1,12 +1,15 @@
 // `team watch [--run ID] [--store URL]` (and `team status --watch`): the live view of a run, until it ends or q.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { validateId } from '../log/guards.js';
 import { TeamError } from '../sys/errors.js';
 import { openStore } from '../store/open.js';
 import { StoreUnreachableError } from '../store/pg/connect.js';
+import { StoreOutage, untilReached } from '../store/pg/outage.js';
+
 import { storeUrlOf } from '../store/store-url.js';
 import { foldInput, withStore } from '../store/types.js';
 import { watchRun } from '../views/watch/live.js';
-import { modelOf } from '../views/watch/model.js';
+import { modelOf, type WatchModel } from '../views/watch/model.js';
 import { openTails } from '../views/watch/tails.js';
 import { optionalInt, optionalString, parseFlags } from './args/args.js';
 import { FLAGS } from './args/flags.js';
@@ -14,6 +17,8 @@ import { openProject } from './args/project.js';
 
 // How often the view reads the log, unless --interval says otherwise.
 const DEFAULT_INTERVAL_MS = 1000;
+// How soon a first read that found the store away is made again.
+const OUTAGE_RETRY_MS = 500;
 
 // Shows the latest or named run, each tick a read of its store folded; leaves the run running when
 // the person quits.
@@ -26,22 +31,32 @@ export async function watchCommand(argv: string[], cmd = 'team watch'): Promise<
   const intervalMs = optionalInt(args, 'interval', cmd, 100, 60_000) ?? DEFAULT_INTERVAL_MS;
   const tty = process.stdout.isTTY === true;
   const options = { out: process.stdout, input: tty ? process.stdin : undefined, intervalMs, tty };
-  const store = await openStore(project, flag, 'watch');
+  const url = storeUrlOf(flag, project.config);
+  const reach = <T>(work: () => Promise<T>): Promise<T> => (url === undefined ? work() : untilReached(work, new StoreOutage(url, project.config.team.storeOutageMs)));
+  const store = await reach(() => openStore(project, flag, 'watch'));
   return withStore(store, async () => {
-    const id = await store.pickRun(runId);
+    const id = await reach(() => store.pickRun(runId));
     const tails = openTails(store, id);
     const where = store.where;
     const undriven = store.kind === 'files' ? `\`team resume --run ${id}\` continues it` : `no writer holds its lock in ${where}; \`team resume --run ${id} --store ${where}\` continues it`;
-    await watchRun(async () => {
+    // The database away for a while (a restart): the view stays as it was and is read again at the
+    // next tick, up to team.storeOutageMs.
+    const outage = store.kind === 'postgres' ? new StoreOutage(where, project.config.team.storeOutageMs) : undefined;
+    let last: WatchModel | undefined;
+    const load = async (): Promise<WatchModel> => {
       try {
         const [read, live] = await Promise.all([store.read(id), store.hasWriter(id), tails.read()]);
-        return modelOf({ read: foldInput(read), projectDir: project.dir, live: () => live, undriven, tail: (task, attempt) => tails.of(task, attempt) });
+        last = modelOf({ read: foldInput(read), projectDir: project.dir, live: () => live, undriven, tail: (task, attempt) => tails.of(task, attempt) });
+        outage?.over();
+        return last;
       } catch (error) {
         // The database lost mid-watch: the reason, never a stack (our own errors pass as they are).
         if (error instanceof TeamError || store.kind === 'files') throw error;
+        if (outage?.absorbs(error)) return last ?? (await sleep(OUTAGE_RETRY_MS), load());
         throw new StoreUnreachableError(storeUrlOf(flag, project.config)!, error as Error);
       }
-    }, options);
+    };
+    await watchRun(load, options);
     return 0;
   });
 }

@@ -20,8 +20,14 @@ describe('a run on the PostgreSQL store when the store restarts', () => {
     const run = world.team(['2:executor', 'add four greetings', '--agent', 'sim']);
     const runId = await until(() => world.runId(), 'the run in the store');
     await until(async () => (await world.events(runId)).some((e) => e.event === 'attempt_taken' && e.task_id.startsWith('t')), 'an exec attempt taken', 30_000);
+    const wait = world.team(['wait', '--run', runId]);
+    const watch = world.team(['watch', '--run', runId]);
     await env.cluster.restart(2_000);
     const ended = await run;
+    for (const follower of [await wait, await watch]) {
+      expect(String(follower.stderr)).not.toMatch(/\n\s+at /);
+      expect(follower.exitCode, String(follower.stderr)).toBe(0);
+    }
     expect(String(ended.stderr)).not.toMatch(/\n\s+at /);
     expect(ended.exitCode, String(ended.stderr)).toBe(0);
     const events = await world.events(runId);

@@ -1,0 +1,46 @@
+// A command that follows a run on the PostgreSQL store (`team wait`, `team watch`) through an
+// outage of the store: a look that fails because the store is away is absorbed, and the command
+// looks again; past the bound (team.storeOutageMs) it gives up, naming since when.
+import { EXIT, TeamError } from '../../sys/errors.js';
+import { describeUrl, StoreUnreachableError } from './connect.js';
+import { isConnectionLoss } from './kept-lock.js';
+
+// How soon a look that found the store away is made again.
+const RETRY_MS = 500;
+
+export class StoreOutage {
+  private since?: Date;
+
+  constructor(
+    private readonly url: string,
+    private readonly outageMs: number,
+  ) {}
+
+  // True when `error` is the store being away and the bound is not passed: look again later.
+  // Past the bound it throws, naming since when; any other error is not absorbed.
+  absorbs(error: unknown): boolean {
+    if (!(error instanceof StoreUnreachableError) && !isConnectionLoss(error)) return false;
+    this.since ??= new Date();
+    if (Date.now() - this.since.getTime() < this.outageMs) return true;
+    throw new TeamError(`the store ${describeUrl(this.url)} is unreachable since ${this.since.toISOString()}; the run is not changed by this: look again once the store is back`, EXIT.failed);
+  }
+
+  // The store answered: an outage, if any, is over.
+  over(): void {
+    this.since = undefined;
+  }
+}
+
+// Runs `work` again while it fails because the store is away, until `outage` gives up.
+export async function untilReached<T>(work: () => Promise<T>, outage: StoreOutage): Promise<T> {
+  for (;;) {
+    try {
+      const done = await work();
+      outage.over();
+      return done;
+    } catch (error) {
+      if (!outage.absorbs(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+    }
+  }
+}
