@@ -5,13 +5,17 @@ import type { AttemptInput } from '../../machines/types.js';
 import type { AgentAdapter, AgentReport, WorkerExit } from '../../workers/types.js';
 import { lastMeaningfulLines } from '../../workers/adapters/output-end.js';
 import { OUTPUT_FILE } from '../../workers/wrapper.js';
-import type { NewEvent } from '../log/schema.js';
-import { finishInterrupted, taskFinished, type AttemptFiles } from './records.js';
+import type { Limits, NewEvent } from '../log/schema.js';
+import { finishInterrupted, taskFinished, type AttemptFiles, type RecordParts } from './records.js';
 import { readBoundedOutput } from './output.js';
 import { judgeResult, readResultFile, type AgentResult, type ResultFileText } from './result.js';
 import { guardCliText } from './result-guard.js';
-import type { RunSession } from '../run/session.js';
+import type { IsolationParts } from '../isolation/isolation.js';
 import { concludeTask } from '../isolation/attempt.js';
+
+// What concluding an attempt uses of a run: its records' and isolation's parts, the project, the
+// limits it started with, and whether its attempts run on team workers.
+export type ConcludeParts = IsolationParts & RecordParts & { readonly projectDir: string; readonly limits: Limits; readonly remote?: object };
 
 type Verdict = { status: 'completed'; result: AgentResult } | { status: 'failed'; evidence: string; result?: AgentResult; retryable?: false };
 
@@ -24,45 +28,45 @@ export interface AttemptEnd {
 }
 
 // Records how the attempt ended. Exit codes alone never make a success: a valid result must exist.
-export async function concludeAttempt(session: RunSession, input: AttemptInput, files: AttemptFiles, adapter: AgentAdapter, exit: WorkerExit, recovered: boolean): Promise<void> {
-  await concludeEnd(session, input, adapter, { exit, output: readOutput(files.dir), result: readResultFile(files.resultFile) }, recovered);
+export async function concludeAttempt(run: ConcludeParts, input: AttemptInput, files: AttemptFiles, adapter: AgentAdapter, exit: WorkerExit, recovered: boolean): Promise<void> {
+  await concludeEnd(run, input, adapter, { exit, output: readOutput(files.dir), result: readResultFile(files.resultFile) }, recovered);
 }
 
 // The same for an end already read (a team worker's finished report): usage, payload, task_finished.
-export async function concludeEnd(session: RunSession, input: AttemptInput, adapter: AgentAdapter, end: AttemptEnd, recovered: boolean): Promise<void> {
+export async function concludeEnd(run: ConcludeParts, input: AttemptInput, adapter: AgentAdapter, end: AttemptEnd, recovered: boolean): Promise<void> {
   const { exit, output } = end;
   const report = adapter.parse(output);
-  noteUsage(session, input, report);
+  noteUsage(run, input, report);
   if (recovered && !exit.stopped) {
     // Ended while no orchestrator watched: only a valid result is adopted; without one the attempt
     // is interrupted (it may have done part of its work), never counted as a plain failure.
-    const reading = judgeResult(input.stage, end.result, report.finalText ?? output, agentDir(session, input));
-    if (!reading.ok) return finishInterrupted(session, input, `recovered after a restart: the worker ended with no valid result (${reading.reason})`);
+    const reading = judgeResult(input.stage, end.result, report.finalText ?? output, agentDir(run, input));
+    if (!reading.ok) return finishInterrupted(run, input, `recovered after a restart: the worker ended with no valid result (${reading.reason})`);
   }
-  const judged = judge(session, input, end.result, exit, report, output);
+  const judged = judge(run, input, end.result, exit, report, output);
   // With worktrees, a completed exec or fix task is merged first; a failed merge fails the task.
-  const unmerged = await concludeTask(session, input, judged.status === 'completed');
+  const unmerged = await concludeTask(run, input, judged.status === 'completed');
   const verdict: Verdict = unmerged ? { status: 'failed', evidence: unmerged, result: 'result' in judged ? judged.result : undefined } : judged;
   const prefix = recovered ? 'recovered after a restart: ' : '';
   const seconds = (exit.durationMs / 1000).toFixed(1);
   if (verdict.status === 'completed') {
     const payload = payloadOf(input, verdict.result);
-    if (payload) session.events.commit(payload);
+    if (payload) run.events.commit(payload);
     const { artifacts, next } = verdict.result;
     const evidence = verdict.result.evidence + describeDenials(report);
-    session.progress.emit({ type: 'attempt.finished', task: input.taskId, attempt: input.attempt, worker: input.worker, status: 'completed', durationMs: exit.durationMs }, `✔ ${input.taskId} a${input.attempt} completed on ${input.worker} in ${seconds}s${verdictNote(verdict.result)}`);
-    session.events.commit(taskFinished(session, input, 'completed', prefix + evidence, artifacts, next));
+    run.progress.emit({ type: 'attempt.finished', task: input.taskId, attempt: input.attempt, worker: input.worker, status: 'completed', durationMs: exit.durationMs }, `✔ ${input.taskId} a${input.attempt} completed on ${input.worker} in ${seconds}s${verdictNote(verdict.result)}`);
+    run.events.commit(taskFinished(run, input, 'completed', prefix + evidence, artifacts, next));
     return;
   }
-  session.progress.emit({ type: 'attempt.finished', task: input.taskId, attempt: input.attempt, worker: input.worker, status: 'failed', durationMs: exit.durationMs, evidence: verdict.evidence }, `✘ ${input.taskId} a${input.attempt} failed on ${input.worker} in ${seconds}s: ${verdict.evidence}`);
-  session.events.commit(taskFinished(session, input, 'failed', prefix + verdict.evidence + describeDenials(report), verdict.result?.artifacts ?? [], verdict.result?.next ?? '', verdict.retryable));
+  run.progress.emit({ type: 'attempt.finished', task: input.taskId, attempt: input.attempt, worker: input.worker, status: 'failed', durationMs: exit.durationMs, evidence: verdict.evidence }, `✘ ${input.taskId} a${input.attempt} failed on ${input.worker} in ${seconds}s: ${verdict.evidence}`);
+  run.events.commit(taskFinished(run, input, 'failed', prefix + verdict.evidence + describeDenials(report), verdict.result?.artifacts ?? [], verdict.result?.next ?? '', verdict.retryable));
 }
 
 // The folder the agent worked in, where its artifact paths must stay (a link out of its worktree
 // would be committed and merged): its worktree, or the project. A team worker's folder is on its
 // own machine: its paths are checked against the project.
-function agentDir(session: RunSession, input: AttemptInput): string {
-  return session.remote ? session.projectDir : session.isolation.workDir(input.stage, input.worker);
+function agentDir(run: ConcludeParts, input: AttemptInput): string {
+  return run.remote ? run.projectDir : run.isolation.workDir(input.stage, input.worker);
 }
 
 // "; permission denied: Bash: npm test, Write: a.txt" when the CLI refused tool calls.
@@ -70,11 +74,11 @@ function describeDenials(report: AgentReport): string {
   return report.denials && report.denials.length > 0 ? `; permission denied: ${guardCliText(report.denials.join(', '))}` : '';
 }
 
-function judge(session: RunSession, input: AttemptInput, resultFile: ResultFileText, exit: WorkerExit, report: AgentReport, output: string): Verdict {
+function judge(run: ConcludeParts, input: AttemptInput, resultFile: ResultFileText, exit: WorkerExit, report: AgentReport, output: string): Verdict {
   // Credentials, quota, model, provider: no retry can fix it, however the attempt ended.
   if (report.failure) return { status: 'failed', evidence: guardCliText(report.failure.reason), retryable: false };
   if (exit.stopped) return { status: 'failed', evidence: guardCliText(exit.reason ?? 'stopped') };
-  const reading = judgeResult(input.stage, resultFile, report.finalText ?? output, agentDir(session, input));
+  const reading = judgeResult(input.stage, resultFile, report.finalText ?? output, agentDir(run, input));
   // A permission the CLI refused, and no valid result: no retry gets the CLI another permission.
   if (report.refused && !reading.ok) return { status: 'failed', evidence: guardCliText(report.refused.reason), retryable: false };
   // What the CLI printed is quoted with its secrets redacted.
@@ -94,7 +98,7 @@ function judge(session: RunSession, input: AttemptInput, resultFile: ResultFileT
     return { status: 'failed', evidence: `the agent reported failure: ${summary}${evidence && evidence !== summary ? ` — ${evidence}` : ''}`, result: reading.result };
   }
   if (input.stage === 'team-plan' && 'tasks' in reading.result) {
-    const problem = findPlanProblem(reading.result.tasks, session.limits.maxTasks);
+    const problem = findPlanProblem(reading.result.tasks, run.limits.maxTasks);
     if (problem) return { status: 'failed', evidence: `invalid plan: ${problem}` };
   }
   return { status: 'completed', result: reading.result };
@@ -110,9 +114,9 @@ function payloadOf(input: AttemptInput, result: AgentResult): NewEvent | undefin
   return undefined;
 }
 
-function noteUsage(session: RunSession, input: AttemptInput, report: AgentReport): void {
+function noteUsage(run: ConcludeParts, input: AttemptInput, report: AgentReport): void {
   if (report.costUsd === undefined && report.tokens === undefined && report.sessionId === undefined) return;
-  session.events.append({
+  run.events.append({
     event: 'attempt_usage',
     task_id: input.taskId,
     attempt: input.attempt,

@@ -11,26 +11,39 @@ import { handoffTextsOf } from '../run/handoff-texts.js';
 import { isWorkStage, taskBranch } from '../isolation/isolation.js';
 import { conflictToFix } from '../isolation/attempt.js';
 import { buildPrompt } from '../run/prompts.js';
-import type { RunSession } from '../run/session.js';
+import type { TeamConfig } from '../../config/schema.js';
+import type { Limits } from '../log/schema.js';
+import type { RunPaths } from '../log/write.js';
+import type { IsolationParts } from '../isolation/isolation.js';
+
+// What making an attempt's job uses of a run: its isolation, folder, config, limits and size.
+export type JobParts = IsolationParts & {
+  readonly runId: string;
+  readonly paths: RunPaths;
+  readonly config: TeamConfig;
+  readonly configFile?: string;
+  readonly workers: number;
+  readonly limits: Limits;
+};
 
 // The placeholders a worker fills in when it writes the prompt.
 export const WORKER_PLACES = { projectDir: '{{projectDir}}', resultFile: '{{resultFile}}' } as const;
 
 // The job of the attempt, made when the commit of its task_started is under way.
-export function makeAttemptJob(session: RunSession, input: AttemptInput): AttemptJob {
-  const { agent } = resolveAgent(session.config, input.agent);
+export function makeAttemptJob(run: JobParts, input: AttemptInput): AttemptJob {
+  const { agent } = resolveAgent(run.config, input.agent);
   const permission = permissionFor(agent, input.stage);
   const prompt = buildPrompt({
     input,
-    config: session.config,
-    configFile: session.configFile,
+    config: run.config,
+    configFile: run.configFile,
     projectDir: WORKER_PLACES.projectDir,
     resultFile: WORKER_PLACES.resultFile,
-    handoffTexts: handoffTextsOf(session, input.handoffs.map((h) => h.path)),
-    workers: session.workers,
+    handoffTexts: handoffTextsOf(run, input.handoffs.map((h) => h.path)),
+    workers: run.workers,
   });
   return {
-    runId: session.runId,
+    runId: run.runId,
     taskId: input.taskId,
     attempt: input.attempt,
     worker: input.worker,
@@ -40,19 +53,19 @@ export function makeAttemptJob(session: RunSession, input: AttemptInput): Attemp
     agent,
     permission,
     prompt,
-    capMs: attemptCapMs(session.config, input.stage),
-    silenceMs: session.limits.reassignMs,
-    stallMs: session.limits.statusCheckMs,
-    ...gitOf(session, input),
-    env: { ...attemptEnv(session.runId, input, permission), ...(agent.env ?? {}) },
+    capMs: attemptCapMs(run.config, input.stage),
+    silenceMs: run.limits.reassignMs,
+    stallMs: run.limits.statusCheckMs,
+    ...gitOf(run, input),
+    env: { ...attemptEnv(run.runId, input, permission), ...(agent.env ?? {}) },
   };
 }
 
 // Through a remote: the base every attempt fetches, and the branch an exec or fix attempt works on.
-function gitOf(session: RunSession, input: AttemptInput): Pick<AttemptJob, 'git'> {
-  const iso = session.isolation;
+function gitOf(run: JobParts, input: AttemptInput): Pick<AttemptJob, 'git'> {
+  const iso = run.isolation;
   if (iso.remote === undefined) return {};
   const branch = isWorkStage(input.stage) ? { branch: taskBranch(iso.branch, input.taskId) } : {};
-  const conflict = conflictToFix(session, input);
+  const conflict = conflictToFix(run, input);
   return { git: { remote: iso.remote, base: iso.branch, ...branch, ...(conflict && { merging: conflict.branch }), prefix: iso.record?.prefix ?? '' } };
 }
