@@ -58,24 +58,22 @@ export async function waitCommand(argv: string[]): Promise<number> {
   const named = runId === undefined ? undefined : validateId(runId, '--run');
   const flag = optionalString(args, 'store');
   const url = storeUrlOf(flag, project.config);
+  const store = await openStore(project, flag, 'wait');
   const ride = url === undefined ? undefined : await rideOutages(url, project.config.team.storeOutageMs);
-  const reach = <T>(work: () => Promise<T>): Promise<T> => (ride ? ride.untilReached(work) : work());
-  const store = await reach(() => openStore(project, flag, 'wait'));
-  return withStore(store, async () => waitFor(await reach(() => waitSource(store, named, project.dir)), args.values.json === true, timeoutS, { since, round }, ride));
+  return withStore(store, async () => waitFor(await waitSource(store, named, project.dir), args.values.json === true, timeoutS, { since, round }, ride));
 }
 
-// On the PostgreSQL store, a wait goes on through an outage of the store (also while it opens it),
-// and a run whose writer takes its lock again after one (within its back-off) is not orphaned.
+// On the PostgreSQL store, a wait that reached the store goes on through an outage of it, and a run
+// whose writer takes its lock again after one (within its back-off) is not taken for orphaned. A
+// store never reached is refused at once, as by every command.
 async function rideOutages(url: string, outageMs: number): Promise<Ride> {
-  const { StoreOutage, untilReached } = await import('../store/pg/outage.js');
-  const outage = new StoreOutage(url, outageMs);
-  return { outage, orphanGraceMs: ORPHAN_GRACE_MS, untilReached: (work) => untilReached(work, outage) };
+  const { StoreOutage } = await import('../store/pg/outage.js');
+  return { outage: new StoreOutage(url, outageMs), orphanGraceMs: ORPHAN_GRACE_MS };
 }
 
 interface Ride {
   outage: { absorbs(error: unknown): boolean; over(): void };
   orphanGraceMs: number;
-  untilReached<T>(work: () => Promise<T>): Promise<T>;
 }
 
 async function waitFor(source: WaitSource, json: boolean, timeoutS: number | undefined, marks: { since?: number; round: number }, ride?: Ride): Promise<number> {

@@ -4,7 +4,7 @@ import { validateId } from '../log/guards.js';
 import { TeamError } from '../sys/errors.js';
 import { openStore } from '../store/open.js';
 import { StoreUnreachableError } from '../store/pg/connect.js';
-import { StoreOutage, untilReached } from '../store/pg/outage.js';
+import { StoreOutage } from '../store/pg/outage.js';
 
 import { storeUrlOf } from '../store/store-url.js';
 import { foldInput, withStore } from '../store/types.js';
@@ -31,16 +31,14 @@ export async function watchCommand(argv: string[], cmd = 'team watch'): Promise<
   const intervalMs = optionalInt(args, 'interval', cmd, 100, 60_000) ?? DEFAULT_INTERVAL_MS;
   const tty = process.stdout.isTTY === true;
   const options = { out: process.stdout, input: tty ? process.stdin : undefined, intervalMs, tty };
-  const url = storeUrlOf(flag, project.config);
-  const reach = <T>(work: () => Promise<T>): Promise<T> => (url === undefined ? work() : untilReached(work, new StoreOutage(url, project.config.team.storeOutageMs)));
-  const store = await reach(() => openStore(project, flag, 'watch'));
+  const store = await openStore(project, flag, 'watch');
   return withStore(store, async () => {
-    const id = await reach(() => store.pickRun(runId));
+    const id = await store.pickRun(runId);
     const tails = openTails(store, id);
     const where = store.where;
     const undriven = store.kind === 'files' ? `\`team resume --run ${id}\` continues it` : `no writer holds its lock in ${where}; \`team resume --run ${id} --store ${where}\` continues it`;
-    // The database away for a while (a restart): the view stays as it was and is read again at the
-    // next tick, up to team.storeOutageMs.
+    // The database away for a while once it was reached (a restart): the view stays as it was and
+    // is read again at the next tick, up to team.storeOutageMs.
     const outage = store.kind === 'postgres' ? new StoreOutage(where, project.config.team.storeOutageMs) : undefined;
     let last: WatchModel | undefined;
     const load = async (): Promise<WatchModel> => {

@@ -22,6 +22,9 @@ describe('a run on the PostgreSQL store when the store restarts', () => {
     await until(async () => (await world.events(runId)).some((e) => e.event === 'attempt_taken' && e.task_id.startsWith('t')), 'an exec attempt taken', 30_000);
     const wait = world.team(['wait', '--run', runId]);
     const watch = world.team(['watch', '--run', runId]);
+    // Both follow the run before the store goes away (a store never reached is refused at once).
+    const following = "SELECT count(DISTINCT application_name) AS n FROM pg_stat_activity WHERE application_name ~ '^teamline (wait|watch) pid '";
+    await until(async () => Number((await world.store.db.query<{ n: string }>(following)).rows[0]!.n) === 2, 'the wait and the watch connected', 30_000);
     await env.cluster.restart(2_000);
     const ended = await run;
     for (const follower of [await wait, await watch]) {

@@ -5,9 +5,6 @@ import { EXIT, TeamError } from '../../sys/errors.js';
 import { describeUrl, StoreUnreachableError } from './connect.js';
 import { isConnectionLoss } from './kept-lock.js';
 
-// How soon a look that found the store away is made again.
-const RETRY_MS = 500;
-
 export class StoreOutage {
   private since?: Date;
 
@@ -31,16 +28,3 @@ export class StoreOutage {
   }
 }
 
-// Runs `work` again while it fails because the store is away, until `outage` gives up.
-export async function untilReached<T>(work: () => Promise<T>, outage: StoreOutage): Promise<T> {
-  for (;;) {
-    try {
-      const done = await work();
-      outage.over();
-      return done;
-    } catch (error) {
-      if (!outage.absorbs(error)) throw error;
-      await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
-    }
-  }
-}
