@@ -8,7 +8,7 @@ import type { RunView } from '../log/fold.js';
 import { EXIT } from '../sys/errors.js';
 import { summarize, type WorkPlaces } from '../run/summary.js';
 import { foldRun } from '../log/fold.js';
-import { checkoutLines } from '../isolation/view.js';
+import { unseenCheckoutChanges } from '../isolation/view.js';
 import { readHandoffs } from '../../handoffs/read.js';
 import { digestHandoffs } from '../views/wait/handoffs.js';
 import { optionalInt, optionalString, parseFlags } from './args/args.js';
@@ -111,7 +111,7 @@ async function lookOnce(source: WaitSource, json: boolean, timeoutS: number | un
   if (timeoutS !== undefined && Date.now() - look.started >= timeoutS * 1000) {
     const now = await source.view();
     const before = since === undefined ? undefined : await source.viewAt(Math.min(since, now.eventCount));
-    const lines = withCheckoutChanges(summarizeProgress(now, source.runDir, timeoutS, { before, round }), (await source.endings(now)).places);
+    const lines = withCheckoutChanges(summarizeProgress(now, source.runDir, timeoutS, { before, round }), now);
     write(json, { type: 'wait.timeout', run: source.runId, status: view.status, stage: view.stage, summary: lines }, lines.join('\n'));
     return EXIT.waitTimeout;
   }
@@ -166,11 +166,11 @@ async function reportEnded(source: WaitSource, view: RunView, ended: Ended, json
 }
 
 // The summary's needs attention, with the changes the watch on the user's checkout saw and no one acknowledged.
-function withCheckoutChanges(lines: string[], places: WorkPlaces): string[] {
-  const changed = places.branches ? checkoutLines(places.branches).filter((line) => line.startsWith('  needs attention: ')) : [];
+function withCheckoutChanges(lines: string[], view: RunView): string[] {
+  const changed = view.branches ? unseenCheckoutChanges(view.branches) : [];
   const at = lines.findIndex((line) => line.startsWith('  needs attention:'));
   if (changed.length === 0 || at < 0) return lines;
-  const items = changed.map((line) => `    ${line.slice('  needs attention: '.length)}`);
+  const items = changed.map((change) => `    ${change}`);
   return [...lines.slice(0, at), '  needs attention:', ...items, ...lines.slice(at + 1)];
 }
 

@@ -5,7 +5,7 @@ import { EXIT, TeamError, UsageError } from '../sys/errors.js';
 import { git, gitOrThrow, identity, linesOf } from '../git/git.js';
 import { pathsInTheWay } from '../git/in-the-way.js';
 import { commitOf, dirtyPaths, isAncestor } from '../git/repo.js';
-import { checkoutLines, unacknowledgedChanges, type BranchesView } from './view.js';
+import { unseenCheckoutChanges, type BranchesView } from './view.js';
 
 // teamline's own checkpoint (`.checkpoints/`, kept current during a run) does not make a tree dirty.
 const OWN_FILES = /^\.checkpoints\//;
@@ -27,12 +27,11 @@ export interface LandTarget {
 export async function landRun(dir: string, runId: string, branches: BranchesView, target: LandTarget, acknowledge = false): Promise<LandOutcome> {
   const branch = branches.branch!;
   const again = `run \`team land --run ${runId}\` again (the work stays on ${branch})`;
-  const unseen = unacknowledgedChanges(branches);
-  if (unseen > 0 && !acknowledge) {
-    const what = checkoutLines(branches).slice(-unseen).map((line) => line.replace(/^ {2}needs attention: /, ''));
-    throw new UsageError(`team land: ${what.join('; and ')}; nothing was changed. Look at your checkout (git status, git log, git reflog) and mend what you need, then run \`team land --run ${runId} --acknowledge\` to land anyway`);
+  const unseen = unseenCheckoutChanges(branches);
+  if (unseen.length > 0 && !acknowledge) {
+    throw new UsageError(`team land: ${unseen.join('; and ')}; nothing was changed. Look at your checkout (git status, git log, git reflog) and mend what you need, then run \`team land --run ${runId} --acknowledge\` to land anyway`);
   }
-  if (unseen > 0) await target.record({ event: 'checkout_acknowledged', changes: branches.checkout!.changed.length });
+  if (unseen.length > 0) await target.record({ event: 'checkout_acknowledged', changes: branches.checkout!.changed.length });
   const into = (await git(dir, ['symbolic-ref', '--quiet', '--short', 'HEAD'])).stdout;
   if (!into) throw new UsageError(`team land: HEAD is detached, on no branch; nothing was changed. Check out the branch to land into, then ${again}`);
   if (!(await commitOf(dir, target.ref))) throw new UsageError(`team land: branch ${branch} of run ${runId} no longer exists`);

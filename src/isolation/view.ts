@@ -26,14 +26,16 @@ export function describeBranches(view: BranchesView, runId: string, status: stri
 
 // The changes the watch saw in the user's checkout; those not acknowledged need attention.
 export function checkoutLines(view: BranchesView): string[] {
-  const { changed, acknowledged } = view.checkout ?? { changed: [], acknowledged: 0 };
-  return changed.map((c, i) => {
-    const running = c.attempts.length > 0 ? `; running then: ${c.attempts.join(', ')}` : '';
-    return `  ${i < acknowledged ? 'acknowledged' : 'needs attention'}: your checkout changed while the run ran (seen ${c.seen}): ${c.changes.join('; ')}${running}`;
-  });
+  const acknowledged = view.checkout?.acknowledged ?? 0;
+  return (view.checkout?.changed ?? []).map((change, i) => `  ${i < acknowledged ? 'acknowledged' : 'needs attention'}: ${describeChange(change)}`);
 }
 
-// How many changes of the user's checkout no `team land --acknowledge` took as seen.
-export function unacknowledgedChanges(view: BranchesView): number {
-  return view.checkout ? view.checkout.changed.length - view.checkout.acknowledged : 0;
+// The changes of the user's checkout no `team land --acknowledge` took as seen, each in words.
+export function unseenCheckoutChanges(view: BranchesView): string[] {
+  return (view.checkout?.changed ?? []).slice(view.checkout?.acknowledged ?? 0).map(describeChange);
+}
+
+function describeChange(change: NonNullable<BranchesView['checkout']>['changed'][number]): string {
+  const running = change.attempts.length > 0 ? `; running then: ${change.attempts.join(', ')}` : '';
+  return `your checkout changed while the run ran (seen ${change.seen}): ${change.changes.join('; ')}${running}`;
 }

@@ -5,7 +5,7 @@ import type { RunFiles } from '../../log/read.js';
 import type { RunPaths } from '../../log/write.js';
 import type { RunView } from '../../log/fold.js';
 import { attentionLines, notDrivenLine } from '../status/render.js';
-import { checkoutLines } from '../../isolation/view.js';
+import { unseenCheckoutChanges } from '../../isolation/view.js';
 import { prefixFor } from '../../../machines/plan.js';
 import type { GateRun as ReportGate, Marker as ReportMarker, Verdict as ReportVerdict } from '../../log/fold-story.js';
 import { usageTables, type ReportUsage } from './usage.js';
@@ -132,7 +132,7 @@ export function makeReportData(files: Pick<RunFiles, 'events'>, view: RunView, h
 
 // The changes the watch on the user's checkout saw while the run ran, not yet acknowledged.
 function checkoutAttention(view: RunView): string[] {
-  return view.branches ? checkoutLines(view.branches).flatMap((line) => (line.startsWith('  needs attention: ') ? [line.trim()] : [])) : [];
+  return view.branches ? unseenCheckoutChanges(view.branches).map((change) => `needs attention: ${change}`) : [];
 }
 
 // The handoffs of a run's folder, in the order written.
