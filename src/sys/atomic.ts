@@ -13,14 +13,7 @@ const makeToken = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 6);
 // `syncDir: false` the folder fsync is left to the caller (group commit: one for several files).
 export function writeFileAtomic(dir: string, name: string, text: string, options: { fsync: boolean; exclusive?: boolean; syncDir?: boolean }): string {
   const target = join(dir, name);
-  const temp = join(dir, `${TEMP_PREFIX}${makeToken()}-${name}.tmp`);
-  const fd = openSync(temp, 'wx', 0o644);
-  try {
-    writeSync(fd, text);
-    if (options.fsync) fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
+  const temp = writeTempFile(dir, name, text, options.fsync);
   if (options.exclusive) {
     // link() fails when the target exists, unlike rename(): the first writer wins.
     try {
@@ -33,6 +26,33 @@ export function writeFileAtomic(dir: string, name: string, text: string, options
   }
   if (options.fsync && options.syncDir !== false) syncDir(dir);
   return target;
+}
+
+// Writes `text` to a new temporary file for `name` in `dir` (synced when `fsync`) and returns its
+// path; renaming it into place is the caller's. A write that fails leaves no temporary file.
+export function writeTempFile(dir: string, name: string, text: string, fsync: boolean): string {
+  const temp = join(dir, `${TEMP_PREFIX}${makeToken()}-${name}.tmp`);
+  const fd = openSync(temp, 'wx', 0o644);
+  try {
+    writeWhole(fd, text);
+    if (fsync) fsyncSync(fd);
+  } catch (error) {
+    closeSync(fd);
+    unlinkSync(temp);
+    throw error;
+  }
+  closeSync(fd);
+  return temp;
+}
+
+// Writes all of `text` at the file's position. A disk that fills up gives a short write first,
+// which a single write would take for the whole; the rest then fails (ENOSPC).
+function writeWhole(fd: number, text: string): void {
+  const length = Buffer.byteLength(text);
+  const done = writeSync(fd, text);
+  if (done === length) return;
+  const bytes = Buffer.from(text);
+  for (let at = done; at < length; ) at += writeSync(fd, bytes, at, length - at);
 }
 
 // Makes a rename or link in `dir` durable.
@@ -67,9 +87,10 @@ export function stageFile(dir: string, name: string, text: string, options: { fs
     return Promise.reject(error as Error);
   }
   try {
-    writeSync(fd, text);
+    writeWhole(fd, text);
   } catch (error) {
     closeSync(fd);
+    unlinkSync(temp);
     return Promise.reject(error as Error);
   }
   if (!options.fsync) {

@@ -2,20 +2,17 @@
 // `.gitattributes`, the opchain checkpoint): never through a link that leaves the folder it belongs
 // in, never by opening what is there (a FIFO cannot block it), always as a temporary file renamed
 // in the real folder. A folder or disk that refuses the write is bad input named by its path.
-import { chmodSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { customAlphabet } from 'nanoid';
+import { chmodSync, existsSync, mkdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import { UsageError } from './errors.js';
 import { leadInside } from './inside.js';
-import { TEMP_PREFIX } from './atomic.js';
+import { writeTempFile } from './atomic.js';
 
 // The folder a write must stay in, and its name in messages ('the project', 'your home folder').
 export interface WriteRoot {
   dir: string;
   name: string;
 }
-
-const makeToken = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 6);
 
 // The real path `path` is written at (through links that stay in the root), or a UsageError saying
 // which link leads out of it or to nothing. Nothing is made or opened.
@@ -35,20 +32,14 @@ export function resolveWritable(root: WriteRoot, path: string): string {
 // folder renamed over the real target (a file kept keeps its mode). Returns the real path.
 export function writeFileInside(root: WriteRoot, path: string, text: string, options: { fsync?: boolean } = {}): string {
   const real = resolveWritable(root, path);
-  const temp = join(dirname(real), `${TEMP_PREFIX}${makeToken()}-${basename(real)}.tmp`);
+  let temp: string | undefined;
   try {
     makeFolders(dirname(real));
-    const fd = openSync(temp, 'wx', 0o644);
-    try {
-      writeSync(fd, text);
-      if (options.fsync) fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    temp = writeTempFile(dirname(real), basename(real), text, options.fsync === true);
     keepMode(real, temp);
     renameSync(temp, real);
   } catch (error) {
-    removeQuietly(temp);
+    if (temp !== undefined) removeQuietly(temp);
     throw unwritable(path, error as NodeJS.ErrnoException);
   }
   return real;
