@@ -85,7 +85,9 @@ describe('team status', () => {
     await project.team('state', 'finish-task', '--run', runId, '--task', 't1', '--status', 'completed');
     const events = project.eventsDir(runId);
     const first = project.listEvents(runId).find((name) => name.includes('-task_finished-'))!;
-    const second = eventFileName('task_finished', 't1', 1);
+    // Named to sort after the first whatever this process's clock says (its stamps and the CLI's
+    // may differ by a few milliseconds): the same stamp, a later token.
+    const second = `${first.slice(0, 22)}-task_finished-t1-a1-zzzzzz.json`;
     const copy = JSON.parse(readFileSync(join(events, first), 'utf8'));
     writeRawEvent(events, second, JSON.stringify({ ...copy, status: 'failed' }));
 
