@@ -25,5 +25,11 @@ export function makeInitialContext(input: PipelineInput): PipelineContext {
     reason: '',
     endingStage: null,
     cancelForce: false,
+    noted: [],
+    reviewers: [],
+    reviews: {},
+    changes: null,
+    architectural: false,
+    decisions: [],
   };
 }

@@ -70,6 +70,7 @@ export function beginCancel(c: PipelineContext, e: PipelineEvent): Step {
 export function runningAttemptIds(c: PipelineContext): string[] {
   const ids = c.taskIndex.running.map((id) => steps.attemptActorId(id, c.tasks[id]!.attempt));
   if (c.stageAttempt?.status === 'running') ids.push(steps.attemptActorId(c.stageAttempt.id, c.stageAttempt.attempt));
+  for (const r of c.reviewers) if (r.status === 'running') ids.push(steps.attemptActorId(r.id, r.attempt));
   return ids;
 }
 
@@ -78,6 +79,9 @@ export function noteCancelledFinish(c: PipelineContext, e: FinishEvent): Step {
   const status = e.status === 'completed' || e.status === 'failed' ? e.status : 'interrupted';
   if (c.stageAttempt && c.stageAttempt.id === e.task_id && c.stageAttempt.attempt === e.attempt) {
     return { context: { stageAttempt: { ...c.stageAttempt, status, evidence: e.evidence } } };
+  }
+  if (c.reviewers.some((r) => r.id === e.task_id && r.attempt === e.attempt)) {
+    return { context: { reviewers: c.reviewers.map((r) => (r.id === e.task_id && r.attempt === e.attempt ? { ...r, status, evidence: e.evidence } : r)) } };
   }
   const task = c.tasks[e.task_id];
   if (!task || task.attempt !== e.attempt) return {};

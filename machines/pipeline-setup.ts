@@ -5,6 +5,7 @@ import { noWorkerLeft } from './schedule.js';
 import { isPassDone, needsDecision } from './task-index.js';
 import { beginCancel, noteCancelledFinish, noteFixLoopsSpent, noteIterationsSpent, noteNoWorkerLeft, noteNotRetryable, noteStageFailure, runningAttemptIds, stopRun, stopRunning, summarize } from './endings.js';
 import * as steps from './steps.js';
+import * as verify from './verify-steps.js';
 import type { Step } from './steps.js';
 import type { AttemptInput, HandoffInput, NewEvent, PipelineContext, PipelineEvent, PipelineInput, Stage } from './types.js';
 
@@ -58,6 +59,10 @@ type StepActions = {
   acceptGates: undefined;
   acceptVerify: undefined;
   concludeVerify: undefined;
+  acceptChanges: undefined;
+  startVerifyAttempts: undefined;
+  acceptReviewerResult: undefined;
+  finishReviewer: undefined;
   acceptReview: undefined;
   concludeReview: undefined;
   noteFixLoopsSpent: undefined;
@@ -85,6 +90,7 @@ export const pipelineSetup = setup({
     runAttempt: fromPromise<void, AttemptInput>(async () => {}),
     runGates: fromPromise<void, { commands: string[]; iteration: number; pass: number }>(async () => {}),
     writeHandoff: fromPromise<void, HandoffInput>(async () => {}),
+    scanChanges: fromPromise<void, { iteration: number; pass: number }>(async () => {}),
   },
   actions: {
     record: (_: unknown, _params: NewEvent) => {},
@@ -104,7 +110,12 @@ export const pipelineSetup = setup({
     fixLoopsLeft: ({ context }) => context.loop < context.limits.maxFixLoops,
     iterationsLeft: ({ context }) => context.mode === 'ralph' && context.iteration < context.limits.maxIterations,
     reviewApproved: ({ context }) => context.reviewReasons.length === 0 && context.verdict === 'pass',
-    nothingRunning: ({ context }) => context.stageAttempt?.status !== 'running' && context.taskIndex.counts.running === 0,
+    nothingRunning: ({ context }) => context.stageAttempt?.status !== 'running' && context.taskIndex.counts.running === 0 && !context.reviewers.some((r) => r.status === 'running'),
+    noRouting: ({ context }) => context.routing === undefined,
+    verifyDone: ({ context }) => verify.isVerifyDone(context),
+    reviewersRunning: ({ context }) => context.reviewers.some((r) => r.status === 'running'),
+    isReviewerFinish: ({ context, event }) => verify.findReviewer(context, event as FinishEvent) !== undefined,
+    isReviewerResult: ({ context, event }) => context.reviewers.some((r) => r.id === (event as Extract<PipelineEvent, { type: 'verify.result' }>).task_id),
     retryApplies: ({ context, event }) => steps.canRetryTask(context, event as Extract<PipelineEvent, { type: 'task.retry' }>),
     retryingInterrupted: ({ event }) => (event as Extract<PipelineEvent, { type: 'run.resumed' }>).retry_interrupted,
   },
@@ -158,7 +169,17 @@ export const pipelineSetup = setup({
         assertEvent(event, 'verify.result');
         applyStep(enqueue, { context: { verdict: event.verdict, defects: event.defects } });
       }),
-      concludeVerify: enqueueActions(({ context, enqueue }) => applyStep(enqueue, steps.concludeVerify(context))),
+      concludeVerify: enqueueActions(({ context, enqueue }) => applyStep(enqueue, verify.concludeVerify(context))),
+      acceptChanges: enqueueActions(({ event, enqueue }) => {
+        assertEvent(event, 'changes.scanned');
+        applyStep(enqueue, verify.acceptChanges(event));
+      }),
+      startVerifyAttempts: enqueueActions(({ context, enqueue }) => applyStep(enqueue, verify.startVerifyAttempts(context))),
+      acceptReviewerResult: enqueueActions(({ context, event, enqueue }) => {
+        assertEvent(event, 'verify.result');
+        applyStep(enqueue, verify.acceptReview(context, event));
+      }),
+      finishReviewer: enqueueActions(({ context, event, enqueue }) => applyStep(enqueue, verify.finishReviewer(context, finishEvent(event)))),
       acceptReview: enqueueActions(({ context, event, enqueue }) => {
         assertEvent(event, 'review.result');
         applyStep(enqueue, steps.acceptReview(context, event));

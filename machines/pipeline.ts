@@ -18,7 +18,7 @@ const reenter = (target: string) => ({ 'runtime.resume': { target, reenter: true
 // A stage run by one agent attempt: retried on failure up to maxTaskAttempts, then the run fails.
 // Its conclusion is drawn on the way to the handoff, never on entering it: a takeover re-enters
 // the handoff to write it again, and an entry step would run twice.
-function agentStageWorking(stage: Stage, payload: { [event: string]: { actions: 'acceptPlan' | 'acceptPrd' | 'acceptVerify' | 'acceptReview' } }, conclude?: 'concludeVerify' | 'concludeReview') {
+function agentStageWorking(stage: Stage, payload: { [event: string]: { actions: 'acceptPlan' | 'acceptPrd' | 'acceptReview' } }, conclude?: 'concludeReview') {
   const completed = ['finishStageAttempt', { type: 'completeStage', params: { stage } }, ...(conclude ? [conclude] : [])] as const;
   return pipelineSetup.createStateConfig({
     entry: { type: 'startStageAttempt', params: { stage } },
@@ -106,16 +106,37 @@ export const pipelineMachine = pipelineSetup.createMachine({
       initial: 'gates',
       states: {
         gates: {
-          always: { guard: 'noGates', target: 'verifier' },
+          always: { guard: 'noGates', target: 'scan' },
           invoke: { src: 'runGates', input: ({ context }) => ({ commands: context.gates, iteration: context.iteration, pass: context.loop + 1 }) },
           on: {
             ...reenter('gates'),
-            'gates.result': { target: 'verifier', actions: 'acceptGates' },
+            'gates.result': { target: 'scan', actions: 'acceptGates' },
           },
         },
-        verifier: agentStageWorking('team-verify', {
-          'verify.result': { actions: 'acceptVerify' },
-        }, 'concludeVerify'),
+        // With routing, the run's changes are read before the reviewers are chosen.
+        scan: {
+          always: { guard: 'noRouting', target: 'verifier' },
+          invoke: { src: 'scanChanges', input: ({ context }) => ({ iteration: context.iteration, pass: context.loop + 1 }) },
+          on: { ...reenter('scan'), 'changes.scanned': { target: 'verifier', actions: 'acceptChanges' } },
+        },
+        // The verifier and the reviewers at once; the stage completes when the verifier has and no reviewer runs.
+        verifier: {
+          entry: 'startVerifyAttempts',
+          always: { guard: 'verifyDone', target: 'handoff', actions: [{ type: 'completeStage', params: { stage: 'team-verify' } }, 'concludeVerify'] },
+          on: {
+            'verify.result': [{ guard: 'isReviewerResult', actions: 'acceptReviewerResult' }, { actions: 'acceptVerify' }],
+            'task.finished': [
+              { guard: 'isReviewerFinish', actions: 'finishReviewer' },
+              { guard: 'isStaleStageAttempt' },
+              { guard: 'notRetryable', target: '#pipeline.stopping', actions: ['finishStageAttempt', 'noteNotRetryable'] },
+              { guard: 'stageAttemptCompleted', actions: 'finishStageAttempt' },
+              { guard: 'stageAttemptRetryable', actions: 'retryStageAttempt' },
+              { guard: 'reviewersRunning', target: '#pipeline.stopping', actions: ['finishStageAttempt', 'noteStageFailure'] },
+              { target: '#pipeline.failing', actions: ['finishStageAttempt', 'noteStageFailure'] },
+            ],
+            'runtime.resume': { actions: 'respawnRunning' },
+          },
+        },
         handoff: {
           invoke: { src: 'writeHandoff', input: ({ context }) => handoffInput('team-verify', nextAfterVerify(context))({ context }) },
           on: {

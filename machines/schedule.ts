@@ -1,5 +1,6 @@
 // Pure task-graph scheduling: which pending tasks start now, on which worker. It reads the task
 // index (counts, running ids, a cursor past the tasks that are not pending) rather than every task.
+import { agentOf, modelOf } from './routing.js';
 import { TaskDraft, type TaskIndex } from './task-index.js';
 import type { AttemptInput, NewEvent, PipelineContext, TaskState } from './types.js';
 
@@ -18,8 +19,8 @@ export function workerNames(count: number): string[] {
 }
 
 // The agent a role runs on.
-export function agentFor(context: Pick<PipelineContext, 'agents' | 'defaultAgent'>, role: string): string {
-  return context.agents[role] ?? context.defaultAgent;
+export function agentFor(context: Pick<PipelineContext, 'agents' | 'defaultAgent' | 'agentType'>, role: string): string {
+  return agentOf(context, role);
 }
 
 // How far past the scan cursor an idle worker looks for a ready task planned for it (own-first):
@@ -46,7 +47,7 @@ export function schedule(context: PipelineContext): ScheduleResult {
     const task: TaskState = { ...current, worker, status: 'running', attempt: current.attempt + 1 };
     draft.put(task);
     busy.add(worker);
-    records.push(taskStartedRecord(context, id, task.attempt, stageOf(task), task.role));
+    records.push(taskStartedRecord(context, id, task.attempt, stageOf(task), task.role, task.agent));
     starts.push(makeExecAttemptInput(context, draft.tasks, task));
   };
   // The worker a ready task starts on: its own when idle (and fresh, if any idle worker is), else
@@ -105,12 +106,15 @@ export function stageOf(task: TaskState): 'team-exec' | 'team-fix' {
 
 // What the runtime needs to run the task's current attempt.
 export function makeExecAttemptInput(context: PipelineContext, tasks: Record<string, TaskState>, task: TaskState): AttemptInput {
+  const agent = task.agent ?? agentFor(context, task.role);
+  const model = modelOf(context, task.role, agent);
   return {
     taskId: task.id,
     attempt: task.attempt,
     stage: stageOf(task),
     role: task.role,
-    agent: agentFor(context, task.role),
+    agent,
+    ...(model !== undefined && { model }),
     worker: task.worker,
     def: task.def,
     dependencies: (task.def.blockedBy ?? []).flatMap((dep) => {
@@ -128,12 +132,12 @@ export function makeExecAttemptInput(context: PipelineContext, tasks: Record<str
 }
 
 // The task_started record, in the seed's exact shape.
-export function taskStartedRecord(context: PipelineContext, taskId: string, attempt: number, stage: string, role: string): NewEvent {
+export function taskStartedRecord(context: PipelineContext, taskId: string, attempt: number, stage: string, role: string, agent?: string): NewEvent {
   return {
     event: 'task_started',
     task_id: taskId,
     stage,
-    agent: agentFor(context, role),
+    agent: agent ?? agentFor(context, role),
     attempt,
     status: 'running',
     session: context.session,

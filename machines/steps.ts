@@ -1,9 +1,10 @@
 // The pipeline's pure steps: each takes the context (and event) and says what changes,
 // which records to write and which attempts to start or stop. No I/O.
 import { makeFixTasks, namespacePlan, prefixFor } from './plan.js';
+import { agentOf, fixerOf, modelOf, recordDecisions, routeRole, routeTask } from './routing.js';
 import { assignWorkers, makeExecAttemptInput, schedule, taskStartedRecord } from './schedule.js';
 import { emptyTaskIndex, indexTasks, TaskDraft } from './task-index.js';
-import type { AttemptInput, Defect, NewEvent, PipelineContext, PipelineEvent, Stage, TaskDef, TaskState } from './types.js';
+import type { AttemptInput, NewEvent, PipelineContext, PipelineEvent, Stage, TaskDef, TaskState } from './types.js';
 
 export interface Step {
   context?: Partial<PipelineContext>;
@@ -47,14 +48,18 @@ export function startStageAttempt(context: PipelineContext, stage: Stage, previo
   };
 }
 
-function stageAttemptInput(context: PipelineContext, taskId: string, attempt: number, stage: Stage, role: string): AttemptInput {
+// What the runtime needs to run a single-agent stage's attempt (or a reviewer's, in its own lane).
+export function stageAttemptInput(context: PipelineContext, taskId: string, attempt: number, stage: Stage, role: string, worker = 'lead'): AttemptInput {
+  const agent = agentOf(context, role);
+  const model = modelOf(context, role, agent);
   return {
     taskId,
     attempt,
     stage,
     role,
-    agent: context.agents[role] ?? context.defaultAgent,
-    worker: 'lead',
+    agent,
+    ...(model !== undefined && { model }),
+    worker,
     dependencies: [],
     defects: context.defects,
     handoffs: context.handoffs,
@@ -106,6 +111,9 @@ export function respawnRunning(context: PipelineContext, event: EventOf<'runtime
   const spawn: AttemptInput[] = [];
   const current = context.stageAttempt;
   if (current?.status === 'running') spawn.push(stageAttemptInput(context, current.id, current.attempt, current.stage, current.role));
+  for (const reviewer of context.reviewers) {
+    if (reviewer.status === 'running') spawn.push(stageAttemptInput(context, reviewer.id, reviewer.attempt, reviewer.stage, reviewer.role, reviewer.role));
+  }
   for (const id of context.order) {
     const task = context.tasks[id]!;
     if (task.status === 'running') spawn.push(makeExecAttemptInput(context, context.tasks, task));
@@ -119,13 +127,17 @@ export function acceptPlan(context: PipelineContext, event: EventOf<'plan.accept
   const defs = namespacePlan(event.tasks, context.iteration);
   const workers = assignWorkers(defs.map((d) => d.id), context.workers);
   const tasks: Record<string, TaskState> = {};
+  const decisions = [];
   for (const def of defs) {
-    tasks[def.id] = { id: def.id, def, kind: 'exec', role: def.role ?? context.agentType, worker: workers[def.id]!, status: 'pending', attempt: 0, failures: 0, failedOn: [], evidence: '', artifacts: [], pass: 0 };
+    const route = routeTask(context, def);
+    tasks[def.id] = { id: def.id, def, kind: 'exec', role: route.role, ...(route.agent !== undefined && { agent: route.agent }), worker: workers[def.id]!, status: 'pending', attempt: 0, failures: 0, failedOn: [], evidence: '', artifacts: [], pass: 0 };
+    if (route.why) decisions.push({ task_id: def.id, role: route.role, agent: route.agent ?? agentOf(context, route.role), why: route.why });
   }
   const needsPrd = event.needsPrd || defs.some((d) => !d.acceptance || d.acceptance.length === 0);
+  const decided = recordDecisions(context, 'team-exec', decisions);
   return {
-    context: { tasks, taskIndex: indexTasks(tasks), order: defs.map((d) => d.id), needsPrd },
-    records: assigned(defs, workers),
+    context: { tasks, taskIndex: indexTasks(tasks), order: defs.map((d) => d.id), needsPrd, ...(event.architectural === true && { architectural: true }), ...decided.context },
+    records: [...assigned(defs, workers), ...decided.records],
   };
 }
 
@@ -209,22 +221,6 @@ export function resumeRun(context: PipelineContext, event: EventOf<'run.resumed'
   return { context: { retryInterrupted: true, tasks, taskIndex: indexTasks(tasks) } };
 }
 
-// Verify's verdict: every gate exited 0 and the verifier said pass.
-export function concludeVerify(context: PipelineContext): Step {
-  const gateDefects: Defect[] = context.gateResults
-    .map((gate, i) => ({ gate, i }))
-    .filter(({ gate }) => gate.exitCode !== 0)
-    .map(({ gate, i }) => ({ id: `gate-${i + 1}`, description: `\`${gate.command}\` ${gate.timedOut ? 'timed out' : `exited ${gate.exitCode}`}: ${lastLines(gate.output)}` }));
-  const agentDefects = context.verdict === 'fail' && context.defects.length === 0 ? [{ id: 'verdict', description: 'the verifier reported fail without listing defects' }] : context.defects;
-  // A task of this pass that ended failed is a defect whatever the verifier says.
-  const taskDefects: Defect[] = context.order
-    .map((id) => context.tasks[id]!)
-    .filter((t) => t.status === 'failed' && t.pass === context.loop)
-    .map((t) => ({ id: `task-${t.id}`, description: `task ${t.id} (${t.def.title}) failed: ${t.evidence}`, task: t.id }));
-  const defects = [...gateDefects, ...taskDefects, ...(context.verdict === 'pass' ? [] : agentDefects)];
-  return { context: { defects, verdict: defects.length === 0 && context.verdict === 'pass' ? 'pass' : 'fail' } };
-}
-
 // The architect's verdict: approve clears the reasons; a reject always carries one.
 export function acceptReview(_context: PipelineContext, event: EventOf<'review.result'>): Step {
   const reasons = event.verdict === 'approve' ? [] : event.reasons.length ? event.reasons : ['rejected without reasons'];
@@ -242,14 +238,20 @@ export function startFixLoop(context: PipelineContext): Step {
   const defs = makeFixTasks(context.defects, loop, context.iteration, Object.keys(context.tasks));
   const workers = assignWorkers(defs.map((d) => d.id), context.workers);
   const draft = new TaskDraft(context);
-  for (const def of defs) {
-    draft.put({ id: def.id, def, kind: 'fix', role: context.agentType, worker: workers[def.id]!, status: 'pending', attempt: 0, failures: 0, failedOn: [], evidence: '', artifacts: [], pass: loop });
+  const decisions = [];
+  for (const [i, def] of defs.entries()) {
+    const fixer = fixerOf(context, context.defects[i]!);
+    draft.put({ id: def.id, def, kind: 'fix', role: fixer.role, worker: workers[def.id]!, status: 'pending', attempt: 0, failures: 0, failedOn: [], evidence: '', artifacts: [], pass: loop });
+    if (fixer.why) decisions.push({ task_id: def.id, role: fixer.role, agent: agentOf(context, fixer.role), why: fixer.why });
   }
+  if (decisions.length > 0) decisions.push(...routeRole(context, 'debugger').decisions);
+  const decided = recordDecisions({ ...context, loop }, 'team-fix', decisions);
   return {
-    context: { loop, ...draft.changes, order: [...context.order, ...defs.map((d) => d.id)], verdict: null, gateResults: [] },
+    context: { loop, ...draft.changes, order: [...context.order, ...defs.map((d) => d.id)], verdict: null, gateResults: [], ...decided.context },
     records: [
       { event: 'fix_loop_started', iteration: context.iteration, loop, defects: context.defects },
       ...assigned(defs, workers),
+      ...decided.records,
     ],
   };
 }

@@ -22,6 +22,8 @@ export interface TaskState {
   artifacts: string[];
   /** The exec pass (0 = first, k = after fix loop k) the task belongs to. */
   pass: number;
+  /** The agent it runs on when routing chose one other than its role's (a planner's tag). */
+  agent?: string;
   /** Its branch could not be merged (a conflict, teamline's files): a retry would meet the same. */
   mergeFailed?: string;
 }

@@ -1,10 +1,10 @@
 // The pipeline machine's context, input and events. Types only.
-import type { Defect, GateResult, Limits, NewEvent, Schedule, TaskDef } from '../src/log/schema.js';
+import type { Defect, GateResult, Limits, NewEvent, RoutingDecision, RoutingPolicy, Schedule, TaskDef } from '../src/log/schema.js';
 import type { Stage } from '../workers/types.js';
 import type { TaskIndex } from './task-index.js';
 import type { TaskState, TaskStatus } from './task-state.js';
 
-export type { Defect, GateResult, Limits, NewEvent, TaskDef, Stage, TaskState, TaskStatus };
+export type { Defect, GateResult, Limits, NewEvent, RoutingDecision, RoutingPolicy, TaskDef, Stage, TaskState, TaskStatus };
 
 // The one agent attempt of a single-agent stage (planner, analyst, verifier, architect).
 export interface StageAttempt {
@@ -46,6 +46,10 @@ export interface PipelineInput {
   workBranch?: string;
   /** How idle workers take tasks (run_started's); absent: plan-order, as runs of earlier versions did. */
   schedule?: Schedule;
+  /** Stage routing (run_started's); absent: one agent per stage, as runs of earlier versions did. */
+  routing?: RoutingPolicy;
+  /** The model each role runs on, as the cost mode chose (run_started's); absent: each agent's own. */
+  models?: Record<string, string>;
   /**
    * The steps may change the task map in place instead of copying it: for an actor that never goes
    * back to an earlier snapshot (the live run, the replay), where a copy per event would make a run
@@ -82,6 +86,18 @@ export interface PipelineContext extends PipelineInput {
   /** The stage that was active when the run began to end (for its handoff). */
   endingStage: Stage | null;
   cancelForce: boolean;
+  /** Roles whose fallback to another role's agent the log already noted (said once per run). */
+  noted: string[];
+  /** The reviewers of this verify pass, running beside the verifier (stageAttempt). */
+  reviewers: StageAttempt[];
+  /** Each reviewer's verdict and defects, by its task id. */
+  reviews: Record<string, { verdict: 'pass' | 'fail'; defects: Defect[] }>;
+  /** The scan of the run's changes for this verify pass. */
+  changes: { files: number; security: string[] } | null;
+  /** The plan marked the work architectural. */
+  architectural: boolean;
+  /** The routing decisions so far, in words, for the handoffs. */
+  decisions: Array<{ stage: Stage; iteration: number; loop: number; text: string }>;
 }
 
 // What the runtime needs to run one attempt.
@@ -105,6 +121,8 @@ export interface AttemptInput {
   loop: number;
   /** A new orchestrator takes over this running attempt: reconcile it, never start it again. */
   resumed?: boolean;
+  /** The model the cost mode chose for the role on this agent; absent: the agent's own. */
+  model?: string;
 }
 
 // What the runtime needs to write one handoff.
@@ -117,11 +135,12 @@ export interface HandoffInput {
 
 export type PipelineEvent =
   | { type: 'task.finished'; task_id: string; attempt: number; status: 'completed' | 'failed' | 'interrupted' | 'awaiting_approval'; evidence: string; artifacts: string[]; retryable?: false }
-  | { type: 'plan.accepted'; task_id: string; attempt: number; tasks: TaskDef[]; needsPrd: boolean }
+  | { type: 'plan.accepted'; task_id: string; attempt: number; tasks: TaskDef[]; needsPrd: boolean; architectural?: boolean }
   | { type: 'prd.accepted'; task_id: string; attempt: number; acceptance: Record<string, string[]> }
   | { type: 'verify.result'; task_id: string; attempt: number; verdict: 'pass' | 'fail'; defects: Defect[] }
   | { type: 'review.result'; task_id: string; attempt: number; verdict: 'approve' | 'reject'; reasons: string[] }
   | { type: 'gates.result'; gates: GateResult[] }
+  | { type: 'changes.scanned'; files: number; security: string[] }
   | { type: 'handoff.written'; stage: string; path: string }
   | { type: 'task.retry'; task_id: string; attempt: number; reason: string }
   | { type: 'merge.failed'; task_id: string; attempt: number; reason: string }

@@ -107,7 +107,7 @@ function judge(run: ConcludeParts, input: AttemptInput, resultFile: ResultFileTe
 // The stage's own fact, written before task_finished.
 function payloadOf(input: AttemptInput, result: AgentResult): NewEvent | undefined {
   const ref = { task_id: input.taskId, attempt: input.attempt };
-  if ('tasks' in result) return { event: 'plan_accepted', ...ref, tasks: result.tasks, needsPrd: result.needsPrd };
+  if ('tasks' in result) return { event: 'plan_accepted', ...ref, tasks: result.tasks, needsPrd: result.needsPrd, ...(result.architectural === true && { architectural: true }) };
   if ('acceptance' in result) return { event: 'prd_accepted', ...ref, acceptance: result.acceptance };
   if ('defects' in result) return { event: 'verify_result', ...ref, verdict: result.verdict, defects: result.defects };
   if ('reasons' in result) return { event: 'review_result', ...ref, verdict: result.verdict, reasons: result.reasons };

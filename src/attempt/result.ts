@@ -19,7 +19,7 @@ const baseResult = {
 
 // The result schema of each stage (SPEC section 4).
 const RESULT_SCHEMAS = {
-  'team-plan': z.object({ ...baseResult, tasks: z.array(taskDefSchema.extend({ title: z.string().default(''), description: z.string().default('') })), needsPrd: z.boolean().default(false) }),
+  'team-plan': z.object({ ...baseResult, tasks: z.array(taskDefSchema.extend({ title: z.string().default(''), description: z.string().default('') })), needsPrd: z.boolean().default(false), architectural: z.boolean().optional() }),
   'team-prd': z.object({ ...baseResult, acceptance: z.record(z.string(), z.array(z.string())) }),
   'team-exec': z.object(baseResult),
   'team-fix': z.object(baseResult),

@@ -33,12 +33,20 @@ export const taskDefSchema = z.strictObject({
   title: z.string(),
   description: z.string(),
   role: z.string().optional(),
+  /** The planner's tag: the agent (a configured agent name) that should do the task (issue 30). */
+  agent: z.string().optional(),
   blockedBy: z.array(z.string()).optional(),
   acceptance: z.array(z.string()).optional(),
 });
 export type TaskDef = z.infer<typeof taskDefSchema>;
 
-export const defectSchema = z.strictObject({ id: z.string(), description: z.string(), task: z.string().optional() });
+export const defectSchema = z.strictObject({
+  id: z.string(),
+  description: z.string(),
+  task: z.string().optional(),
+  /** Who found it (a gate, the verifier, a reviewer); absent in older logs and from the verifier's own result. */
+  by: z.string().optional(),
+});
 export type Defect = z.infer<typeof defectSchema>;
 
 const gateSchema = z.object({
@@ -94,6 +102,21 @@ const isolationSchema = z.object({
 });
 export type IsolationRecord = z.infer<typeof isolationSchema>;
 
+// Stage routing (issue 30): how the machine picks extra agents per stage, fixed at the run's start.
+export const COST_MODES = ['economy', 'balanced', 'quality'] as const;
+export type CostMode = (typeof COST_MODES)[number];
+const routingPolicySchema = z.object({
+  /** A code-reviewer joins verify when more files than this changed. */
+  reviewFiles: z.number().int().nonnegative(),
+  /** Who fixes build, type and failing-gate defects. */
+  fixer: z.enum(['debugger', 'executor']),
+  /** The agent names the config knows, for the planner's per-task agent tags. */
+  known: z.array(z.string()),
+});
+export type RoutingPolicy = z.infer<typeof routingPolicySchema>;
+const decisionSchema = z.object({ role: z.string(), agent: z.string(), task_id: z.string().optional(), why: z.string() });
+export type RoutingDecision = z.infer<typeof decisionSchema>;
+
 const gitRef = { branch: z.string().min(1) };
 // A reading of the user's checkout (src/git/checkout-state.ts): HEAD, its branch, local branches, listed paths.
 const checkoutStateSchema = z.object({ head: z.string(), branch: z.string(), branches: z.record(z.string(), z.string()), files: z.record(z.string(), z.string()) });
@@ -129,6 +152,11 @@ export const EVENT_SCHEMAS = {
     isolation: isolationSchema.optional(),
     /** How idle workers take tasks (machines/schedule.ts); absent in the logs of earlier versions: plan-order. */
     schedule: z.enum(SCHEDULES).optional(),
+    /** Stage routing (issue 30): the policy the machine routes by; absent in older logs: one agent per stage, as then. */
+    routing: routingPolicySchema.optional(),
+    /** The cost mode the models were chosen by, and the model each role runs on (role → model); absent: each agent's own. */
+    costMode: z.enum(COST_MODES).optional(),
+    models: z.record(z.string(), z.string()).optional(),
   }),
   run_resumed: z.object({ event: z.literal('run_resumed'), ...base, pid: z.number().int(), retry_interrupted: z.boolean() }),
   gates_result: z.object({ event: z.literal('gates_result'), ...base, iteration: z.number().int(), pass: z.number().int(), gates: z.array(gateSchema) }),
@@ -141,7 +169,15 @@ export const EVENT_SCHEMAS = {
   task_assigned: z.object({ event: z.literal('task_assigned'), ...base, task_id: z.string(), worker: z.string(), task: taskDefSchema.optional() }),
   /** The tasks a plan or a fix loop adds, each with its worker: one record for the step that made them all. */
   tasks_assigned: z.object({ event: z.literal('tasks_assigned'), ...base, tasks: z.array(z.strictObject({ task_id: z.string(), worker: z.string(), task: taskDefSchema })).min(1) }),
-  plan_accepted: z.object({ event: z.literal('plan_accepted'), ...base, ...taskRef, tasks: z.array(taskDefSchema), needsPrd: z.boolean() }),
+  plan_accepted: z.object({
+    event: z.literal('plan_accepted'),
+    ...base,
+    ...taskRef,
+    tasks: z.array(taskDefSchema),
+    needsPrd: z.boolean(),
+    /** The planner marks the work architectural: verify adds a code-reviewer (issue 30; absent in older logs). */
+    architectural: z.boolean().optional(),
+  }),
   prd_accepted: z.object({ event: z.literal('prd_accepted'), ...base, ...taskRef, acceptance: z.record(z.string(), z.array(z.string())) }),
   verify_result: z.object({
     event: z.literal('verify_result'),
@@ -229,6 +265,11 @@ export const EVENT_SCHEMAS = {
   /** `team land --acknowledge`: the person saw the changes to their checkout and lands anyway. */
   checkout_acknowledged: z.object({ event: z.literal('checkout_acknowledged'), ...base, changes: z.number().int() }),
   branch_restored: z.object({ event: z.literal('branch_restored'), ...base, ...gitRef, commit: z.string(), was: z.string().optional(), kept: z.string().optional() }),
+  // Issue 30, stage routing.
+  /** What the run changed, read before verify decides its reviewers: the count of changed files and why they look security-sensitive. */
+  changes_scanned: z.object({ event: z.literal('changes_scanned'), ...base, iteration: z.number().int(), pass: z.number().int(), files: z.number().int().nonnegative(), security: z.array(z.string()) }),
+  /** The machine's routing decisions for a stage, written before the attempts they start. */
+  routing_decided: z.object({ event: z.literal('routing_decided'), ...base, stage: z.string(), iteration: z.number().int(), loop: z.number().int(), decisions: z.array(decisionSchema).min(1) }),
 } as const;
 
 export type EventName = keyof typeof EVENT_SCHEMAS;

@@ -14,6 +14,7 @@ export type PipelineSnapshot = SnapshotFrom<typeof pipelineMachine>;
 const RECORDS = new Set([
   'stage_entered', 'stage_completed', 'stage_skipped', 'task_assigned', 'tasks_assigned', 'task_started', 'task_blocked',
   'fix_loop_started', 'iteration_started', 'run_completed', 'run_failed', 'run_cancelled', 'run_stopped',
+  'routing_decided',
 ]);
 
 export interface Replay {
@@ -27,8 +28,8 @@ export interface Replay {
 
 // The machine's input, as run_started recorded it.
 export function inputOf(started: EventOf<'run_started'>): PipelineInput {
-  const { mode, task, workers, agentType, limits, gates, agents, defaultAgent, session, parent_session, isolation, schedule } = started;
-  const input = { mode, task, workers, agentType, limits, gates, agents, defaultAgent, session, parent_session, ...(schedule && { schedule }) };
+  const { mode, task, workers, agentType, limits, gates, agents, defaultAgent, session, parent_session, isolation, schedule, routing, models } = started;
+  const input = { mode, task, workers, agentType, limits, gates, agents, defaultAgent, session, parent_session, ...(schedule && { schedule }), ...(routing && { routing }), ...(models && { models }) };
   return isolation?.branch ? { ...input, workBranch: isolation.branch } : input;
 }
 
@@ -38,7 +39,7 @@ export function toMachineEvent(event: TeamEvent): PipelineEvent | undefined {
     case 'task_finished':
       return { type: 'task.finished', task_id: event.task_id, attempt: event.attempt, status: event.status, evidence: event.evidence, artifacts: event.artifacts, ...(event.retryable === false && { retryable: false as const }) };
     case 'plan_accepted':
-      return { type: 'plan.accepted', task_id: event.task_id, attempt: event.attempt, tasks: event.tasks, needsPrd: event.needsPrd };
+      return { type: 'plan.accepted', task_id: event.task_id, attempt: event.attempt, tasks: event.tasks, needsPrd: event.needsPrd, ...(event.architectural !== undefined && { architectural: event.architectural }) };
     case 'prd_accepted':
       return { type: 'prd.accepted', task_id: event.task_id, attempt: event.attempt, acceptance: event.acceptance };
     case 'verify_result':
@@ -47,6 +48,8 @@ export function toMachineEvent(event: TeamEvent): PipelineEvent | undefined {
       return { type: 'review.result', task_id: event.task_id, attempt: event.attempt, verdict: event.verdict, reasons: event.reasons };
     case 'gates_result':
       return { type: 'gates.result', gates: event.gates };
+    case 'changes_scanned':
+      return { type: 'changes.scanned', files: event.files, security: event.security };
     case 'handoff_written':
       return { type: 'handoff.written', stage: event.stage, path: event.path };
     case 'merge_failed':
@@ -73,7 +76,7 @@ function makeFold() {
   // An actor that never ends and holds nothing (a promise actor would make an AbortController per attempt).
   const never = fromTransition((state: undefined) => state, undefined);
   const machine = pipelineMachine.provide({
-    actors: { runAttempt: never, runGates: never, writeHandoff: never } as never,
+    actors: { runAttempt: never, runGates: never, writeHandoff: never, scanChanges: never } as never,
     actions: { record: (_: unknown, params: NewEvent) => void made.push(params) },
   });
   return { machine, take: () => made.splice(0) };

@@ -29,7 +29,7 @@ export function resumeAt(log: TeamEvent[], cut: number): Resumed {
   const made: NewEvent[] = [];
   const never = () => new Promise<void>(() => {});
   const machine = pipelineMachine.provide({
-    actors: { runAttempt: fromPromise(never), runGates: fromPromise(never), writeHandoff: fromPromise(never) },
+    actors: { runAttempt: fromPromise(never), runGates: fromPromise(never), writeHandoff: fromPromise(never), scanChanges: fromPromise(never) },
     actions: { record: (_: unknown, params: NewEvent) => void made.push(params) },
   });
   const { value, context } = replay.snapshot;
