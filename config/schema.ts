@@ -1,6 +1,8 @@
 // The zod schema of `.team/config.json` (SPEC section 5); each default says why.
 import { z } from 'zod';
 import { ADAPTER_NAMES, PERMISSION_LEVELS, STAGES } from '../workers/types.js';
+import { COST_MODES } from '../src/log/schema.js';
+import { modelsSchema, routingSchema } from './routing.js';
 
 const positiveInt = z.number().int().positive();
 
@@ -69,6 +71,8 @@ export const configSchema = z.strictObject({
       storeOutageMs: z.number().int().min(1_000).default(60_000),
       /** With a store: the git remote (its name in every clone) the run's branches go through between the writer and the team workers. */
       remote: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, { message: 'not a git remote name (letters, digits, . _ -)' }).optional(),
+      /** Each role's model tier from `models` (economy, balanced, quality); unset: every agent's own model. */
+      costMode: z.enum(COST_MODES).optional(),
     })
     .prefault({}),
   ralph: z
@@ -95,6 +99,10 @@ export const configSchema = z.strictObject({
     .prefault({}),
   agents: z.record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/), agentSchema).default({}),
   roles: z.record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/), z.string().min(1)).default({}),
+  /** Stage routing: reviewers in verify, the debugger in fix (config/routing.ts). */
+  routing: routingSchema,
+  /** Model tiers per agent or CLI, for the cost mode (config/routing.ts; claude, codex and gemini have built-in tiers). */
+  models: modelsSchema,
   /** Prompt template overrides per stage: a path relative to the config file. */
   prompts: z.partialRecord(z.enum(['team-plan', 'team-prd', 'team-exec', 'team-verify', 'team-fix', 'ralph-review']), z.string().min(1)).default({}),
 });

@@ -15,7 +15,16 @@ const CANCELLED = 'end (cancelled)';
 export function renderHandoff(input: HandoffInput): string {
   const from = toFromStage(input);
   const to = input.stage === 'team-cancel' && !input.next.includes('cancel') ? CANCELLED : input.next;
-  return layoutHandoff(`## Handoff: ${from} → ${to}`, makeSections(input, from), listRunFacts(input.context));
+  return layoutHandoff(`## Handoff: ${from} → ${to}`, withDecisions(input, makeSections(input, from)), listRunFacts(input.context));
+}
+
+// The stage's routing decisions ("security-reviewer added: src/auth/ changed") lead its Decided details.
+function withDecisions(input: HandoffInput, sections: Sections): Sections {
+  const { context } = input;
+  const decided = context.decisions.filter((d) => d.stage === input.stage && d.iteration === context.iteration && d.loop === context.loop);
+  if (decided.length === 0) return sections;
+  const details = decided.map((d) => ({ text: `routing: ${d.text}` }));
+  return { ...sections, Decided: { ...sections.Decided, details: [...details, ...sections.Decided.details] } };
 }
 
 // The stage a handoff leaves: for a cancel, the stage that was cancelled.

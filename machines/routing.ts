@@ -1,5 +1,6 @@
 // Stage routing: which agent runs each role, which reviewers join verify, who fixes a defect and
 // where a tagged task goes, each with its reason in words. Pure: the steps record what it decides.
+import { describeDecision } from '../src/log/decision.js';
 import type { Defect, NewEvent, PipelineContext, RoutingDecision, Stage, TaskDef } from './types.js';
 
 // A role with no agent of its own runs on the agent of its stage's default role.
@@ -36,10 +37,7 @@ export function modelOf(context: Pick<PipelineContext, 'agents' | 'defaultAgent'
   return model !== undefined && agent === agentOf(context, role) ? model : undefined;
 }
 
-// A decision in the words the handoffs show ("security-reviewer added: src/auth/ changed").
-export function describeDecision(d: RoutingDecision): string {
-  return `${d.task_id ? `${d.task_id}: ` : ''}${d.role} ${d.why}`;
-}
+
 
 // The reviewers that join this verify pass, each with why, from the scan of the run's changes.
 export function decideReviewers(context: Pick<PipelineContext, 'routing' | 'changes' | 'architectural'>): Array<{ role: string; why: string }> {

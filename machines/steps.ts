@@ -134,7 +134,7 @@ export function acceptPlan(context: PipelineContext, event: EventOf<'plan.accept
     if (route.why) decisions.push({ task_id: def.id, role: route.role, agent: route.agent ?? agentOf(context, route.role), why: route.why });
   }
   const needsPrd = event.needsPrd || defs.some((d) => !d.acceptance || d.acceptance.length === 0);
-  const decided = recordDecisions(context, 'team-exec', decisions);
+  const decided = recordDecisions(context, 'team-plan', decisions);
   return {
     context: { tasks, taskIndex: indexTasks(tasks), order: defs.map((d) => d.id), needsPrd, ...(event.architectural === true && { architectural: true }), ...decided.context },
     records: [...assigned(defs, workers), ...decided.records],

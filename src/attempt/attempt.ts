@@ -7,7 +7,7 @@ import type { AgentAdapter, AgentConfig, LaunchSpec, WorkerBackend, WorkerHandle
 import { permissionFor } from '../../workers/adapters/permissions.js';
 import { escapeeMarker, stopEscapees, stopRunLeftovers } from '../../workers/escapees.js';
 import { elsewhere } from '../sys/proc.js';
-import { resolveAgent } from '../run/agents.js';
+import { resolveAttemptAgent } from '../run/agents.js';
 import { adoptUnrecorded, workerMayHaveStarted } from './adopt.js';
 import { attemptFiles, finishInterrupted, type AttemptFiles } from './records.js';
 import { concludeAttempt } from './conclude.js';
@@ -42,7 +42,7 @@ export async function runAttempt(session: RunSession, input: AttemptRequest, sig
 
 async function runLocalAttempt(session: RunSession, input: AttemptRequest, signal: AbortSignal): Promise<void> {
   const files = attemptFiles(session, input.taskId, input.attempt);
-  const { adapter, agent } = resolveAgent(session.config, input.agent);
+  const { adapter, agent } = resolveAttemptAgent(session.config, input);
   const backend = session.registry.backend(agent.tmux ? 'tmux' : session.mode);
   await prepareAttempt(session, input);
   const spec = makeLaunchSpec(session, input, files, adapter, agent);

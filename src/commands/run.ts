@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { terminalLine } from '../sys/terminal-text.js';
 import { LIMITS, validateId, validateText } from '../log/guards.js';
 import { makeRunId } from '../log/time.js';
+import { COST_MODES, type CostMode } from '../log/schema.js';
 import { EXIT, UsageError } from '../sys/errors.js';
 import { resolveRouting } from '../run/agents.js';
 import { makeProgress } from '../run/progress.js';
@@ -26,6 +27,13 @@ import { storeUrlOf } from '../store/store-url.js';
 // The exit code of each way a run can end.
 export const OUTCOME_EXIT: Record<DriveOutcome['kind'], number> = { completed: EXIT.completed, failed: EXIT.failed, cancelled: EXIT.cancelled, stopped: EXIT.decision };
 
+// --cost-mode's value, refused with the values it takes.
+function parseCostMode(value: string | undefined, cmd: string): CostMode | undefined {
+  if (value === undefined) return undefined;
+  if ((COST_MODES as readonly string[]).includes(value)) return value as CostMode;
+  throw new UsageError(`${cmd}: --cost-mode must be one of ${COST_MODES.join(', ')}, not "${terminalLine(value)}"`);
+}
+
 // Starts a team or ralph run; returns its exit code.
 export async function runTeam(argv: string[], mode: 'team' | 'ralph'): Promise<number> {
   const cmd = mode === 'ralph' ? 'team ralph' : 'team';
@@ -44,6 +52,7 @@ export async function runTeam(argv: string[], mode: 'team' | 'ralph'): Promise<n
   const workers = teamArg?.workers ?? config.team.defaultWorkers;
   if (workers > config.team.maxAgents) throw new UsageError(`N:agent-type: ${workers} workers is over team.maxAgents (${config.team.maxAgents})`);
   const routing = resolveRouting(config, teamArg?.type, optionalString(args, 'agent'));
+  const costMode = parseCostMode(optionalString(args, 'cost-mode'), cmd);
   const json = args.values.json === true;
   if (args.values.detach) {
     const runId = makeRunId();
@@ -68,6 +77,7 @@ export async function runTeam(argv: string[], mode: 'team' | 'ralph'): Promise<n
     progress,
     session: readSessionIds(),
     land: args.values.land === true,
+    ...(costMode !== undefined && { costMode }),
   };
   const store = await openStore(project, storeUrl, 'team');
   const { outcome, paths, runId, view } = await withStore(store, () => startRun(request, store));

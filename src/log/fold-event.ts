@@ -4,6 +4,7 @@ import type { FoldState } from './fold-types.js';
 import { addTokens, applyReportFact, assignTask, attemptIn, emptyTotals, iterationIn, key, taskIn } from './fold-tasks.js';
 import { applyGitFact } from './fold-git.js';
 import { endStory, enterStage, gatesKey } from './fold-story.js';
+import { describeDecision } from './decision.js';
 
 const RUN_END: Record<string, string> = { run_completed: 'completed', run_failed: 'failed', run_cancelled: 'cancelled', run_stopped: 'stopped' };
 
@@ -100,6 +101,7 @@ export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): 
       applyGitFact(st.git, event);
       pipeline.maxIterations = event.mode === 'ralph' ? event.limits.maxIterations : undefined;
       pipeline.maxFixLoops = event.limits.maxFixLoops;
+      if (event.costMode !== undefined) Object.assign(pipeline, { costMode: event.costMode, models: event.models ?? {} });
       break;
     }
     case 'gates_result':
@@ -107,8 +109,10 @@ export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): 
       st.gateDefects = event.gates.flatMap((g, i) => (g.exitCode === 0 ? [] : [{ id: `gate-${i + 1}`, description: `\`${g.command}\` ${g.timedOut ? 'timed out' : `exited ${g.exitCode}`}` }]));
       break;
     case 'verify_result':
-      pipeline.lastDefects = [...st.gateDefects, ...event.defects];
-      st.gateDefects = [];
+      // A reviewer's defects join the verifier's (stage routing: `verify-<p>.<role>`).
+      if (isReviewerAttempt(event.task_id)) pipeline.lastDefects = [...pipeline.lastDefects, ...event.defects];
+      else pipeline.lastDefects = [...st.gateDefects, ...event.defects];
+      if (!isReviewerAttempt(event.task_id)) st.gateDefects = [];
       story.verdicts[key(event.task_id, event.attempt)] = { verdict: event.verdict, defects: event.defects, reasons: [] };
       break;
     case 'review_result':
@@ -144,6 +148,14 @@ export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): 
     case 'run_resumed':
       story.markers.push({ kind: 'restart', at: Date.parse(event.at), label: `restart: team resume (pid ${event.pid})` });
       break;
+    case 'routing_decided':
+      for (const d of event.decisions) {
+        // A reviewer added to verify runs as `verify-<pass>.<role>` (machines/verify-steps.ts).
+        const reviewer = event.stage === 'team-verify' && d.why.startsWith('added') ? `${event.iteration > 1 ? `i${event.iteration}.` : ''}verify-${event.loop + 1}.${d.role}` : undefined;
+        const task = d.task_id ?? reviewer;
+        story.routing.push({ stage: event.stage, iteration: event.iteration, loop: event.loop, at: event.at, text: describeDecision(d), role: d.role, agent: d.agent, ...(task !== undefined && { task }) });
+      }
+      break;
     case 'handoff_written':
       story.handoffs.push({ stage: event.stage, path: event.path, sha256: event.sha256, ...(event.text !== undefined && { text: event.text }) });
       break;
@@ -154,6 +166,11 @@ export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): 
 }
 
 const FINAL_STATUSES = new Set(['completed', 'failed', 'cancelled']);
+
+// A reviewer's attempt beside the verifier: `verify-<pass>.<role>`, in any iteration.
+function isReviewerAttempt(taskId: string): boolean {
+  return /^(?:i\d+\.)?verify-\d+\./.test(taskId);
+}
 
 // An appended event as a read of the log's files gives it back, where the fold keeps its objects
 // whole (the run_started record, a worker's handle): keys in the schema's order. A fold of events as

@@ -31,11 +31,13 @@ export interface RunStory {
   handoffs: Array<{ stage: string; path: string; sha256: string; text?: string }>;
   /** Stages completed or skipped and the run's end, as the checkpoint's recently_done tells them. */
   milestones: Array<{ at: string; action: string }>;
+  /** Stage routing's decisions (routing_decided), in words, in the order written. */
+  routing: Array<{ stage: string; iteration: number; loop: number; at: string; text: string; role: string; agent: string; task?: string }>;
 }
 
 // The story of a log with no event yet.
 export function newStory(): RunStory {
-  return { verdicts: {}, gates: {}, markers: [], stages: [], handoffs: [], milestones: [] };
+  return { verdicts: {}, gates: {}, markers: [], stages: [], handoffs: [], milestones: [], routing: [] };
 }
 
 // The key of a verify pass's gates in RunStory.gates.

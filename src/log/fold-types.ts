@@ -86,6 +86,9 @@ export interface PipelineProgress {
   maxFixLoops?: number;
   lastDefects: Array<{ id: string; description: string }>;
   lastReview?: { verdict: string; reasons: string[]; iteration: number };
+  /** The cost mode and the model each role runs on (run_started; stage routing). */
+  costMode?: string;
+  models?: Record<string, string>;
 }
 
 // The fold of a run's events so far: what the view is made from. Plain data, maps and sets, so that it

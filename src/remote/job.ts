@@ -4,7 +4,7 @@
 import type { AttemptInput } from '../../machines/types.js';
 import { permissionFor } from '../../workers/adapters/permissions.js';
 import type { AttemptJob } from '../store/pg/attempt-job.js';
-import { resolveAgent } from '../run/agents.js';
+import { resolveAttemptAgent } from '../run/agents.js';
 import { attemptCapMs } from '../attempt/cap.js';
 import { attemptEnv } from '../attempt/env.js';
 import { handoffTextsOf } from '../run/handoff-texts.js';
@@ -31,7 +31,7 @@ export const WORKER_PLACES = { projectDir: '{{projectDir}}', resultFile: '{{resu
 
 // The job of the attempt, made when the commit of its task_started is under way.
 export function makeAttemptJob(run: JobParts, input: AttemptInput): AttemptJob {
-  const { agent } = resolveAgent(run.config, input.agent);
+  const { agent } = resolveAttemptAgent(run.config, input);
   const permission = permissionFor(agent, input.stage);
   const prompt = buildPrompt({
     input,

@@ -8,7 +8,9 @@ import { sim } from '../../workers/sim/adapter.js';
 import type { AgentAdapter, AgentConfig, AdapterName } from '../../workers/types.js';
 
 // The roles the pipeline itself uses; planners may name others, which run on the default agent.
-export const PIPELINE_ROLES = ['planner', 'analyst', 'executor', 'debugger', 'verifier', 'architect'] as const;
+export const PIPELINE_ROLES = ['planner', 'analyst', 'executor', 'verifier', 'architect'] as const;
+// Roles stage routing adds: with no agent of their own (config, --agent), they run on their stage's default role's.
+export const ROUTED_ROLES = ['debugger', 'security-reviewer', 'code-reviewer'] as const;
 
 // Agents tried in this order when a role has none configured.
 const PATH_PREFERENCE = ['claude', 'opencode', 'codex', 'gemini'] as const;
@@ -19,6 +21,8 @@ export interface Routing {
   agentType: string;
   agents: Record<string, string>;
   defaultAgent: string;
+  /** The agent names the config knows (built-in and configured), for the planner's task tags. */
+  known: string[];
 }
 
 // Resolves every role's agent for a run; stops with a how-to when no agent can be found.
@@ -28,8 +32,13 @@ export function resolveRouting(config: TeamConfig, typeArg: string | undefined, 
   }
   let agentType = typeArg ?? config.team.defaultAgentType;
   const agents: Record<string, string> = {};
-  const roles = new Set<string>([...PIPELINE_ROLES, ...Object.keys(config.roles)]);
-  if (typeArg !== undefined && !roles.has(typeArg)) {
+  const routed = new Set<string>(ROUTED_ROLES);
+  const roles = new Set<string>([...PIPELINE_ROLES, ...Object.keys(config.roles).filter((r) => !routed.has(r))]);
+  for (const role of ROUTED_ROLES) {
+    const own = agentFlag ?? config.roles[role];
+    if (own) agents[role] = own;
+  }
+  if (typeArg !== undefined && !roles.has(typeArg) && !routed.has(typeArg)) {
     if (!isAgentName(config, typeArg)) {
       throw new UsageError(`N:agent-type: "${typeArg}" is neither a role (${[...roles].join(', ')}) nor an agent (${knownAgents(config).join(', ')})`);
     }
@@ -46,7 +55,7 @@ export function resolveRouting(config: TeamConfig, typeArg: string | undefined, 
     if (!agents[role]) agents[role] = found ??= findOnPath(env) ?? configured ?? missingAgent([...roles].filter((r) => !agents[r]));
   }
   const defaultAgent = agents[agentType] ?? agents.executor!;
-  return { agentType, agents, defaultAgent };
+  return { agentType, agents, defaultAgent, known: knownAgents(config) };
 }
 
 // The adapter and config of an agent name.
@@ -56,6 +65,12 @@ export function resolveAgent(config: TeamConfig, name: string): { adapter: Agent
   const adapter = getAdapter(agent.adapter, { sim });
   if (!adapter || (!entry && !BUILTIN[name])) throw new UsageError(`unknown agent "${name}": add it under "agents" in .team/config.json`);
   return { adapter, agent };
+}
+
+// An attempt's agent: its name's adapter and config, on the model the cost mode chose for its role.
+export function resolveAttemptAgent(config: TeamConfig, input: { agent: string; model?: string }): { adapter: AgentAdapter; agent: AgentConfig } {
+  const resolved = resolveAgent(config, input.agent);
+  return input.model === undefined ? resolved : { ...resolved, agent: { ...resolved.agent, model: input.model } };
 }
 
 function isAgentName(config: TeamConfig, name: string): boolean {

@@ -48,7 +48,7 @@ export function buildPrompt(ctx: PromptContext): string {
     projectDir: ctx.projectDir,
     result: resultSection(input.stage, ctx.resultFile),
   };
-  return readTemplate(ctx.config, ctx.configFile, input.stage).replace(/\{\{(\w+)\}\}/g, (whole, name: string) => values[name] ?? whole);
+  return readTemplate(ctx.config, ctx.configFile, input.stage, input.role).replace(/\{\{(\w+)\}\}/g, (whole, name: string) => values[name] ?? whole);
 }
 
 function resultSection(stage: string, resultFile: string): string {
@@ -65,15 +65,18 @@ function resultSection(stage: string, resultFile: string): string {
   ].join('\n');
 }
 
-// The stage's template: the user's override from config, else the built-in one.
-function readTemplate(config: TeamConfig, configFile: string | undefined, stage: string): string {
+// Roles stage routing adds that have a built-in template of their own (config/prompts/<role>.md).
+const ROLE_TEMPLATES = new Set(['security-reviewer', 'code-reviewer', 'debugger']);
+
+// The stage's template: the user's override from config, else the role's or the stage's built-in one.
+function readTemplate(config: TeamConfig, configFile: string | undefined, stage: string, role: string): string {
   const override = config.prompts[stage as keyof TeamConfig['prompts']];
   if (override) {
     const path = resolve(configFile ? dirname(configFile) : process.cwd(), override);
     if (!existsSync(path)) throw new UsageError(`config: prompts.${stage} names ${path}, which does not exist`);
     return readFileSync(path, 'utf8');
   }
-  return readFileSync(join(packageRoot(), 'config', 'prompts', `${stage}.md`), 'utf8');
+  return readFileSync(join(packageRoot(), 'config', 'prompts', `${ROLE_TEMPLATES.has(role) ? role : stage}.md`), 'utf8');
 }
 
 function list(items: string[], empty: string): string {

@@ -10,6 +10,7 @@ import { makeAttemptJob } from '../remote/job.js';
 import { taskFinished } from '../attempt/records.js';
 import { LogWriteError } from '../sys/errors.js';
 import { runGates } from '../gates/gates.js';
+import { scanChanges } from '../gates/changes.js';
 import { announceRecord } from './announce.js';
 import { triggersCheckpoint, updateCheckpointAfter } from '../opchain/hook.js';
 import type { RunSession } from './session.js';
@@ -43,6 +44,12 @@ export function bindMachine(session: RunSession) {
         await guard(session, async () => {
           await session.events.flush();
           return runGates(session, input.commands, input.iteration, input.pass, signal);
+        });
+      }),
+      scanChanges: fromPromise<void, { iteration: number; pass: number }>(async ({ input }) => {
+        await guard(session, async () => {
+          await session.events.flush();
+          await scanChanges(session, input.iteration, input.pass);
         });
       }),
       writeHandoff: fromPromise<void, HandoffInput>(async ({ input }) => {

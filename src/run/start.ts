@@ -1,6 +1,7 @@
 // Starts a new run in its store: the run, its writer's lock, run_started, then the pipeline.
 import type { TeamConfig } from '../../config/schema.js';
-import type { EventOf, IsolationRecord, Limits, NewEvent } from '../log/schema.js';
+import type { CostMode, EventOf, IsolationRecord, Limits, NewEvent } from '../log/schema.js';
+import { chooseModels } from './models.js';
 import type { RunPaths } from '../log/write.js';
 import type { RunView } from '../log/fold.js';
 import { makeRunId } from '../log/time.js';
@@ -30,6 +31,8 @@ export interface StartRequest {
   session: { session: string; parent_session: string };
   /** --land: bring the integration branch into the user's branch when the run completes. */
   land?: boolean;
+  /** --cost-mode: wins over team.costMode. */
+  costMode?: CostMode;
 }
 
 // Creates the run in `store` and drives it to its end (or a stop for a human decision). On the
@@ -90,5 +93,13 @@ export function runStartedRecord(request: StartRequest, limits: Limits, where: {
     ...where,
     // Each worker keeps to the tasks planned for it while it has one ready: fewer reassignments.
     schedule: 'own-first',
+    ...routingRecord(config, routing, request.costMode ?? config.team.costMode),
   };
+}
+
+// Stage routing's part of run_started: the policy, and the cost mode with the model of each role.
+function routingRecord(config: TeamConfig, routing: Routing, costMode: CostMode | undefined): Partial<EventOf<'run_started'>> {
+  const policy = config.routing.enabled ? { routing: { reviewFiles: config.routing.reviewFiles, fixer: config.routing.fixer, known: routing.known } } : {};
+  if (costMode === undefined) return policy;
+  return { ...policy, costMode, models: chooseModels(config, routing, costMode) };
 }

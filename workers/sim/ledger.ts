@@ -8,6 +8,8 @@ export interface LedgerEntry {
   task: string;
   attempt: number;
   stage: string;
+  /** TEAM_ROLE: which role routing gave the attempt (absent in older ledgers). */
+  role?: string;
   worker: string;
   pid: number;
   at: string;

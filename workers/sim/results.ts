@@ -42,11 +42,12 @@ function makeStageFields(ctx: ResultContext): Record<string, unknown> {
   switch (ctx.env.stage) {
     case 'team-plan': {
       const plan = ctx.behaviour.plan ?? scenario.plan;
-      return { tasks: listPlanTasks(plan), needsPrd: plan.needsPrd ?? false };
+      return { tasks: listPlanTasks(plan), needsPrd: plan.needsPrd ?? false, ...(plan.architectural !== undefined && { architectural: plan.architectural }) };
     }
     case 'team-prd':
       return { acceptance: makeAcceptance(listPlanTasks(scenario.plan), task.iteration) };
     case 'team-verify':
+      if (task.reviewer !== undefined) return makeReview(scenario, task);
       return failsVerify(scenario, task.pass ?? 1)
         ? { verdict: 'fail', defects: listDefects(scenario, task.iteration) }
         : { verdict: 'pass', defects: [] };
@@ -78,6 +79,14 @@ function makeAcceptance(tasks: PlanTask[], iteration: number): Record<string, st
     if (iteration >= 2) acceptance[toIterationId(task.id, iteration)] = criteria;
   }
   return acceptance;
+}
+
+// A reviewer's verdict: as its entry under verify.reviewers says, else pass.
+function makeReview(scenario: Scenario, task: TaskIdParts): Record<string, unknown> {
+  const own = scenario.verify.reviewers?.[task.reviewer!];
+  const fails = own !== undefined && (own.failPasses === 'always' || (task.pass ?? 1) <= own.failPasses);
+  if (!fails) return { verdict: 'pass', defects: [] };
+  return { verdict: 'fail', defects: own.defects ?? [{ id: 'r1', description: `sim ${task.reviewer} found a defect` }] };
 }
 
 function failsVerify(scenario: Scenario, pass: number): boolean {

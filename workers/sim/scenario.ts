@@ -9,6 +9,7 @@ const PlanTaskSchema = z.strictObject({
   title: z.string().optional(),
   description: z.string().optional(),
   role: z.string().optional(),
+  agent: z.string().optional(),
   blockedBy: z.array(z.string()).optional(),
   acceptance: z.array(z.string()).optional(),
 });
@@ -19,6 +20,7 @@ const PlanSchema = z
     tasks: z.array(PlanTaskSchema).optional(),
     count: z.int().min(0).optional(),
     needsPrd: z.boolean().optional(),
+    architectural: z.boolean().optional(),
   })
   .refine((plan) => !(plan.tasks && plan.count !== undefined), { message: 'give either tasks or count, not both' });
 
@@ -90,7 +92,12 @@ export const ScenarioSchema = z.strictObject({
   name: z.string().optional(),
   plan: PlanSchema.default({ count: 1 }),
   verify: z
-    .strictObject({ failPasses: CountOrAlways.default(0), defects: z.array(DefectSchema).min(1).optional() })
+    .strictObject({
+      failPasses: CountOrAlways.default(0),
+      defects: z.array(DefectSchema).min(1).optional(),
+      /** Per reviewer role (security-reviewer, code-reviewer): its own failing passes and defects; default: it passes. */
+      reviewers: z.record(z.string(), z.strictObject({ failPasses: CountOrAlways.default(0), defects: z.array(DefectSchema).min(1).optional() })).optional(),
+    })
     .default({ failPasses: 0 }),
   review: z
     .strictObject({ rejectFirst: CountOrAlways.default(0), reasons: z.array(z.string()).optional() })

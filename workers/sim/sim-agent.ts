@@ -53,6 +53,7 @@ function finishWork(attempt: Attempt, promptLine: string): number {
     task: task.id,
     attempt: env.attempt,
     stage: env.stage,
+    role: env.role,
     worker: env.worker,
     pid: process.pid,
     at: new Date().toISOString(),

@@ -12,6 +12,8 @@ export interface TaskIdParts {
   kind: TaskKind;
   /** verify / review: the pass within the iteration (1-based). */
   pass?: number;
+  /** verify: the reviewer routing added beside the verifier (`verify-<p>.<role>`). */
+  reviewer?: string;
   /** fix: the fix loop number and the defect it fixes. */
   loop?: number;
   defectId?: string;
@@ -24,8 +26,8 @@ export function parseTaskId(id: string): TaskIdParts {
   const base = prefixed ? (prefixed[2] as string) : id;
   const parts = { id, base, iteration };
   if (base === 'plan' || base === 'prd') return { ...parts, kind: base };
-  const pass = /^(verify|review)-(\d+)$/.exec(base);
-  if (pass) return { ...parts, kind: pass[1] as 'verify' | 'review', pass: Number(pass[2]) };
+  const pass = /^(verify|review)-(\d+)(?:\.(.+))?$/.exec(base);
+  if (pass) return { ...parts, kind: pass[1] as 'verify' | 'review', pass: Number(pass[2]), ...(pass[3] !== undefined && { reviewer: pass[3] }) };
   const fix = /^fix-(\d+)-(.+)$/.exec(base);
   if (fix) return { ...parts, kind: 'fix', loop: Number(fix[1]), defectId: fix[2] as string };
   return { ...parts, kind: 'exec' };

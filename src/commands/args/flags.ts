@@ -31,6 +31,7 @@ const RUN = {
   agent: { type: 'string', value: 'NAME', help: 'one agent for every role: claude, codex, gemini, opencode, aider, sim (no key needed) or one of the config', default: 'per role from the config, else the first of claude, opencode, codex, gemini on the PATH' },
   'max-fix-loops': { type: 'string', value: 'K', help: 'how many fix loops verify may send back before the run fails (0..100)', default: 'team.maxFixLoops in the config: 3' },
   'keep-panes': { type: 'boolean', help: 'with --tmux: leave the panes after the run' },
+  'cost-mode': { type: 'string', value: 'MODE', help: 'each role\'s model tier: economy, balanced or quality (verify never below the middle tier; the models per CLI are in `models` of the config)', default: 'team.costMode in the config; unset: each agent\'s own model' },
   json: PROGRESS_JSON,
   task: { type: 'string', value: 'TEXT', help: 'the task as a flag (the only way to give a one-word task)', default: 'the task argument' },
   land: { type: 'boolean', help: 'with worktrees: `team land` the work at the end of a completed run' },

@@ -38,6 +38,8 @@ export interface ReportAttempt {
   gates?: ReportGate[];
   /** A verify or review that found the work wanting (a fail or reject verdict, or a failed gate). */
   verdictFailed: boolean;
+  /** Why stage routing put this task on its lane and agent (routing_decided). */
+  routing?: string;
 }
 
 export interface ReportData {
@@ -56,6 +58,8 @@ export interface ReportData {
   undriven?: string;
   handoffs: Array<{ name: string; text: string }>;
   attention: string[];
+  /** Stage routing: the cost mode, the model of each role, and every decision in words. */
+  routing: { costMode?: string; models: Array<[string, string]>; decisions: string[] };
   events: Array<{ at: string; event: string; task: string; attempt: string; detail: string }>;
 }
 
@@ -107,6 +111,7 @@ export function makeReportData(files: Pick<RunFiles, 'events'>, view: RunView, h
         ...(story.verdicts[id] && { verdict: story.verdicts[id] }),
         ...(gates && { gates }),
         verdictFailed: ['fail', 'reject'].includes(story.verdicts[id]?.verdict ?? '') || (gates ?? []).some((g) => g.exitCode !== 0),
+        ...routingOf(view, task.id),
       });
     }
   }
@@ -126,8 +131,19 @@ export function makeReportData(files: Pick<RunFiles, 'events'>, view: RunView, h
     undriven: notDrivenLine(view, moment.driven),
     handoffs,
     attention: [...attentionLines(view, moment.driven), ...checkoutAttention(view)],
+    routing: {
+      ...(view.pipeline.costMode !== undefined && { costMode: view.pipeline.costMode }),
+      models: Object.entries(view.pipeline.models ?? {}),
+      decisions: story.routing.map((r) => `${r.stage} (iteration ${r.iteration}, loop ${r.loop}): ${r.text}`),
+    },
     events: files.events.map((e) => eventRow(e as unknown as Record<string, unknown>)),
   };
+}
+
+// The routing decisions about one task, for its bars' detail.
+function routingOf(view: RunView, task: string): { routing?: string } {
+  const texts = view.story.routing.filter((r) => r.task === task).map((r) => r.text);
+  return texts.length === 0 ? {} : { routing: texts.join('; ') };
 }
 
 // The changes the watch on the user's checkout saw while the run ran, not yet acknowledged.

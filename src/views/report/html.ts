@@ -32,6 +32,7 @@ export function renderReport(data: ReportData): string {
 <div id="timeline"></div></section>
 <section id="evidence"><p class="empty">Click a bar to see that attempt's evidence.</p></section>
 <section><h2>Needs attention</h2><div id="attention"></div></section>
+<section><h2>Routing</h2><div id="routing"></div></section>
 <section><h2>Cost and tokens</h2><div id="usage" class="usage"></div></section>
 <section><h2>Handoffs</h2><div id="handoffs"></div></section>
 <section><h2>Events <small id="event-count"></small></h2><input id="filter" type="search" placeholder="filter events (name, task, detail)" aria-label="filter events">

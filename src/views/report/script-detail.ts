@@ -22,7 +22,7 @@ export const DETAIL_JS = String.raw`
     var dl = el('dl');
     var end = a.end === undefined || a.end === null ? undefined : a.end;
     var status = a.status + (a.killed ? ' (killed)' : '') + (a.adopted ? ' (adopted after a restart)' : '') + (a.stalled ? ' (stalled)' : '');
-    [['stage', a.stage], ['agent', a.agent], ['worker', a.lane || 'never started'], ['status', status],
+    [['stage', a.stage], ['agent', a.agent], ['worker', a.lane || 'never started'], ['routing', a.routing || ''], ['status', status],
      ['verdict', a.verdict ? verdictText(a.verdict) : (a.gates && a.verdictFailed ? 'fail (a gate failed)' : '')],
      ['duration', end === undefined ? 'running' : secs(end - a.start)], ['cost', usd(a.costUsd) + ' · ' + a.tokens.input + ' in / ' + a.tokens.output + ' out'],
      ['retry of', a.retryOf || ''], ['evidence', a.evidence || '(none)'], ['artifacts', a.artifacts.join('\n') || '(none)'], ['next', a.next || '']]

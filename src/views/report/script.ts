@@ -38,6 +38,11 @@ const TABLES_JS = String.raw`
   if (!data.handoffs.length) handoffs.appendChild(el('p', 'empty', 'no handoff yet'));
   data.handoffs.forEach(function (h) { var d = add(el('details', 'handoff'), el('summary', '', h.name), el('pre', '', h.text)); handoffs.appendChild(d); });
 
+  var routing = document.getElementById('routing');
+  if (data.routing.costMode) routing.appendChild(el('p', '', 'cost mode ' + data.routing.costMode + ': ' + (data.routing.models.map(function (m) { return m[0] + ' ' + m[1]; }).join(', ') || 'no agent with a model table')));
+  if (!data.routing.decisions.length) routing.appendChild(el('p', 'empty', 'one agent per stage: no routing decision'));
+  else { var rl = el('ul'); data.routing.decisions.forEach(function (line) { rl.appendChild(el('li', 'routing', line)); }); routing.appendChild(rl); }
+
   var attention = document.getElementById('attention');
   if (!data.attention.length) attention.appendChild(el('p', 'empty', 'nothing'));
   else { var ul = el('ul'); data.attention.forEach(function (line) { ul.appendChild(el('li', '', line)); }); attention.appendChild(ul); }

@@ -4,6 +4,15 @@ import { terminalLine } from '../../sys/terminal-text.js';
 
 // Several lines: the run, its stage, each task with its attempts, and what needs attention.
 // `driven`: whether an orchestrator drives the run now (its lock's holder is alive).
+// The routing decisions of the iteration under way that status shows, the latest last.
+const ROUTING_SHOWN = 8;
+
+// "planner opus, executor haiku, verifier sonnet", or what the lack of a table means.
+function describeModels(models: Record<string, string>): string {
+  const pairs = Object.entries(models);
+  return pairs.length === 0 ? 'no agent with a model table: each agent\'s own model' : pairs.map(([role, model]) => `${role} ${model}`).join(', ');
+}
+
 export function renderStatus(view: RunView, driven: boolean): string {
   const { run, pipeline } = view;
   const undriven = notDrivenLine(view, driven);
@@ -15,6 +24,8 @@ export function renderStatus(view: RunView, driven: boolean): string {
   if (run.mode === 'ralph') {
     for (const it of view.iterations.slice(0, -1)) lines.push(`  iteration ${it.iteration}: ${it.outcome}${it.reasons.length ? ` — ${oneLine(it.reasons.join('; '))}` : ''}`);
   }
+  if (pipeline.costMode !== undefined) lines.push(`  models ${pipeline.costMode}: ${describeModels(pipeline.models ?? {})}`);
+  for (const d of view.story.routing.filter((r) => r.iteration === pipeline.iteration).slice(-ROUTING_SHOWN)) lines.push(`  routing ${d.stage}: ${oneLine(d.text)}`);
   if (pipeline.lastReview) lines.push(`  last review: ${pipeline.lastReview.verdict}${pipeline.lastReview.reasons.length ? ` — ${pipeline.lastReview.reasons.join('; ')}` : ''}`);
   if (view.usage.run.costUsd > 0 || view.usage.run.tokens.input > 0) {
     lines.push(`  cost   $${view.usage.run.costUsd.toFixed(4)}, tokens ${view.usage.run.tokens.input} in / ${view.usage.run.tokens.output} out`);
