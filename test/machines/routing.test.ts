@@ -1,0 +1,232 @@
+import { describe, expect, it } from 'vitest';
+import { transition } from 'xstate';
+import { getShortestPaths } from 'xstate/graph';
+import type { PipelineEvent, PipelineInput, RoutingPolicy } from '../../machines/types.js';
+import { recordsOf, replayRun } from '../../src/run/replay.js';
+import type { NewEvent } from '../../src/log/schema.js';
+import { Driver, LIMITS, makeInput } from './drive.js';
+import { keyOf, nameOf, pipelineMachine, proposeEvents, type PipelineSnapshot } from './graph.js';
+import { T1, toExec, toVerify } from './routes.js';
+
+const POLICY: RoutingPolicy = { reviewFiles: 20, fixer: 'debugger', known: ['sim', 'codex'] };
+const AUTH = { type: 'changes.scanned', files: 2, security: ['src/auth/ changed'] } as const;
+const gate = (exitCode: number) => ({ command: 'npm run build', exitCode, timedOut: false, durationMs: 1, output: exitCode ? 'error TS2322' : 'ok' });
+
+// A routed run (only the executor has an agent of its own) driven to its verifier.
+function routed(input: Partial<PipelineInput> = {}): Driver {
+  return new Driver(makeInput({ routing: POLICY, agents: { executor: 'sim', verifier: 'sim' }, ...input }));
+}
+
+// Finishes a reviewer attempt with its verdict first, as the runtime logs them.
+function review(d: Driver, role: string, verdict: 'pass' | 'fail', defects = verdict === 'fail' ? [{ id: 'r1', description: 'token in the log' }] : []): Driver {
+  const r = d.context.reviewers.find((x) => x.role === role)!;
+  d.send({ type: 'verify.result', task_id: r.id, attempt: r.attempt, verdict, defects });
+  return d.send({ type: 'task.finished', task_id: r.id, attempt: r.attempt, status: 'completed', evidence: `${role} done`, artifacts: [] });
+}
+
+const names = (records: NewEvent[]) => records.map((r) => (r.event === 'task_started' ? `task_started ${r.task_id}` : r.event));
+
+describe('stage routing in the pipeline machine', () => {
+  it('adds a security-reviewer when src/auth/ changed, recorded before both verify attempts start, in parallel', () => {
+    const d = toVerify(toExec(routed()));
+    expect(d.state).toBe('{"verify":"scan"}');
+    expect(d.spawned.at(-1)).toMatchObject({ src: 'scanChanges', input: { iteration: 1, pass: 1 } });
+    const mark = d.records.length;
+    d.send(AUTH);
+    expect(names(d.since(mark))).toEqual(['routing_decided', 'task_started verify-1', 'task_started verify-1.security-reviewer']);
+    expect(d.since(mark)[0]).toEqual({
+      event: 'routing_decided', stage: 'team-verify', iteration: 1, loop: 0,
+      decisions: [
+        { role: 'security-reviewer', agent: 'sim', why: 'added: src/auth/ changed' },
+        { role: 'security-reviewer', agent: 'sim', why: "has no agent of its own: runs on the verifier's (sim)" },
+      ],
+    });
+    expect(d.spawned.slice(-2).map((s) => [s.id, (s.input as { worker: string }).worker])).toEqual([
+      ['attempt:verify-1:a1', 'lead'],
+      ['attempt:verify-1.security-reviewer:a1', 'security-reviewer'],
+    ]);
+    expect(d.context.decisions.map((x) => x.text)).toContain('security-reviewer added: src/auth/ changed');
+  });
+
+  it('passes verify only when the verifier and every reviewer pass; a rejecting reviewer fails it with its defects, each saying who found it', () => {
+    const passing = toVerify(toExec(routed())).send(AUTH).verify('pass');
+    expect(passing.state).toBe('{"verify":"verifier"}');
+    review(passing, 'security-reviewer', 'pass');
+    expect(passing.state).toBe('{"verify":"handoff"}');
+    expect(passing.context.verdict).toBe('pass');
+
+    const failing = toVerify(toExec(routed())).send(AUTH);
+    review(failing, 'security-reviewer', 'fail');
+    expect(failing.state).toBe('{"verify":"verifier"}');
+    failing.verify('pass');
+    expect(failing.context.verdict).toBe('fail');
+    expect(failing.context.defects).toEqual([{ id: 'security-reviewer-r1', description: 'token in the log', by: 'security-reviewer' }]);
+    failing.handoff();
+    expect(failing.recorded('fix_loop_started')[0]!.defects).toEqual(failing.context.defects);
+  });
+
+  it('adds a code-reviewer for more than reviewFiles changed files, or for a plan marked architectural', () => {
+    const many = toVerify(toExec(routed())).send({ type: 'changes.scanned', files: 25, security: [] });
+    expect(many.context.reviewers.map((r) => r.role)).toEqual(['code-reviewer']);
+    expect(many.recorded('routing_decided')[0]!.decisions[0]).toEqual({ role: 'code-reviewer', agent: 'sim', why: 'added: 25 files changed (more than 20)' });
+
+    const twenty = toVerify(toExec(routed())).send({ type: 'changes.scanned', files: 20, security: [] });
+    expect(twenty.context.reviewers).toEqual([]);
+    expect(twenty.recorded('routing_decided')).toEqual([]);
+
+    const d = routed();
+    const { id, attempt } = d.context.stageAttempt!;
+    d.finishStage('completed', { type: 'plan.accepted', task_id: id, attempt, tasks: [T1], needsPrd: false, architectural: true }).handoff();
+    toVerify(d).send({ type: 'changes.scanned', files: 1, security: [] });
+    expect(d.context.reviewers.map((r) => r.role)).toEqual(['code-reviewer']);
+  });
+
+  it('retries a failed reviewer, and makes one that fails every attempt a defect of verify', () => {
+    const d = toVerify(toExec(routed())).send(AUTH).verify('pass');
+    const r = d.context.reviewers[0]!;
+    d.send({ type: 'task.finished', task_id: r.id, attempt: 1, status: 'failed', evidence: 'crashed', artifacts: [] });
+    expect(d.recorded('task_started').at(-1)).toMatchObject({ task_id: r.id, attempt: 2 });
+    d.send({ type: 'task.finished', task_id: r.id, attempt: 2, status: 'failed', evidence: 'crashed again', artifacts: [] });
+    expect(d.context.verdict).toBe('fail');
+    expect(d.context.defects).toEqual([{ id: 'security-reviewer-failed', description: 'the security-reviewer could not review: crashed again', by: 'security-reviewer' }]);
+  });
+
+  it('stops the reviewers when the verifier fails for good, and when the run is cancelled', () => {
+    const d = toVerify(toExec(routed())).send(AUTH);
+    d.finishStage('failed').finishStage('failed');
+    expect(d.state).toBe('"stopping"');
+    expect(d.stopped).toContain('attempt:verify-1.security-reviewer:a1');
+    const r = d.context.reviewers[0]!;
+    d.send({ type: 'task.finished', task_id: r.id, attempt: 1, status: 'interrupted', evidence: 'stopped', artifacts: [] });
+    expect(d.state).toBe('"failing"');
+
+    const c = toVerify(toExec(routed())).send(AUTH).send({ type: 'cancel.requested', force: false });
+    expect(c.stopped).toEqual(expect.arrayContaining(['attempt:verify-1:a1', 'attempt:verify-1.security-reviewer:a1']));
+  });
+
+  it('sends a failing gate to the debugger, saying once that it runs on the executor\'s agent', () => {
+    const d = toVerify(toExec(routed({ gates: ['npm run build'] })));
+    d.send({ type: 'gates.result', gates: [gate(2)] }).send({ type: 'changes.scanned', files: 1, security: [] });
+    d.verify('fail', [{ id: 'd1', description: 'the page is blank' }]).handoff();
+    const fix = d.recorded('routing_decided').at(-1)!;
+    expect(fix).toEqual({
+      event: 'routing_decided', stage: 'team-fix', iteration: 1, loop: 1,
+      decisions: [
+        { task_id: 'fix-1-gate-1', role: 'debugger', agent: 'sim', why: 'takes it: a failing gate (gate-1)' },
+        { role: 'debugger', agent: 'sim', why: "has no agent of its own: runs on the executor's (sim)" },
+      ],
+    });
+    expect(d.context.tasks['fix-1-gate-1']!.role).toBe('debugger');
+    expect(d.context.tasks['fix-1-d1']!.role).toBe('executor');
+    d.handoff();
+    const started = names(d.records).indexOf('task_started fix-1-gate-1');
+    expect(started).toBeGreaterThan(d.records.indexOf(fix));
+    // The second loop's debugger decision does not repeat the fallback.
+    toVerify(d).send({ type: 'gates.result', gates: [gate(2)] }).send({ type: 'changes.scanned', files: 1, security: [] });
+    d.verify('pass').handoff();
+    expect(d.recorded('routing_decided').at(-1)!.decisions).toEqual([{ task_id: 'fix-2-gate-1', role: 'debugger', agent: 'sim', why: 'takes it: a failing gate (gate-1)' }]);
+  });
+
+  it('routes a task the planner tagged with a configured agent to it, and an unknown tag to the executor with a note', () => {
+    const d = routed({ workers: 2 });
+    const { id, attempt } = d.context.stageAttempt!;
+    const tasks = [{ ...T1, agent: 'codex' }, { ...T1, id: 't2', agent: 'gemini' }];
+    d.finishStage('completed', { type: 'plan.accepted', task_id: id, attempt, tasks, needsPrd: false });
+    expect(d.recorded('routing_decided')[0]!.decisions).toEqual([
+      { task_id: 't1', role: 'executor', agent: 'codex', why: 'runs on codex: tagged by the planner' },
+      { task_id: 't2', role: 'executor', agent: 'sim', why: 'takes it: the planner tagged gemini, which is not configured' },
+    ]);
+    d.handoff();
+    expect(d.recorded('task_started').filter((r) => r.stage === 'team-exec').map((r) => [r.task_id, r.agent])).toEqual([['t1', 'codex'], ['t2', 'sim']]);
+  });
+
+  it('gives each attempt the model the cost mode chose for its role, and none to an agent the planner tagged', () => {
+    const d = routed({ models: { planner: 'opus', executor: 'haiku', verifier: 'sonnet' }, workers: 2 });
+    expect((d.spawned[0]!.input as { model?: string }).model).toBe('opus');
+    const { id, attempt } = d.context.stageAttempt!;
+    d.finishStage('completed', { type: 'plan.accepted', task_id: id, attempt, tasks: [T1, { ...T1, id: 't2', agent: 'codex' }], needsPrd: false }).handoff();
+    const exec = d.spawned.filter((s) => s.src === 'runAttempt').slice(-2).map((s) => (s.input as { model?: string }).model);
+    expect(exec).toEqual(['haiku', undefined]);
+  });
+
+  it('keeps the behaviour of a run without routing: no scan, no decision, fix tasks on the executor', () => {
+    const d = toVerify(toExec(new Driver(makeInput({ gates: ['npm run build'] }))));
+    d.send({ type: 'gates.result', gates: [gate(2)] });
+    expect(d.state).toBe('{"verify":"verifier"}');
+    d.verify('pass').handoff();
+    expect(d.recorded('routing_decided')).toEqual([]);
+    expect(d.context.tasks['fix-1-gate-1']!.role).toBe('executor');
+    expect(d.context.defects[0]).not.toHaveProperty('by');
+  });
+
+  it('replays a routed run with reviewers, a debugger and a retried reviewer to the same state', () => {
+    const d = toVerify(toExec(routed({ gates: ['npm run build'] })));
+    d.send({ type: 'gates.result', gates: [gate(2)] }).send(AUTH);
+    const r = d.context.reviewers[0]!;
+    d.send({ type: 'task.finished', task_id: r.id, attempt: 1, status: 'interrupted', evidence: 'x', artifacts: [] });
+    review(d, 'security-reviewer', 'fail');
+    d.verify('pass').handoff();
+    toVerify(d.handoff());
+    const replay = replayRun(d.log);
+    expect(replay.pending).toEqual([]);
+    expect(replay.snapshot.value).toEqual(d.snapshot.value);
+    expect(replay.snapshot.context).toEqual({ ...d.context, inPlace: true });
+  });
+});
+
+// The graph of a routed run: the scan may or may not bring a reviewer, and each reviewer may pass,
+// fail its verdict or fail its attempts. The key adds what routing keeps to the usual one.
+function routedEvents(s: PipelineSnapshot): PipelineEvent[] {
+  const c = s.context;
+  if (s.matches({ verify: 'scan' })) return [AUTH, { type: 'changes.scanned', files: 0, security: [] }];
+  const base = proposeEvents(s, { cancel: false, interrupt: false, stageFailures: false });
+  if (!s.matches({ verify: 'verifier' })) return base;
+  const extra: PipelineEvent[] = [];
+  for (const r of c.reviewers.filter((x) => x.status === 'running')) {
+    const ref = { task_id: r.id, attempt: r.attempt };
+    if (!c.reviews[r.id]) extra.push({ type: 'verify.result', ...ref, verdict: 'pass', defects: [] }, { type: 'verify.result', ...ref, verdict: 'fail', defects: [{ id: 'r1', description: 'no' }] });
+    else extra.push({ type: 'task.finished', ...ref, status: 'completed', evidence: 'ok', artifacts: [] });
+    extra.push({ type: 'task.finished', ...ref, status: 'failed', evidence: 'crash', artifacts: [] });
+  }
+  return [...base, ...extra];
+}
+const routedKey = (s: PipelineSnapshot) => JSON.stringify([keyOf(s), s.context.reviewers.map((r) => [r.id, r.attempt, r.status, r.failures]), Object.entries(s.context.reviews).map(([k, v]) => [k, v.verdict])]);
+
+describe('stage routing over the graph of stages', () => {
+  const input = makeInput({ workers: 1, routing: POLICY, agents: { executor: 'sim' }, limits: { ...LIMITS, maxFixLoops: 1 } });
+  const paths = getShortestPaths(pipelineMachine, { input, events: routedEvents, serializeState: routedKey });
+
+  it('reaches the scan and the parallel verifier, and ends every route in a final state or a live one', () => {
+    const states = new Set(paths.map((p) => nameOf(p.state.value)));
+    expect(states).toContain('verify.scan');
+    expect(states).toContain('verify.verifier');
+    expect(states).toContain('done');
+    expect(states).toContain('failed');
+  });
+
+  it('on every path: each reviewer\'s decision is logged before its first attempt, and verify passes only when every reviewer passed', () => {
+    let checked = 0;
+    for (const path of paths.filter((p) => ['verify.handoff', 'done', 'failed'].includes(nameOf(p.state.value)))) {
+      const log: NewEvent[] = [];
+      let state = path.steps[0]!.state;
+      for (const step of path.steps.slice(1)) {
+        const [next, actions] = transition(pipelineMachine, state, step.event as PipelineEvent);
+        log.push(...recordsOf(actions));
+        state = next;
+      }
+      for (const [i, r] of log.entries()) {
+        if (r.event !== 'task_started' || !r.task_id.includes('.')) continue;
+        const role = r.task_id.split('.').at(-1)!;
+        const decided = log.findIndex((x) => x.event === 'routing_decided' && x.decisions.some((dd) => dd.role === role && dd.why.startsWith('added')));
+        expect(decided).toBeGreaterThanOrEqual(0);
+        expect(decided).toBeLessThan(i);
+      }
+      const c = state.context;
+      if (['verify.handoff', 'done'].includes(nameOf(state.value)) && c.verdict === 'pass' && c.reviewers.length > 0) {
+        checked += 1;
+        expect(c.reviewers.every((r) => r.status === 'completed' && c.reviews[r.id]?.verdict === 'pass')).toBe(true);
+      }
+    }
+    expect(checked).toBeGreaterThan(0);
+  });
+});
