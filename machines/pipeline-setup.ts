@@ -6,6 +6,7 @@ import { isPassDone, needsDecision } from './task-index.js';
 import { beginCancel, noteCancelledFinish, noteFixLoopsSpent, noteIterationsSpent, noteNoWorkerLeft, noteNotRetryable, noteStageFailure, runningAttemptIds, stopRun, stopRunning, summarize } from './endings.js';
 import * as steps from './steps.js';
 import * as verify from './verify-steps.js';
+import { scaleWorkers } from './scale.js';
 import type { Step } from './steps.js';
 import type { AttemptInput, HandoffInput, NewEvent, PipelineContext, PipelineEvent, PipelineInput, Stage } from './types.js';
 
@@ -63,6 +64,7 @@ type StepActions = {
   startVerifyAttempts: undefined;
   acceptReviewerResult: undefined;
   finishReviewer: undefined;
+  scaleWorkers: undefined;
   acceptReview: undefined;
   concludeReview: undefined;
   noteFixLoopsSpent: undefined;
@@ -178,6 +180,10 @@ export const pipelineSetup = setup({
       acceptReviewerResult: enqueueActions(({ context, event, enqueue }) => {
         assertEvent(event, 'verify.result');
         applyStep(enqueue, verify.acceptReview(context, event));
+      }),
+      scaleWorkers: enqueueActions(({ context, event, enqueue }) => {
+        assertEvent(event, 'workers.scaled');
+        applyStep(enqueue, scaleWorkers(context, event));
       }),
       finishReviewer: enqueueActions(({ context, event, enqueue }) => applyStep(enqueue, verify.finishReviewer(context, finishEvent(event)))),
       acceptReview: enqueueActions(({ context, event, enqueue }) => {

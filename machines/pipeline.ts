@@ -43,6 +43,7 @@ export const pipelineMachine = pipelineSetup.createMachine({
   on: {
     'cancel.requested': { target: '.cancelling' },
     'run.resumed': { actions: 'resumeRun' },
+    'workers.scaled': { actions: 'scaleWorkers' },
   },
   states: {
     plan: {
@@ -92,6 +93,7 @@ export const pipelineMachine = pipelineSetup.createMachine({
             'task.retry': { actions: ['retryTask', 'dispatch'] },
             'merge.failed': { actions: 'noteMergeFailure' },
             'run.resumed': { actions: ['resumeRun', 'dispatch'] },
+            'workers.scaled': { actions: ['scaleWorkers', 'dispatch'] },
             'runtime.resume': { actions: 'respawnRunning' },
           },
         },

@@ -1,6 +1,7 @@
 // Pure task-graph scheduling: which pending tasks start now, on which worker. It reads the task
 // index (counts, running ids, a cursor past the tasks that are not pending) rather than every task.
 import { agentOf, modelOf } from './routing.js';
+import { rosterOf } from './scale.js';
 import { TaskDraft, type TaskIndex } from './task-index.js';
 import type { AttemptInput, NewEvent, PipelineContext, TaskState } from './types.js';
 
@@ -89,8 +90,8 @@ export function schedule(context: PipelineContext): ScheduleResult {
 }
 
 // Workers that may still take work: each failed fewer than WORKER_FAILURE_LIMIT tasks.
-export function availableWorkers(context: Pick<PipelineContext, 'workers' | 'workerFailures'>): string[] {
-  return workerNames(context.workers).filter((w) => (context.workerFailures[w] ?? 0) < WORKER_FAILURE_LIMIT);
+export function availableWorkers(context: Pick<PipelineContext, 'workers' | 'workerFailures' | 'roster'>): string[] {
+  return rosterOf(context).filter((w) => (context.workerFailures[w] ?? 0) < WORKER_FAILURE_LIMIT);
 }
 
 // Every worker is spent while work of this pass is left undone: no later pass can do better.
@@ -175,7 +176,7 @@ function failUnrunnable(context: PipelineContext, draft: TaskDraft, workersLeft:
 }
 
 // Workers assigned round-robin in plan order, before any dispatch.
-export function assignWorkers(ids: string[], workers: number, offset = 0): Record<string, string> {
-  const names = workerNames(workers);
+export function assignWorkers(ids: string[], workers: number | string[], offset = 0): Record<string, string> {
+  const names = typeof workers === 'number' ? workerNames(workers) : workers;
   return Object.fromEntries(ids.map((id, i) => [id, names[(i + offset) % names.length]!]));
 }

@@ -1,6 +1,7 @@
 // The pipeline's pure steps: each takes the context (and event) and says what changes,
 // which records to write and which attempts to start or stop. No I/O.
 import { makeFixTasks, namespacePlan, prefixFor } from './plan.js';
+import { rosterOf } from './scale.js';
 import { agentOf, fixerOf, modelOf, recordDecisions, routeRole, routeTask } from './routing.js';
 import { assignWorkers, makeExecAttemptInput, schedule, taskStartedRecord } from './schedule.js';
 import { emptyTaskIndex, indexTasks, TaskDraft } from './task-index.js';
@@ -125,7 +126,7 @@ export function respawnRunning(context: PipelineContext, event: EventOf<'runtime
 // A valid plan arrives: tasks enter the graph, pre-assigned to workers.
 export function acceptPlan(context: PipelineContext, event: EventOf<'plan.accepted'>): Step {
   const defs = namespacePlan(event.tasks, context.iteration);
-  const workers = assignWorkers(defs.map((d) => d.id), context.workers);
+  const workers = assignWorkers(defs.map((d) => d.id), rosterOf(context));
   const tasks: Record<string, TaskState> = {};
   const decisions = [];
   for (const def of defs) {
@@ -236,7 +237,7 @@ export function concludeReview(context: PipelineContext): Step {
 export function startFixLoop(context: PipelineContext): Step {
   const loop = context.loop + 1;
   const defs = makeFixTasks(context.defects, loop, context.iteration, Object.keys(context.tasks));
-  const workers = assignWorkers(defs.map((d) => d.id), context.workers);
+  const workers = assignWorkers(defs.map((d) => d.id), rosterOf(context));
   const draft = new TaskDraft(context);
   const decisions = [];
   for (const [i, def] of defs.entries()) {

@@ -96,6 +96,10 @@ export interface PipelineContext extends PipelineInput {
   changes: { files: number; security: string[] } | null;
   /** The plan marked the work architectural. */
   architectural: boolean;
+  /** After `team scale`: the workers that may take work (absent: worker-1..workers). */
+  roster?: string[];
+  /** After `team scale`: the highest worker number named so far (names are never reused). */
+  named?: number;
   /** The routing decisions so far, in words, for the handoffs. */
   decisions: Array<{ stage: Stage; iteration: number; loop: number; text: string }>;
 }
@@ -141,6 +145,7 @@ export type PipelineEvent =
   | { type: 'review.result'; task_id: string; attempt: number; verdict: 'approve' | 'reject'; reasons: string[] }
   | { type: 'gates.result'; gates: GateResult[] }
   | { type: 'changes.scanned'; files: number; security: string[] }
+  | { type: 'workers.scaled'; workers: number }
   | { type: 'handoff.written'; stage: string; path: string }
   | { type: 'task.retry'; task_id: string; attempt: number; reason: string }
   | { type: 'merge.failed'; task_id: string; attempt: number; reason: string }

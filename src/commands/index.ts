@@ -28,6 +28,8 @@ export async function dispatch(argv: string[]): Promise<number> {
       return (await import('./resume.js')).resumeCommand(rest);
     case 'cancel':
       return (await import('./cancel.js')).cancelCommand(rest);
+    case 'scale':
+      return (await import('./scale.js')).scaleCommand(rest);
     case 'attach':
       return (await import('./attach.js')).attachCommandLine(rest);
     case 'land':

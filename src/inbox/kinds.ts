@@ -32,7 +32,20 @@ export const MESSAGE: InboxHandler<z.infer<typeof messageBody>> = {
   },
 };
 
+// `team scale N` (issue 30): the run's workers become N, within team.maxAgents.
+const scaleBody = z.strictObject({ workers: z.number().int().min(1).max(20), by: z.string().min(1).max(128) });
+
+export const SCALE: InboxHandler<z.infer<typeof scaleBody>> = {
+  body: scaleBody,
+  toEvent(body, request, session) {
+    const max = session.config.team.maxAgents;
+    if (body.workers > max) return { refused: `${body.workers} workers is over team.maxAgents (${max})` };
+    return { event: 'team_scaled', key: request.key, workers: body.workers, by: body.by };
+  },
+};
+
 // Every kind, by name.
 export const INBOX_KINDS: Record<string, InboxHandler<never>> = {
   message: MESSAGE as InboxHandler<never>,
+  scale: SCALE as InboxHandler<never>,
 };

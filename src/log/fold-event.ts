@@ -150,6 +150,10 @@ export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): 
     case 'run_resumed':
       story.markers.push({ kind: 'restart', at: Date.parse(event.at), label: `restart: team resume (pid ${event.pid})` });
       break;
+    case 'workers_changed':
+      pipeline.roster = event.roster;
+      story.milestones.push({ at: event.at, action: `scaled to ${event.workers} workers` });
+      break;
     case 'routing_decided':
       for (const d of event.decisions) {
         // A reviewer added to verify runs as `verify-<pass>.<role>` (machines/verify-steps.ts).

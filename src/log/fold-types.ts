@@ -90,6 +90,8 @@ export interface PipelineProgress {
   /** The cost mode and the model each role runs on (run_started; stage routing). */
   costMode?: string;
   models?: Record<string, string>;
+  /** After `team scale`: the workers that take work (workers_changed). */
+  roster?: string[];
 }
 
 // The fold of a run's events so far: what the view is made from. Plain data, maps and sets, so that it

@@ -299,6 +299,10 @@ export const EVENT_SCHEMAS = {
   changes_scanned: z.object({ event: z.literal('changes_scanned'), ...base, iteration: z.number().int(), pass: z.number().int(), files: z.number().int().nonnegative(), security: z.array(z.string()) }),
   /** The machine's routing decisions for a stage, written before the attempts they start. */
   routing_decided: z.object({ event: z.literal('routing_decided'), ...base, stage: z.string(), iteration: z.number().int(), loop: z.number().int(), decisions: z.array(decisionSchema).min(1) }),
+  /** `team scale N`, taken from the writer inbox: the run is asked to run with N workers. */
+  team_scaled: z.object({ event: z.literal('team_scaled'), ...base, key: z.string(), workers: z.number().int().min(1).max(20), by: z.string() }),
+  /** The machine's answer to team_scaled: the workers that take work now, those added (new names) and those drained. */
+  workers_changed: z.object({ event: z.literal('workers_changed'), ...base, workers: z.number().int(), roster: z.array(z.string()), added: z.array(z.string()), drained: z.array(z.string()) }),
 } as const;
 
 export type EventName = keyof typeof EVENT_SCHEMAS;

@@ -14,7 +14,7 @@ export type PipelineSnapshot = SnapshotFrom<typeof pipelineMachine>;
 const RECORDS = new Set([
   'stage_entered', 'stage_completed', 'stage_skipped', 'task_assigned', 'tasks_assigned', 'task_started', 'task_blocked',
   'fix_loop_started', 'iteration_started', 'run_completed', 'run_failed', 'run_cancelled', 'run_stopped',
-  'routing_decided',
+  'routing_decided', 'workers_changed',
 ]);
 
 export interface Replay {
@@ -48,6 +48,8 @@ export function toMachineEvent(event: TeamEvent): PipelineEvent | undefined {
       return { type: 'review.result', task_id: event.task_id, attempt: event.attempt, verdict: event.verdict, reasons: event.reasons };
     case 'gates_result':
       return { type: 'gates.result', gates: event.gates };
+    case 'team_scaled':
+      return { type: 'workers.scaled', workers: event.workers };
     case 'changes_scanned':
       return { type: 'changes.scanned', files: event.files, security: event.security };
     case 'handoff_written':

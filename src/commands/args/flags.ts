@@ -88,6 +88,7 @@ export const FLAGS = {
     detach,
     store: store('the run is in'),
   },
+  scale: { ...PROJECT_FLAGS, run: run('to scale'), store: store('the run is in') },
   cancel: { ...PROJECT_FLAGS, run: run('to cancel'), force: { type: 'boolean', help: 'skip the grace period: stop the workers at once' }, json: PROGRESS_JSON, store: store('the run is in') },
   checkpoint: { cwd: PROJECT_DIR, strict: { type: 'boolean', help: 'warnings fail too' } },
   'merge-driver': {},

@@ -63,6 +63,20 @@ export const RUN_PAGES: HelpPage[] = [
     exits: [...RUN_EXITS.slice(0, 2), [EXIT.usage, 'bad usage, the run already ended, or another orchestrator drives it'], ...RUN_EXITS.slice(3)],
   },
   {
+    name: 'scale',
+    brief: 'change the number of workers of a live run',
+    group: 'run',
+    args: 'N',
+    summary: 'ask a run to go on with N workers (1..20): up adds workers with new names, down drains idle workers first and lets busy ones finish their attempt',
+    about: ['The request goes to the run\'s writer, which records it in the log: a run that nothing drives now takes it when it resumes. A run that has ended is refused.'],
+    flags: FLAGS.scale,
+    examples: [
+      ['team scale 5', 'the latest run goes on with 5 workers'],
+      ['team scale --run 20261028T131016577943Z-20fe61 1', 'that run drains to one worker'],
+    ],
+    exits: [[EXIT.completed, 'the request is posted'], USAGE_EXIT],
+  },
+  {
     name: 'cancel',
     brief: 'stop a run, from any shell',
     group: 'run',

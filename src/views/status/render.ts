@@ -24,6 +24,7 @@ export function renderStatus(view: RunView, driven: boolean): string {
   if (run.mode === 'ralph') {
     for (const it of view.iterations.slice(0, -1)) lines.push(`  iteration ${it.iteration}: ${it.outcome}${it.reasons.length ? ` — ${oneLine(it.reasons.join('; '))}` : ''}`);
   }
+  if (pipeline.roster !== undefined) lines.push(`  workers ${pipeline.roster.length}: ${pipeline.roster.join(', ')}`);
   if (pipeline.costMode !== undefined) lines.push(`  models ${pipeline.costMode}: ${describeModels(pipeline.models ?? {})}`);
   for (const d of view.story.routing.filter((r) => r.iteration === pipeline.iteration).slice(-ROUTING_SHOWN)) lines.push(`  routing ${d.stage}: ${oneLine(d.text)}`);
   if (pipeline.lastReview) lines.push(`  last review: ${pipeline.lastReview.verdict}${pipeline.lastReview.reasons.length ? ` — ${pipeline.lastReview.reasons.join('; ')}` : ''}`);
