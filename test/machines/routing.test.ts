@@ -230,3 +230,26 @@ describe('stage routing over the graph of stages', () => {
     expect(checked).toBeGreaterThan(0);
   });
 });
+
+describe('team scale in the pipeline machine', () => {
+  it('adds workers with new names, drains idle ones first and lets a busy one finish', () => {
+    const d = toExec(new Driver(makeInput({ workers: 2 })), Array.from({ length: 6 }, (_, i) => ({ ...T1, id: `t${i + 1}` })));
+    expect(d.running()).toEqual(['t1', 't2']);
+    d.send({ type: 'workers.scaled', workers: 3 });
+    expect(d.recorded('workers_changed')[0]).toEqual({ event: 'workers_changed', workers: 3, roster: ['worker-1', 'worker-2', 'worker-3'], added: ['worker-3'], drained: [] });
+    expect(d.running().map((id) => d.context.tasks[id]!.worker)).toEqual(['worker-1', 'worker-2', 'worker-3']);
+    d.finishTask('t2');
+    // worker-2 took the next task; worker-3 and worker-1 are busy: down to 1 drains worker-3, then worker-2.
+    d.send({ type: 'workers.scaled', workers: 1 });
+    expect(d.recorded('workers_changed')[1]).toMatchObject({ workers: 1, roster: ['worker-1'], drained: ['worker-3', 'worker-2'] });
+    const busy = d.running();
+    expect(busy).toHaveLength(3);
+    for (const id of busy) d.finishTask(id);
+    expect(d.running().map((id) => d.context.tasks[id]!.worker)).toEqual(['worker-1']);
+    d.send({ type: 'workers.scaled', workers: 2 });
+    expect(d.recorded('workers_changed')[2]).toMatchObject({ roster: ['worker-1', 'worker-4'], added: ['worker-4'] });
+    expect(d.running().map((id) => d.context.tasks[id]!.worker).sort()).toEqual(['worker-1', 'worker-4']);
+    const replay = replayRun(d.log);
+    expect(replay.snapshot.context).toEqual({ ...d.context, inPlace: true });
+  });
+});
