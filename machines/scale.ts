@@ -1,8 +1,13 @@
 // `team scale N`: the workers of a live run change. Up adds workers with new names, never one used
 // before; down drains idle workers first (the highest-numbered first), then busy ones, which finish
 // their attempt and take no more. Pure: the step records the new roster before anything starts.
-import type { Step } from './steps.js';
-import type { PipelineContext, PipelineEvent } from './types.js';
+import type { NewEvent, PipelineContext, PipelineEvent } from './types.js';
+
+// What a scale changes and records (a Step of steps.ts, which this file cannot import: steps imports it).
+interface ScaleStep {
+  context?: Partial<PipelineContext>;
+  records: NewEvent[];
+}
 
 // The workers that may take work: the roster once the run was scaled, else worker-1..N.
 export function rosterOf(context: Pick<PipelineContext, 'workers' | 'roster'>): string[] {
@@ -15,7 +20,7 @@ function nextNumber(context: Pick<PipelineContext, 'workers' | 'roster' | 'named
 }
 
 // The run's workers become `event.workers`: recorded (workers_changed), then dispatch may start more.
-export function scaleWorkers(context: PipelineContext, event: Extract<PipelineEvent, { type: 'workers.scaled' }>): Step {
+export function scaleWorkers(context: PipelineContext, event: Extract<PipelineEvent, { type: 'workers.scaled' }>): ScaleStep {
   const roster = rosterOf(context);
   const target = event.workers;
   if (target === roster.length) return { records: [{ event: 'workers_changed', workers: target, roster, added: [], drained: [] }] };

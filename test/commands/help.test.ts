@@ -66,7 +66,7 @@ describe('team help', () => {
     expect(text).toContain('  team 3:executor "add input validation to the API"\n');
     expect(text).toContain('  team 3:executor "add input validation to the API" --agent sim\n');
     expect(groupsOf(text)).toEqual({
-      run: ['team', 'ralph', 'resume', 'cancel'],
+      run: ['team', 'ralph', 'resume', 'scale', 'cancel'],
       follow: ['status', 'watch', 'wait', 'attach'],
       inspect: ['list', 'report'],
       'take the work': ['land', 'clean'],
