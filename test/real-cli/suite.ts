@@ -31,6 +31,12 @@ export interface RealCliContext {
   project(key: string, config?: Record<string, unknown>): { project: AgentProject; git(...args: string[]): string; team(args: string[]): Promise<TeamResult>; start(args: string[]): ReturnType<AgentProject['start']>; marker: string };
 }
 
+// What the model server must see per task under --cost-mode economy (claude resolves its aliases).
+const COST_MODELS: Record<string, Record<string, string>> = {
+  claude: { plan: 'claude-sonnet', t1: 'claude-haiku', 'verify-1': 'claude-sonnet' },
+  codex: { plan: 'gpt-5-codex', t1: 'gpt-5-codex-mini', 'verify-1': 'gpt-5-codex' },
+};
+
 // Registers the real-CLI suite of `cli`.
 export function describeRealCli(cli: RealCli): void {
   const ctx = {} as RealCliContext;
@@ -65,7 +71,7 @@ export function describeRealCli(cli: RealCli): void {
 
       beforeAll(async () => {
         run = ctx.project(OK_KEY);
-        result = await run.team(['2:executor', 'write two files and check them', '--agent', cli]);
+        result = await run.team(['2:executor', 'write two files and check them', '--agent', cli, ...(COST_MODELS[cli] ? ['--cost-mode', 'economy'] : [])]);
         saveFixtures(cli, run.project);
       }, PIPELINE_TIMEOUT_MS);
 
@@ -97,6 +103,18 @@ export function describeRealCli(cli: RealCli): void {
         const attempts = join(run.project.dir, '.team/runs', run.project.runId(), 'attempts');
         const missing = work.map((e) => join(attempts, e.task_id, `a${e.attempt}`, 'result.json')).filter((file) => !existsSync(file));
         expect(missing).toEqual([]);
+      });
+
+      it.runIf(COST_MODELS[cli] !== undefined)('sends each role\'s model as the cost mode chose it (economy: the planner and verifier one tier up)', () => {
+        const asked = (task: string) => [...new Set(ctx.server.calls.filter((c) => c.facts?.taskId === task).map((c) => c.model))];
+        const expected = COST_MODELS[cli]!;
+        // claude sends its alias resolved (`sonnet` → `claude-sonnet-5`); codex sends the name as given.
+        const named = (m: string | undefined, model: string) => m === model || (cli === 'claude' && m?.startsWith(`${model}-`) === true);
+        for (const [task, model] of Object.entries(expected)) {
+          expect(asked(task).length, `${task}: ${asked(task).join(', ')}`).toBeGreaterThan(0);
+          expect(asked(task).filter((m) => !named(m, model)), task).toEqual([]);
+        }
+        expect(eventsOf(run.project.readRun(), 'run_started')[0]?.costMode).toBe('economy');
       });
 
       it('passes a verify that must run a command, on what the command printed', () => {

@@ -65,14 +65,15 @@ export async function startModelServer(cli: string): Promise<ModelServer> {
     const key = protocol.key(req, url);
     const facts = findPrompt(body);
     const { outputs, hasTools } = protocol.read(body);
-    if (key === HANG_KEY) return record({ api: protocol.api, key, facts, outputs });
+    const model = typeof body.model === 'string' ? body.model : /\/models\/([^/:]+):/.exec(url.pathname)?.[1];
+    if (key === HANG_KEY) return record({ api: protocol.api, key, facts, outputs, ...(model !== undefined && { model }) });
     if (key !== OK_KEY) {
-      record({ api: protocol.api, key, facts, outputs });
+      record({ api: protocol.api, key, facts, outputs, ...(model !== undefined && { model }) });
       return protocol.rejectKey(res, key);
     }
     const slash = facts ? undefined : readSlash(strings(body));
     const step = slash && hasTools ? slashStep(slash, outputs) : decide(cli, facts, hasTools, outputs);
-    record({ api: protocol.api, key, facts, outputs, step });
+    record({ api: protocol.api, key, facts, outputs, step, ...(model !== undefined && { model }) });
     protocol.answer(res, step, body, url);
   };
   const server = createServer((req, res) => {

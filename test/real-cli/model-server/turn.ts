@@ -12,6 +12,8 @@ export interface ModelCall {
   /** The tool outputs the CLI sent back so far. */
   outputs: string[];
   step?: Step;
+  /** The model the request asked for (its body's `model`; gemini names it in the path). */
+  model?: string;
 }
 
 // The teamline prompt among the strings of a request body (the first one that is one).
