@@ -22,9 +22,12 @@ export function renderHandoff(input: HandoffInput): string {
 function withDecisions(input: HandoffInput, sections: Sections): Sections {
   const { context } = input;
   const decided = context.decisions.filter((d) => d.stage === input.stage && d.iteration === context.iteration && d.loop === context.loop);
-  if (decided.length === 0) return sections;
+  const found = input.stage === 'team-plan' ? context.findings : null;
+  if (decided.length === 0 && !found) return sections;
   const details = decided.map((d) => ({ text: `routing: ${d.text}` }));
-  return { ...sections, Decided: { ...sections.Decided, details: [...details, ...sections.Decided.details] } };
+  if (found) details.push({ text: `explore: build and test ${found.commands.join('; ') || 'not found'}; ${found.conventions.join('; ') || 'no conventions named'}` });
+  const files = found ? [{ text: `explore: ${found.files.join(', ') || 'no files named'}` }] : [];
+  return { ...sections, Decided: { ...sections.Decided, details: [...details, ...sections.Decided.details] }, Files: { ...sections.Files, details: [...files, ...sections.Files.details] } };
 }
 
 // The stage a handoff leaves: for a cancel, the stage that was cancelled.

@@ -31,5 +31,6 @@ export function makeInitialContext(input: PipelineInput): PipelineContext {
     changes: null,
     architectural: false,
     decisions: [],
+    findings: null,
   };
 }

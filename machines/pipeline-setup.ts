@@ -65,6 +65,9 @@ type StepActions = {
   acceptReviewerResult: undefined;
   finishReviewer: undefined;
   scaleWorkers: undefined;
+  startExplore: undefined;
+  acceptFindings: undefined;
+  noteExploreFailed: undefined;
   acceptReview: undefined;
   concludeReview: undefined;
   noteFixLoopsSpent: undefined;
@@ -114,6 +117,7 @@ export const pipelineSetup = setup({
     reviewApproved: ({ context }) => context.reviewReasons.length === 0 && context.verdict === 'pass',
     nothingRunning: ({ context }) => context.stageAttempt?.status !== 'running' && context.taskIndex.counts.running === 0 && !context.reviewers.some((r) => r.status === 'running'),
     noRouting: ({ context }) => context.routing === undefined,
+    noExplore: ({ context }) => context.routing?.explore !== true,
     verifyDone: ({ context }) => verify.isVerifyDone(context),
     reviewersRunning: ({ context }) => context.reviewers.some((r) => r.status === 'running'),
     isReviewerFinish: ({ context, event }) => verify.findReviewer(context, event as FinishEvent) !== undefined,
@@ -181,6 +185,12 @@ export const pipelineSetup = setup({
         assertEvent(event, 'verify.result');
         applyStep(enqueue, verify.acceptReview(context, event));
       }),
+      startExplore: enqueueActions(({ context, enqueue }) => applyStep(enqueue, steps.startExplore(context))),
+      acceptFindings: enqueueActions(({ event, enqueue }) => {
+        assertEvent(event, 'explore.found');
+        applyStep(enqueue, { context: { findings: event.findings } });
+      }),
+      noteExploreFailed: enqueueActions(({ context, enqueue }) => applyStep(enqueue, steps.noteExploreFailed(context))),
       scaleWorkers: enqueueActions(({ context, event, enqueue }) => {
         assertEvent(event, 'workers.scaled');
         applyStep(enqueue, scaleWorkers(context, event));

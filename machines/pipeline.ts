@@ -48,8 +48,24 @@ export const pipelineMachine = pipelineSetup.createMachine({
   states: {
     plan: {
       entry: { type: 'enterStage', params: { stage: 'team-plan' } },
-      initial: 'working',
+      initial: 'explore',
       states: {
+        // With routing.explore, a read-only explore agent first; its findings go to the planner.
+        explore: {
+          entry: 'startExplore',
+          always: { guard: 'noExplore', target: 'working' },
+          on: {
+            'explore.found': { actions: 'acceptFindings' },
+            'task.finished': [
+              { guard: 'isStaleStageAttempt' },
+              { guard: 'notRetryable', target: '#pipeline.stopping', actions: ['finishStageAttempt', 'noteNotRetryable'] },
+              { guard: 'stageAttemptCompleted', target: 'working', actions: 'finishStageAttempt' },
+              { guard: 'stageAttemptRetryable', actions: 'retryStageAttempt' },
+              { target: 'working', actions: ['finishStageAttempt', 'noteExploreFailed'] },
+            ],
+            'runtime.resume': { actions: 'respawnRunning' },
+          },
+        },
         working: agentStageWorking('team-plan', { 'plan.accepted': { actions: 'acceptPlan' } }),
         handoff: {
           invoke: { src: 'writeHandoff', input: ({ context }) => handoffInput('team-plan', context.needsPrd ? 'team-prd' : 'team-exec')({ context }) },

@@ -10,6 +10,9 @@ const RESERVED: Array<[RegExp, string]> = [
   [/^fix-\d+-/, 'fix-<loop>-<defect>'],
   [/^(?:verify|review)-\d+$/, 'verify-<pass>, review-<pass>'],
   [/^(?:plan|prd|integration)$/, 'plan, prd, integration'],
+  // Stage routing's own tasks: the explore agent, and the reviewers beside a verifier.
+  [/^explore$/, 'explore'],
+  [/^verify-\d+\./, 'verify-<pass>.<role>'],
 ];
 
 // The first problem of a plan, in words, or undefined when the plan is valid.

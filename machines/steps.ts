@@ -24,6 +24,22 @@ const STAGE_AGENTS: Partial<Record<Stage, { role: string; name: (loop: number) =
   'ralph-review': { role: 'architect', name: (loop) => `review-${loop + 1}` },
 };
 
+// The explore agent that reads the codebase before the planner (stage routing).
+const EXPLORE = { role: 'explore', name: () => 'explore' };
+
+// Starts the explore agent when routing asks for one; nothing otherwise (the planner starts at once).
+export function startExplore(context: PipelineContext): Step {
+  if (!context.routing?.explore) return {};
+  const step = startStageAttempt(context, 'team-plan', undefined, EXPLORE);
+  return { ...step, context: { ...step.context, findings: null } };
+}
+
+// The explore agent failed every attempt: the planner plans without its findings, and the log says so.
+export function noteExploreFailed(context: PipelineContext): Step {
+  const agent = agentOf(context, 'explore');
+  return recordDecisions(context, 'team-plan', [{ role: 'explore', agent, why: 'failed: the planner plans without its findings' }]);
+}
+
 // The id of the spawned child that runs one attempt; stopping it aborts the attempt.
 export function attemptActorId(taskId: string, attempt: number): string {
   return `attempt:${taskId}:a${attempt}`;
@@ -38,8 +54,8 @@ export function completeStage(context: PipelineContext, stage: Stage): Step {
 }
 
 // Starts the stage's agent as attempt 1 (or the next attempt after a failure or interruption).
-export function startStageAttempt(context: PipelineContext, stage: Stage, previous?: { attempt: number; failures: number }): Step {
-  const agent = STAGE_AGENTS[stage]!;
+export function startStageAttempt(context: PipelineContext, stage: Stage, previous?: { attempt: number; failures: number }, who?: { role: string; name: (loop: number) => string }): Step {
+  const agent = who ?? STAGE_AGENTS[stage]!;
   const id = prefixFor(context.iteration) + agent.name(context.loop);
   const attempt = (previous?.attempt ?? 0) + 1;
   return {
@@ -60,6 +76,7 @@ export function stageAttemptInput(context: PipelineContext, taskId: string, atte
     role,
     agent,
     ...(model !== undefined && { model }),
+    ...(role === 'planner' && context.findings !== null && { findings: context.findings }),
     worker,
     dependencies: [],
     defects: context.defects,
@@ -102,7 +119,7 @@ export function finishStageAttempt(context: PipelineContext, event: EventOf<'tas
 
 export function retryStageAttempt(context: PipelineContext, event: EventOf<'task.finished'>): Step {
   const current = context.stageAttempt!;
-  const next = startStageAttempt(context, current.stage, { attempt: current.attempt, failures: current.failures + (event.status === 'failed' ? 1 : 0) });
+  const next = startStageAttempt(context, current.stage, { attempt: current.attempt, failures: current.failures + (event.status === 'failed' ? 1 : 0) }, current.role === EXPLORE.role ? EXPLORE : undefined);
   return { ...next, stop: [attemptActorId(current.id, current.attempt)] };
 }
 

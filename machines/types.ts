@@ -1,10 +1,10 @@
 // The pipeline machine's context, input and events. Types only.
-import type { Defect, GateResult, Limits, NewEvent, RoutingDecision, RoutingPolicy, Schedule, TaskDef } from '../src/log/schema.js';
+import type { Defect, Findings, GateResult, Limits, NewEvent, RoutingDecision, RoutingPolicy, Schedule, TaskDef } from '../src/log/schema.js';
 import type { Stage } from '../workers/types.js';
 import type { TaskIndex } from './task-index.js';
 import type { TaskState, TaskStatus } from './task-state.js';
 
-export type { Defect, GateResult, Limits, NewEvent, RoutingDecision, RoutingPolicy, TaskDef, Stage, TaskState, TaskStatus };
+export type { Defect, Findings, GateResult, Limits, NewEvent, RoutingDecision, RoutingPolicy, TaskDef, Stage, TaskState, TaskStatus };
 
 // The one agent attempt of a single-agent stage (planner, analyst, verifier, architect).
 export interface StageAttempt {
@@ -100,6 +100,8 @@ export interface PipelineContext extends PipelineInput {
   roster?: string[];
   /** After `team scale`: the highest worker number named so far (names are never reused). */
   named?: number;
+  /** What this iteration's explore agent found, for the planner and the plan's handoff. */
+  findings: Findings | null;
   /** The routing decisions so far, in words, for the handoffs. */
   decisions: Array<{ stage: Stage; iteration: number; loop: number; text: string }>;
 }
@@ -127,6 +129,8 @@ export interface AttemptInput {
   resumed?: boolean;
   /** The model the cost mode chose for the role on this agent; absent: the agent's own. */
   model?: string;
+  /** The planner's: what the explore agent found. */
+  findings?: Findings;
 }
 
 // What the runtime needs to write one handoff.
@@ -146,6 +150,7 @@ export type PipelineEvent =
   | { type: 'gates.result'; gates: GateResult[] }
   | { type: 'changes.scanned'; files: number; security: string[] }
   | { type: 'workers.scaled'; workers: number }
+  | { type: 'explore.found'; task_id: string; attempt: number; findings: Findings }
   | { type: 'handoff.written'; stage: string; path: string }
   | { type: 'task.retry'; task_id: string; attempt: number; reason: string }
   | { type: 'merge.failed'; task_id: string; attempt: number; reason: string }

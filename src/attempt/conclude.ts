@@ -8,7 +8,7 @@ import { OUTPUT_FILE } from '../../workers/wrapper.js';
 import type { Limits, NewEvent } from '../log/schema.js';
 import { finishInterrupted, taskFinished, type AttemptFiles, type RecordParts } from './records.js';
 import { readBoundedOutput } from './output.js';
-import { judgeResult, readResultFile, type AgentResult, type ResultFileText } from './result.js';
+import { judgeResult, readResultFile, resultKindOf, type AgentResult, type ResultFileText } from './result.js';
 import { guardCliText } from './result-guard.js';
 import type { IsolationParts } from '../isolation/isolation.js';
 import { concludeTask } from '../isolation/attempt.js';
@@ -40,7 +40,7 @@ export async function concludeEnd(run: ConcludeParts, input: AttemptInput, adapt
   if (recovered && !exit.stopped) {
     // Ended while no orchestrator watched: only a valid result is adopted; without one the attempt
     // is interrupted (it may have done part of its work), never counted as a plain failure.
-    const reading = judgeResult(input.stage, end.result, report.finalText ?? output, agentDir(run, input));
+    const reading = judgeResult(resultKindOf(input), end.result, report.finalText ?? output, agentDir(run, input));
     if (!reading.ok) return finishInterrupted(run, input, `recovered after a restart: the worker ended with no valid result (${reading.reason})`);
   }
   const judged = judge(run, input, end.result, exit, report, output);
@@ -78,7 +78,7 @@ function judge(run: ConcludeParts, input: AttemptInput, resultFile: ResultFileTe
   // Credentials, quota, model, provider: no retry can fix it, however the attempt ended.
   if (report.failure) return { status: 'failed', evidence: guardCliText(report.failure.reason), retryable: false };
   if (exit.stopped) return { status: 'failed', evidence: guardCliText(exit.reason ?? 'stopped') };
-  const reading = judgeResult(input.stage, resultFile, report.finalText ?? output, agentDir(run, input));
+  const reading = judgeResult(resultKindOf(input), resultFile, report.finalText ?? output, agentDir(run, input));
   // A permission the CLI refused, and no valid result: no retry gets the CLI another permission.
   if (report.refused && !reading.ok) return { status: 'failed', evidence: guardCliText(report.refused.reason), retryable: false };
   // What the CLI printed is quoted with its secrets redacted.
@@ -97,7 +97,7 @@ function judge(run: ConcludeParts, input: AttemptInput, resultFile: ResultFileTe
     const { summary, evidence } = reading.result;
     return { status: 'failed', evidence: `the agent reported failure: ${summary}${evidence && evidence !== summary ? ` — ${evidence}` : ''}`, result: reading.result };
   }
-  if (input.stage === 'team-plan' && 'tasks' in reading.result) {
+  if (resultKindOf(input) === 'team-plan' && 'tasks' in reading.result) {
     const problem = findPlanProblem(reading.result.tasks, run.limits.maxTasks);
     if (problem) return { status: 'failed', evidence: `invalid plan: ${problem}` };
   }
@@ -107,6 +107,7 @@ function judge(run: ConcludeParts, input: AttemptInput, resultFile: ResultFileTe
 // The stage's own fact, written before task_finished.
 function payloadOf(input: AttemptInput, result: AgentResult): NewEvent | undefined {
   const ref = { task_id: input.taskId, attempt: input.attempt };
+  if ('findings' in result) return { event: 'explore_found', ...ref, findings: result.findings };
   if ('tasks' in result) return { event: 'plan_accepted', ...ref, tasks: result.tasks, needsPrd: result.needsPrd, ...(result.architectural === true && { architectural: true }) };
   if ('acceptance' in result) return { event: 'prd_accepted', ...ref, acceptance: result.acceptance };
   if ('defects' in result) return { event: 'verify_result', ...ref, verdict: result.verdict, defects: result.defects };

@@ -2,7 +2,7 @@
 import { lstatSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
-import { defectSchema, taskDefSchema } from '../log/schema.js';
+import { defectSchema, findingsSchema, taskDefSchema } from '../log/schema.js';
 import { LIMITS, redactSecrets, validateProjectPaths } from '../log/guards.js';
 import { readRegularFile } from '../sys/regular-file.js';
 import { guardAgentText, withNote } from './result-guard.js';
@@ -25,19 +25,27 @@ const RESULT_SCHEMAS = {
   'team-fix': z.object(baseResult),
   'team-verify': z.object({ ...baseResult, verdict: z.enum(['pass', 'fail']), defects: z.array(defectSchema).default([]) }),
   'ralph-review': z.object({ ...baseResult, verdict: z.enum(['approve', 'reject']), reasons: z.array(z.string()).default([]) }),
+  // The explore agent of team-plan (stage routing): what it found, no plan.
+  explore: z.object({ ...baseResult, findings: findingsSchema }),
 } as const;
 
-export type AgentResult<S extends Stage = Stage> = z.infer<(typeof RESULT_SCHEMAS)[S]>;
+// The result an attempt owes: its stage's, or the explore agent's.
+export type ResultKind = keyof typeof RESULT_SCHEMAS;
+export function resultKindOf(input: { stage: Stage; role: string }): ResultKind {
+  return input.stage === 'team-plan' && input.role === 'explore' ? 'explore' : input.stage;
+}
+
+export type AgentResult<S extends ResultKind = ResultKind> = z.infer<(typeof RESULT_SCHEMAS)[S]>;
 
 export type ResultReading = { ok: true; result: AgentResult; source: 'file' | 'output' } | { ok: false; reason: string };
 
 // The validated result, or why there is none. A completed status still needs its stage fields.
-export function readResult(stage: Stage, resultFile: string, finalText: string, projectDir: string): ResultReading {
+export function readResult(stage: ResultKind, resultFile: string, finalText: string, projectDir: string): ResultReading {
   return judgeResult(stage, readResultFile(resultFile), finalText, projectDir);
 }
 
 // The same judgement of a result file already read (by readResultFile, here or on a worker's machine).
-export function judgeResult(stage: Stage, file: ResultFileText, finalText: string, projectDir: string): ResultReading {
+export function judgeResult(stage: ResultKind, file: ResultFileText, finalText: string, projectDir: string): ResultReading {
   if ('refused' in file) return { ok: false, reason: `result file refused: ${file.refused}` };
   let raw: unknown;
   let source: 'file' | 'output' = 'file';

@@ -112,7 +112,16 @@ const routingPolicySchema = z.object({
   fixer: z.enum(['debugger', 'executor']),
   /** The agent names the config knows, for the planner's per-task agent tags. */
   known: z.array(z.string()),
+  /** An explore agent reads the codebase before the planner plans. */
+  explore: z.boolean().optional(),
 });
+// What an explore agent found (read-only): the relevant files, the build and test commands, the conventions.
+export const findingsSchema = z.strictObject({
+  files: z.array(z.string()).default([]),
+  commands: z.array(z.string()).default([]),
+  conventions: z.array(z.string()).default([]),
+});
+export type Findings = z.infer<typeof findingsSchema>;
 export type RoutingPolicy = z.infer<typeof routingPolicySchema>;
 const decisionSchema = z.object({ role: z.string(), agent: z.string(), task_id: z.string().optional(), why: z.string() });
 export type RoutingDecision = z.infer<typeof decisionSchema>;
@@ -299,6 +308,8 @@ export const EVENT_SCHEMAS = {
   changes_scanned: z.object({ event: z.literal('changes_scanned'), ...base, iteration: z.number().int(), pass: z.number().int(), files: z.number().int().nonnegative(), security: z.array(z.string()) }),
   /** The machine's routing decisions for a stage, written before the attempts they start. */
   routing_decided: z.object({ event: z.literal('routing_decided'), ...base, stage: z.string(), iteration: z.number().int(), loop: z.number().int(), decisions: z.array(decisionSchema).min(1) }),
+  /** What the explore agent found, before the planner starts: it goes into the planner's prompt and the plan's handoff. */
+  explore_found: z.object({ event: z.literal('explore_found'), ...base, ...taskRef, findings: findingsSchema }),
   /** `team scale N`, taken from the writer inbox: the run is asked to run with N workers. */
   team_scaled: z.object({ event: z.literal('team_scaled'), ...base, key: z.string(), workers: z.number().int().min(1).max(20), by: z.string() }),
   /** The machine's answer to team_scaled: the workers that take work now, those added (new names) and those drained. */

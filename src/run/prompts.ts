@@ -12,6 +12,7 @@ const RESULT_SHAPES: Record<string, string> = {
   'team-prd': '"acceptance": {"<task id>": ["criterion", "..."]}',
   'team-verify': '"verdict": "pass" | "fail", "defects": [{"id": "d1", "description": "...", "task": "t1"}]',
   'ralph-review': '"verdict": "approve" | "reject", "reasons": ["..."]',
+  explore: '"findings": {"files": ["paths that matter to the task"], "commands": ["the build and test commands"], "conventions": ["..."]}',
 };
 
 export interface PromptContext {
@@ -46,7 +47,8 @@ export function buildPrompt(ctx: PromptContext): string {
     tasks: list(input.tasks.map((t) => `${t.id}: ${t.title}${t.blockedBy?.length ? ` (after ${t.blockedBy.join(', ')})` : ''}${t.acceptance?.length ? ` — acceptance: ${t.acceptance.join('; ')}` : ''}`), 'none'),
     handoffs: ctx.handoffTexts.length ? `## Handoffs so far\n\n${ctx.handoffTexts.join('\n\n')}` : '## Handoffs so far\n\nnone: this is the first stage.',
     projectDir: ctx.projectDir,
-    result: resultSection(input.stage, ctx.resultFile),
+    findings: input.findings ? describeFindings(input.findings) : '- none: no explore agent ran before this plan',
+    result: resultSection(input.role === 'explore' ? 'explore' : input.stage, ctx.resultFile),
   };
   return readTemplate(ctx.config, ctx.configFile, input.stage, input.role).replace(/\{\{(\w+)\}\}/g, (whole, name: string) => values[name] ?? whole);
 }
@@ -66,7 +68,7 @@ function resultSection(stage: string, resultFile: string): string {
 }
 
 // Roles stage routing adds that have a built-in template of their own (config/prompts/<role>.md).
-const ROLE_TEMPLATES = new Set(['security-reviewer', 'code-reviewer', 'debugger']);
+const ROLE_TEMPLATES = new Set(['explore', 'security-reviewer', 'code-reviewer', 'debugger']);
 
 // The stage's template: the user's override from config, else the role's or the stage's built-in one.
 function readTemplate(config: TeamConfig, configFile: string | undefined, stage: string, role: string): string {
@@ -77,6 +79,15 @@ function readTemplate(config: TeamConfig, configFile: string | undefined, stage:
     return readFileSync(path, 'utf8');
   }
   return readFileSync(join(packageRoot(), 'config', 'prompts', `${ROLE_TEMPLATES.has(role) ? role : stage}.md`), 'utf8');
+}
+
+// The explore agent's findings as the planner reads them.
+function describeFindings(findings: NonNullable<AttemptInput['findings']>): string {
+  return [
+    `- files: ${findings.files.join(', ') || 'none named'}`,
+    `- build and test: ${findings.commands.join('; ') || 'none named'}`,
+    `- conventions: ${findings.conventions.join('; ') || 'none named'}`,
+  ].join('\n');
 }
 
 function list(items: string[], empty: string): string {

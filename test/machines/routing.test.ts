@@ -253,3 +253,27 @@ describe('team scale in the pipeline machine', () => {
     expect(replay.snapshot.context).toEqual({ ...d.context, inPlace: true });
   });
 });
+
+describe('explore before the planner', () => {
+  const FOUND = { files: ['src/api.ts'], commands: ['npm test'], conventions: ['one module per route'] };
+
+  it('runs a read-only explore agent first and hands its findings to the planner', () => {
+    const d = routed({ routing: { ...POLICY, explore: true } });
+    expect(names(d.records)).toEqual(['stage_entered', 'task_started explore']);
+    expect(d.spawned[0]).toMatchObject({ input: { taskId: 'explore', role: 'explore', stage: 'team-plan', agent: 'sim' } });
+    d.send({ type: 'explore.found', task_id: 'explore', attempt: 1, findings: FOUND });
+    d.send({ type: 'task.finished', task_id: 'explore', attempt: 1, status: 'completed', evidence: 'read', artifacts: [] });
+    expect(d.state).toBe('{"plan":"working"}');
+    expect(d.spawned.at(-1)).toMatchObject({ input: { taskId: 'plan', role: 'planner', findings: FOUND } });
+    const replay = replayRun(d.plan([T1]).handoff().log);
+    expect(replay.snapshot.context).toEqual({ ...d.context, inPlace: true });
+  });
+
+  it('lets the planner plan without findings when explore fails every attempt, and says so', () => {
+    const d = routed({ routing: { ...POLICY, explore: true } });
+    d.finishStage('failed').finishStage('failed');
+    expect(d.state).toBe('{"plan":"working"}');
+    expect(d.recorded('routing_decided').at(-1)!.decisions).toEqual([{ role: 'explore', agent: 'sim', why: 'failed: the planner plans without its findings' }]);
+    expect(d.spawned.at(-1)!.input).not.toHaveProperty('findings');
+  });
+});

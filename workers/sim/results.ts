@@ -41,6 +41,7 @@ function makeStageFields(ctx: ResultContext): Record<string, unknown> {
   const { scenario, task } = ctx;
   switch (ctx.env.stage) {
     case 'team-plan': {
+      if (ctx.env.role === 'explore') return { findings: scenario.explore ?? { files: ['README.md'], commands: [], conventions: ['sim: the explore agent read nothing'] } };
       const plan = ctx.behaviour.plan ?? scenario.plan;
       return { tasks: listPlanTasks(plan), needsPrd: plan.needsPrd ?? false, ...(plan.architectural !== undefined && { architectural: plan.architectural }) };
     }
