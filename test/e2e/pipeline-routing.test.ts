@@ -25,6 +25,7 @@ describe('stage routing with the sim agent', () => {
       const scenario = {
         plan: { tasks: [{ id: 't1', title: 'Login', acceptance: ['ok'] }, { id: 't2', title: 'Docs', acceptance: ['ok'] }] },
         stages: { 'team-verify': { sleepMs: 400 } },
+        explore: { files: ['src/auth/', 'README.md'], commands: ['npm run build'], conventions: ['one file per route'] },
         verify: { reviewers: { 'security-reviewer': { failPasses: 1, defects: [{ id: 's1', description: 'the token is logged in src/auth/login.ts' }] } } },
         rules: [
           { match: { task: 't1' }, do: { files: [{ path: 'src/auth/login.ts', content: 'export const login = () => true;\n' }] } },
@@ -32,7 +33,7 @@ describe('stage routing with the sim agent', () => {
           { match: { task: 'fix-1-gate-1' }, do: { files: [{ path: 'build.ok', content: 'built\n' }] } },
         ],
       };
-      project = makeGitProject(scenario, { roles: { executor: 'sim', planner: 'sim', analyst: 'sim', verifier: 'sim', architect: 'sim' }, verify: { commands: ['test -f build.ok || { echo "error TS2322: build failed"; exit 2; }'] } }, { 'README.md': 'demo\n' });
+      project = makeGitProject(scenario, { roles: { executor: 'sim', planner: 'sim', analyst: 'sim', verifier: 'sim', architect: 'sim' }, verify: { commands: ['test -f build.ok || { echo "error TS2322: build failed"; exit 2; }'] }, routing: { explore: true } }, { 'README.md': 'demo\n' });
       result = await project.run('2:executor', 'add a login');
       run = project.readRun();
     }, 120_000);
@@ -40,6 +41,16 @@ describe('stage routing with the sim agent', () => {
     it('completes after one fix loop', () => {
       expect(result.exitCode, result.stderr).toBe(0);
       expect(eventsOf(run.events, 'fix_loop_started')).toHaveLength(1);
+    });
+
+    it('runs the explore agent before the planner, whose prompt and handoff carry its findings', () => {
+      const started = eventsOf(run.events, 'task_started').map((e) => e.task_id);
+      expect(started.slice(0, 2)).toEqual(['explore', 'plan']);
+      expect(eventsOf(run.events, 'explore_found')[0]!.findings).toEqual({ files: ['src/auth/', 'README.md'], commands: ['npm run build'], conventions: ['one file per route'] });
+      const prompt = readFileSync(`${run.paths.runDir}/attempts/plan/a1/prompt.md`, 'utf8');
+      expect(prompt).toContain('- build and test: npm run build');
+      const plan = readHandoffs(run.paths.handoffsDir).find((h) => h.stage === 'team-plan')!;
+      expect(plan.text).toContain('explore: src/auth/, README.md');
     });
 
     it('records the security-reviewer with its reason before its attempt, and runs it beside the verifier', () => {

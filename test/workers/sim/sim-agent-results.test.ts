@@ -47,7 +47,7 @@ describe('sim-agent results', () => {
     expect(demo.readResult('t2')).toMatchObject({ status: 'completed', artifacts: ['sim-output/t2.txt'] });
     expect(readFileSync(join(demo.dir, 'sim-output/t2.txt'), 'utf8')).toBe('task t2 attempt 1 by worker-3\n');
     expect(demo.readLedger()).toEqual([
-      { run: 'run-1', task: 't2', attempt: 1, stage: 'team-exec', worker: 'worker-3', pid: expect.any(Number), at: expect.any(String) },
+      { run: 'run-1', task: 't2', attempt: 1, stage: 'team-exec', role: 'executor', worker: 'worker-3', pid: expect.any(Number), at: expect.any(String) },
     ]);
   });
 
