@@ -31,6 +31,8 @@ export const routingSchema = z
     enabled: z.boolean().default(true),
     /** An explore agent (read-only) scans the codebase before each plan: one more agent call per iteration. */
     explore: z.boolean().default(false),
+    /** A critic challenges the PRD's scope after the analyst: its objections become criteria or risks. */
+    critic: z.boolean().default(false),
     /** The seed's rule: more than 20 changed files bring a code-reviewer into verify. */
     reviewFiles: z.number().int().nonnegative().default(20),
     /** Build, type and failing-gate defects go to the debugger (or, `executor`, to the executor like the rest). */

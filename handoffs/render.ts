@@ -23,11 +23,18 @@ function withDecisions(input: HandoffInput, sections: Sections): Sections {
   const { context } = input;
   const decided = context.decisions.filter((d) => d.stage === input.stage && d.iteration === context.iteration && d.loop === context.loop);
   const found = input.stage === 'team-plan' ? context.findings : null;
-  if (decided.length === 0 && !found) return sections;
+  const objections = input.stage === 'team-prd' ? context.objections : [];
+  if (decided.length === 0 && !found && objections.length === 0) return sections;
   const details = decided.map((d) => ({ text: `routing: ${d.text}` }));
   if (found) details.push({ text: `explore: build and test ${found.commands.join('; ') || 'not found'}; ${found.conventions.join('; ') || 'no conventions named'}` });
   const files = found ? [{ text: `explore: ${found.files.join(', ') || 'no files named'}` }] : [];
-  return { ...sections, Decided: { ...sections.Decided, details: [...details, ...sections.Decided.details] }, Files: { ...sections.Files, details: [...files, ...sections.Files.details] } };
+  const risks = objections.map((text) => ({ text: `critic: ${text}` }));
+  return {
+    ...sections,
+    Decided: { ...sections.Decided, details: [...details, ...sections.Decided.details] },
+    Risks: { ...sections.Risks, details: [...risks, ...sections.Risks.details] },
+    Files: { ...sections.Files, details: [...files, ...sections.Files.details] },
+  };
 }
 
 // The stage a handoff leaves: for a cancel, the stage that was cancelled.

@@ -32,5 +32,6 @@ export function makeInitialContext(input: PipelineInput): PipelineContext {
     architectural: false,
     decisions: [],
     findings: null,
+    objections: [],
   };
 }

@@ -66,6 +66,9 @@ type StepActions = {
   finishReviewer: undefined;
   scaleWorkers: undefined;
   startExplore: undefined;
+  startCritic: undefined;
+  acceptObjections: undefined;
+  noteCriticFailed: undefined;
   acceptFindings: undefined;
   noteExploreFailed: undefined;
   acceptReview: undefined;
@@ -118,6 +121,7 @@ export const pipelineSetup = setup({
     nothingRunning: ({ context }) => context.stageAttempt?.status !== 'running' && context.taskIndex.counts.running === 0 && !context.reviewers.some((r) => r.status === 'running'),
     noRouting: ({ context }) => context.routing === undefined,
     noExplore: ({ context }) => context.routing?.explore !== true,
+    noCritic: ({ context }) => context.routing?.critic !== true,
     verifyDone: ({ context }) => verify.isVerifyDone(context),
     reviewersRunning: ({ context }) => context.reviewers.some((r) => r.status === 'running'),
     isReviewerFinish: ({ context, event }) => verify.findReviewer(context, event as FinishEvent) !== undefined,
@@ -185,6 +189,12 @@ export const pipelineSetup = setup({
         assertEvent(event, 'verify.result');
         applyStep(enqueue, verify.acceptReview(context, event));
       }),
+      startCritic: enqueueActions(({ context, enqueue }) => applyStep(enqueue, steps.startCritic(context))),
+      acceptObjections: enqueueActions(({ context, event, enqueue }) => {
+        assertEvent(event, 'critic.objected');
+        applyStep(enqueue, steps.acceptObjections(context, event));
+      }),
+      noteCriticFailed: enqueueActions(({ context, enqueue }) => applyStep(enqueue, steps.noteCriticFailed(context))),
       startExplore: enqueueActions(({ context, enqueue }) => applyStep(enqueue, steps.startExplore(context))),
       acceptFindings: enqueueActions(({ event, enqueue }) => {
         assertEvent(event, 'explore.found');

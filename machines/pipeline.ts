@@ -18,8 +18,9 @@ const reenter = (target: string) => ({ 'runtime.resume': { target, reenter: true
 // A stage run by one agent attempt: retried on failure up to maxTaskAttempts, then the run fails.
 // Its conclusion is drawn on the way to the handoff, never on entering it: a takeover re-enters
 // the handoff to write it again, and an entry step would run twice.
-function agentStageWorking(stage: Stage, payload: { [event: string]: { actions: 'acceptPlan' | 'acceptPrd' | 'acceptReview' } }, conclude?: 'concludeReview') {
-  const completed = ['finishStageAttempt', { type: 'completeStage', params: { stage } }, ...(conclude ? [conclude] : [])] as const;
+// `then`: a state of the stage that follows the agent's attempt (the critic after the analyst), which completes the stage itself.
+function agentStageWorking(stage: Stage, payload: { [event: string]: { actions: 'acceptPlan' | 'acceptPrd' | 'acceptReview' } }, conclude?: 'concludeReview', then?: string) {
+  const completed = then ? (['finishStageAttempt'] as const) : (['finishStageAttempt', { type: 'completeStage', params: { stage } }, ...(conclude ? [conclude] : [])] as const);
   return pipelineSetup.createStateConfig({
     entry: { type: 'startStageAttempt', params: { stage } },
     on: {
@@ -27,7 +28,7 @@ function agentStageWorking(stage: Stage, payload: { [event: string]: { actions: 
       'task.finished': [
         { guard: 'isStaleStageAttempt' },
         { guard: 'notRetryable', target: '#pipeline.stopping', actions: ['finishStageAttempt', 'noteNotRetryable'] },
-        { guard: 'stageAttemptCompleted', target: 'handoff', actions: completed },
+        { guard: 'stageAttemptCompleted', target: then ?? 'handoff', actions: completed },
         { guard: 'stageAttemptRetryable', actions: 'retryStageAttempt' },
         { target: '#pipeline.failing', actions: ['finishStageAttempt', 'noteStageFailure'] },
       ],
@@ -83,7 +84,23 @@ export const pipelineMachine = pipelineSetup.createMachine({
       entry: { type: 'enterStage', params: { stage: 'team-prd' } },
       initial: 'working',
       states: {
-        working: agentStageWorking('team-prd', { 'prd.accepted': { actions: 'acceptPrd' } }),
+        working: agentStageWorking('team-prd', { 'prd.accepted': { actions: 'acceptPrd' } }, undefined, 'critic'),
+        // With routing.critic, a critic challenges the scope; without, the stage completes at once.
+        critic: {
+          entry: 'startCritic',
+          always: { guard: 'noCritic', target: 'handoff', actions: { type: 'completeStage', params: { stage: 'team-prd' } } },
+          on: {
+            'critic.objected': { actions: 'acceptObjections' },
+            'task.finished': [
+              { guard: 'isStaleStageAttempt' },
+              { guard: 'notRetryable', target: '#pipeline.stopping', actions: ['finishStageAttempt', 'noteNotRetryable'] },
+              { guard: 'stageAttemptCompleted', target: 'handoff', actions: ['finishStageAttempt', { type: 'completeStage', params: { stage: 'team-prd' } }] },
+              { guard: 'stageAttemptRetryable', actions: 'retryStageAttempt' },
+              { target: 'handoff', actions: ['finishStageAttempt', 'noteCriticFailed', { type: 'completeStage', params: { stage: 'team-prd' } }] },
+            ],
+            'runtime.resume': { actions: 'respawnRunning' },
+          },
+        },
         handoff: {
           invoke: { src: 'writeHandoff', input: handoffInput('team-prd', 'team-exec') },
           on: { ...reenter('handoff'), 'handoff.written': { target: '#pipeline.exec', actions: 'addHandoff' } },

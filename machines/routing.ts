@@ -6,6 +6,7 @@ import type { Defect, NewEvent, PipelineContext, RoutingDecision, Stage, TaskDef
 // A role with no agent of its own runs on the agent of its stage's default role.
 export const ROLE_FALLBACK: Record<string, string> = {
   explore: 'planner',
+  critic: 'analyst',
   debugger: 'executor',
   'security-reviewer': 'verifier',
   'code-reviewer': 'verifier',

@@ -40,6 +40,33 @@ export function noteExploreFailed(context: PipelineContext): Step {
   return recordDecisions(context, 'team-plan', [{ role: 'explore', agent, why: 'failed: the planner plans without its findings' }]);
 }
 
+// The critic that challenges the PRD's scope after the analyst (stage routing).
+const CRITIC = { role: 'critic', name: () => 'critic' };
+
+// Starts the critic when routing asks for one; nothing otherwise (the PRD's handoff follows).
+export function startCritic(context: PipelineContext): Step {
+  if (!context.routing?.critic) return {};
+  const step = startStageAttempt(context, 'team-prd', undefined, CRITIC);
+  return { ...step, context: { ...step.context, objections: [] } };
+}
+
+// The critic's objections are kept for the handoff; the criteria it adds join the tasks'.
+export function acceptObjections(context: PipelineContext, event: EventOf<'critic.objected'>): Step {
+  const prefix = prefixFor(context.iteration);
+  const tasks = { ...context.tasks };
+  for (const [rawId, criteria] of Object.entries(event.acceptance)) {
+    const id = rawId in tasks ? rawId : prefix + rawId;
+    const task = tasks[id];
+    if (task && criteria.length > 0) tasks[id] = { ...task, def: { ...task.def, acceptance: [...(task.def.acceptance ?? []), ...criteria] } };
+  }
+  return { context: { tasks, objections: event.objections } };
+}
+
+// The critic failed every attempt: the PRD stands as the analyst wrote it, and the log says so.
+export function noteCriticFailed(context: PipelineContext): Step {
+  return recordDecisions(context, 'team-prd', [{ role: 'critic', agent: agentOf(context, 'critic'), why: 'failed: the PRD stands as the analyst wrote it' }]);
+}
+
 // The id of the spawned child that runs one attempt; stopping it aborts the attempt.
 export function attemptActorId(taskId: string, attempt: number): string {
   return `attempt:${taskId}:a${attempt}`;
@@ -119,7 +146,7 @@ export function finishStageAttempt(context: PipelineContext, event: EventOf<'tas
 
 export function retryStageAttempt(context: PipelineContext, event: EventOf<'task.finished'>): Step {
   const current = context.stageAttempt!;
-  const next = startStageAttempt(context, current.stage, { attempt: current.attempt, failures: current.failures + (event.status === 'failed' ? 1 : 0) }, current.role === EXPLORE.role ? EXPLORE : undefined);
+  const next = startStageAttempt(context, current.stage, { attempt: current.attempt, failures: current.failures + (event.status === 'failed' ? 1 : 0) }, current.role === EXPLORE.role ? EXPLORE : current.role === CRITIC.role ? CRITIC : undefined);
   return { ...next, stop: [attemptActorId(current.id, current.attempt)] };
 }
 

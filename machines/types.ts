@@ -100,6 +100,8 @@ export interface PipelineContext extends PipelineInput {
   roster?: string[];
   /** After `team scale`: the highest worker number named so far (names are never reused). */
   named?: number;
+  /** The critic's objections to this iteration's PRD, for its handoff. */
+  objections: string[];
   /** What this iteration's explore agent found, for the planner and the plan's handoff. */
   findings: Findings | null;
   /** The routing decisions so far, in words, for the handoffs. */
@@ -150,6 +152,7 @@ export type PipelineEvent =
   | { type: 'gates.result'; gates: GateResult[] }
   | { type: 'changes.scanned'; files: number; security: string[] }
   | { type: 'workers.scaled'; workers: number }
+  | { type: 'critic.objected'; task_id: string; attempt: number; objections: string[]; acceptance: Record<string, string[]> }
   | { type: 'explore.found'; task_id: string; attempt: number; findings: Findings }
   | { type: 'handoff.written'; stage: string; path: string }
   | { type: 'task.retry'; task_id: string; attempt: number; reason: string }

@@ -108,6 +108,7 @@ function judge(run: ConcludeParts, input: AttemptInput, resultFile: ResultFileTe
 function payloadOf(input: AttemptInput, result: AgentResult): NewEvent | undefined {
   const ref = { task_id: input.taskId, attempt: input.attempt };
   if ('findings' in result) return { event: 'explore_found', ...ref, findings: result.findings };
+  if ('objections' in result) return { event: 'critic_objected', ...ref, objections: result.objections, acceptance: result.acceptance };
   if ('tasks' in result) return { event: 'plan_accepted', ...ref, tasks: result.tasks, needsPrd: result.needsPrd, ...(result.architectural === true && { architectural: true }) };
   if ('acceptance' in result) return { event: 'prd_accepted', ...ref, acceptance: result.acceptance };
   if ('defects' in result) return { event: 'verify_result', ...ref, verdict: result.verdict, defects: result.defects };

@@ -27,12 +27,15 @@ const RESULT_SCHEMAS = {
   'ralph-review': z.object({ ...baseResult, verdict: z.enum(['approve', 'reject']), reasons: z.array(z.string()).default([]) }),
   // The explore agent of team-plan (stage routing): what it found, no plan.
   explore: z.object({ ...baseResult, findings: findingsSchema }),
+  // The critic of team-prd: objections to the scope, and criteria it adds.
+  critic: z.object({ ...baseResult, objections: z.array(z.string()).default([]), acceptance: z.record(z.string(), z.array(z.string())).default({}) }),
 } as const;
 
 // The result an attempt owes: its stage's, or the explore agent's.
 export type ResultKind = keyof typeof RESULT_SCHEMAS;
 export function resultKindOf(input: { stage: Stage; role: string }): ResultKind {
-  return input.stage === 'team-plan' && input.role === 'explore' ? 'explore' : input.stage;
+  if (input.stage === 'team-plan' && input.role === 'explore') return 'explore';
+  return input.stage === 'team-prd' && input.role === 'critic' ? 'critic' : input.stage;
 }
 
 export type AgentResult<S extends ResultKind = ResultKind> = z.infer<(typeof RESULT_SCHEMAS)[S]>;

@@ -114,6 +114,8 @@ const routingPolicySchema = z.object({
   known: z.array(z.string()),
   /** An explore agent reads the codebase before the planner plans. */
   explore: z.boolean().optional(),
+  /** A critic challenges the scope after the analyst, in team-prd. */
+  critic: z.boolean().optional(),
 });
 // What an explore agent found (read-only): the relevant files, the build and test commands, the conventions.
 export const findingsSchema = z.strictObject({
@@ -310,6 +312,8 @@ export const EVENT_SCHEMAS = {
   routing_decided: z.object({ event: z.literal('routing_decided'), ...base, stage: z.string(), iteration: z.number().int(), loop: z.number().int(), decisions: z.array(decisionSchema).min(1) }),
   /** What the explore agent found, before the planner starts: it goes into the planner's prompt and the plan's handoff. */
   explore_found: z.object({ event: z.literal('explore_found'), ...base, ...taskRef, findings: findingsSchema }),
+  /** The critic's objections to the scope, and the acceptance criteria it adds (task id → criteria). */
+  critic_objected: z.object({ event: z.literal('critic_objected'), ...base, ...taskRef, objections: z.array(z.string()), acceptance: z.record(z.string(), z.array(z.string())) }),
   /** `team scale N`, taken from the writer inbox: the run is asked to run with N workers. */
   team_scaled: z.object({ event: z.literal('team_scaled'), ...base, key: z.string(), workers: z.number().int().min(1).max(20), by: z.string() }),
   /** The machine's answer to team_scaled: the workers that take work now, those added (new names) and those drained. */

@@ -10,7 +10,7 @@ import type { AgentAdapter, AgentConfig, AdapterName } from '../../workers/types
 // The roles the pipeline itself uses; planners may name others, which run on the default agent.
 export const PIPELINE_ROLES = ['planner', 'analyst', 'executor', 'verifier', 'architect'] as const;
 // Roles stage routing adds: with no agent of their own (config, --agent), they run on their stage's default role's.
-export const ROUTED_ROLES = ['explore', 'debugger', 'security-reviewer', 'code-reviewer'] as const;
+export const ROUTED_ROLES = ['explore', 'critic', 'debugger', 'security-reviewer', 'code-reviewer'] as const;
 
 // Agents tried in this order when a role has none configured.
 const PATH_PREFERENCE = ['claude', 'opencode', 'codex', 'gemini'] as const;

@@ -12,6 +12,7 @@ const RESULT_SHAPES: Record<string, string> = {
   'team-prd': '"acceptance": {"<task id>": ["criterion", "..."]}',
   'team-verify': '"verdict": "pass" | "fail", "defects": [{"id": "d1", "description": "...", "task": "t1"}]',
   'ralph-review': '"verdict": "approve" | "reject", "reasons": ["..."]',
+  critic: '"objections": ["what the scope misses or gets wrong"], "acceptance": {"<task id>": ["a criterion to add"]}',
   explore: '"findings": {"files": ["paths that matter to the task"], "commands": ["the build and test commands"], "conventions": ["..."]}',
 };
 
@@ -48,7 +49,7 @@ export function buildPrompt(ctx: PromptContext): string {
     handoffs: ctx.handoffTexts.length ? `## Handoffs so far\n\n${ctx.handoffTexts.join('\n\n')}` : '## Handoffs so far\n\nnone: this is the first stage.',
     projectDir: ctx.projectDir,
     findings: input.findings ? describeFindings(input.findings) : '- none: no explore agent ran before this plan',
-    result: resultSection(input.role === 'explore' ? 'explore' : input.stage, ctx.resultFile),
+    result: resultSection(input.role === 'explore' || input.role === 'critic' ? input.role : input.stage, ctx.resultFile),
   };
   return readTemplate(ctx.config, ctx.configFile, input.stage, input.role).replace(/\{\{(\w+)\}\}/g, (whole, name: string) => values[name] ?? whole);
 }
@@ -68,7 +69,7 @@ function resultSection(stage: string, resultFile: string): string {
 }
 
 // Roles stage routing adds that have a built-in template of their own (config/prompts/<role>.md).
-const ROLE_TEMPLATES = new Set(['explore', 'security-reviewer', 'code-reviewer', 'debugger']);
+const ROLE_TEMPLATES = new Set(['explore', 'critic', 'security-reviewer', 'code-reviewer', 'debugger']);
 
 // The stage's template: the user's override from config, else the role's or the stage's built-in one.
 function readTemplate(config: TeamConfig, configFile: string | undefined, stage: string, role: string): string {

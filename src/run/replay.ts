@@ -48,6 +48,8 @@ export function toMachineEvent(event: TeamEvent): PipelineEvent | undefined {
       return { type: 'review.result', task_id: event.task_id, attempt: event.attempt, verdict: event.verdict, reasons: event.reasons };
     case 'gates_result':
       return { type: 'gates.result', gates: event.gates };
+    case 'critic_objected':
+      return { type: 'critic.objected', task_id: event.task_id, attempt: event.attempt, objections: event.objections, acceptance: event.acceptance };
     case 'explore_found':
       return { type: 'explore.found', task_id: event.task_id, attempt: event.attempt, findings: event.findings };
     case 'team_scaled':

@@ -105,14 +105,23 @@ describe('stage routing with the sim agent', () => {
     beforeAll(async () => {
       const files = Array.from({ length: 24 }, (_, i) => ({ path: `lib/part-${i + 1}.js`, content: `export const n = ${i};\n` }));
       const scenario = {
-        plan: { tasks: [{ id: 't1', acceptance: ['ok'] }, { id: 't2', acceptance: ['ok'] }] },
+        plan: { tasks: [{ id: 't1', acceptance: ['ok'] }, { id: 't2', acceptance: ['ok'] }], needsPrd: true },
+        critic: { objections: ['t2 has no test', 'nothing says how lib/ is loaded'], acceptance: { t2: ['a test covers t2'] } },
         verify: { reviewers: { 'code-reviewer': { failPasses: 'always', defects: [{ id: 'c1', description: 'lib/ repeats one module 24 times' }] } } },
         rules: [{ match: { task: 't1' }, do: { files } }],
       };
-      project = makeGitProject(scenario, { roles: { executor: 'sim', planner: 'sim', analyst: 'sim', verifier: 'sim', architect: 'sim', 'code-reviewer': 'sim' } }, { 'README.md': 'demo\n' });
+      project = makeGitProject(scenario, { roles: { executor: 'sim', planner: 'sim', analyst: 'sim', verifier: 'sim', architect: 'sim', 'code-reviewer': 'sim' }, routing: { critic: true } }, { 'README.md': 'demo\n' });
       result = await project.run('2:executor', 'split the library', '--max-fix-loops', '0');
       run = project.readRun();
     }, 120_000);
+
+    it('runs the critic after the analyst: its criteria reach the task, its objections the PRD handoff', () => {
+      expect(eventsOf(run.events, 'task_started').map((e) => e.task_id).slice(0, 3)).toEqual(['plan', 'prd', 'critic']);
+      expect(readFileSync(`${run.paths.runDir}/attempts/t2/a1/prompt.md`, 'utf8')).toContain('- a test covers t2');
+      const prd = readHandoffs(run.paths.handoffsDir).find((h) => h.stage === 'team-prd')!;
+      expect(prd.text).toContain('critic: t2 has no test');
+      expect(prd.text).toContain('critic: nothing says how lib/ is loaded');
+    });
 
     it('brings a code-reviewer into verify, with the count of changed files', () => {
       const decided = eventsOf(run.events, 'changes_scanned')[0]!;

@@ -33,6 +33,8 @@ function toBody(event: PipelineEvent, context: PipelineContext): Record<string, 
       return { event: 'review_result', task_id: event.task_id, attempt: event.attempt, verdict: event.verdict, reasons: event.reasons };
     case 'gates.result':
       return { event: 'gates_result', iteration: context.iteration, pass: context.loop + 1, gates: event.gates };
+    case 'critic.objected':
+      return { event: 'critic_objected', task_id: event.task_id, attempt: event.attempt, objections: event.objections, acceptance: event.acceptance };
     case 'explore.found':
       return { event: 'explore_found', task_id: event.task_id, attempt: event.attempt, findings: event.findings };
     case 'workers.scaled':

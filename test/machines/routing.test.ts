@@ -277,3 +277,31 @@ describe('explore before the planner', () => {
     expect(d.spawned.at(-1)!.input).not.toHaveProperty('findings');
   });
 });
+
+describe('the critic in team-prd', () => {
+  const NO_CRITERIA = { id: 't1', title: 'T1', description: 'one' };
+
+  it('runs after the analyst, adds its criteria to the tasks and keeps its objections for the handoff', () => {
+    const d = routed({ routing: { ...POLICY, critic: true } }).plan([NO_CRITERIA]).handoff();
+    const analyst = d.context.stageAttempt!;
+    d.finishStage('completed', { type: 'prd.accepted', task_id: analyst.id, attempt: analyst.attempt, acceptance: { t1: ['works'] } });
+    expect(d.state).toBe('{"prd":"critic"}');
+    expect(d.recorded('stage_completed').map((r) => r.stage)).toEqual(['team-plan']);
+    expect(d.spawned.at(-1)).toMatchObject({ input: { taskId: 'critic', role: 'critic', stage: 'team-prd' } });
+    d.finishStage('completed', { type: 'critic.objected', task_id: 'critic', attempt: 1, objections: ['no error path'], acceptance: { t1: ['empty input is refused'] } });
+    expect(d.state).toBe('{"prd":"handoff"}');
+    expect(d.recorded('stage_completed').map((r) => r.stage)).toEqual(['team-plan', 'team-prd']);
+    expect(d.context.tasks.t1!.def.acceptance).toEqual(['works', 'empty input is refused']);
+    expect(d.context.objections).toEqual(['no error path']);
+    const replay = replayRun(d.handoff().log);
+    expect(replay.snapshot.context).toEqual({ ...d.context, inPlace: true });
+  });
+
+  it('completes the PRD as before when no critic is configured', () => {
+    const d = routed().plan([NO_CRITERIA]).handoff();
+    const analyst = d.context.stageAttempt!;
+    d.finishStage('completed', { type: 'prd.accepted', task_id: analyst.id, attempt: analyst.attempt, acceptance: { t1: ['works'] } });
+    expect(d.state).toBe('{"prd":"handoff"}');
+    expect(d.recorded('task_started').map((r) => r.task_id)).toEqual(['plan', 'prd']);
+  });
+});

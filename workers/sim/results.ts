@@ -46,6 +46,7 @@ function makeStageFields(ctx: ResultContext): Record<string, unknown> {
       return { tasks: listPlanTasks(plan), needsPrd: plan.needsPrd ?? false, ...(plan.architectural !== undefined && { architectural: plan.architectural }) };
     }
     case 'team-prd':
+      if (ctx.env.role === 'critic') return scenario.critic ?? { objections: [], acceptance: {} };
       return { acceptance: makeAcceptance(listPlanTasks(scenario.plan), task.iteration) };
     case 'team-verify':
       if (task.reviewer !== undefined) return makeReview(scenario, task);

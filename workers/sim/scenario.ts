@@ -99,6 +99,8 @@ export const ScenarioSchema = z.strictObject({
       reviewers: z.record(z.string(), z.strictObject({ failPasses: CountOrAlways.default(0), defects: z.array(DefectSchema).min(1).optional() })).optional(),
     })
     .default({ failPasses: 0 }),
+  /** What the critic of team-prd says (stage routing's routing.critic). */
+  critic: z.strictObject({ objections: z.array(z.string()).default([]), acceptance: z.record(z.string(), z.array(z.string())).default({}) }).optional(),
   /** What the explore agent reports (stage routing's routing.explore). */
   explore: z.strictObject({ files: z.array(z.string()).default([]), commands: z.array(z.string()).default([]), conventions: z.array(z.string()).default([]) }).optional(),
   review: z
