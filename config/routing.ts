@@ -33,6 +33,10 @@ export const routingSchema = z
     explore: z.boolean().default(false),
     /** A critic challenges the PRD's scope after the analyst: its objections become criteria or risks. */
     critic: z.boolean().default(false),
+    /** An architect reviews the plan's system boundaries: when the planner asks (needsArchitect), always, or never. */
+    architect: z.enum(['on-request', 'always', 'never']).default('on-request'),
+    /** `always`: every plan goes to the analyst (team-prd); `on-request`: when the planner says needsPrd or a task lacks criteria. */
+    analyst: z.enum(['on-request', 'always']).default('on-request'),
     /** The seed's rule: more than 20 changed files bring a code-reviewer into verify. */
     reviewFiles: z.number().int().nonnegative().default(20),
     /** Build, type and failing-gate defects go to the debugger (or, `executor`, to the executor like the rest). */

@@ -24,11 +24,12 @@ function withDecisions(input: HandoffInput, sections: Sections): Sections {
   const decided = context.decisions.filter((d) => d.stage === input.stage && d.iteration === context.iteration && d.loop === context.loop);
   const found = input.stage === 'team-plan' ? context.findings : null;
   const objections = input.stage === 'team-prd' ? context.objections : [];
-  if (decided.length === 0 && !found && objections.length === 0) return sections;
-  const details = decided.map((d) => ({ text: `routing: ${d.text}` }));
+  const architect = input.stage === 'team-plan' ? context.architectNotes : { notes: [], risks: [] };
+  if (decided.length === 0 && !found && objections.length === 0 && architect.notes.length + architect.risks.length === 0) return sections;
+  const details = [...decided.map((d) => ({ text: `routing: ${d.text}` })), ...architect.notes.map((text) => ({ text: `architect: ${text}` }))];
   if (found) details.push({ text: `explore: build and test ${found.commands.join('; ') || 'not found'}; ${found.conventions.join('; ') || 'no conventions named'}` });
   const files = found ? [{ text: `explore: ${found.files.join(', ') || 'no files named'}` }] : [];
-  const risks = objections.map((text) => ({ text: `critic: ${text}` }));
+  const risks = [...objections.map((text) => ({ text: `critic: ${text}` })), ...architect.risks.map((text) => ({ text: `architect: ${text}` }))];
   return {
     ...sections,
     Decided: { ...sections.Decided, details: [...details, ...sections.Decided.details] },

@@ -33,5 +33,7 @@ export function makeInitialContext(input: PipelineInput): PipelineContext {
     decisions: [],
     findings: null,
     objections: [],
+    architectAsked: false,
+    architectNotes: { notes: [], risks: [] },
   };
 }

@@ -67,6 +67,8 @@ type StepActions = {
   scaleWorkers: undefined;
   startExplore: undefined;
   startCritic: undefined;
+  startPlanArchitect: undefined;
+  acceptArchitectNotes: undefined;
   acceptObjections: undefined;
   noteCriticFailed: undefined;
   acceptFindings: undefined;
@@ -122,6 +124,7 @@ export const pipelineSetup = setup({
     noRouting: ({ context }) => context.routing === undefined,
     noExplore: ({ context }) => context.routing?.explore !== true,
     noCritic: ({ context }) => context.routing?.critic !== true,
+    noPlanArchitect: ({ context }) => !steps.wantsPlanArchitect(context),
     verifyDone: ({ context }) => verify.isVerifyDone(context),
     reviewersRunning: ({ context }) => context.reviewers.some((r) => r.status === 'running'),
     isReviewerFinish: ({ context, event }) => verify.findReviewer(context, event as FinishEvent) !== undefined,
@@ -188,6 +191,11 @@ export const pipelineSetup = setup({
       acceptReviewerResult: enqueueActions(({ context, event, enqueue }) => {
         assertEvent(event, 'verify.result');
         applyStep(enqueue, verify.acceptReview(context, event));
+      }),
+      startPlanArchitect: enqueueActions(({ context, enqueue }) => applyStep(enqueue, steps.startPlanArchitect(context))),
+      acceptArchitectNotes: enqueueActions(({ event, enqueue }) => {
+        assertEvent(event, 'architect.noted');
+        applyStep(enqueue, { context: { architectNotes: { notes: event.notes, risks: event.risks } } });
       }),
       startCritic: enqueueActions(({ context, enqueue }) => applyStep(enqueue, steps.startCritic(context))),
       acceptObjections: enqueueActions(({ context, event, enqueue }) => {

@@ -67,7 +67,23 @@ export const pipelineMachine = pipelineSetup.createMachine({
             'runtime.resume': { actions: 'respawnRunning' },
           },
         },
-        working: agentStageWorking('team-plan', { 'plan.accepted': { actions: 'acceptPlan' } }),
+        working: agentStageWorking('team-plan', { 'plan.accepted': { actions: 'acceptPlan' } }, undefined, 'architect'),
+        // An architect reviews the plan's boundaries when the config or the planner asks; else the stage completes at once.
+        architect: {
+          entry: 'startPlanArchitect',
+          always: { guard: 'noPlanArchitect', target: 'handoff', actions: { type: 'completeStage', params: { stage: 'team-plan' } } },
+          on: {
+            'architect.noted': { actions: 'acceptArchitectNotes' },
+            'task.finished': [
+              { guard: 'isStaleStageAttempt' },
+              { guard: 'notRetryable', target: '#pipeline.stopping', actions: ['finishStageAttempt', 'noteNotRetryable'] },
+              { guard: 'stageAttemptCompleted', target: 'handoff', actions: ['finishStageAttempt', { type: 'completeStage', params: { stage: 'team-plan' } }] },
+              { guard: 'stageAttemptRetryable', actions: 'retryStageAttempt' },
+              { target: 'handoff', actions: ['finishStageAttempt', { type: 'completeStage', params: { stage: 'team-plan' } }] },
+            ],
+            'runtime.resume': { actions: 'respawnRunning' },
+          },
+        },
         handoff: {
           invoke: { src: 'writeHandoff', input: ({ context }) => handoffInput('team-plan', context.needsPrd ? 'team-prd' : 'team-exec')({ context }) },
           on: {

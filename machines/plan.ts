@@ -11,7 +11,7 @@ const RESERVED: Array<[RegExp, string]> = [
   [/^(?:verify|review)-\d+$/, 'verify-<pass>, review-<pass>'],
   [/^(?:plan|prd|integration)$/, 'plan, prd, integration'],
   // Stage routing's own tasks: the explore agent, and the reviewers beside a verifier.
-  [/^(?:explore|critic)$/, 'explore, critic'],
+  [/^(?:explore|critic|architect)$/, 'explore, critic, architect'],
   [/^verify-\d+\./, 'verify-<pass>.<role>'],
 ];
 

@@ -40,6 +40,24 @@ export function noteExploreFailed(context: PipelineContext): Step {
   return recordDecisions(context, 'team-plan', [{ role: 'explore', agent, why: 'failed: the planner plans without its findings' }]);
 }
 
+// The architect that reviews a plan's boundaries (stage routing), in team-plan.
+const PLAN_ARCHITECT = { role: 'architect', name: () => 'architect' };
+
+// True when the plan's architect runs: the config says always, or on request and the planner asked.
+export function wantsPlanArchitect(context: PipelineContext): boolean {
+  const policy = context.routing?.architect;
+  return policy === 'always' || (policy === 'on-request' && context.architectAsked);
+}
+
+// Starts the plan's architect when it is wanted (recorded with why); nothing otherwise.
+export function startPlanArchitect(context: PipelineContext): Step {
+  if (!wantsPlanArchitect(context)) return {};
+  const why = context.routing?.architect === 'always' ? 'added: the config asks for one on every plan' : 'added: the planner asked for one (needsArchitect)';
+  const decided = recordDecisions(context, 'team-plan', [{ role: 'architect', agent: agentOf(context, 'architect'), why }]);
+  const step = startStageAttempt(context, 'team-plan', undefined, PLAN_ARCHITECT);
+  return { ...step, context: { ...step.context, ...decided.context, architectNotes: { notes: [], risks: [] } }, records: [...decided.records, ...step.records!] };
+}
+
 // The critic that challenges the PRD's scope after the analyst (stage routing).
 const CRITIC = { role: 'critic', name: () => 'critic' };
 
@@ -146,7 +164,7 @@ export function finishStageAttempt(context: PipelineContext, event: EventOf<'tas
 
 export function retryStageAttempt(context: PipelineContext, event: EventOf<'task.finished'>): Step {
   const current = context.stageAttempt!;
-  const next = startStageAttempt(context, current.stage, { attempt: current.attempt, failures: current.failures + (event.status === 'failed' ? 1 : 0) }, current.role === EXPLORE.role ? EXPLORE : current.role === CRITIC.role ? CRITIC : undefined);
+  const next = startStageAttempt(context, current.stage, { attempt: current.attempt, failures: current.failures + (event.status === 'failed' ? 1 : 0) }, current.role === EXPLORE.role ? EXPLORE : current.role === CRITIC.role ? CRITIC : current.role === PLAN_ARCHITECT.role && current.stage === 'team-plan' ? PLAN_ARCHITECT : undefined);
   return { ...next, stop: [attemptActorId(current.id, current.attempt)] };
 }
 
@@ -178,10 +196,10 @@ export function acceptPlan(context: PipelineContext, event: EventOf<'plan.accept
     tasks[def.id] = { id: def.id, def, kind: 'exec', role: route.role, ...(route.agent !== undefined && { agent: route.agent }), worker: workers[def.id]!, status: 'pending', attempt: 0, failures: 0, failedOn: [], evidence: '', artifacts: [], pass: 0 };
     if (route.why) decisions.push({ task_id: def.id, role: route.role, agent: route.agent ?? agentOf(context, route.role), why: route.why });
   }
-  const needsPrd = event.needsPrd || defs.some((d) => !d.acceptance || d.acceptance.length === 0);
+  const needsPrd = event.needsPrd || defs.some((d) => !d.acceptance || d.acceptance.length === 0) || context.routing?.analyst === 'always';
   const decided = recordDecisions(context, 'team-plan', decisions);
   return {
-    context: { tasks, taskIndex: indexTasks(tasks), order: defs.map((d) => d.id), needsPrd, ...(event.architectural === true && { architectural: true }), ...decided.context },
+    context: { tasks, taskIndex: indexTasks(tasks), order: defs.map((d) => d.id), needsPrd, ...(event.architectural === true && { architectural: true }), ...(context.routing && { architectAsked: event.needsArchitect === true }), ...decided.context },
     records: [...assigned(defs, workers), ...decided.records],
   };
 }

@@ -100,6 +100,10 @@ export interface PipelineContext extends PipelineInput {
   roster?: string[];
   /** After `team scale`: the highest worker number named so far (names are never reused). */
   named?: number;
+  /** The planner asked for an architect (needsArchitect). */
+  architectAsked: boolean;
+  /** The plan's architect: its notes and risks, for the plan's handoff. */
+  architectNotes: { notes: string[]; risks: string[] };
   /** The critic's objections to this iteration's PRD, for its handoff. */
   objections: string[];
   /** What this iteration's explore agent found, for the planner and the plan's handoff. */
@@ -145,13 +149,14 @@ export interface HandoffInput {
 
 export type PipelineEvent =
   | { type: 'task.finished'; task_id: string; attempt: number; status: 'completed' | 'failed' | 'interrupted' | 'awaiting_approval'; evidence: string; artifacts: string[]; retryable?: false }
-  | { type: 'plan.accepted'; task_id: string; attempt: number; tasks: TaskDef[]; needsPrd: boolean; architectural?: boolean }
+  | { type: 'plan.accepted'; task_id: string; attempt: number; tasks: TaskDef[]; needsPrd: boolean; architectural?: boolean; needsArchitect?: boolean }
   | { type: 'prd.accepted'; task_id: string; attempt: number; acceptance: Record<string, string[]> }
   | { type: 'verify.result'; task_id: string; attempt: number; verdict: 'pass' | 'fail'; defects: Defect[] }
   | { type: 'review.result'; task_id: string; attempt: number; verdict: 'approve' | 'reject'; reasons: string[] }
   | { type: 'gates.result'; gates: GateResult[] }
   | { type: 'changes.scanned'; files: number; security: string[] }
   | { type: 'workers.scaled'; workers: number }
+  | { type: 'architect.noted'; task_id: string; attempt: number; notes: string[]; risks: string[] }
   | { type: 'critic.objected'; task_id: string; attempt: number; objections: string[]; acceptance: Record<string, string[]> }
   | { type: 'explore.found'; task_id: string; attempt: number; findings: Findings }
   | { type: 'handoff.written'; stage: string; path: string }

@@ -108,8 +108,9 @@ function judge(run: ConcludeParts, input: AttemptInput, resultFile: ResultFileTe
 function payloadOf(input: AttemptInput, result: AgentResult): NewEvent | undefined {
   const ref = { task_id: input.taskId, attempt: input.attempt };
   if ('findings' in result) return { event: 'explore_found', ...ref, findings: result.findings };
+  if ('notes' in result) return { event: 'architect_noted', ...ref, notes: result.notes, risks: result.risks };
   if ('objections' in result) return { event: 'critic_objected', ...ref, objections: result.objections, acceptance: result.acceptance };
-  if ('tasks' in result) return { event: 'plan_accepted', ...ref, tasks: result.tasks, needsPrd: result.needsPrd, ...(result.architectural === true && { architectural: true }) };
+  if ('tasks' in result) return { event: 'plan_accepted', ...ref, tasks: result.tasks, needsPrd: result.needsPrd, ...(result.architectural === true && { architectural: true }), ...(result.needsArchitect === true && { needsArchitect: true }) };
   if ('acceptance' in result) return { event: 'prd_accepted', ...ref, acceptance: result.acceptance };
   if ('defects' in result) return { event: 'verify_result', ...ref, verdict: result.verdict, defects: result.defects };
   if ('reasons' in result) return { event: 'review_result', ...ref, verdict: result.verdict, reasons: result.reasons };

@@ -116,6 +116,10 @@ const routingPolicySchema = z.object({
   explore: z.boolean().optional(),
   /** A critic challenges the scope after the analyst, in team-prd. */
   critic: z.boolean().optional(),
+  /** An architect reviews the plan's boundaries in team-plan: always, or when the planner asks (`needsArchitect`). */
+  architect: z.enum(['always', 'on-request']).optional(),
+  /** `always`: every plan goes through team-prd's analyst, whatever the planner says. */
+  analyst: z.literal('always').optional(),
 });
 // What an explore agent found (read-only): the relevant files, the build and test commands, the conventions.
 export const findingsSchema = z.strictObject({
@@ -191,6 +195,8 @@ export const EVENT_SCHEMAS = {
     needsPrd: z.boolean(),
     /** The planner marks the work architectural: verify adds a code-reviewer (issue 30; absent in older logs). */
     architectural: z.boolean().optional(),
+    /** The planner asks an architect to review the plan's boundaries (issue 30; absent in older logs). */
+    needsArchitect: z.boolean().optional(),
   }),
   prd_accepted: z.object({ event: z.literal('prd_accepted'), ...base, ...taskRef, acceptance: z.record(z.string(), z.array(z.string())) }),
   verify_result: z.object({
@@ -312,6 +318,8 @@ export const EVENT_SCHEMAS = {
   routing_decided: z.object({ event: z.literal('routing_decided'), ...base, stage: z.string(), iteration: z.number().int(), loop: z.number().int(), decisions: z.array(decisionSchema).min(1) }),
   /** What the explore agent found, before the planner starts: it goes into the planner's prompt and the plan's handoff. */
   explore_found: z.object({ event: z.literal('explore_found'), ...base, ...taskRef, findings: findingsSchema }),
+  /** The plan's architect: what it decided about the system's boundaries, and the risks it sees. */
+  architect_noted: z.object({ event: z.literal('architect_noted'), ...base, ...taskRef, notes: z.array(z.string()), risks: z.array(z.string()) }),
   /** The critic's objections to the scope, and the acceptance criteria it adds (task id → criteria). */
   critic_objected: z.object({ event: z.literal('critic_objected'), ...base, ...taskRef, objections: z.array(z.string()), acceptance: z.record(z.string(), z.array(z.string())) }),
   /** `team scale N`, taken from the writer inbox: the run is asked to run with N workers. */

@@ -12,6 +12,7 @@ const RESULT_SHAPES: Record<string, string> = {
   'team-prd': '"acceptance": {"<task id>": ["criterion", "..."]}',
   'team-verify': '"verdict": "pass" | "fail", "defects": [{"id": "d1", "description": "...", "task": "t1"}]',
   'ralph-review': '"verdict": "approve" | "reject", "reasons": ["..."]',
+  'plan-architect': '"notes": ["a decision about the system\'s boundaries"], "risks": ["..."]',
   critic: '"objections": ["what the scope misses or gets wrong"], "acceptance": {"<task id>": ["a criterion to add"]}',
   explore: '"findings": {"files": ["paths that matter to the task"], "commands": ["the build and test commands"], "conventions": ["..."]}',
 };
@@ -49,9 +50,9 @@ export function buildPrompt(ctx: PromptContext): string {
     handoffs: ctx.handoffTexts.length ? `## Handoffs so far\n\n${ctx.handoffTexts.join('\n\n')}` : '## Handoffs so far\n\nnone: this is the first stage.',
     projectDir: ctx.projectDir,
     findings: input.findings ? describeFindings(input.findings) : '- none: no explore agent ran before this plan',
-    result: resultSection(input.role === 'explore' || input.role === 'critic' ? input.role : input.stage, ctx.resultFile),
+    result: resultSection(templateOf(input), ctx.resultFile),
   };
-  return readTemplate(ctx.config, ctx.configFile, input.stage, input.role).replace(/\{\{(\w+)\}\}/g, (whole, name: string) => values[name] ?? whole);
+  return readTemplate(ctx.config, ctx.configFile, input.stage, templateOf(input)).replace(/\{\{(\w+)\}\}/g, (whole, name: string) => values[name] ?? whole);
 }
 
 function resultSection(stage: string, resultFile: string): string {
@@ -71,15 +72,21 @@ function resultSection(stage: string, resultFile: string): string {
 // Roles stage routing adds that have a built-in template of their own (config/prompts/<role>.md).
 const ROLE_TEMPLATES = new Set(['explore', 'critic', 'security-reviewer', 'code-reviewer', 'debugger']);
 
+// The template (and result shape) of an attempt: its routed role's, the plan's architect's, or its stage's.
+function templateOf(input: AttemptInput): string {
+  if (input.stage === 'team-plan' && input.role === 'architect') return 'plan-architect';
+  return ROLE_TEMPLATES.has(input.role) ? input.role : input.stage;
+}
+
 // The stage's template: the user's override from config, else the role's or the stage's built-in one.
-function readTemplate(config: TeamConfig, configFile: string | undefined, stage: string, role: string): string {
+function readTemplate(config: TeamConfig, configFile: string | undefined, stage: string, template: string): string {
   const override = config.prompts[stage as keyof TeamConfig['prompts']];
   if (override) {
     const path = resolve(configFile ? dirname(configFile) : process.cwd(), override);
     if (!existsSync(path)) throw new UsageError(`config: prompts.${stage} names ${path}, which does not exist`);
     return readFileSync(path, 'utf8');
   }
-  return readFileSync(join(packageRoot(), 'config', 'prompts', `${ROLE_TEMPLATES.has(role) ? role : stage}.md`), 'utf8');
+  return readFileSync(join(packageRoot(), 'config', 'prompts', `${template}.md`), 'utf8');
 }
 
 // The explore agent's findings as the planner reads them.

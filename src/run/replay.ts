@@ -39,7 +39,7 @@ export function toMachineEvent(event: TeamEvent): PipelineEvent | undefined {
     case 'task_finished':
       return { type: 'task.finished', task_id: event.task_id, attempt: event.attempt, status: event.status, evidence: event.evidence, artifacts: event.artifacts, ...(event.retryable === false && { retryable: false as const }) };
     case 'plan_accepted':
-      return { type: 'plan.accepted', task_id: event.task_id, attempt: event.attempt, tasks: event.tasks, needsPrd: event.needsPrd, ...(event.architectural !== undefined && { architectural: event.architectural }) };
+      return { type: 'plan.accepted', task_id: event.task_id, attempt: event.attempt, tasks: event.tasks, needsPrd: event.needsPrd, ...(event.architectural !== undefined && { architectural: event.architectural }), ...(event.needsArchitect !== undefined && { needsArchitect: event.needsArchitect }) };
     case 'prd_accepted':
       return { type: 'prd.accepted', task_id: event.task_id, attempt: event.attempt, acceptance: event.acceptance };
     case 'verify_result':
@@ -48,6 +48,8 @@ export function toMachineEvent(event: TeamEvent): PipelineEvent | undefined {
       return { type: 'review.result', task_id: event.task_id, attempt: event.attempt, verdict: event.verdict, reasons: event.reasons };
     case 'gates_result':
       return { type: 'gates.result', gates: event.gates };
+    case 'architect_noted':
+      return { type: 'architect.noted', task_id: event.task_id, attempt: event.attempt, notes: event.notes, risks: event.risks };
     case 'critic_objected':
       return { type: 'critic.objected', task_id: event.task_id, attempt: event.attempt, objections: event.objections, acceptance: event.acceptance };
     case 'explore_found':

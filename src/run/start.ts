@@ -99,7 +99,7 @@ export function runStartedRecord(request: StartRequest, limits: Limits, where: {
 
 // Stage routing's part of run_started: the policy, and the cost mode with the model of each role.
 function routingRecord(config: TeamConfig, routing: Routing, costMode: CostMode | undefined): Partial<EventOf<'run_started'>> {
-  const policy = config.routing.enabled ? { routing: { reviewFiles: config.routing.reviewFiles, fixer: config.routing.fixer, known: routing.known, ...(config.routing.explore && { explore: true }), ...(config.routing.critic && { critic: true }) } } : {};
+  const policy = config.routing.enabled ? { routing: { reviewFiles: config.routing.reviewFiles, fixer: config.routing.fixer, known: routing.known, ...(config.routing.explore && { explore: true }), ...(config.routing.critic && { critic: true }), ...(config.routing.architect !== 'never' && { architect: config.routing.architect }), ...(config.routing.analyst === 'always' && { analyst: 'always' as const }) } } : {};
   if (costMode === undefined) return policy;
   return { ...policy, costMode, models: chooseModels(config, routing, costMode) };
 }

@@ -105,7 +105,8 @@ describe('stage routing with the sim agent', () => {
     beforeAll(async () => {
       const files = Array.from({ length: 24 }, (_, i) => ({ path: `lib/part-${i + 1}.js`, content: `export const n = ${i};\n` }));
       const scenario = {
-        plan: { tasks: [{ id: 't1', acceptance: ['ok'] }, { id: 't2', acceptance: ['ok'] }], needsPrd: true },
+        plan: { tasks: [{ id: 't1', acceptance: ['ok'] }, { id: 't2', acceptance: ['ok'] }], needsPrd: true, needsArchitect: true },
+        architect: { notes: ['lib/ exports one module per part'], risks: ['24 parts load slowly'] },
         critic: { objections: ['t2 has no test', 'nothing says how lib/ is loaded'], acceptance: { t2: ['a test covers t2'] } },
         verify: { reviewers: { 'code-reviewer': { failPasses: 'always', defects: [{ id: 'c1', description: 'lib/ repeats one module 24 times' }] } } },
         rules: [{ match: { task: 't1' }, do: { files } }],
@@ -115,8 +116,15 @@ describe('stage routing with the sim agent', () => {
       run = project.readRun();
     }, 120_000);
 
+    it('runs the architect the planner asked for, its notes and risks in the plan\'s handoff', () => {
+      expect(eventsOf(run.events, 'task_started').map((e) => e.task_id).slice(0, 2)).toEqual(['plan', 'architect']);
+      const plan = readHandoffs(run.paths.handoffsDir).find((h) => h.stage === 'team-plan')!;
+      expect(plan.text).toContain('architect: lib/ exports one module per part');
+      expect(plan.text).toContain('architect: 24 parts load slowly');
+    });
+
     it('runs the critic after the analyst: its criteria reach the task, its objections the PRD handoff', () => {
-      expect(eventsOf(run.events, 'task_started').map((e) => e.task_id).slice(0, 3)).toEqual(['plan', 'prd', 'critic']);
+      expect(eventsOf(run.events, 'task_started').map((e) => e.task_id).slice(0, 4)).toEqual(['plan', 'architect', 'prd', 'critic']);
       expect(readFileSync(`${run.paths.runDir}/attempts/t2/a1/prompt.md`, 'utf8')).toContain('- a test covers t2');
       const prd = readHandoffs(run.paths.handoffsDir).find((h) => h.stage === 'team-prd')!;
       expect(prd.text).toContain('critic: t2 has no test');
@@ -127,7 +135,7 @@ describe('stage routing with the sim agent', () => {
       const decided = eventsOf(run.events, 'changes_scanned')[0]!;
       expect(decided.files).toBe(25);
       expect(decided.security).toEqual([]);
-      expect(eventsOf(run.events, 'routing_decided')[0]!.decisions).toEqual([{ role: 'code-reviewer', agent: 'sim', why: 'added: 25 files changed (more than 20)' }]);
+      expect(eventsOf(run.events, 'routing_decided').find((e) => e.stage === 'team-verify')!.decisions).toEqual([{ role: 'code-reviewer', agent: 'sim', why: 'added: 25 files changed (more than 20)' }]);
     });
 
     it('fails verify when the reviewer rejects though the verifier passes, with the reviewer\'s defects', () => {

@@ -24,7 +24,7 @@ function toBody(event: PipelineEvent, context: PipelineContext): Record<string, 
       return { event: 'task_finished', ...rest, stage: stageOf(context, event.task_id), agent: context.defaultAgent, session: context.session, parent_session: context.parent_session, inputs: [], next: '' };
     }
     case 'plan.accepted':
-      return { event: 'plan_accepted', task_id: event.task_id, attempt: event.attempt, tasks: event.tasks, needsPrd: event.needsPrd, ...(event.architectural !== undefined && { architectural: event.architectural }) };
+      return { event: 'plan_accepted', task_id: event.task_id, attempt: event.attempt, tasks: event.tasks, needsPrd: event.needsPrd, ...(event.architectural !== undefined && { architectural: event.architectural }), ...(event.needsArchitect !== undefined && { needsArchitect: event.needsArchitect }) };
     case 'prd.accepted':
       return { event: 'prd_accepted', task_id: event.task_id, attempt: event.attempt, acceptance: event.acceptance };
     case 'verify.result':
@@ -33,6 +33,8 @@ function toBody(event: PipelineEvent, context: PipelineContext): Record<string, 
       return { event: 'review_result', task_id: event.task_id, attempt: event.attempt, verdict: event.verdict, reasons: event.reasons };
     case 'gates.result':
       return { event: 'gates_result', iteration: context.iteration, pass: context.loop + 1, gates: event.gates };
+    case 'architect.noted':
+      return { event: 'architect_noted', task_id: event.task_id, attempt: event.attempt, notes: event.notes, risks: event.risks };
     case 'critic.objected':
       return { event: 'critic_objected', task_id: event.task_id, attempt: event.attempt, objections: event.objections, acceptance: event.acceptance };
     case 'explore.found':

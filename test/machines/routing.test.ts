@@ -305,3 +305,27 @@ describe('the critic in team-prd', () => {
     expect(d.recorded('task_started').map((r) => r.task_id)).toEqual(['plan', 'prd']);
   });
 });
+
+describe('the plan\'s architect', () => {
+  it('reviews the plan when the planner asks, before the plan\'s handoff; its notes and risks are kept for it', () => {
+    const d = routed({ routing: { ...POLICY, architect: 'on-request' } });
+    const { id, attempt } = d.context.stageAttempt!;
+    d.finishStage('completed', { type: 'plan.accepted', task_id: id, attempt, tasks: [T1], needsPrd: false, needsArchitect: true });
+    expect(d.state).toBe('{"plan":"architect"}');
+    expect(d.recorded('routing_decided').at(-1)!.decisions).toEqual([{ role: 'architect', agent: 'sim', why: 'added: the planner asked for one (needsArchitect)' }]);
+    expect(d.spawned.at(-1)).toMatchObject({ input: { taskId: 'architect', role: 'architect', stage: 'team-plan' } });
+    d.finishStage('completed', { type: 'architect.noted', task_id: 'architect', attempt: 1, notes: ['the API owns validation'], risks: ['two tasks touch one schema'] });
+    expect(d.state).toBe('{"plan":"handoff"}');
+    expect(d.context.architectNotes).toEqual({ notes: ['the API owns validation'], risks: ['two tasks touch one schema'] });
+    expect(replayRun(d.handoff().log).snapshot.context).toEqual({ ...d.context, inPlace: true });
+  });
+
+  it('runs no architect when the planner does not ask, and always when the config says so; analyst "always" forces the PRD', () => {
+    const none = routed({ routing: { ...POLICY, architect: 'on-request' } }).plan([T1]);
+    expect(none.state).toBe('{"plan":"handoff"}');
+    const always = routed({ routing: { ...POLICY, architect: 'always', analyst: 'always' } }).plan([T1]);
+    expect(always.state).toBe('{"plan":"architect"}');
+    always.finishStage('completed', { type: 'architect.noted', task_id: 'architect', attempt: 1, notes: [], risks: [] }).handoff();
+    expect(always.state).toBe('{"prd":"working"}');
+  });
+});

@@ -41,9 +41,10 @@ function makeStageFields(ctx: ResultContext): Record<string, unknown> {
   const { scenario, task } = ctx;
   switch (ctx.env.stage) {
     case 'team-plan': {
+      if (ctx.env.role === 'architect') return scenario.architect ?? { notes: ['sim architect: keep the modules as they are'], risks: [] };
       if (ctx.env.role === 'explore') return { findings: scenario.explore ?? { files: ['README.md'], commands: [], conventions: ['sim: the explore agent read nothing'] } };
       const plan = ctx.behaviour.plan ?? scenario.plan;
-      return { tasks: listPlanTasks(plan), needsPrd: plan.needsPrd ?? false, ...(plan.architectural !== undefined && { architectural: plan.architectural }) };
+      return { tasks: listPlanTasks(plan), needsPrd: plan.needsPrd ?? false, ...(plan.architectural !== undefined && { architectural: plan.architectural }), ...(plan.needsArchitect !== undefined && { needsArchitect: plan.needsArchitect }) };
     }
     case 'team-prd':
       if (ctx.env.role === 'critic') return scenario.critic ?? { objections: [], acceptance: {} };

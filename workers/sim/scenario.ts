@@ -21,6 +21,7 @@ const PlanSchema = z
     count: z.int().min(0).optional(),
     needsPrd: z.boolean().optional(),
     architectural: z.boolean().optional(),
+    needsArchitect: z.boolean().optional(),
   })
   .refine((plan) => !(plan.tasks && plan.count !== undefined), { message: 'give either tasks or count, not both' });
 
@@ -99,6 +100,8 @@ export const ScenarioSchema = z.strictObject({
       reviewers: z.record(z.string(), z.strictObject({ failPasses: CountOrAlways.default(0), defects: z.array(DefectSchema).min(1).optional() })).optional(),
     })
     .default({ failPasses: 0 }),
+  /** What the plan's architect says (stage routing's routing.architect). */
+  architect: z.strictObject({ notes: z.array(z.string()).default([]), risks: z.array(z.string()).default([]) }).optional(),
   /** What the critic of team-prd says (stage routing's routing.critic). */
   critic: z.strictObject({ objections: z.array(z.string()).default([]), acceptance: z.record(z.string(), z.array(z.string())).default({}) }).optional(),
   /** What the explore agent reports (stage routing's routing.explore). */
