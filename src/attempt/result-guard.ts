@@ -6,7 +6,7 @@ type Path = Array<string | number>;
 
 // Lists cut to LIMITS.items; the plan's task list is bounded by team.maxTasks in the plan check instead.
 const BOUNDED_LISTS = new Set(['acceptance', 'defects', 'reasons', 'files', 'commands', 'conventions', 'objections', 'notes', 'risks']);
-const ID_FIELDS = new Set(['id', 'task', 'role', 'blockedBy']);
+const ID_FIELDS = new Set(['id', 'task', 'role', 'agent', 'blockedBy']);
 
 // Redacts the secrets in text teamline quotes from what an agent CLI printed (its error text, its
 // last output lines, its refused tool calls), as agent text is, with a note at its end saying so.
