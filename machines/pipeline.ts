@@ -19,22 +19,30 @@ const reenter = (target: string) => ({ 'runtime.resume': { target, reenter: true
 // Its conclusion is drawn on the way to the handoff, never on entering it: a takeover re-enters
 // the handoff to write it again, and an entry step would run twice.
 function agentStageWorking(stage: Stage, payload: { [event: string]: { actions: 'acceptPlan' | 'acceptPrd' | 'acceptVerify' | 'acceptReview' } }, conclude?: 'concludeVerify' | 'concludeReview') {
-  const completed = ['finishStageAttempt', { type: 'completeStage', params: { stage } }, ...(conclude ? [conclude] : [])] as const;
+  const completed = ['noteSuccess', 'finishStageAttempt', { type: 'completeStage', params: { stage } }, ...(conclude ? [conclude] : [])] as const;
   return pipelineSetup.createStateConfig({
     entry: { type: 'startStageAttempt', params: { stage } },
     on: {
       ...payload,
       'task.finished': [
         { guard: 'isStaleStageAttempt' },
+        { guard: 'throttledStageFinish', actions: 'holdStageAttempt' },
         { guard: 'notRetryable', target: '#pipeline.stopping', actions: ['finishStageAttempt', 'noteNotRetryable'] },
         { guard: 'stageAttemptCompleted', target: 'handoff', actions: completed },
         { guard: 'stageAttemptRetryable', actions: 'retryStageAttempt' },
         { target: '#pipeline.failing', actions: ['finishStageAttempt', 'noteStageFailure'] },
       ],
       'runtime.resume': { actions: 'respawnRunning' },
+      ...THROTTLE_GIVE_UP,
+      'backoff.ended': [{ guard: 'heldStageAgent', actions: ['endBackoff', 'restartStageAttempt'] }, { actions: 'endBackoff' }],
     },
   });
 }
+
+// A rate limit past team.rateLimitGiveUpMs fails the run; any other is noted (issue 29).
+const THROTTLE_GIVE_UP = {
+  'attempt.throttled': [{ guard: 'giveUp', target: '#pipeline.stopping', actions: ['noteGiveUp', 'noteThrottle'] }, { actions: 'noteThrottle' }],
+} as const;
 
 export const pipelineMachine = pipelineSetup.createMachine({
   id: 'pipeline',
@@ -43,6 +51,10 @@ export const pipelineMachine = pipelineSetup.createMachine({
   on: {
     'cancel.requested': { target: '.cancelling' },
     'run.resumed': { actions: 'resumeRun' },
+    'attempt.throttled': { actions: 'noteThrottle' },
+    'backoff.ended': { actions: 'endBackoff' },
+    'budget.exceeded': { actions: 'holdForBudget' },
+    'budget.raised': { actions: 'releaseBudget' },
   },
   states: {
     plan: {
@@ -81,14 +93,19 @@ export const pipelineMachine = pipelineSetup.createMachine({
           entry: 'dispatch',
           always: [
             { guard: 'noWorkerLeft', target: '#pipeline.stopping', actions: 'noteNoWorkerLeft' },
+            { guard: 'budgetStopsRun', target: '#pipeline.stopped' },
             { guard: 'passDone', target: 'handoff', actions: { type: 'completeStage', params: { stage: 'team-exec' } } },
             { guard: 'needsDecision', target: '#pipeline.stopped' },
           ],
           on: {
             'task.finished': [
               { guard: 'notRetryable', target: '#pipeline.stopping', actions: ['finishTask', 'noteNotRetryable'] },
-              { actions: ['finishTask', 'dispatch'] },
+              { guard: 'throttledFinish', actions: ['requeueThrottled', 'dispatch'] },
+              { actions: ['noteSuccess', 'finishTask', 'dispatch'] },
             ],
+            ...THROTTLE_GIVE_UP,
+            'backoff.ended': { actions: ['endBackoff', 'dispatch'] },
+            'budget.raised': { actions: ['releaseBudget', 'dispatch'] },
             'task.retry': { actions: ['retryTask', 'dispatch'] },
             'merge.failed': { actions: 'noteMergeFailure' },
             'run.resumed': { actions: ['resumeRun', 'dispatch'] },
@@ -172,6 +189,7 @@ export const pipelineMachine = pipelineSetup.createMachine({
       on: {
         'task.retry': { guard: 'retryApplies', target: 'exec', actions: 'retryTask' },
         'run.resumed': { guard: 'retryingInterrupted', target: 'exec', actions: 'resumeRun' },
+        'budget.raised': { target: 'exec', actions: 'raiseBudget' },
       },
     },
     // The run fails on its own (not retryable, no worker left): running attempts stop first.

@@ -73,6 +73,8 @@ const limitsSchema = z.object({
   statusCheckMs: z.number().int(),
   reassignMs: z.number().int(),
   shutdownTimeoutMs: z.number().int(),
+  /** A rate limit that lasts this long fails the run (team.rateLimitGiveUpMs); absent in older logs: 30 min. */
+  rateLimitGiveUpMs: z.number().int().optional(),
 });
 export type Limits = z.infer<typeof limitsSchema>;
 
@@ -93,6 +95,15 @@ const isolationSchema = z.object({
   remote: z.string().optional(),
 });
 export type IsolationRecord = z.infer<typeof isolationSchema>;
+
+// A run's budget (issue 29): spend in dollars and/or tokens, and what running attempts do past it.
+export const budgetSchema = z.object({
+  usd: z.number().positive().optional(),
+  tokens: z.number().int().positive().optional(),
+  onExceed: z.enum(['stop', 'finish']),
+});
+export type Budget = z.infer<typeof budgetSchema>;
+const spendFields = { cost_usd: z.number().nonnegative().optional(), tokens: z.object({ input: z.number().nonnegative(), output: z.number().nonnegative() }).optional() };
 
 const gitRef = { branch: z.string().min(1) };
 // A reading of the user's checkout (src/git/checkout-state.ts): HEAD, its branch, local branches, listed paths.
@@ -129,6 +140,8 @@ export const EVENT_SCHEMAS = {
     isolation: isolationSchema.optional(),
     /** How idle workers take tasks (machines/schedule.ts); absent in the logs of earlier versions: plan-order. */
     schedule: z.enum(SCHEDULES).optional(),
+    /** The run's budget (team.budget, --budget-usd, --budget-tokens); absent: none. */
+    budget: budgetSchema.optional(),
   }),
   run_resumed: z.object({ event: z.literal('run_resumed'), ...base, pid: z.number().int(), retry_interrupted: z.boolean() }),
   gates_result: z.object({ event: z.literal('gates_result'), ...base, iteration: z.number().int(), pass: z.number().int(), gates: z.array(gateSchema) }),
@@ -229,6 +242,25 @@ export const EVENT_SCHEMAS = {
   /** `team land --acknowledge`: the person saw the changes to their checkout and lands anyway. */
   checkout_acknowledged: z.object({ event: z.literal('checkout_acknowledged'), ...base, changes: z.number().int() }),
   branch_restored: z.object({ event: z.literal('branch_restored'), ...base, ...gitRef, commit: z.string(), was: z.string().optional(), kept: z.string().optional() }),
+  // Issue 29: spend and rate.
+  /** What a running attempt spent so far, as its CLI reports it while it works (totals, not increments); its attempt_usage supersedes it. */
+  attempt_spend: z.object({ event: z.literal('attempt_spend'), ...base, ...taskRef, stage: z.string(), agent: z.string(), ...spendFields }),
+  /** An attempt ended rate-limited or overloaded: retried after a back-off, counted as no failure. `jitter` (0..1) makes the back-off replayable. */
+  attempt_throttled: z.object({
+    event: z.literal('attempt_throttled'),
+    ...base,
+    ...taskRef,
+    agent: z.string(),
+    reason: z.string(),
+    retry_after_ms: z.number().int().nonnegative().optional(),
+    jitter: z.number().min(0).max(1),
+  }),
+  /** The back-off of an agent is over: its lanes take attempts again. */
+  backoff_ended: z.object({ event: z.literal('backoff_ended'), ...base, agent: z.string() }),
+  /** The run's spend reached its budget: no attempt starts; with onExceed stop, running ones are stopped. */
+  budget_exceeded: z.object({ event: z.literal('budget_exceeded'), ...base, reason: z.string(), stop_running: z.boolean(), spent_usd: z.number(), spent_tokens: z.number() }),
+  /** `team resume --budget-usd / --budget-tokens`: the new budget (unnamed parts stay). */
+  budget_raised: z.object({ event: z.literal('budget_raised'), ...base, usd: z.number().positive().optional(), tokens: z.number().int().positive().optional() }),
 } as const;
 
 export type EventName = keyof typeof EVENT_SCHEMAS;
