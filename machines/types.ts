@@ -3,7 +3,7 @@ import type { Defect, GateResult, Limits, NewEvent, Schedule, TaskDef } from '..
 import type { Stage } from '../workers/types.js';
 import type { TaskIndex } from './task-index.js';
 import type { TaskState, TaskStatus } from './task-state.js';
-import type { AgentThrottle } from './throttle.js';
+import type { AgentThrottle } from '../src/log/throttle.js';
 
 export type { Defect, GateResult, Limits, NewEvent, TaskDef, Stage, TaskState, TaskStatus };
 
