@@ -16,6 +16,9 @@ import { sweepStaleLocks } from '../isolation/stale-locks.js';
 import { watchCheckout } from '../isolation/watch.js';
 import { stopLeftoverGates } from '../gates/groups.js';
 import { passCancelOn } from '../remote/writer.js';
+import { watchBackoffs } from './backoff.js';
+import { budgetRaised, checkBudgetSoon } from './budget.js';
+import type { EventOf } from '../log/schema.js';
 
 export type DriveOutcome = { kind: 'completed' | 'failed' | 'cancelled' | 'stopped'; reason: string };
 
@@ -25,7 +28,7 @@ type Snapshot = SnapshotFrom<typeof pipelineMachine>;
 // Runs the machine from its start or from a replayed log until it ends or stops for a human.
 export async function driveRun(
   session: RunSession,
-  start: { input: PipelineInput } | { replay: Replay; retryInterrupted: boolean; cancel?: { by: string; force: boolean } },
+  start: { input: PipelineInput } | { replay: Replay; retryInterrupted: boolean; cancel?: { by: string; force: boolean }; raise?: Omit<EventOf<'budget_raised'>, 'event' | 'at' | 'run_id'> },
 ): Promise<DriveOutcome> {
   if ('replay' in start) {
     // A takeover runs the gates again: what the dead orchestrator's gates left running goes first;
@@ -49,6 +52,7 @@ export async function driveRun(
     actor = createActor(machine, { snapshot: machine.resolveState({ value, context }), input: context });
   }
   session.events.attach(actor);
+  let stopBackoffs = () => {};
   const outcome = new Promise<DriveOutcome>((resolve, reject) => {
     // A restored snapshot is reported during start(): judge it only once the resume events are in.
     let ready = false;
@@ -71,8 +75,17 @@ export async function driveRun(
       if (start.cancel) {
         session.events.commit({ event: 'cancel_requested', by: start.cancel.by, force: start.cancel.force });
         void session.cancel.track(session.events.settled().then(() => passCancelOn(session, start.cancel!.by, start.cancel!.force)));
-      } else session.events.commit({ event: 'run_resumed', pid: process.pid, retry_interrupted: start.retryInterrupted });
+      } else {
+        session.events.commit({ event: 'run_resumed', pid: process.pid, retry_interrupted: start.retryInterrupted });
+        // team resume --budget-usd / --budget-tokens: the new budget, then the run goes on (issue 29).
+        if (start.raise) {
+          budgetRaised(session.events);
+          session.events.commit({ event: 'budget_raised', ...start.raise });
+        }
+      }
     }
+    stopBackoffs = watchBackoffs(session, actor);
+    checkBudgetSoon(session);
     void session.events.settled();
     ready = true;
     check(actor.getSnapshot());
@@ -86,6 +99,7 @@ export async function driveRun(
     return result;
   } finally {
     stopSignals();
+    stopBackoffs();
     actor.stop();
     // Stops begun by stopping the machine (a log that broke) end before the orchestrator does.
     await session.cancel.idle();

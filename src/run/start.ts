@@ -1,6 +1,6 @@
 // Starts a new run in its store: the run, its writer's lock, run_started, then the pipeline.
 import type { TeamConfig } from '../../config/schema.js';
-import type { EventOf, IsolationRecord, Limits, NewEvent } from '../log/schema.js';
+import type { Budget, EventOf, IsolationRecord, Limits, NewEvent } from '../log/schema.js';
 import type { RunPaths } from '../log/write.js';
 import type { RunView } from '../log/fold.js';
 import { makeRunId } from '../log/time.js';
@@ -70,6 +70,7 @@ export function limitsOf(config: TeamConfig): Limits {
     statusCheckMs: config.watchdog.statusCheckMs,
     reassignMs: config.watchdog.reassignMs,
     shutdownTimeoutMs: config.team.shutdownTimeoutMs,
+    rateLimitGiveUpMs: config.team.rateLimitGiveUpMs,
   };
 }
 
@@ -90,5 +91,11 @@ export function runStartedRecord(request: StartRequest, limits: Limits, where: {
     ...where,
     // Each worker keeps to the tasks planned for it while it has one ready: fewer reassignments.
     schedule: 'own-first',
+    ...(config.team.budget && { budget: budgetRecord(config.team.budget) }),
   };
+}
+
+// The budget as run_started records it, its keys in the schema's order.
+function budgetRecord(budget: NonNullable<TeamConfig['team']['budget']>): Budget {
+  return { ...(budget.usd !== undefined && { usd: budget.usd }), ...(budget.tokens !== undefined && { tokens: budget.tokens }), onExceed: budget.onExceed };
 }

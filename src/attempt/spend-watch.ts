@@ -1,0 +1,58 @@
+// What a running attempt spent so far, read from its CLI's output as it streams (issue 29): logged
+// as attempt_spend when it changes, checked against the run's budget, and against the attempt's own
+// cap (agents.<name>.maxBudgetUsd) where the CLI has no flag for one.
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AttemptInput } from '../../machines/types.js';
+import type { AgentAdapter, AgentConfig, SpendSoFar } from '../../workers/types.js';
+import { OUTPUT_FILE } from '../../workers/wrapper.js';
+import { checkBudgetSoon, type BudgetParts } from '../run/budget.js';
+import { readBoundedOutput } from './output.js';
+
+// CLIs that cap an attempt's spend themselves (claude --max-budget-usd).
+const CAPPED_BY_CLI = new Set(['claude']);
+
+export class SpendWatch {
+  private size = -1;
+  private last = '';
+
+  constructor(
+    private readonly run: BudgetParts,
+    private readonly input: AttemptInput,
+    private readonly adapter: AgentAdapter,
+    private readonly agent: AgentConfig,
+    private readonly dir: string,
+  ) {}
+
+  // One look at the output when it grew; returns why the attempt must stop (over its own cap), if it must.
+  look(): string | undefined {
+    if (!this.adapter.spendSoFar) return undefined;
+    const size = sizeOf(join(this.dir, OUTPUT_FILE));
+    if (size === this.size) return undefined;
+    this.size = size;
+    const spend = this.adapter.spendSoFar(readBoundedOutput(join(this.dir, OUTPUT_FILE)));
+    if (!spend) return undefined;
+    const text = JSON.stringify(spend);
+    if (text !== this.last) {
+      this.last = text;
+      this.record(spend);
+    }
+    const cap = this.agent.maxBudgetUsd;
+    if (cap === undefined || CAPPED_BY_CLI.has(this.adapter.name) || (spend.costUsd ?? 0) <= cap) return undefined;
+    return `attempt cap: spent $${spend.costUsd!.toFixed(4)}, over agents.${this.input.agent}.maxBudgetUsd ($${cap}); stopped`;
+  }
+
+  private record(spend: SpendSoFar): void {
+    const { taskId, attempt, stage, agent } = this.input;
+    this.run.events.append({ event: 'attempt_spend', task_id: taskId, attempt, stage, agent, ...(spend.costUsd !== undefined && { cost_usd: spend.costUsd }), ...(spend.tokens && { tokens: spend.tokens }) });
+    checkBudgetSoon(this.run);
+  }
+}
+
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return -1;
+  }
+}
