@@ -37,7 +37,7 @@ async function rateServer(capacity: number, holdMs: number, retryAfterS: number)
 
 describe('rate limits', () => {
   it('completes a fan-out of 20 attempts against a server that admits 4 at once, with no failed task', async () => {
-    const server = await rateServer(4, 1_500, 1);
+    const server = await rateServer(4, 1_000, 1);
     const project = makeProject(server, 20, 0.01);
     const result = await project.team(['8:executor', 'fan out twenty tasks', '--agent', 'rl']);
     expect(result.exitCode, result.stderr).toBe(0);
