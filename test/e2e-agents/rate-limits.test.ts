@@ -46,7 +46,7 @@ describe('rate limits', () => {
     const completed = new Set(finished.filter((e) => e.status === 'completed').map((e) => e.task_id));
     expect(completed.size).toBe(20);
     // maxTaskAttempts is 1: a rate limit counted as a failure would have failed its task.
-    expect(finished.filter((e) => e.status === 'failed').every((e) => e.evidence.startsWith('rate limited: API error 429'))).toBe(true);
+    expect(finished.filter((e) => e.status === 'failed').every((e) => e.evidence.startsWith('rate limited: API Error: 429'))).toBe(true);
     expect(server.refused).toBeGreaterThan(0);
     expect(server.peak).toBeLessThanOrEqual(4);
     const throttled = eventsOf(files, 'attempt_throttled');

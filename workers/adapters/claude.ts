@@ -83,7 +83,8 @@ function readClaudeRateLimit(records: JsonObject[], result?: JsonObject, error?:
   const retry = records.filter((r) => r.type === 'system' && r.subtype === 'api_retry').at(-1);
   const retryAfterMs = retry && typeof retry.retry_delay_ms === 'number' ? Math.round(retry.retry_delay_ms) : undefined;
   const after = retryAfterMs === undefined ? {} : { retryAfterMs };
-  if (result && typeof result.api_error_status === 'number' && LIMIT_STATUSES.has(result.api_error_status)) return { reason: `API error ${result.api_error_status}: ${error ?? ''}`.trim(), ...after };
+  const status = result?.api_error_status;
+  if (typeof status === 'number' && LIMIT_STATUSES.has(status)) return { reason: error?.includes(String(status)) ? error : `API error ${status}: ${error ?? ''}`.trim(), ...after };
   const worded = error === undefined ? undefined : readRateLimit(error);
   if (worded) return { ...after, ...worded };
   if (!result && retry && typeof retry.error_status === 'number' && LIMIT_STATUSES.has(retry.error_status)) return { reason: describeRetry(retry), ...after };
