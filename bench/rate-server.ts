@@ -1,5 +1,6 @@
-// A model server of a test's own on 127.0.0.1 that admits `capacity` turns at once, each held for
-// `holdMs` (as a model takes its time), and answers 429 with a retry-after beyond that (issue 29).
+// A model server of its own on 127.0.0.1 that admits `capacity` turns at once, each held for
+// `holdMs` (as a model takes its time), and answers 429 with a retry-after beyond that (issue 29):
+// the fan-out bench and the rate-limit tests run against it.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
