@@ -26,6 +26,7 @@ export const RUN_PAGES: HelpPage[] = [
       [`team 3:executor ${TASK}`, 'three executors on one task, with the agents of the config or on the PATH'],
       [`team 3:executor ${TASK} --agent sim`, 'the same with the simulated agent: no key, no network'],
       [`team 2:executor "fix the flaky login test" --detach`, 'run it in the background: `team wait` or `team watch` follows it'],
+      [`team 4:executor ${TASK} --budget-usd 5`, 'stop for a decision once the agents spent $5 (`team resume --budget-usd 8` goes on)'],
     ],
     exits: RUN_EXITS,
   },
@@ -54,11 +55,13 @@ export const RUN_PAGES: HelpPage[] = [
     summary: 'continue a run from its event log: after a crash, a kill -9, a reboot or a stop for a decision',
     about: [
       'An attempt that may have run without its result being recorded stops the run for a decision (exit 4), unless --retry-interrupted retries it.',
+      'A run stopped by its budget goes on once --budget-usd or --budget-tokens raises it above what it spent; the attempts the budget stopped run again.',
     ],
     flags: FLAGS.resume,
     examples: [
       ['team resume', 'continue the latest run of the project'],
       ['team resume --run 20261028T131016577943Z-20fe61 --retry-interrupted --detach', 'continue that run in the background, retrying what was interrupted'],
+      ['team resume --budget-usd 8', 'raise the budget of the latest run to $8 and go on'],
     ],
     exits: [...RUN_EXITS.slice(0, 2), [EXIT.usage, 'bad usage, the run already ended, or another orchestrator drives it'], ...RUN_EXITS.slice(3)],
   },
