@@ -2,6 +2,7 @@
 // (test/fixtures/agents/rate-limited-claude.js, read by the claude adapter) against a model server
 // of the test's own that admits a few turns at once and answers 429 beyond; a git repository and
 // several workers with their worktrees, as a user has them.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commitAsRepo, GIT_ENV } from '../helpers/git-project.js';
@@ -65,6 +66,9 @@ describe('rate limits', () => {
     const throttledEvent = await waitForEvent(project, 'attempt_throttled', () => true, 30_000);
     process.kill(run.pid, 'SIGKILL');
     await run.result;
+    // The log alone says the agent is held back: its lanes halved, its next try ahead.
+    const status = await project.team(['status']);
+    expect(status.stdout).toMatch(/throttled: rl 1 of 2 lanes, next try in \d+ s/);
     const resumed = await project.team(['resume']);
     expect(resumed.exitCode, resumed.stderr).toBe(0);
     const files = project.readRun();
@@ -104,5 +108,9 @@ describe('budget', () => {
     for (const id of keptBefore) expect(eventsOf(after, 'task_started').filter((e) => e.task_id === id)).toHaveLength(1);
     expect(new Set(eventsOf(after, 'task_finished').filter((e) => e.status === 'completed' && /t\d+$/.test(e.task_id)).map((e) => e.task_id)).size).toBe(6);
     expect(eventsOf(after, 'budget_raised')).toEqual([expect.objectContaining({ usd: 5 })]);
+    // The report shows the spend against the raised budget.
+    const report = await project.team(['report']);
+    expect(report.exitCode, report.stderr).toBe(0);
+    expect(readFileSync(report.stdout.trim().split('\n').at(-1)!.trim(), 'utf8')).toMatch(/budget: \$0\.\d\d of \$5\.00/);
   }, 90_000);
 });
