@@ -114,3 +114,16 @@ describe('budget', () => {
     expect(readFileSync(report.stdout.trim().split('\n').at(-1)!.trim(), 'utf8')).toMatch(/budget: \$0\.\d\d of \$5\.00/);
   }, 90_000);
 });
+
+describe('the cap of one attempt', () => {
+  it('stops an attempt whose CLI has no cap of its own once its reported cost passes agents.<name>.maxBudgetUsd', async () => {
+    const project = makeAgentProject({ ...GIT_ENV });
+    project.writeConfig({ team: { maxTaskAttempts: 1, shutdownTimeoutMs: 500 }, agents: { oc: { adapter: 'opencode', command: join(ROOT, 'test/fixtures/agents/costly-opencode.js'), maxBudgetUsd: 0.2 } } });
+    const result = await project.team(['1:executor', 'one costly attempt', '--agent', 'oc']);
+    expect(result.exitCode, result.stderr).toBe(1);
+    const files = project.readRun();
+    expect(eventsOf(files, 'attempt_spend')[0]).toMatchObject({ task_id: 'plan', attempt: 1, cost_usd: 0.5 });
+    expect(eventsOf(files, 'attempt_stopping').map((e) => e.reason)).toEqual(['attempt cap: spent $0.5000, over agents.oc.maxBudgetUsd ($0.2); stopped']);
+    expect(eventsOf(files, 'task_finished').map((e) => [e.task_id, e.status])).toEqual([['plan', 'failed']]);
+  }, 60_000);
+});
