@@ -62,12 +62,14 @@ export function requeueThrottled(context: PipelineContext, event: FinishEvent): 
 // A completed attempt gives its agent a lane back (up to one per worker).
 export function noteSuccess(context: PipelineContext, event: FinishEvent): Step {
   if (event.status !== 'completed') return {};
-  const role = context.tasks[event.task_id]?.role ?? (context.stageAttempt?.id === event.task_id ? context.stageAttempt.role : undefined);
+  const task = context.tasks[event.task_id];
+  const current = task && task.status === 'running' && task.attempt === event.attempt;
+  const role = current ? task.role : steps.isCurrentStageAttempt(context, event) ? context.stageAttempt!.role : undefined;
   if (role === undefined) return {};
   const agent = agentFor(context, role);
-  const current = context.throttle?.[agent];
-  if (!current || (current.lanes >= context.workers && current.streak === 0)) return {};
-  return { context: withThrottle(context, agent, succeeded(current, context.workers)) };
+  const throttle = context.throttle?.[agent];
+  if (!throttle || (throttle.lanes >= context.workers && throttle.streak === 0)) return {};
+  return { context: withThrottle(context, agent, succeeded(throttle, context.workers)) };
 }
 
 // The stage's rate-limited attempt ended: the stage waits for the back-off, its failures unchanged.
