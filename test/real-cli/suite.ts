@@ -9,7 +9,7 @@ import type { TeamResult } from '../helpers/team.js';
 import { makeCliHome, type CliHome, type RealCli } from './clis.js';
 import { ensureRealClis } from './install.mjs';
 import { FIX_FILE, fixContent, taskContent, taskFile } from './model-server/scenario.js';
-import { HANG_KEY, LIMIT_KEY, OK_KEY, startModelServer, type ModelServer } from './model-server/server.js';
+import { HANG_KEY, LIMIT_KEY, OK_KEY, OVERLOAD_KEY, startModelServer, type ModelServer } from './model-server/server.js';
 import { expectNoProcessLeft, markRun } from './leftovers.js';
 import { saveFixtures } from './record.js';
 
@@ -141,6 +141,16 @@ export function describeRealCli(cli: RealCli): void {
       expect(throttled[0]!.reason).toContain('429');
       if (cli === 'claude') expect(throttled[0]!.retry_after_ms).toBe(1_000);
       expect(eventsOf(files, 'run_failed')[0]?.reason).toMatch(new RegExp(`^rate limited: ${cli} was still refused after .* \\(2 rate limits in a row; team.rateLimitGiveUpMs is 1000 ms\\)`));
+      await expectNoProcessLeft(run.marker);
+    }, 120_000);
+
+    it.runIf(cli === 'claude')('takes an overloaded API (529) for a rate limit too', async () => {
+      const run = ctx.project(OVERLOAD_KEY, { team: { fsync: false, maxTaskAttempts: 1, rateLimitGiveUpMs: 1_000 }, agents: { claude: { adapter: 'claude', env: { CLAUDE_CODE_MAX_RETRIES: '1' } } } });
+      const result = await run.team(['2:executor', 'never planned: always overloaded', '--agent', cli]);
+      expect(result.exitCode, `${result.stdout}\n${result.stderr}`).toBe(1);
+      const throttled = eventsOf(run.project.readRun(), 'attempt_throttled');
+      expect(throttled).toHaveLength(2);
+      expect(throttled[0]!.reason).toMatch(/529|overloaded/i);
       await expectNoProcessLeft(run.marker);
     }, 120_000);
 
