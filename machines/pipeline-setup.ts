@@ -7,7 +7,7 @@ import { beginCancel, noteCancelledFinish, noteFixLoopsSpent, noteIterationsSpen
 import * as steps from './steps.js';
 import type { Step } from './steps.js';
 import * as rate from './rate-steps.js';
-import { budgetStopsRun, holdForBudget, raiseBudget, releaseBudget } from './budget-steps.js';
+import { budgetStopsRun, holdForBudget, isBudgetStoppedStageFinish, isStageHeldForBudget, raiseBudget, releaseBudget } from './budget-steps.js';
 import type { AttemptInput, HandoffInput, NewEvent, PipelineContext, PipelineEvent, PipelineInput, Stage } from './types.js';
 
 type FinishEvent = Extract<PipelineEvent, { type: 'task.finished' }>;
@@ -123,7 +123,9 @@ export const pipelineSetup = setup({
     giveUp: ({ context, event }) => rate.isGiveUp(context, event as ThrottledEvent),
     throttledFinish: ({ context, event }) => rate.isThrottledFinish(context, event as FinishEvent),
     throttledStageFinish: ({ context, event }) => rate.isThrottledStageFinish(context, event as FinishEvent),
-    heldStageAgent: ({ context, event }) => rate.isHeldStageAgent(context, (event as Extract<PipelineEvent, { type: 'backoff.ended' }>).agent),
+    heldStageAgent: ({ context, event }) => !context.budgetHold && rate.isHeldStageAgent(context, (event as Extract<PipelineEvent, { type: 'backoff.ended' }>).agent),
+    budgetStoppedStageFinish: ({ context, event }) => isBudgetStoppedStageFinish(context, event as FinishEvent),
+    stageHeldForBudget: ({ context }) => isStageHeldForBudget(context) && !context.throttle?.[context.agents[context.stageAttempt!.role] ?? context.defaultAgent]?.waiting,
     budgetStopsRun: ({ context }) => budgetStopsRun(context),
   },
 }).extend<StepActions>({

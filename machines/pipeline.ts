@@ -27,6 +27,7 @@ function agentStageWorking(stage: Stage, payload: { [event: string]: { actions: 
       'task.finished': [
         { guard: 'isStaleStageAttempt' },
         { guard: 'throttledStageFinish', actions: 'holdStageAttempt' },
+        { guard: 'budgetStoppedStageFinish', actions: ['holdStageAttempt', 'stopRun'] },
         { guard: 'notRetryable', target: '#pipeline.stopping', actions: ['finishStageAttempt', 'noteNotRetryable'] },
         { guard: 'stageAttemptCompleted', target: 'handoff', actions: completed },
         { guard: 'stageAttemptRetryable', actions: 'retryStageAttempt' },
@@ -35,6 +36,7 @@ function agentStageWorking(stage: Stage, payload: { [event: string]: { actions: 
       'runtime.resume': { actions: 'respawnRunning' },
       ...THROTTLE_GIVE_UP,
       'backoff.ended': [{ guard: 'heldStageAgent', actions: ['endBackoff', 'restartStageAttempt'] }, { actions: 'endBackoff' }],
+      'budget.raised': [{ guard: 'stageHeldForBudget', actions: ['releaseBudget', 'restartStageAttempt'] }, { actions: 'releaseBudget' }],
     },
   });
 }

@@ -17,6 +17,7 @@ import { watchCheckout } from '../isolation/watch.js';
 import { stopLeftoverGates } from '../gates/groups.js';
 import { passCancelOn } from '../remote/writer.js';
 import { watchBackoffs } from './backoff.js';
+import { isBudgetStopped } from '../../machines/budget-steps.js';
 import { budgetRaised, checkBudgetSoon } from './budget.js';
 import type { EventOf } from '../log/schema.js';
 
@@ -146,7 +147,7 @@ function saveMachine(session: RunSession, text: string): void {
 
 function outcomeOf(snapshot: Snapshot): DriveOutcome | undefined {
   const reason = snapshot.context.reason;
-  if (snapshot.matches('stopped')) return { kind: 'stopped', reason };
+  if (snapshot.matches('stopped') || isBudgetStopped(snapshot.context)) return { kind: 'stopped', reason };
   if (snapshot.status !== 'done') return undefined;
   if (snapshot.matches('done')) return { kind: 'completed', reason: '' };
   if (snapshot.matches('cancelled')) return { kind: 'cancelled', reason };

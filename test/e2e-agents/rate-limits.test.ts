@@ -115,6 +115,20 @@ describe('budget', () => {
   }, 90_000);
 });
 
+describe('spend counted live', () => {
+  it('stops a planner mid-attempt once the spend its CLI streams passes the budget, exit 4', async () => {
+    const project = makeAgentProject({ ...GIT_ENV });
+    project.writeConfig({ team: { shutdownTimeoutMs: 500 }, agents: { oc: { adapter: 'opencode', command: join(ROOT, 'test/fixtures/agents/costly-opencode.js') } } });
+    const result = await project.team(['2:executor', 'a planner that spends as it goes', '--agent', 'oc', '--budget-usd', '0.3']);
+    expect(result.exitCode, result.stderr).toBe(4);
+    expect(result.stderr).toContain('budget spent: $0.50 of $0.30');
+    const files = project.readRun();
+    expect(eventsOf(files, 'budget_exceeded')).toEqual([expect.objectContaining({ spent_usd: 0.5, stop_running: true })]);
+    expect(eventsOf(files, 'task_finished').map((e) => [e.task_id, e.status])).toEqual([['plan', 'interrupted']]);
+    expect(eventsOf(files, 'run_stopped')[0]!.reason).toMatch(/^budget spent: \$0\.50 of \$0\.30; `team resume --budget-usd X`/);
+  }, 60_000);
+});
+
 describe('the cap of one attempt', () => {
   it('stops an attempt whose CLI has no cap of its own once its reported cost passes agents.<name>.maxBudgetUsd', async () => {
     const project = makeAgentProject({ ...GIT_ENV });

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { replayRun } from '../../src/run/replay.js';
 import { backoffMs, laneFree } from '../../machines/throttle.js';
+import { isBudgetStopped } from '../../machines/budget-steps.js';
 import { Driver, LIMITS, makeInput } from './drive.js';
 import { independent, toExec } from './routes.js';
 
@@ -132,6 +133,20 @@ describe('pipeline machine: budget', () => {
     expect(d.context.tasks.t1).toMatchObject({ status: 'completed', attempt: 1 });
     d.runExec();
     expect(d.snapshot.value).toEqual({ exec: 'handoff' });
+    expect(replayRun(d.log).pending).toEqual([]);
+  });
+
+  it('stops the planner when the budget is spent, holds it, and starts its next attempt once the budget is raised', () => {
+    const d = new Driver(makeInput());
+    d.send({ type: 'budget.exceeded', reason: 'budget spent: 410 of 400 tokens', stop_running: true });
+    expect(d.stopped).toContain('attempt:plan:a1');
+    d.finishStage('interrupted');
+    expect(d.context.stageAttempt).toMatchObject({ attempt: 1, status: 'pending', failures: 0 });
+    expect(isBudgetStopped(d.context)).toBe(true);
+    expect(d.recorded('run_stopped').at(-1)!.reason).toContain('budget spent: 410 of 400 tokens');
+    d.send({ type: 'run.resumed', retry_interrupted: false }).send({ type: 'budget.raised' });
+    expect(d.context.stageAttempt).toMatchObject({ attempt: 2, status: 'running', failures: 0 });
+    expect(isBudgetStopped(d.context)).toBe(false);
     expect(replayRun(d.log).pending).toEqual([]);
   });
 });
