@@ -11,10 +11,13 @@ import { readBoundedOutput } from './output.js';
 
 // CLIs that cap an attempt's spend themselves (claude --max-budget-usd).
 const CAPPED_BY_CLI = new Set(['claude']);
+// How often the output is read again once it reported spend: a read parses up to 4 MB of it.
+const SPEND_EVERY_MS = 3_000;
 
 export class SpendWatch {
   private size = -1;
   private last = '';
+  private readAt = 0;
 
   constructor(
     private readonly run: BudgetParts,
@@ -28,8 +31,9 @@ export class SpendWatch {
   look(): string | undefined {
     if (!this.adapter.spendSoFar) return undefined;
     const size = sizeOf(join(this.dir, OUTPUT_FILE));
-    if (size === this.size) return undefined;
+    if (size === this.size || (this.last !== '' && Date.now() - this.readAt < SPEND_EVERY_MS)) return undefined;
     this.size = size;
+    this.readAt = Date.now();
     const spend = this.adapter.spendSoFar(readBoundedOutput(join(this.dir, OUTPUT_FILE)));
     if (!spend) return undefined;
     const text = JSON.stringify(spend);
