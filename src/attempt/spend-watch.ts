@@ -34,7 +34,7 @@ export class SpendWatch {
     if (size === this.size || (this.last !== '' && Date.now() - this.readAt < SPEND_EVERY_MS)) return undefined;
     this.size = size;
     this.readAt = Date.now();
-    const spend = this.adapter.spendSoFar(readBoundedOutput(join(this.dir, OUTPUT_FILE)));
+    const spend = plausible(this.adapter.spendSoFar(readBoundedOutput(join(this.dir, OUTPUT_FILE))));
     if (!spend) return undefined;
     const text = JSON.stringify(spend);
     if (text !== this.last) {
@@ -51,6 +51,16 @@ export class SpendWatch {
     this.run.events.append({ event: 'attempt_spend', task_id: taskId, attempt, stage, agent, ...(spend.costUsd !== undefined && { cost_usd: spend.costUsd }), ...(spend.tokens && { tokens: spend.tokens }) });
     checkBudgetSoon(this.run);
   }
+}
+
+// A CLI's numbers as the log takes them: a cost or a count that is not a finite amount of zero or more is left out.
+function plausible(spend: SpendSoFar | undefined): SpendSoFar | undefined {
+  if (!spend) return undefined;
+  const amount = (n: number | undefined) => n !== undefined && Number.isFinite(n) && n >= 0;
+  const costUsd = amount(spend.costUsd) ? spend.costUsd : undefined;
+  const tokens = spend.tokens && amount(spend.tokens.input) && amount(spend.tokens.output) ? spend.tokens : undefined;
+  if (costUsd === undefined && tokens === undefined) return undefined;
+  return { ...(costUsd !== undefined && { costUsd }), ...(tokens && { tokens }) };
 }
 
 function sizeOf(file: string): number {
