@@ -67,6 +67,7 @@ export function toJson(view: RunView, driven: boolean) {
     },
     approvals: view.approvals,
     usage: view.usage,
+    spend: view.spend,
     eventCount: view.eventCount,
   };
 }

@@ -1,6 +1,7 @@
 // Renders a run's view for a person.
 import type { AttemptView, RunView } from '../../log/fold.js';
 import { terminalLine } from '../../sys/terminal-text.js';
+import { spendLines } from './spend.js';
 
 // Several lines: the run, its stage, each task with its attempts, and what needs attention.
 // `driven`: whether an orchestrator drives the run now (its lock's holder is alive).
@@ -31,6 +32,7 @@ export function renderStatus(view: RunView, driven: boolean): string {
   if (view.usage.run.costUsd > 0 || view.usage.run.tokens.input > 0) {
     lines.push(`  cost   $${view.usage.run.costUsd.toFixed(4)}, tokens ${view.usage.run.tokens.input} in / ${view.usage.run.tokens.output} out`);
   }
+  lines.push(...spendLines(view.spend, Date.now()).map((line) => `  ${line}`));
   lines.push(`tasks (${view.tasks.length}):`);
   if (view.tasks.length === 0) lines.push('  (none yet)');
   for (const task of view.tasks) {

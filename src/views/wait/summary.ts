@@ -1,6 +1,7 @@
 // The one-screen summary `team wait` prints at its timeout: where the run stands and what changed
 // since the previous wait (remembered in the run folder, outside the log).
 import { join } from 'node:path';
+import { spendLines } from '../status/spend.js';
 import { writeFileAtomic } from '../../sys/atomic.js';
 import { readRegularFile } from '../../sys/regular-file.js';
 import type { RunView } from '../../log/fold.js';
@@ -35,6 +36,7 @@ export function summarizeProgress(view: RunView, runDir: string, waitedS: number
     `  ${where.join(' · ')}`,
     `  tasks: ${count('completed')} done, ${count('running')} running, ${count('failed')} failed, ${count('pending')} pending (of ${view.tasks.length})`,
     `  cost $${view.usage.run.costUsd.toFixed(4)}`,
+    ...spendLines(view.spend, Date.now()).map((line) => `  ${line}`),
   ];
   const changes = changesSince(view, previous);
   lines.push(previous ? `  since the last wait (${previous.at}): ${changes.length ? changes.join('; ') : 'no change'}` : `  so far: ${changes.length ? changes.join('; ') : 'nothing finished yet'}`);

@@ -13,6 +13,7 @@ export function renderFrame(m: WatchModel, columns: number, footer = 'q quits (t
     `teamline ${m.runId} · ${m.mode} · ${m.status} · ${seconds(m.elapsedMs)}`,
     `stage ${m.stage} · ${doneText(m)}${loopText(m)}${iterationText(m)} · $${m.costUsd.toFixed(4)} · tokens ${m.tokens.input} in / ${m.tokens.output} out`,
     `task ${oneLine(m.task)}`,
+    ...(m.spend ?? []),
     '',
   ];
   if (m.lanes.length === 0) lines.push('  (no worker yet)');
@@ -39,6 +40,7 @@ export function plainFacts(m: WatchModel): string[] {
   const facts = [`stage ${m.stage}${loopText(m)}${iterationText(m)}`];
   for (const attempt of m.attempts) facts.push(attemptFact(attempt));
   facts.push(doneText(m));
+  facts.push(...(m.spendFacts ?? []));
   for (const a of m.attention) facts.push(`needs attention: ${a}`);
   if (m.undriven) facts.push(m.undriven);
   if (m.ended) facts.push(`run ${m.status}${m.outcome ? `: ${oneLine(m.outcome)}` : ''} · $${m.costUsd.toFixed(4)} · tokens ${m.tokens.input} in / ${m.tokens.output} out`);

@@ -1,5 +1,6 @@
 // What the live view shows, from a run's log (files or PostgreSQL) and the tail of each worker's output.log.
 import { closeSync, fstatSync, readSync } from 'node:fs';
+import { spendLines } from '../status/spend.js';
 import { join } from 'node:path';
 import { readRunFiles, type RunFiles } from '../../log/read.js';
 import type { RunPaths } from '../../log/write.js';
@@ -24,6 +25,10 @@ export interface WatchModel {
   loop: number;
   maxFixLoops?: number;
   costUsd: number;
+  /** Spend against the budget and the agents under a rate limit (issue 29), as lines. */
+  spend?: string[];
+  /** The same without the back-offs' countdown, for plain lines printed once. */
+  spendFacts?: string[];
   tokens: { input: number; output: number };
   elapsedMs: number;
   /** The current tasks completed, of how many (the plan's and its fix loops'). */
@@ -97,6 +102,8 @@ export function toWatchModel(view: RunView, tail: WatchRead['tail'], now = Date.
     loop: view.pipeline.loop,
     maxFixLoops: view.pipeline.maxFixLoops,
     costUsd: view.usage.run.costUsd,
+    spend: spendLines(view.spend, now),
+    spendFacts: spendLines(view.spend, now, false),
     tokens: view.usage.run.tokens,
     elapsedMs: Math.max(0, now - started),
     tasks: { done: view.tasks.filter((t) => view.current.has(t.id) && t.status === 'completed').length, total: view.current.size },
