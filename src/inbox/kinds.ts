@@ -1,6 +1,6 @@
 // The kinds of request the run's writer takes from its inbox (take.ts), each with its body's schema.
 import { z } from 'zod';
-import type { RunSession } from '../run/session.js';
+import type { FoldState } from '../log/fold.js';
 import type { InboxHandler } from './take.js';
 import { teamTextProblem } from './text.js';
 
@@ -16,8 +16,7 @@ const messageBody = z.strictObject({
 });
 
 // Whom a message can go to: the lead, a worker of the run (worker-N), or one of its tasks.
-export function recipientProblem(session: Pick<RunSession, 'events'>, to: string): string | undefined {
-  const st = session.events.fold.state;
+export function recipientProblem(st: Readonly<FoldState>, to: string): string | undefined {
   if (to === 'lead' || st.tasks.has(to) || st.assigned.has(to)) return undefined;
   if ([...st.assigned.values()].includes(to) || /^worker-\d+$/.test(to)) return undefined;
   return `--to: ${to} is neither lead, a worker (worker-N) nor a task of the run`;
@@ -26,7 +25,7 @@ export function recipientProblem(session: Pick<RunSession, 'events'>, to: string
 export const MESSAGE: InboxHandler<z.infer<typeof messageBody>> = {
   body: messageBody,
   toEvent(body, request, session) {
-    const problem = teamTextProblem(body.text, 'the message') ?? recipientProblem(session, body.to);
+    const problem = teamTextProblem(body.text, 'the message') ?? recipientProblem(session.events.fold.state, body.to);
     if (problem) return { refused: problem };
     return { event: 'team_message', key: request.key, from: body.from, to: body.to, text: body.text, ...(body.question && { question: true }), ...(body.task_id !== undefined && { task_id: body.task_id }), ...(body.attempt !== undefined && { attempt: body.attempt }) };
   },
