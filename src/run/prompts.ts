@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { TeamConfig } from '../../config/schema.js';
 import type { AttemptInput } from '../../machines/types.js';
 import { UsageError } from '../sys/errors.js';
+import type { TeamMessage } from '../log/fold-team.js';
 
 // The result each stage asks for, shown in its prompt.
 const RESULT_SHAPES: Record<string, string> = {
@@ -22,6 +23,8 @@ export interface PromptContext {
   resultFile: string;
   handoffTexts: string[];
   workers: number;
+  /** Messages to the task (from teammates and the person): the log's, when the prompt is written. */
+  messages?: TeamMessage[];
 }
 
 // The prompt text for one attempt.
@@ -48,7 +51,14 @@ export function buildPrompt(ctx: PromptContext): string {
     projectDir: ctx.projectDir,
     result: resultSection(input.stage, ctx.resultFile),
   };
-  return readTemplate(ctx.config, ctx.configFile, input.stage).replace(/\{\{(\w+)\}\}/g, (whole, name: string) => values[name] ?? whole);
+  const text = readTemplate(ctx.config, ctx.configFile, input.stage).replace(/\{\{(\w+)\}\}/g, (whole, name: string) => values[name] ?? whole);
+  return ctx.messages?.length ? `${text.trimEnd()}\n\n${messagesSection(ctx.messages)}\n` : text;
+}
+
+// The messages to the task, after the template (whatever template the user has).
+function messagesSection(messages: TeamMessage[]): string {
+  const from = (m: TeamMessage) => (m.from === 'human' ? 'the person running the team' : `${m.from}${m.task !== undefined ? ` (task ${m.task})` : ''}`);
+  return ['## Messages from teammates', '', ...messages.map((m) => `- from ${from(m)}${m.question ? ', a question' : ''}: ${m.text.replace(/\s+/g, ' ')}`)].join('\n');
 }
 
 function resultSection(stage: string, resultFile: string): string {
