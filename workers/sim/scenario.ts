@@ -41,6 +41,8 @@ const ToolStepSchema = z.strictObject({
   everyMs: z.int().min(0).optional(),
   until: z.enum(['unread', 'shutdown']).optional(),
   maxMs: z.int().min(1).optional(),
+  /** Print nothing of the answers: no output that the watchdog would take as a sign of life. */
+  quiet: z.boolean().optional(),
 });
 
 // What one attempt does; every field is optional (see SCENARIO.md).

@@ -41,7 +41,7 @@ export async function callTools(env: SimEnv, steps: ToolStep[]): Promise<boolean
 async function call(client: Client, step: ToolStep): Promise<Record<string, unknown>> {
   const result = (await client.callTool({ name: step.call, arguments: step.args ?? {} }, undefined, { timeout: 120_000 })) as { content?: Array<{ type: string; text?: string }>; isError?: boolean };
   const text = result.content?.find((c) => c.type === 'text')?.text ?? '{}';
-  console.log(`sim: tool ${step.call}${result.isError ? ' (error)' : ''} ${text}`);
+  if (!step.quiet) console.log(`sim: tool ${step.call}${result.isError ? ' (error)' : ''} ${text}`);
   try {
     return JSON.parse(text) as Record<string, unknown>;
   } catch {
