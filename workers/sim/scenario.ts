@@ -33,7 +33,7 @@ const LinkSchema = z.strictObject({ path: z.string().min(1), target: z.string().
 const CommitSchema = z.strictObject({ message: z.string().min(1).optional(), force: z.array(z.string().min(1)).optional() });
 
 // A call of a team tool (workers/sim/tools.ts): made `repeat` times `everyMs` apart; with `until`, made
-// again until its answer carries unread messages or a shutdown request (at most `maxMs`).
+// again until an answer (to it or an earlier call) carried unread messages or a shutdown request (at most `maxMs`).
 const ToolStepSchema = z.strictObject({
   call: z.string().min(1),
   args: z.record(z.string(), z.unknown()).optional(),
