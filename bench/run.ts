@@ -11,6 +11,7 @@ import { benchResume } from './resume.js';
 import { benchRss } from './rss.js';
 import { benchStart } from './start.js';
 import { benchStore } from './store.js';
+import { benchToolCall } from './tool-call.js';
 
 // Each benchmark returns its comparisons; add new ones here.
 const BENCHMARKS: Array<{ name: string; key: string; run: () => Comparison[] | Promise<Comparison[]> }> = [
@@ -21,6 +22,7 @@ const BENCHMARKS: Array<{ name: string; key: string; run: () => Comparison[] | P
   { name: 'orchestrator memory (ralph, 10 x 50 tasks)', key: 'rss', run: benchRss },
   { name: 'cancel latency (20 workers)', key: 'cancel', run: benchCancel },
   { name: 'fan-out under a rate limit (20 attempts, 4 admitted at once)', key: 'fanout', run: benchFanout },
+  { name: 'team tool call round trip (file store)', key: 'tools', run: benchToolCall },
 ];
 
 const args = process.argv.slice(2);
