@@ -14,6 +14,7 @@ import { concludeAttempt } from './conclude.js';
 import { prepareAttempt } from '../isolation/attempt.js';
 import { runRemoteAttempt } from '../remote/attempt.js';
 import { attemptEnv } from './env.js';
+import { teamServerFor } from './team-server.js';
 import { handoffTextsOf } from '../run/handoff-texts.js';
 import { buildPrompt } from '../run/prompts.js';
 import type { RunSession } from '../run/session.js';
@@ -95,9 +96,10 @@ async function startWorker(session: RunSession, input: AttemptInput, files: Atte
   // On the thread pool: many attempts start at once, and the file system's journal may make each wait.
   await mkdir(files.dir, { recursive: true });
   const handoffTexts = handoffTextsOf(session, input.handoffs.map((h) => h.path));
-  const prompt = buildPrompt({ input, config: session.config, configFile: session.configFile, projectDir: session.isolation.workDir(input.stage, input.worker), resultFile: files.resultFile, handoffTexts, workers: session.workers });
+  const teamServer = teamServerFor(agent, files.dir);
+  const prompt = buildPrompt({ input, config: session.config, configFile: session.configFile, projectDir: session.isolation.workDir(input.stage, input.worker), resultFile: files.resultFile, handoffTexts, workers: session.workers, teamTools: teamServer !== undefined });
   await writeFile(files.promptFile, prompt);
-  spec.command = adapter.build({ prompt, promptFile: files.promptFile, resultFile: files.resultFile, projectDir: session.projectDir, agent, stage: input.stage, permission: permissionFor(agent, input.stage) });
+  spec.command = adapter.build({ prompt, promptFile: files.promptFile, resultFile: files.resultFile, projectDir: session.projectDir, agent, stage: input.stage, permission: permissionFor(agent, input.stage), teamServer });
   const handle = await backend.launch(spec, (launched) => {
     session.registry.record(input.taskId, input.attempt, launched);
     session.events.append({ event: 'attempt_spawned', task_id: input.taskId, attempt: input.attempt, worker: input.worker, handle: launched });

@@ -22,6 +22,8 @@ export interface PromptContext {
   resultFile: string;
   handoffTexts: string[];
   workers: number;
+  /** The worker has the team tools: the prompt tells it how a teammate uses them. */
+  teamTools?: boolean;
 }
 
 // The prompt text for one attempt.
@@ -48,8 +50,14 @@ export function buildPrompt(ctx: PromptContext): string {
     projectDir: ctx.projectDir,
     result: resultSection(input.stage, ctx.resultFile),
   };
-  return readTemplate(ctx.config, ctx.configFile, input.stage).replace(/\{\{(\w+)\}\}/g, (whole, name: string) => values[name] ?? whole);
+  const fill = (template: string) => template.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => values[name] ?? whole);
+  // The tools' rules come just before the result they report.
+  if (ctx.teamTools) values.result = `${fill(readBuiltIn(WORKER_TOOLS))}${values.result}`;
+  return fill(readTemplate(ctx.config, ctx.configFile, input.stage));
 }
+
+// The worker's rules when it has the team tools (config/prompts/worker-tools.md).
+const WORKER_TOOLS = 'worker-tools';
 
 function resultSection(stage: string, resultFile: string): string {
   const extra = RESULT_SHAPES[stage];
@@ -73,7 +81,11 @@ function readTemplate(config: TeamConfig, configFile: string | undefined, stage:
     if (!existsSync(path)) throw new UsageError(`config: prompts.${stage} names ${path}, which does not exist`);
     return readFileSync(path, 'utf8');
   }
-  return readFileSync(join(packageRoot(), 'config', 'prompts', `${stage}.md`), 'utf8');
+  return readBuiltIn(stage);
+}
+
+function readBuiltIn(name: string): string {
+  return readFileSync(join(packageRoot(), 'config', 'prompts', `${name}.md`), 'utf8');
 }
 
 function list(items: string[], empty: string): string {

@@ -12,6 +12,7 @@ import { FIX_FILE, fixContent, taskContent, taskFile } from './model-server/scen
 import { HANG_KEY, OK_KEY, startModelServer, type ModelServer } from './model-server/server.js';
 import { expectNoProcessLeft, markRun } from './leftovers.js';
 import { saveFixtures } from './record.js';
+import { expectTeamToolsUsed, runWithTeamTools } from './team-tools.js';
 
 // A whole pipeline (plan, two exec tasks, verify, fix, verify) of a slow-starting CLI on a busy machine.
 const PIPELINE_TIMEOUT_MS = 600_000;
@@ -109,6 +110,13 @@ export function describeRealCli(cli: RealCli): void {
         for (const text of [taskContent(cli, 't1'), taskContent(cli, 't2'), fixContent(cli)]) expect(checked[0]!.outputs[0]).toContain(text.trim());
       });
     });
+
+    it('gives a worker the team tools: it lists the tasks, reserves its file, tells the lead, notes progress and reports through team_done', async () => {
+      const run = ctx.project(OK_KEY);
+      const used = await runWithTeamTools(cli, ctx.home, run.project.dir, 'run');
+      expect(used.exitCode, used.output).toBe(0);
+      expectTeamToolsUsed(ctx.server, cli, run.project.dir, used);
+    }, 180_000);
 
     it('fails fast on a bad key, with a message naming the CLI and the cause, and no retry', async () => {
       const run = ctx.project('bad-key-for-the-test');

@@ -1,13 +1,14 @@
 // Claude Code in print mode: `claude -p --output-format stream-json --verbose`, the prompt on
 // stdin. Output: JSONL records (system/init with the session id, assistant turns with tool use,
 // api_retry notices) ending with one `{"type":"result", ...}` record.
-import type { AdapterInput, AgentAdapter, AgentCommand, AgentFailure, AgentReport, OutputSignals, PermissionLevel } from '../types.js';
+import type { AdapterInput, AgentAdapter, AgentCommand, AgentFailure, AgentReport, OutputSignals, PermissionLevel, TeamToolServer } from '../types.js';
 import { makeAgentCommand, makeReport } from './command-line.js';
 import { dirname } from 'node:path';
 import { readClaudeRefusal, readDenials } from './claude-denials.js';
 import { classifyFailure, makeFailure, type FailureRule } from './failures.js';
 import { parseJsonLines } from './output-end.js';
 import { peekJsonString, readJsonObjects, toCount, toObject, toText, type JsonObject } from './json-objects.js';
+import { TEAM_SERVER_NAME, TEAM_TOOL_NAMES } from './team-tools.js';
 
 // Print mode cannot ask: `dontAsk` denies whatever is not allowed (read tools always are);
 // acceptEdits lets it edit the project; `run` also allows Bash, any command, unattended.
@@ -39,9 +40,19 @@ function buildClaude(input: AdapterInput): AgentCommand {
   if (agent.maxBudgetUsd !== undefined) args.push('--max-budget-usd', String(agent.maxBudgetUsd));
   // Takes every following word as a folder: an option comes next.
   args.push('--add-dir', dirname(input.resultFile));
+  if (input.teamServer) args.push(...teamServerArgs(input.teamServer));
   // Last: --allowedTools takes every following word as a tool name.
-  args.push(...(agent.permissionMode !== undefined ? ['--permission-mode', agent.permissionMode] : LEVEL_ARGS[input.permission]));
+  const level = agent.permissionMode !== undefined ? ['--permission-mode', agent.permissionMode] : LEVEL_ARGS[input.permission];
+  args.push(...level);
+  if (input.teamServer) args.push(...(level.includes('--allowedTools') ? [] : ['--allowedTools']), ...TEAM_TOOL_NAMES.map((name) => `mcp__${TEAM_SERVER_NAME}__${name}`));
   return makeAgentCommand(agent, 'claude', args, input.promptFile);
+}
+
+// The team tool server as the only MCP server (the user's own are not loaded: --strict-mcp-config).
+// --mcp-config takes JSON text as well as a file, and every following word: an option comes next.
+function teamServerArgs(server: TeamToolServer): string[] {
+  const config = { mcpServers: { [TEAM_SERVER_NAME]: { type: 'stdio', command: server.command, args: server.args } } };
+  return ['--mcp-config', JSON.stringify(config), '--strict-mcp-config'];
 }
 
 // Reads the last result record: ok only for subtype "success" with is_error false.

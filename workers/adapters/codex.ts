@@ -1,11 +1,12 @@
 // OpenAI Codex: `codex exec --json -`, the prompt read from stdin (the `-` argument).
 // Output: JSONL thread events (thread.started, item.completed, turn.completed / turn.failed, error).
 import { dirname } from 'node:path';
-import type { AdapterInput, AgentAdapter, AgentCommand, AgentFailure, AgentReport, OutputSignals, PermissionLevel } from '../types.js';
+import type { AdapterInput, AgentAdapter, AgentCommand, AgentFailure, AgentReport, OutputSignals, PermissionLevel, TeamToolServer } from '../types.js';
 import { makeAgentCommand, makeReport } from './command-line.js';
 import { classifyFailure, describeToolCall, refusedPermission, type FailureRule } from './failures.js';
 import { parseJsonLines } from './output-end.js';
 import { peekJsonString, readJsonObjects, toCount, toObject, toText, type JsonObject } from './json-objects.js';
+import { TEAM_SERVER_NAME } from './team-tools.js';
 
 // `codex exec` never asks; its sandbox bounds what it does. read-only reads and runs read-only
 // commands; workspace-write edits and runs commands inside the project, with no network.
@@ -39,8 +40,21 @@ function buildCodex(input: AdapterInput): AgentCommand {
   if (agent.permissionMode === BYPASS_MODE) args.push('--dangerously-bypass-approvals-and-sandbox');
   else args.push('--sandbox', sandbox);
   if (sandbox === WORKSPACE_WRITE) args.push('--add-dir', dirname(input.resultFile));
+  if (input.teamServer) args.push(...teamServerArgs(input.teamServer));
   args.push('-');
   return makeAgentCommand(agent, 'codex', args, input.promptFile);
+}
+
+// The team tool server through config overrides: each `-c key=value` value is TOML (a JSON string
+// or array of strings is one). `codex exec` never asks, so a tool that wants approval is refused:
+// the server's tools are approved up front.
+function teamServerArgs(server: TeamToolServer): string[] {
+  const key = `mcp_servers.${TEAM_SERVER_NAME}`;
+  return [
+    '-c', `${key}.command=${JSON.stringify(server.command)}`,
+    '-c', `${key}.args=${JSON.stringify(server.args)}`,
+    '-c', `${key}.default_tools_approval_mode="approve"`,
+  ];
 }
 
 // ok only when the last terminal event is turn.completed (an `error` event may be a retry that

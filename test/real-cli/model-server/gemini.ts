@@ -9,6 +9,7 @@ import { sendEvent, sendJson, startSse, textOf, USAGE } from './turn.js';
 function part(step: Step): Body {
   if (step.kind === 'write') return { functionCall: { name: 'write_file', args: { file_path: step.path, content: step.content } } };
   if (step.kind === 'run') return { functionCall: { name: 'run_shell_command', args: { command: step.command, description: 'Check the files' } } };
+  if (step.kind === 'tool') return { functionCall: { name: step.name, args: step.args } };
   return { text: step.text };
 }
 

@@ -1,3 +1,4 @@
+import { createRequire } from "node:module"; const require = createRequire(import.meta.url);
 // The project's scripted model server: node:http on 127.0.0.1 (a free port), speaking the four
 // wire protocols the real CLIs use. The API key picks the behaviour: OK_KEY answers from the
 // scenario, HANG_KEY never answers, any other key is refused as the real API refuses it.
@@ -9,6 +10,7 @@ import { gemini } from './gemini.js';
 import type { Body, Protocol } from './protocol.js';
 import { responses } from './responses.js';
 import { readSlash, slashStep } from './slash.js';
+import { toolNamesOf } from './team-tools.js';
 import { decide, findPrompt, strings, type ModelCall } from './turn.js';
 
 export const OK_KEY = 'teamline-test-key';
@@ -62,6 +64,7 @@ export async function startModelServer(cli: string): Promise<ModelServer> {
       return;
     }
     const body = (text ? JSON.parse(text) : {}) as Body;
+    if (process.env.DUMP_BODY) require("node:fs").appendFileSync(process.env.DUMP_BODY, JSON.stringify(body.tools) + "\n");
     const key = protocol.key(req, url);
     const facts = findPrompt(body);
     const { outputs, hasTools } = protocol.read(body);
@@ -71,8 +74,8 @@ export async function startModelServer(cli: string): Promise<ModelServer> {
       return protocol.rejectKey(res, key);
     }
     const slash = facts ? undefined : readSlash(strings(body));
-    const step = slash && hasTools ? slashStep(slash, outputs) : decide(cli, facts, hasTools, outputs);
-    record({ api: protocol.api, key, facts, outputs, step });
+    const step = slash && hasTools ? slashStep(slash, outputs) : decide(cli, facts, hasTools, outputs, toolNamesOf(body));
+    record({ api: protocol.api, key, facts, outputs, step, tools: toolNamesOf(body) });
     protocol.answer(res, step, body, url);
   };
   const server = createServer((req, res) => {
