@@ -111,11 +111,14 @@ export function describeRealCli(cli: RealCli): void {
       });
     });
 
-    it('gives a worker the team tools: it lists the tasks, reserves its file, tells the lead, notes progress and reports through team_done', async () => {
-      const run = ctx.project(OK_KEY);
-      const used = await runWithTeamTools(cli, ctx.home, run.project.dir, 'run');
-      expect(used.exitCode, used.output).toBe(0);
-      expectTeamToolsUsed(ctx.server, cli, run.project.dir, used);
+    it('gives a worker the team tools at every permission level: it lists the tasks, reserves its file, tells the lead, notes progress and reports through team_done', async () => {
+      const levels = ['run', 'read'] as const;
+      const projects = levels.map(() => ctx.project(OK_KEY).project.dir);
+      const runs = await Promise.all(levels.map((level, i) => runWithTeamTools(cli, ctx.home, projects[i]!, level)));
+      for (const [i, level] of levels.entries()) {
+        expect(runs[i]!.exitCode, runs[i]!.output).toBe(0);
+        expectTeamToolsUsed(ctx.server, cli, projects[i]!, runs[i]!, level);
+      }
     }, 180_000);
 
     it('fails fast on a bad key, with a message naming the CLI and the cause, and no retry', async () => {

@@ -2,7 +2,7 @@
 // runs the real CLI against the scripted model, which calls the tools as a model would. The server
 // is test/fixtures/mcp/team-tools-server.mjs, which serves `team mcp`'s tool names and records each
 // call: this checks how each CLI starts the server, names its tools and lets them run unasked.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { expect } from 'vitest';
@@ -54,10 +54,14 @@ export async function runWithTeamTools(cli: RealCli, home: CliHome, projectDir: 
   writeFileSync(join(attemptDir, 'mcp-calls.jsonl'), '');
   const adapter = getAdapter(cli, {})!;
   const teamServer = { command: process.execPath, args: [FIXTURE_SERVER, '--attempt-dir', attemptDir] };
-  const command = adapter.build({ prompt, promptFile, resultFile, projectDir, agent: { adapter: cli }, stage: 'team-exec', permission, teamServer });
+  // The adapter builds in `team`'s process, whose HOME is the worker's: here, the scratch home.
+  const env = home.env(OK_KEY);
+  const agent = { adapter: cli, env: { HOME: env.HOME! } };
+  const command = adapter.build({ prompt, promptFile, resultFile, projectDir, agent, stage: 'team-exec', permission, teamServer });
   const result = await execa(command.file, command.args, {
     cwd: projectDir,
-    env: { ...home.env(OK_KEY), ...command.env },
+    // As the backends run a worker: PWD is its folder (opencode takes its project from PWD).
+    env: { ...env, ...command.env, PWD: projectDir },
     inputFile: command.stdinFile,
     timeout: RUN_TIMEOUT_MS,
     reject: false,
@@ -67,12 +71,14 @@ export async function runWithTeamTools(cli: RealCli, home: CliHome, projectDir: 
   return { calls, exitCode: result.exitCode, output: result.all ?? '', attemptDir };
 }
 
-// The checks of one run: every team tool offered, the scenario's calls made in order, the file written.
-export function expectTeamToolsUsed(server: ModelServer, cli: RealCli, projectDir: string, run: Awaited<ReturnType<typeof runWithTeamTools>>): void {
+// The checks of one run: every team tool offered, the scenario's calls made in order, the file
+// written when the level lets the worker edit.
+export function expectTeamToolsUsed(server: ModelServer, cli: RealCli, projectDir: string, run: Awaited<ReturnType<typeof runWithTeamTools>>, level: PermissionLevel): void {
   const offered = server.calls.filter((call) => call.facts?.teamTools && call.facts.projectDir === projectDir).flatMap((call) => call.tools ?? []);
   for (const name of TEAM_TOOL_NAMES) expect(findTool(offered, name), `${cli} offers ${name}; offered: ${[...new Set(offered)].join(', ')}`).toBeDefined();
   expect(run.calls.map((call) => call.tool), run.output).toEqual(['team_tasks', 'team_reserve', 'team_message', 'team_progress', 'team_done']);
   expect(run.calls[1]!.args).toEqual({ files: [taskFile('t1')] });
   expect(run.calls[2]!.args).toEqual({ to: 'lead', summary: leadMessage('t1') });
-  expect(readFileSync(join(projectDir, taskFile('t1')), 'utf8')).toBe(taskContent(cli, 't1'));
+  if (level !== 'read') expect(readFileSync(join(projectDir, taskFile('t1')), 'utf8')).toBe(taskContent(cli, 't1'));
+  else expect(existsSync(join(projectDir, taskFile('t1')))).toBe(false);
 }

@@ -1,12 +1,12 @@
 // Gemini CLI headless: `gemini -p ... --output-format json`, the prompt fed on stdin.
 // Output: one pretty-printed JSON object {session_id, response, stats} or {session_id, error}.
-import { writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import type { AdapterInput, AgentAdapter, AgentCommand, AgentFailure, AgentReport, OutputSignals, PermissionLevel, TeamToolServer } from '../types.js';
+import { dirname } from 'node:path';
+import type { AdapterInput, AgentAdapter, AgentCommand, AgentFailure, AgentReport, OutputSignals, PermissionLevel } from '../types.js';
 import { makeAgentCommand, makeReport } from './command-line.js';
 import { classifyFailure, describeToolCall, refusedPermission, type FailureRule } from './failures.js';
 import { peekJsonString, readJsonObjects, toCount, toObject, toText, type JsonObject } from './json-objects.js';
-import { TEAM_SERVER_NAME, TEAM_TOOL_NAMES } from './team-tools.js';
+import { GEMINI_HOME_VAR, writeGeminiHome, writeTeamPolicy } from './gemini-home.js';
+import { TEAM_SERVER_NAME } from './team-tools.js';
 
 // Gemini prepends piped stdin to the -p text, so the prompt file goes on stdin (no argv length
 // limit) and -p only closes it.
@@ -43,24 +43,12 @@ function buildGemini(input: AdapterInput): AgentCommand {
   args.push('--include-directories', dirname(input.resultFile));
   args.push('--approval-mode', agent.permissionMode ?? APPROVAL_MODES[input.permission]);
   if (!input.teamServer) return makeAgentCommand(agent, 'gemini', args, input.promptFile);
-  // An array option: an option comes next (this one only names the servers it may start).
-  args.push('--allowed-mcp-server-names', TEAM_SERVER_NAME);
+  // An array option: an option comes next (this one names the only MCP server it may start).
+  args.push('--allowed-mcp-server-names', TEAM_SERVER_NAME, '--policy', writeTeamPolicy(dirname(input.resultFile)));
   const command = makeAgentCommand(agent, 'gemini', args, input.promptFile);
-  return { ...command, env: { [SETTINGS_VAR]: writeTeamSettings(input.teamServer, dirname(input.resultFile)), ...command.env } };
-}
-
-// gemini reads its lowest layer of settings from this file (the user's, the project's and the
-// system's override it; objects such as mcpServers are merged key by key).
-const SETTINGS_VAR = 'GEMINI_CLI_SYSTEM_DEFAULTS_PATH';
-const SETTINGS_FILE = 'gemini-settings.json';
-
-// The attempt's settings: the team tool server, trusted (headless gemini cannot ask to confirm
-// a call), with only its own tools.
-function writeTeamSettings(server: TeamToolServer, attemptDir: string): string {
-  const file = join(attemptDir, SETTINGS_FILE);
-  const team = { command: server.command, args: server.args, trust: true, includeTools: [...TEAM_TOOL_NAMES] };
-  writeFileSync(file, `${JSON.stringify({ mcpServers: { [TEAM_SERVER_NAME]: team } }, null, 2)}\n`);
-  return file;
+  const home = writeGeminiHome(input.teamServer, dirname(input.resultFile), { ...process.env, ...agent.env });
+  // Last: made from the agent's own GEMINI_CLI_HOME, if it has one.
+  return { ...command, env: { ...command.env, [GEMINI_HOME_VAR]: home } };
 }
 
 // Any line but a retry notice or its stack is progress (json mode prints its result at the end).

@@ -52,8 +52,9 @@ export const gemini: Protocol = {
       .filter((item) => item.functionResponse !== undefined)
       .map((item) => textOf((item.functionResponse as Body).response));
     const declarations = arrayAt(body, 'tools').flatMap((tool) => arrayAt(tool, 'functionDeclarations'));
-    // Headless gemini without yolo offers no write_file, but run_shell_command where a policy allows it.
-    return { outputs, hasTools: declarations.some((declaration) => declaration.name === 'write_file' || declaration.name === 'run_shell_command') };
+    // Headless gemini without yolo offers no write_file, but run_shell_command where a policy allows
+    // it, and in plan mode the team tools.
+    return { outputs, hasTools: declarations.some((declaration) => declaration.name === 'write_file' || declaration.name === 'run_shell_command' || String(declaration.name).endsWith('team_done')) };
   },
   answer,
   rejectKey: (res) =>

@@ -1,4 +1,3 @@
-import { createRequire } from "node:module"; const require = createRequire(import.meta.url);
 // The project's scripted model server: node:http on 127.0.0.1 (a free port), speaking the four
 // wire protocols the real CLIs use. The API key picks the behaviour: OK_KEY answers from the
 // scenario, HANG_KEY never answers, any other key is refused as the real API refuses it.
@@ -64,7 +63,6 @@ export async function startModelServer(cli: string): Promise<ModelServer> {
       return;
     }
     const body = (text ? JSON.parse(text) : {}) as Body;
-    if (process.env.DUMP_BODY) require("node:fs").appendFileSync(process.env.DUMP_BODY, JSON.stringify(body.tools) + "\n");
     const key = protocol.key(req, url);
     const facts = findPrompt(body);
     const { outputs, hasTools } = protocol.read(body);
