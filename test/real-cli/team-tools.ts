@@ -13,7 +13,7 @@ import type { PermissionLevel } from '../../workers/types.js';
 import type { CliHome, RealCli } from './clis.js';
 import { taskContent, taskFile } from './model-server/scenario.js';
 import { OK_KEY, type ModelServer } from './model-server/server.js';
-import { findTool, leadMessage, TEAM_TOOLS_MARK } from './model-server/team-tools.js';
+import { findTool, leadMessage, SHARED_FILE, TEAM_TOOLS_MARK } from './model-server/team-tools.js';
 
 const FIXTURE_SERVER = join(ROOT, 'test/fixtures/mcp/team-tools-server.mjs');
 // One CLI run, its start included, on a busy machine.
@@ -76,9 +76,9 @@ export async function runWithTeamTools(cli: RealCli, home: CliHome, projectDir: 
 export function expectTeamToolsUsed(server: ModelServer, cli: RealCli, projectDir: string, run: Awaited<ReturnType<typeof runWithTeamTools>>, level: PermissionLevel): void {
   const offered = server.calls.filter((call) => call.facts?.teamTools && call.facts.projectDir === projectDir).flatMap((call) => call.tools ?? []);
   for (const name of TEAM_TOOL_NAMES) expect(findTool(offered, name), `${cli} offers ${name}; offered: ${[...new Set(offered)].join(', ')}`).toBeDefined();
-  expect(run.calls.map((call) => call.tool), run.output).toEqual(['team_tasks', 'team_reserve', 'team_message', 'team_progress', 'team_done']);
-  expect(run.calls[1]!.args).toEqual({ files: [taskFile('t1')] });
-  expect(run.calls[2]!.args).toEqual({ to: 'lead', summary: leadMessage('t1') });
+  expect(run.calls.map((call) => call.tool), run.output).toEqual(['team_tasks', 'team_reserve', 'team_message', 'team_message', 'team_progress', 'team_done']);
+  expect(run.calls[1]!.args).toEqual({ files: [taskFile('t1'), SHARED_FILE] });
+  expect(run.calls[2]!.args).toEqual({ to: 'lead', text: leadMessage('t1') });
   if (level !== 'read') expect(readFileSync(join(projectDir, taskFile('t1')), 'utf8')).toBe(taskContent(cli, 't1'));
   else expect(existsSync(join(projectDir, taskFile('t1')))).toBe(false);
 }

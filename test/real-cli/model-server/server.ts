@@ -22,6 +22,8 @@ export interface ModelServer {
   calls: ModelCall[];
   /** Resolves at the first call that matches (already made or still to come). */
   waitForCall(match: (call: ModelCall) => boolean): Promise<ModelCall>;
+  /** Holds the answer to the next call that matches until `release` (the CLI waits for its model meanwhile). */
+  hold(match: (call: ModelCall) => boolean): { reached: Promise<ModelCall>; release(): void };
   close(): Promise<void>;
 }
 
@@ -47,6 +49,7 @@ export async function startModelServer(cli: string): Promise<ModelServer> {
   const calls: ModelCall[] = [];
   const waiters: Array<{ match: (call: ModelCall) => boolean; resolve: (call: ModelCall) => void }> = [];
   const sockets = new Set<Socket>();
+  const holds: Array<{ match: (call: ModelCall) => boolean; reach: (call: ModelCall) => void; released: Promise<void> }> = [];
   const record = (call: ModelCall) => {
     calls.push(call);
     for (const waiter of waiters.filter((w) => w.match(call))) {
@@ -73,7 +76,14 @@ export async function startModelServer(cli: string): Promise<ModelServer> {
     }
     const slash = facts ? undefined : readSlash(strings(body));
     const step = slash && hasTools ? slashStep(slash, outputs) : decide(cli, facts, hasTools, outputs, toolNamesOf(body));
-    record({ api: protocol.api, key, facts, outputs, step, tools: toolNamesOf(body) });
+    const call: ModelCall = { api: protocol.api, key, facts, outputs, step, tools: toolNamesOf(body) };
+    record(call);
+    const held = holds.find((h) => h.match(call));
+    if (held) {
+      holds.splice(holds.indexOf(held), 1);
+      held.reach(call);
+      await held.released;
+    }
     protocol.answer(res, step, body, url);
   };
   const server = createServer((req, res) => {
@@ -94,6 +104,14 @@ export async function startModelServer(cli: string): Promise<ModelServer> {
     waitForCall: (match) => {
       const found = calls.find(match);
       return found ? Promise.resolve(found) : new Promise((resolve) => waiters.push({ match, resolve }));
+    },
+    hold: (match) => {
+      let release!: () => void;
+      let reach!: (call: ModelCall) => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const reached = new Promise<ModelCall>((resolve) => (reach = resolve));
+      holds.push({ match, reach, released });
+      return { reached, release };
     },
     close: () =>
       new Promise<void>((resolve) => {
