@@ -4,7 +4,7 @@
 //   src/cli.ts
 //   src/commands/            one file per command
 //   src/team-worker/         the `team worker` daemon
-//   src/run, cancel, attempt, remote, gates, isolation, opchain, views   the runtime and the views
+//   src/run, cancel, attempt, remote, gates, isolation, opchain, views, inbox, mcp   the runtime and the views
 //   handoffs/
 //   machines/, src/store/
 //   config/, src/log/
@@ -14,7 +14,7 @@ const FLOORS = [
   ['cli', '^src/cli[.]ts$'],
   ['commands', '^src/commands/'],
   ['team-worker', '^src/team-worker/'],
-  ['runtime', '^src/(run|cancel|attempt|remote|gates|isolation|opchain|views)/'],
+  ['runtime', '^src/(run|cancel|attempt|remote|gates|isolation|opchain|views|inbox|mcp)/'],
   ['handoffs', '^handoffs/'],
   ['machines and store', '^(machines|src/store)/'],
   ['config and log', '^(config|src/log)/'],

@@ -3,6 +3,7 @@ import { EVENT_SCHEMAS, type TeamEvent } from './schema.js';
 import type { FoldState } from './fold-types.js';
 import { addTokens, applyReportFact, assignTask, attemptIn, emptyTotals, iterationIn, key, taskIn } from './fold-tasks.js';
 import { applyGitFact } from './fold-git.js';
+import { applyTeamFact } from './fold-team.js';
 import { endStory, enterStage, gatesKey } from './fold-story.js';
 
 const RUN_END: Record<string, string> = { run_completed: 'completed', run_failed: 'failed', run_cancelled: 'cancelled', run_stopped: 'stopped' };
@@ -13,6 +14,7 @@ export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): 
   const taskOf = (id: string) => taskIn(tasks, id);
   const attemptOf = (id: string, number: number, e: { stage?: string; agent?: string }) => attemptIn(tasks, id, number, e);
   const iterationOf = (k: number) => iterationIn(iterations, k);
+  applyTeamFact(st.team, event);
   switch (event.event) {
     case 'task_started': {
       const attempt = attemptOf(event.task_id, event.attempt, event);

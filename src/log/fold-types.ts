@@ -2,6 +2,7 @@
 // usage, pipeline progress.
 import type { ApprovalView } from './approvals.js';
 import type { GitFacts } from './fold-git.js';
+import type { TeamFacts } from './fold-team.js';
 import type { RunStory } from './fold-story.js';
 import type { Problem } from './read.js';
 import type { EventOf } from './schema.js';
@@ -114,6 +115,8 @@ export interface FoldState {
   git: GitFacts;
   reports: WorkerReports;
   story: RunStory;
+  /** The team tools' messages, notes, reservations and request keys (issue 28). */
+  team: TeamFacts;
   lastAt?: string;
   endedAt?: string;
   /** Valid events folded. */

@@ -7,6 +7,7 @@ import { emptyTotals } from './fold-tasks.js';
 import { branchesOf, newGitFacts, type BranchesView } from './fold-git.js';
 import { newWorkerReports } from './fold-tasks.js';
 import { newStory, type RunStory } from './fold-story.js';
+import { newTeamFacts, type TeamFacts } from './fold-team.js';
 import type { ApprovalView, Conflict, FoldState, IterationView, PipelineProgress, RunUsage, TaskView } from './fold-types.js';
 import type { Problem, RunFiles } from './read.js';
 import type { RunRecord } from './write.js';
@@ -36,6 +37,8 @@ export interface RunView {
   /** Which branch holds what (worktree isolation); undefined for a run started before isolation existed. */
   branches?: BranchesView;
   story: RunStory;
+  /** The team tools' messages, notes, reservations (issue 28). */
+  team: TeamFacts;
   /** The time of the last event, and of the last end record (run_completed, _failed, _cancelled, _stopped). */
   lastAt?: string;
   endedAt?: string;
@@ -64,6 +67,7 @@ export function newFold(run: RunRecord): FoldState {
     git: newGitFacts(),
     reports: newWorkerReports(),
     story: newStory(),
+    team: newTeamFacts(),
     lastAt: undefined,
     endedAt: undefined,
     eventCount: 0,
@@ -111,6 +115,7 @@ export function viewOf(st: FoldState, files: Pick<RunFiles, 'run' | 'approvals' 
     current: st.current,
     branches: branchesOf(st.git),
     story: st.story,
+    team: st.team,
     lastAt: st.lastAt,
     endedAt: st.endedAt,
   };

@@ -99,6 +99,9 @@ const gitRef = { branch: z.string().min(1) };
 const checkoutStateSchema = z.object({ head: z.string(), branch: z.string(), branches: z.record(z.string(), z.string()), files: z.record(z.string(), z.string()) });
 const mergeRef = { ...base, ...taskRef, ...gitRef, into: z.string().min(1) };
 
+// What every record made from a team tool call or an inbox request carries (issue 28).
+const teamCall = { key: z.string().min(1), task_id: z.string().optional(), attempt: z.number().int().positive().optional(), read_through: z.number().int().nonnegative().optional() };
+
 export const EVENT_SCHEMAS = {
   task_started: z.strictObject({ event: z.literal('task_started'), ...taskFields, status: z.literal('running') }),
   task_finished: z.strictObject({
@@ -229,6 +232,32 @@ export const EVENT_SCHEMAS = {
   /** `team land --acknowledge`: the person saw the changes to their checkout and lands anyway. */
   checkout_acknowledged: z.object({ event: z.literal('checkout_acknowledged'), ...base, changes: z.number().int() }),
   branch_restored: z.object({ event: z.literal('branch_restored'), ...base, ...gitRef, commit: z.string(), was: z.string().optional(), kept: z.string().optional() }),
+  // Issue 28: the team tools (`team mcp`), the lead's side and the writer inbox. Every record made
+  // from a request carries its idempotency key (`key`): the fold knows each key recorded, so a
+  // retried or replayed request is recorded once. `read_through`: the caller was handed every
+  // message for it among the first `read_through` messages of the log.
+  /** A message to `lead`, a worker (worker-N) or a task id: from a worker's tool call, or from the human (`team say`: from "human"). */
+  team_message: z.object({ event: z.literal('team_message'), ...base, ...teamCall, from: z.string().min(1), to: z.string().min(1), text: z.string(), question: z.boolean().optional() }),
+  /** A worker's note of what it is doing: a sign of life with content. */
+  team_progress: z.object({ event: z.literal('team_progress'), ...base, ...teamCall, ...taskRef, worker: z.string(), text: z.string() }),
+  /** Files a worker is about to change, and who held any of them then (advisory). */
+  team_reserved: z.object({
+    event: z.literal('team_reserved'),
+    ...base,
+    ...teamCall,
+    ...taskRef,
+    worker: z.string(),
+    files: z.array(z.string()),
+    held: z.array(z.strictObject({ file: z.string(), worker: z.string(), task_id: z.string() })),
+  }),
+  /** A call that only reads: the task list or the inbox. */
+  team_looked: z.object({ event: z.literal('team_looked'), ...base, ...teamCall, ...taskRef, worker: z.string(), tool: z.enum(['team_tasks', 'team_inbox']) }),
+  /** The result handed through team_done / team_fail (written to the attempt's result file). */
+  team_result: z.object({ event: z.literal('team_result'), ...base, ...teamCall, ...taskRef, worker: z.string(), status: z.enum(['completed', 'failed']) }),
+  /** Cancel asked a live attempt with the tools to stop: it sees it at its next call. */
+  team_shutdown_requested: z.object({ event: z.literal('team_shutdown_requested'), ...base, ...taskRef, worker: z.string(), by: z.string() }),
+  /** A request to the writer that was not recorded, and why (unknown kind, invalid body). */
+  inbox_refused: z.object({ event: z.literal('inbox_refused'), ...base, key: z.string(), kind: z.string(), reason: z.string() }),
 } as const;
 
 export type EventName = keyof typeof EVENT_SCHEMAS;

@@ -16,6 +16,9 @@ import { sweepStaleLocks } from '../isolation/stale-locks.js';
 import { watchCheckout } from '../isolation/watch.js';
 import { stopLeftoverGates } from '../gates/groups.js';
 import { passCancelOn } from '../remote/writer.js';
+import { takeInbox } from '../inbox/take.js';
+import { INBOX_KINDS } from '../inbox/kinds.js';
+import { FileStore } from '../store/files/store.js';
 
 export type DriveOutcome = { kind: 'completed' | 'failed' | 'cancelled' | 'stopped'; reason: string };
 
@@ -78,6 +81,7 @@ export async function driveRun(
     check(actor.getSnapshot());
   });
   const stopSignals = listenForCancel(session);
+  const stopInbox = takeInbox(session, session.remote?.store ?? new FileStore(session.projectDir, session.events.write), INBOX_KINDS);
   try {
     const result = await outcome;
     // Effects still finishing (a stop of a stalled worker) settle before the run ends.
@@ -86,6 +90,7 @@ export async function driveRun(
     return result;
   } finally {
     stopSignals();
+    await stopInbox();
     actor.stop();
     // Stops begun by stopping the machine (a log that broke) end before the orchestrator does.
     await session.cancel.idle();

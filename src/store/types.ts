@@ -5,6 +5,7 @@ import type { ApprovalView } from '../log/approvals.js';
 import type { Problem, RunFiles } from '../log/read.js';
 import type { RunView } from '../log/fold.js';
 import type { RunPaths, RunRecord } from '../log/write.js';
+import type { InboxRead, NewInboxRequest } from './inbox.js';
 
 // An attempt with more than one terminal record: none of them is trusted as its end.
 export interface TerminalConflict {
@@ -58,6 +59,12 @@ export interface RunStore {
   lockWriter(runId: string, holder: string): Promise<{ release(): Promise<void> }>;
   /** Whether a writer drives the run now (with `pid`: that process of this machine). */
   hasWriter(runId: string, pid?: number): Promise<boolean>;
+  /** Leaves a request for the run's writer (src/store/inbox.ts): a live one takes it, else the next one (resume). */
+  postRequest(runId: string, request: NewInboxRequest): Promise<void>;
+  /** The run's requests waiting for its writer, in the order posted. */
+  pendingRequests(runId: string): Promise<InboxRead>;
+  /** Removes a request the writer took (by the `id` pendingRequests gave). */
+  removeRequest(runId: string, id: string): Promise<void>;
   /** This machine's folder of the run: its handoffs, its writer's log, a wait's mark. */
   paths(runId: string): RunPaths;
   close(): Promise<void>;

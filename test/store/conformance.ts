@@ -7,6 +7,7 @@ import type { RunStore } from '../../src/store/types.js';
 import { eventFileName } from '../helpers/events.js';
 import { approvalConformance } from './conformance-replay.js';
 import { runsConformance } from './conformance-runs.js';
+import { inboxConformance } from './conformance-inbox.js';
 import type { WriterProcess } from './writer-process.js';
 import { appendSteps, entered, finished, RUN_FIELDS, withoutFile } from './records.js';
 
@@ -123,4 +124,5 @@ export function storeConformance(open: () => Promise<StoreFixture>): void {
 
   approvalConformance(() => fx);
   runsConformance(() => fx);
+  inboxConformance(() => fx);
 }

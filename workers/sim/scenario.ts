@@ -32,6 +32,17 @@ const LinkSchema = z.strictObject({ path: z.string().min(1), target: z.string().
 
 const CommitSchema = z.strictObject({ message: z.string().min(1).optional(), force: z.array(z.string().min(1)).optional() });
 
+// A call of a team tool (workers/sim/tools.ts): made `repeat` times `everyMs` apart; with `until`, made
+// again until its answer carries unread messages or a shutdown request (at most `maxMs`).
+const ToolStepSchema = z.strictObject({
+  call: z.string().min(1),
+  args: z.record(z.string(), z.unknown()).optional(),
+  repeat: z.int().min(1).max(1000).optional(),
+  everyMs: z.int().min(0).optional(),
+  until: z.enum(['unread', 'shutdown']).optional(),
+  maxMs: z.int().min(1).optional(),
+});
+
 // What one attempt does; every field is optional (see SCENARIO.md).
 const BehaviourSchema = z.strictObject({
   /** Wait this long before doing the work. */
@@ -70,6 +81,8 @@ const BehaviourSchema = z.strictObject({
   artifacts: z.array(z.string()).optional(),
   /** The plan this planner attempt returns instead of the scenario's. */
   plan: PlanSchema.optional(),
+  /** Team tool calls made through `team mcp`, before the sleep; a team_done or team_fail ends the attempt there. */
+  tools: z.array(ToolStepSchema).optional(),
 });
 
 const RuleSchema = z.strictObject({
@@ -106,6 +119,7 @@ export type ScenarioPlan = z.infer<typeof PlanSchema>;
 export type PlanTask = z.infer<typeof PlanTaskSchema>;
 export type Defect = z.infer<typeof DefectSchema>;
 export type Rule = z.infer<typeof RuleSchema>;
+export type ToolStep = z.infer<typeof ToolStepSchema>;
 
 // A scenario file that cannot be used; the message names the file and the field.
 export class ScenarioError extends Error {

@@ -3,6 +3,7 @@
 // for the README demo and end-to-end tests on machines with no model access. See SCENARIO.md.
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { callTools } from './tools.js';
 import { hangForever, ignoreSignals, makeLinks, printLines, spawnChildren, startHeartbeat, toHeartbeatFile, writeTaskFiles } from './behaviours.js';
 import { appendLedger, countEarlierReviews } from './ledger.js';
 import { commitOwnWork, editLines, runShell } from './git-work.js';
@@ -35,6 +36,7 @@ async function runSim(): Promise<number> {
     deliverResult(env, behaviour, { status: 'failed', summary, artifacts: [], evidence: 'no prompt', next: 'check the runtime' });
     return 0;
   }
+  if (behaviour.tools && (await callTools(env, behaviour.tools))) return 0;
   await sleep(behaviour.sleepMs ?? 0);
   if (behaviour.hang) await hangForever();
   await printLines(behaviour.printLines ?? 0, task.id);

@@ -15,6 +15,8 @@ import { acquireLock, liveHolder, readLockHolder } from './lock.js';
 import { parseEventBody } from '../parse-body.js';
 import { findConflicts, refuseSecondTerminal, type AttemptKey } from '../terminal.js';
 import type { NewRun, RunRead, RunStore } from '../types.js';
+import { checkInboxRequest, type InboxRead, type NewInboxRequest } from '../inbox.js';
+import { postFileRequest, readFileRequests, removeFileRequest } from './inbox.js';
 
 // A project's runs as files; `write.fsync` as the project's config says.
 export class FileStore implements RunStore {
@@ -106,6 +108,18 @@ export class FileStore implements RunStore {
   async hasWriter(runId: string, pid?: number): Promise<boolean> {
     const paths = this.paths(runId);
     return pid === undefined ? liveHolder(paths) !== undefined : readLockHolder(paths)?.pid === pid;
+  }
+
+  async postRequest(runId: string, request: NewInboxRequest): Promise<void> {
+    postFileRequest(resolveRun(this.projectDir, runId).runDir, checkInboxRequest(request), this.write.fsync);
+  }
+
+  async pendingRequests(runId: string): Promise<InboxRead> {
+    return readFileRequests(this.paths(runId).runDir);
+  }
+
+  async removeRequest(runId: string, id: string): Promise<void> {
+    removeFileRequest(this.paths(runId).runDir, id);
   }
 
   paths(runId: string): RunPaths {

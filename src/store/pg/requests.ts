@@ -4,12 +4,12 @@ import type pg from 'pg';
 import { UsageError } from '../../sys/errors.js';
 import { connectClient } from './connect.js';
 import type { PgStore } from './store.js';
+import { RUN_CHANNEL } from './channel.js';
 
 export const REQUEST_KINDS = ['cancel', 'resume'] as const;
 export type RequestKind = (typeof REQUEST_KINDS)[number];
 
-// The channel every request is announced on; the payload is the run id.
-export const RUN_CHANNEL = 'teamline_run';
+export { RUN_CHANNEL } from './channel.js';
 
 // A request as read back; ids grow in commit order within a run.
 export interface RunRequest {

@@ -2,6 +2,7 @@
 // are `json`, which keeps each record's text as the file store writes it (key order included).
 import type pg from 'pg';
 import { APPEND_ONLY_TABLES, WORKER_TABLES } from './schema-workers.js';
+import { INBOX_TABLE } from './inbox.js';
 
 // Refuses UPDATE, DELETE and TRUNCATE: runs, events, approvals, reports and requests are written once.
 const APPEND_ONLY = `
@@ -52,6 +53,7 @@ export async function ensureSchema(client: pg.ClientBase): Promise<void> {
     await client.query(APPEND_ONLY);
     await client.query(TABLES);
     await client.query(WORKER_TABLES);
+    await client.query(INBOX_TABLE);
     await client.query(TRIGGERS);
     await client.query('COMMIT');
   } catch (error) {

@@ -16,6 +16,8 @@ import { parseApprovalBody, parseEventBody } from '../parse-body.js';
 import { hasWriter, takeWriterLock, type WriterLock } from './writer-lock.js';
 import { endedBy, findConflicts, refuseSecondTerminal, TerminalConflictError } from '../terminal.js';
 import { foldInput, type NewRun, type RunRead, type RunStore } from '../types.js';
+import { checkInboxRequest, type InboxRead, type NewInboxRequest } from '../inbox.js';
+import { postPgRequest, readPgRequests, removePgRequest } from './inbox.js';
 
 type Row = { name: string; body: string };
 
@@ -179,6 +181,18 @@ export class PgStore implements RunStore {
   // A session advisory lock on a connection of its own: the server frees it when that connection ends.
   lockWriter(runId: string, holder: string): Promise<WriterLock> {
     return takeWriterLock(this.url, runId, holder);
+  }
+
+  async postRequest(runId: string, request: NewInboxRequest): Promise<void> {
+    await postPgRequest(this, runId, checkInboxRequest(request));
+  }
+
+  async pendingRequests(runId: string): Promise<InboxRead> {
+    return readPgRequests(this, runId);
+  }
+
+  async removeRequest(runId: string, id: string): Promise<void> {
+    await removePgRequest(this, runId, id);
   }
 
   // This machine's files of a run on the store: laid out as a run folder's, under .team/store-runs.

@@ -70,7 +70,7 @@ export function teamToolSteps(facts: PromptFacts, toolNames: string[], outputs: 
     ...(dependent ? [tool('team_message', { to: dependent, text: dependentMessage(facts.taskId, dependent) })] : []),
     tool('team_progress', { text: `writing ${file.relative}` }),
     { kind: 'write', path: file.path, content: file.content } satisfies Step,
-    tool('team_done', { status: 'completed', summary: `wrote ${file.relative}`, artifacts: [file.relative], evidence: 'team tools', next: '' }),
+    tool('team_done', { summary: `wrote ${file.relative}`, artifacts: [file.relative], evidence: 'team tools', next: '' }),
   ];
   if (!steps.every((step) => step !== undefined)) return undefined;
   const asked = outputs.findIndex((output) => SHUTDOWN.test(output));

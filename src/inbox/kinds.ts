@@ -1,0 +1,37 @@
+// The kinds of request the run's writer takes from its inbox (take.ts), each with its body's schema.
+import { z } from 'zod';
+import type { FoldState } from '../log/fold.js';
+import type { InboxHandler } from './take.js';
+import { teamTextProblem } from './text.js';
+
+// `team say`: a message from the person to a worker or a task, and a message relayed from a worker's
+// tool call on another machine (team worker) is the same record.
+const messageBody = z.strictObject({
+  from: z.string().min(1).max(128),
+  to: z.string().min(1).max(128),
+  text: z.string(),
+  question: z.boolean().optional(),
+  task_id: z.string().optional(),
+  attempt: z.number().int().positive().optional(),
+});
+
+// Whom a message can go to: the lead, a worker of the run (worker-N), or one of its tasks.
+export function recipientProblem(st: Readonly<FoldState>, to: string): string | undefined {
+  if (to === 'lead' || st.tasks.has(to) || st.assigned.has(to)) return undefined;
+  if ([...st.assigned.values()].includes(to) || /^worker-\d+$/.test(to)) return undefined;
+  return `--to: ${to} is neither lead, a worker (worker-N) nor a task of the run`;
+}
+
+export const MESSAGE: InboxHandler<z.infer<typeof messageBody>> = {
+  body: messageBody,
+  toEvent(body, request, session) {
+    const problem = teamTextProblem(body.text, 'the message') ?? recipientProblem(session.events.fold.state, body.to);
+    if (problem) return { refused: problem };
+    return { event: 'team_message', key: request.key, from: body.from, to: body.to, text: body.text, ...(body.question && { question: true }), ...(body.task_id !== undefined && { task_id: body.task_id }), ...(body.attempt !== undefined && { attempt: body.attempt }) };
+  },
+};
+
+// Every kind, by name.
+export const INBOX_KINDS: Record<string, InboxHandler<never>> = {
+  message: MESSAGE as InboxHandler<never>,
+};
