@@ -13,6 +13,7 @@ import { HANG_KEY, OK_KEY, startModelServer, type ModelServer } from './model-se
 import { expectNoProcessLeft, markRun } from './leftovers.js';
 import { saveFixtures } from './record.js';
 import { expectTeamToolsUsed, runWithTeamTools } from './team-tools.js';
+import { itRunsWithTeamTools } from './team-tools-run.js';
 
 // A whole pipeline (plan, two exec tasks, verify, fix, verify) of a slow-starting CLI on a busy machine.
 const PIPELINE_TIMEOUT_MS = 600_000;
@@ -120,6 +121,8 @@ export function describeRealCli(cli: RealCli): void {
         expectTeamToolsUsed(ctx.server, cli, projects[i]!, runs[i]!, level);
       }
     }, 180_000);
+
+    describe('with the team tools', () => itRunsWithTeamTools(ctx));
 
     it('fails fast on a bad key, with a message naming the CLI and the cause, and no retry', async () => {
       const run = ctx.project('bad-key-for-the-test');
