@@ -20,6 +20,7 @@ import { buildPrompt } from '../run/prompts.js';
 import type { RunSession } from '../run/session.js';
 import { watchWorker } from './watchdog.js';
 import { openDesk } from '../mcp/desk.js';
+import { messagesTo } from '../log/fold-team.js';
 import { ANSWER_MS, writeToolsContext } from '../mcp/context.js';
 import type { Stage } from '../../workers/types.js';
 
@@ -102,7 +103,8 @@ async function startWorker(session: RunSession, input: AttemptInput, files: Atte
   await mkdir(files.dir, { recursive: true });
   const handoffTexts = handoffTextsOf(session, input.handoffs.map((h) => h.path));
   const teamServer = teamServerFor(agent, files.dir);
-  const prompt = buildPrompt({ input, config: session.config, configFile: session.configFile, projectDir: session.isolation.workDir(input.stage, input.worker), resultFile: files.resultFile, handoffTexts, workers: session.workers, teamTools: teamServer !== undefined });
+  const messages = messagesTo(session.events.fold.state.team, input.taskId);
+  const prompt = buildPrompt({ input, config: session.config, configFile: session.configFile, projectDir: session.isolation.workDir(input.stage, input.worker), resultFile: files.resultFile, handoffTexts, workers: session.workers, messages, teamTools: teamServer !== undefined });
   await writeFile(files.promptFile, prompt);
   writeToolsContext(files.dir, { run_id: session.runId, task_id: input.taskId, attempt: input.attempt, worker: input.worker, stage: input.stage, answer_ms: ANSWER_MS });
   spec.command = adapter.build({ prompt, promptFile: files.promptFile, resultFile: files.resultFile, projectDir: session.projectDir, agent, stage: input.stage, permission: permissionFor(agent, input.stage), teamServer });

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { TeamConfig } from '../../config/schema.js';
 import type { AttemptInput } from '../../machines/types.js';
 import { UsageError } from '../sys/errors.js';
+import type { TeamMessage } from '../log/fold-team.js';
 
 // The result each stage asks for, shown in its prompt.
 const RESULT_SHAPES: Record<string, string> = {
@@ -22,6 +23,8 @@ export interface PromptContext {
   resultFile: string;
   handoffTexts: string[];
   workers: number;
+  /** Messages to the task (from teammates and the person): the log's, when the prompt is written. */
+  messages?: TeamMessage[];
   /** The worker has the team tools: the prompt tells it how a teammate uses them. */
   teamTools?: boolean;
 }
@@ -53,7 +56,14 @@ export function buildPrompt(ctx: PromptContext): string {
   const fill = (template: string) => template.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => values[name] ?? whole);
   // The tools' rules come just before the result they report.
   if (ctx.teamTools) values.result = `${fill(readBuiltIn(WORKER_TOOLS))}${values.result}`;
-  return fill(readTemplate(ctx.config, ctx.configFile, input.stage));
+  const text = fill(readTemplate(ctx.config, ctx.configFile, input.stage));
+  return ctx.messages?.length ? `${text.trimEnd()}\n\n${messagesSection(ctx.messages)}\n` : text;
+}
+
+// The messages to the task, after the template (whatever template the user has).
+function messagesSection(messages: TeamMessage[]): string {
+  const from = (m: TeamMessage) => (m.from === 'human' ? 'the person running the team' : `${m.from}${m.task !== undefined ? ` (task ${m.task})` : ''}`);
+  return ['## Messages from teammates', '', ...messages.map((m) => `- from ${from(m)}${m.question ? ', a question' : ''}: ${m.text.replace(/\s+/g, ' ')}`)].join('\n');
 }
 
 // The worker's rules when it has the team tools (config/prompts/worker-tools.md).

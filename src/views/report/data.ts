@@ -5,6 +5,7 @@ import type { RunFiles } from '../../log/read.js';
 import type { RunPaths } from '../../log/write.js';
 import type { RunView } from '../../log/fold.js';
 import { attentionLines, notDrivenLine } from '../status/render.js';
+import { teamLines } from '../team-lines.js';
 import { unseenCheckoutChanges } from '../../isolation/view.js';
 import { prefixFor } from '../../../machines/plan.js';
 import type { GateRun as ReportGate, Marker as ReportMarker, Verdict as ReportVerdict } from '../../log/fold-story.js';
@@ -125,7 +126,7 @@ export function makeReportData(files: Pick<RunFiles, 'events'>, view: RunView, h
     usage: usageTables(view),
     undriven: notDrivenLine(view, moment.driven),
     handoffs,
-    attention: [...attentionLines(view, moment.driven), ...checkoutAttention(view)],
+    attention: [...attentionLines(view, moment.driven), ...checkoutAttention(view), ...teamLines(view).map((line) => `team: ${line}`)],
     events: files.events.map((e) => eventRow(e as unknown as Record<string, unknown>)),
   };
 }

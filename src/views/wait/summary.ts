@@ -5,6 +5,7 @@ import { writeFileAtomic } from '../../sys/atomic.js';
 import { readRegularFile } from '../../sys/regular-file.js';
 import type { RunView } from '../../log/fold.js';
 import { attentionLines } from '../status/render.js';
+import { teamLines } from '../team-lines.js';
 
 // What the previous `team wait` saw; not an event, never read by the pipeline.
 export const WAIT_MARK_FILE = 'wait-mark.json';
@@ -38,6 +39,8 @@ export function summarizeProgress(view: RunView, runDir: string, waitedS: number
   ];
   const changes = changesSince(view, previous);
   lines.push(previous ? `  since the last wait (${previous.at}): ${changes.length ? changes.join('; ') : 'no change'}` : `  so far: ${changes.length ? changes.join('; ') : 'nothing finished yet'}`);
+  const team = teamLines(view);
+  if (team.length) lines.push('  team:', ...team.slice(-6).map((line) => `    ${line}`));
   // Summed up while an orchestrator drives the run (a wait ends when none does).
   const attention = attentionLines(view, true);
   lines.push(attention.length ? '  needs attention:' : '  needs attention: nothing');

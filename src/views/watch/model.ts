@@ -5,6 +5,7 @@ import { readRunFiles, type RunFiles } from '../../log/read.js';
 import type { RunPaths } from '../../log/write.js';
 import { foldRun, type RunView } from '../../log/fold.js';
 import { attentionLines, notDrivenLine } from '../status/render.js';
+import { teamLines } from '../team-lines.js';
 import { liveHolder } from '../../store/files/lock.js';
 import { openRegularFile } from '../../sys/regular-file.js';
 import { terminalLine } from '../../sys/terminal-text.js';
@@ -33,6 +34,8 @@ export interface WatchModel {
   /** Every attempt's state, for the plain lines. */
   attempts: AttemptFact[];
   attention: string[];
+  /** The team tools' lines: messages to the lead, progress notes, reservations, overlaps. */
+  team: string[];
   /** Set while the run has not ended and nothing drives it: what to say, and the command that continues it. */
   undriven?: string;
   outcome?: string;
@@ -105,6 +108,7 @@ export function toWatchModel(view: RunView, tail: WatchRead['tail'], now = Date.
     // A live run's writes in flight (temporary files) are not problems yet.
     // The run nothing drives is said in place of the footer (model.undriven), not among these.
     attention: attentionLines(live ? { ...view, problems: view.problems.filter((p) => !p.reason.startsWith('stray temporary file')) } : view, live).filter((line) => line !== notDrivenLine(view, live)),
+    team: teamLines(view),
     outcome: view.outcome,
     ended,
   };
