@@ -1,5 +1,7 @@
 // Whole runs of the real CLI with the team tools of `team mcp`, through the built `team`: the
 // scripted model (model-server/team-tools.ts) calls the tools as a model would.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { eventsOf, waitForEvent } from '../helpers/agent-project.js';
 import type { RealCliContext } from './suite.js';
@@ -21,7 +23,7 @@ function execCall(projectDir: string, taskId: string, outputs: number): (call: M
 
 // Registers the team tools runs of `ctx.cli` (inside its describe).
 export function itRunsWithTeamTools(ctx: RealCliContext): void {
-  it('runs a team with its tools: tasks listed, files reserved (the second told who holds one), the lead told, a teammate told, results through team_done', async () => {
+  it('runs a team with its tools: tasks listed, files reserved (the second told who holds one), the lead told, results through team_done, a dependent prompted with its teammate\'s message', async () => {
     const { cli, server } = ctx;
     const run = ctx.project(OK_KEY);
     // t1 and t2 both hold their answer after their reservation until both reserved: they overlap.
@@ -49,8 +51,11 @@ export function itRunsWithTeamTools(ctx: RealCliContext): void {
     const answer = server.calls.find(execCall(run.project.dir, second!.task_id!, 2))!.outputs[1]!;
     expect(answer).toContain(SHARED_FILE);
     expect(answer).toContain(first!.worker);
-    // t1's message to t3 is in the log.
+    // t1's message to t3 is in the log, and in t3's prompt (t3 starts after t1 ends).
     expect(eventsOf(files, 'team_message').filter((e) => e.to === 't3').map((e) => e.text)).toEqual([dependentMessage('t1', 't3')]);
+    const attempt = eventsOf(files, 'attempt_spawned').find((e) => e.task_id === 't3')!;
+    const prompt = readFileSync(join(run.project.dir, '.team/runs', run.project.runId(), 'attempts/t3', `a${attempt.attempt}`, 'prompt.md'), 'utf8');
+    expect(prompt).toContain(`## Messages from teammates\n\n- from ${first!.task_id === 't1' ? first!.worker : second!.worker} (task t1): ${dependentMessage('t1', 't3')}`);
   }, RUN_TIMEOUT_MS);
 
   it('delivers `team say` to a running worker at its next tool call', async () => {
