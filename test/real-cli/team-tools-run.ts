@@ -1,6 +1,6 @@
 // Whole runs of the real CLI with the team tools of `team mcp`, through the built `team`: the
 // scripted model (model-server/team-tools.ts) calls the tools as a model would.
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { eventsOf, waitForEvent } from '../helpers/agent-project.js';
@@ -58,23 +58,50 @@ export function itRunsWithTeamTools(ctx: RealCliContext): void {
     expect(prompt).toContain(`## Messages from teammates\n\n- from ${first!.task_id === 't1' ? first!.worker : second!.worker} (task t1): ${dependentMessage('t1', 't3')}`);
   }, RUN_TIMEOUT_MS);
 
-  it('delivers `team say` to a running worker at its next tool call', async () => {
+  it('delivers `team say` to a running worker at its next tool call; after a kill -9 of the orchestrator with a call open, resume answers it and records every call once', async () => {
     const { cli, server } = ctx;
     const run = ctx.project(OK_KEY);
     const beforeReserve = server.hold(execCall(run.project.dir, 't1', 1));
+    const beforeMessage = server.hold(execCall(run.project.dir, 't1', 2));
     const started = run.start(['2:executor', `write three files ${TEAM_TOOLS_MARK}`, '--agent', cli]);
     await beforeReserve.reached;
     const said = await run.project.team(['say', '--to', 't1', SAID]);
     expect(said.exitCode, said.stderr).toBe(0);
     await waitForEvent(run.project, 'team_message', (e) => e.from === 'human' && e.to === 't1', EVENT_TIMEOUT_MS);
     beforeReserve.release();
-    const result = await started.result;
-    expect(result.exitCode, `${result.stdout}\n${result.stderr}`).toBe(0);
     // The answer to its next call (team_reserve), as the CLI passed it to the model, carried the message.
-    const next = server.calls.find(execCall(run.project.dir, 't1', 2))!;
-    expect(next.outputs[1]).toContain(SAID);
+    expect((await beforeMessage.reached).outputs[1]).toContain(SAID);
+    // The orchestrator dies; the worker calls team_message meanwhile, and waits for its answer.
+    process.kill(started.pid, 'SIGKILL');
+    await started.result;
+    const attemptDir = join(run.project.dir, '.team/runs', run.project.runId(), 'attempts/t1/a1');
+    const open = countCalls(attemptDir);
+    beforeMessage.release();
+    await waitFor(() => countCalls(attemptDir) > open, EVENT_TIMEOUT_MS);
+    const resumed = await run.project.team(['resume'], { TEAMLINE_TEST_RUN: run.marker });
+    expect(resumed.exitCode, `${resumed.stdout}\n${resumed.stderr}`).toBe(0);
+    const files = run.project.readRun();
+    expect(eventsOf(files, 'run_completed')).toHaveLength(1);
+    const ofT1 = (name: 'team_looked' | 'team_reserved' | 'team_progress' | 'team_result') => eventsOf(files, name).filter((e) => e.task_id === 't1');
+    for (const name of ['team_looked', 'team_reserved', 'team_progress', 'team_result'] as const) expect(ofT1(name), name).toHaveLength(1);
+    expect(eventsOf(files, 'team_message').filter((e) => e.task_id === 't1').map((e) => e.to).sort()).toEqual(['lead', 't3']);
+    expect(eventsOf(files, 'attempt_spawned').filter((e) => e.task_id === 't1')).toHaveLength(1);
     await expectNoProcessLeft(run.marker);
   }, RUN_TIMEOUT_MS);
+}
+
+// How many calls the attempt's team tool server has left (answered or not).
+function countCalls(attemptDir: string): number {
+  const dir = join(attemptDir, 'calls');
+  return existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.call.json')).length : 0;
+}
+
+async function waitFor(done: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`not so within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 // What the person says to t1 in the test of `team say`.
