@@ -20,6 +20,7 @@ import { buildPrompt } from '../run/prompts.js';
 import type { RunSession } from '../run/session.js';
 import { watchWorker } from './watchdog.js';
 import { openDesk } from '../mcp/desk.js';
+import { askToolsFirst } from '../cancel/ask-tools.js';
 import { messagesTo } from '../log/fold-team.js';
 import { ANSWER_MS, writeToolsContext } from '../mcp/context.js';
 import type { Stage } from '../../workers/types.js';
@@ -64,7 +65,8 @@ async function runLocalAttempt(session: RunSession, input: AttemptRequest, signa
   }
   // The team tools' calls are taken while the attempt runs, and those left once it ended.
   const desk = openDesk(session, { task: input.taskId, attempt: input.attempt, worker: input.worker, stage: input.stage as Stage, workDir: spec.cwd, attemptDir: files.dir, resultFile: files.resultFile });
-  const exit = await watchWorker(session, handle, spec, input, signal, adapter).finally(() => desk.close());
+  const asked = askToolsFirst(session, input, files.dir, signal);
+  const exit = await watchWorker(session, handle, spec, input, asked.signal, adapter).finally(() => (asked.release(), desk.close()));
   // Descendants that left the worker's process group (setsid) end with the attempt: before a
   // cancelled one is recorded, and once a finished one is, so that the worker's next task need not
   // wait for the look at /proc, which attempts that end within ESCAPEES_GATHER_MS share. The run

@@ -33,7 +33,7 @@ const LinkSchema = z.strictObject({ path: z.string().min(1), target: z.string().
 const CommitSchema = z.strictObject({ message: z.string().min(1).optional(), force: z.array(z.string().min(1)).optional() });
 
 // A call of a team tool (workers/sim/tools.ts): made `repeat` times `everyMs` apart; with `until`, made
-// again until its answer carries unread messages or a shutdown request (at most `maxMs`).
+// again until an answer (to it or an earlier call) carried unread messages or a shutdown request (at most `maxMs`).
 const ToolStepSchema = z.strictObject({
   call: z.string().min(1),
   args: z.record(z.string(), z.unknown()).optional(),
@@ -41,6 +41,8 @@ const ToolStepSchema = z.strictObject({
   everyMs: z.int().min(0).optional(),
   until: z.enum(['unread', 'shutdown']).optional(),
   maxMs: z.int().min(1).optional(),
+  /** Print nothing of the answers: no output that the watchdog would take as a sign of life. */
+  quiet: z.boolean().optional(),
 });
 
 // What one attempt does; every field is optional (see SCENARIO.md).

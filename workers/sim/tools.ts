@@ -18,6 +18,8 @@ export async function callTools(env: SimEnv, steps: ToolStep[]): Promise<boolean
   const client = new Client({ name: 'sim', version: '1' });
   await client.connect(transport);
   let finished = false;
+  // What any answer so far carried: a message delivered with an earlier call counts as arrived.
+  const seen = { unread: false, shutdown: false };
   try {
     for (const step of steps) {
       for (let round = 0; round < (step.repeat ?? 1); round++) {
@@ -25,7 +27,9 @@ export async function callTools(env: SimEnv, steps: ToolStep[]): Promise<boolean
         const started = Date.now();
         for (;;) {
           const answer = await call(client, step);
-          const met = !step.until || (step.until === 'unread' ? answer.unread !== undefined : answer.shutdown !== undefined);
+          seen.unread ||= answer.unread !== undefined;
+          seen.shutdown ||= answer.shutdown !== undefined;
+          const met = !step.until || seen[step.until];
           if (met || Date.now() - started > (step.maxMs ?? 30_000)) break;
           await sleep(step.everyMs ?? 100);
         }
@@ -41,7 +45,7 @@ export async function callTools(env: SimEnv, steps: ToolStep[]): Promise<boolean
 async function call(client: Client, step: ToolStep): Promise<Record<string, unknown>> {
   const result = (await client.callTool({ name: step.call, arguments: step.args ?? {} }, undefined, { timeout: 120_000 })) as { content?: Array<{ type: string; text?: string }>; isError?: boolean };
   const text = result.content?.find((c) => c.type === 'text')?.text ?? '{}';
-  console.log(`sim: tool ${step.call}${result.isError ? ' (error)' : ''} ${text}`);
+  if (!step.quiet) console.log(`sim: tool ${step.call}${result.isError ? ' (error)' : ''} ${text}`);
   try {
     return JSON.parse(text) as Record<string, unknown>;
   } catch {
