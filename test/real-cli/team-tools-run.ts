@@ -58,33 +58,45 @@ export function itRunsWithTeamTools(ctx: RealCliContext): void {
     expect(prompt).toContain(`## Messages from teammates\n\n- from ${first!.task_id === 't1' ? first!.worker : second!.worker} (task t1): ${dependentMessage('t1', 't3')}`);
   }, RUN_TIMEOUT_MS);
 
-  it('delivers `team say` to a running worker at its next tool call; after a kill -9 of the orchestrator with a call open, resume answers it and records every call once', async () => {
+  it('delivers `team say` at the next tool call; after a kill -9 of the orchestrator with a call open, resume answers it; a cancel reaches the worker as a shutdown request it answers with team_fail; every call recorded once', async () => {
     const { cli, server } = ctx;
     const run = ctx.project(OK_KEY);
-    const beforeReserve = server.hold(execCall(run.project.dir, 't1', 1));
-    const beforeMessage = server.hold(execCall(run.project.dir, 't1', 2));
+    const [beforeReserve, beforeMessage, beforeSecondMessage] = [1, 2, 3].map((outputs) => server.hold(execCall(run.project.dir, 't1', outputs)));
     const started = run.start(['2:executor', `write three files ${TEAM_TOOLS_MARK}`, '--agent', cli]);
-    await beforeReserve.reached;
+    await beforeReserve!.reached;
     const said = await run.project.team(['say', '--to', 't1', SAID]);
     expect(said.exitCode, said.stderr).toBe(0);
     await waitForEvent(run.project, 'team_message', (e) => e.from === 'human' && e.to === 't1', EVENT_TIMEOUT_MS);
-    beforeReserve.release();
+    beforeReserve!.release();
     // The answer to its next call (team_reserve), as the CLI passed it to the model, carried the message.
-    expect((await beforeMessage.reached).outputs[1]).toContain(SAID);
+    expect((await beforeMessage!.reached).outputs[1]).toContain(SAID);
     // The orchestrator dies; the worker calls team_message meanwhile, and waits for its answer.
     process.kill(started.pid, 'SIGKILL');
     await started.result;
     const attemptDir = join(run.project.dir, '.team/runs', run.project.runId(), 'attempts/t1/a1');
     const open = countCalls(attemptDir);
-    beforeMessage.release();
+    beforeMessage!.release();
     await waitFor(() => countCalls(attemptDir) > open, EVENT_TIMEOUT_MS);
-    const resumed = await run.project.team(['resume'], { TEAMLINE_TEST_RUN: run.marker });
-    expect(resumed.exitCode, `${resumed.stdout}\n${resumed.stderr}`).toBe(0);
+    const resumed = run.project.start(['resume'], { TEAMLINE_TEST_RUN: run.marker });
+    // The resumed orchestrator answered it: the worker asks its model again.
+    await beforeSecondMessage!.reached;
+    const cancel = run.project.start(['cancel']);
+    await waitForEvent(run.project, 'team_shutdown_requested', (e) => e.task_id === 't1', EVENT_TIMEOUT_MS);
+    beforeSecondMessage!.release();
+    expect((await cancel.result).exitCode).toBe(0);
+    const result = await resumed.result;
+    expect(result.exitCode, `${result.stdout}\n${result.stderr}`).toBe(3);
     const files = run.project.readRun();
-    expect(eventsOf(files, 'run_completed')).toHaveLength(1);
-    const ofT1 = (name: 'team_looked' | 'team_reserved' | 'team_progress' | 'team_result') => eventsOf(files, name).filter((e) => e.task_id === 't1');
-    for (const name of ['team_looked', 'team_reserved', 'team_progress', 'team_result'] as const) expect(ofT1(name), name).toHaveLength(1);
-    expect(eventsOf(files, 'team_message').filter((e) => e.task_id === 't1').map((e) => e.to).sort()).toEqual(['lead', 't3']);
+    expect(eventsOf(files, 'run_cancelled')).toHaveLength(1);
+    // The worker saw the request in its next answer and ended itself with team_fail, before any signal.
+    const stopped = server.calls.find(execCall(run.project.dir, 't1', 4))!;
+    expect(stopped.outputs[3]).toMatch(/shutdown/i);
+    expect(stopped.step).toMatchObject({ kind: 'tool', args: { summary: 'stopped: the lead asked for a shutdown' } });
+    const ofT1 = (name: 'team_looked' | 'team_reserved' | 'team_result') => eventsOf(files, name).filter((e) => e.task_id === 't1');
+    expect(ofT1('team_looked')).toHaveLength(1);
+    expect(ofT1('team_reserved')).toHaveLength(1);
+    expect(ofT1('team_result').map((e) => e.status)).toEqual(['failed']);
+    expect(eventsOf(files, 'team_message').filter((e) => e.task_id === 't1').map((e) => e.to)).toEqual(['lead', 't3']);
     expect(eventsOf(files, 'attempt_spawned').filter((e) => e.task_id === 't1')).toHaveLength(1);
     await expectNoProcessLeft(run.marker);
   }, RUN_TIMEOUT_MS);
