@@ -44,9 +44,17 @@ function buildClaude(input: AdapterInput): AgentCommand {
   // Last: --allowedTools takes every following word as a tool name.
   const level = agent.permissionMode !== undefined ? ['--permission-mode', agent.permissionMode] : LEVEL_ARGS[input.permission];
   args.push(...level);
-  if (input.teamServer) args.push(...(level.includes('--allowedTools') ? [] : ['--allowedTools']), ...TEAM_TOOL_NAMES.map((name) => `mcp__${TEAM_SERVER_NAME}__${name}`));
-  return makeAgentCommand(agent, 'claude', args, input.promptFile);
+  if (!input.teamServer) return makeAgentCommand(agent, 'claude', args, input.promptFile);
+  args.push(...(level.includes('--allowedTools') ? [] : ['--allowedTools']), ...TEAM_TOOL_NAMES.map((name) => `mcp__${TEAM_SERVER_NAME}__${name}`));
+  const command = makeAgentCommand(agent, 'claude', args, input.promptFile);
+  return { ...command, env: { [CONNECT_WAIT_VAR]: String(TEAM_SERVER_WAIT_MS), ...command.env } };
 }
+
+// claude waits this long (5 s unless told) for its MCP servers before its first model call, then
+// goes on without those not yet connected: on a busy machine the team tools would be missing from
+// the first turn. The agent's own env may set another.
+const CONNECT_WAIT_VAR = 'MCP_CONNECT_TIMEOUT_MS';
+const TEAM_SERVER_WAIT_MS = 30_000;
 
 // The team tool server as the only MCP server (the user's own are not loaded: --strict-mcp-config).
 // --mcp-config takes JSON text as well as a file, and every following word: an option comes next.

@@ -47,8 +47,10 @@ describe('team tools', () => {
     expect(JSON.stringify(gemini.build(makeInput({ adapter: 'gemini' })))).not.toMatch(/mcp|team_|policy|GEMINI_CLI_HOME/);
   });
 
-  it('give claude the server as its only MCP server and allow each tool by name, after Bash at the run level', () => {
-    const { args } = claude.build(withServer({ adapter: 'claude' }));
+  it('give claude the server as its only MCP server, allow each tool by name (after Bash at the run level) and wait for it before the first turn', () => {
+    const { args, env } = claude.build(withServer({ adapter: 'claude' }));
+    expect(env).toEqual({ MCP_CONNECT_TIMEOUT_MS: '30000' });
+    expect(claude.build(withServer({ adapter: 'claude', env: { MCP_CONNECT_TIMEOUT_MS: '9000' } })).env).toEqual({ MCP_CONNECT_TIMEOUT_MS: '9000' });
     const config = JSON.parse(args[args.indexOf('--mcp-config') + 1]!) as unknown;
     expect(config).toEqual({ mcpServers: { team: { type: 'stdio', command: SERVER.command, args: SERVER.args } } });
     expect(args[args.indexOf('--mcp-config') + 2]).toBe('--strict-mcp-config');
