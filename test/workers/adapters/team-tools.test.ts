@@ -74,7 +74,7 @@ describe('team tools', () => {
 
   it('give opencode the server as a local MCP server of the config it merges from OPENCODE_CONFIG_CONTENT', () => {
     const { env } = opencode.build(withServer({ adapter: 'opencode' }));
-    expect(JSON.parse(env!.OPENCODE_CONFIG_CONTENT!)).toEqual({ mcp: { team: { type: 'local', command: [SERVER.command, ...SERVER.args], enabled: true } } });
+    expect(JSON.parse(env!.OPENCODE_CONFIG_CONTENT!)).toEqual({ mcp: { team: { type: 'local', command: [SERVER.command, ...SERVER.args], enabled: true, timeout: 60_000 } } });
     expect(env!.OPENCODE_PERMISSION).toBeDefined();
   });
 
