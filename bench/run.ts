@@ -10,6 +10,7 @@ import { benchResume } from './resume.js';
 import { benchRss } from './rss.js';
 import { benchStart } from './start.js';
 import { benchStore } from './store.js';
+import { benchToolCall } from './tool-call.js';
 
 // Each benchmark returns its comparisons; add new ones here.
 const BENCHMARKS: Array<{ name: string; key: string; run: () => Comparison[] | Promise<Comparison[]> }> = [
@@ -19,6 +20,7 @@ const BENCHMARKS: Array<{ name: string; key: string; run: () => Comparison[] | P
   { name: 'resume preparation (1k, 10k, 100k events)', key: 'resume', run: benchResume },
   { name: 'orchestrator memory (ralph, 10 x 50 tasks)', key: 'rss', run: benchRss },
   { name: 'cancel latency (20 workers)', key: 'cancel', run: benchCancel },
+  { name: 'team tool call round trip (file store)', key: 'tools', run: benchToolCall },
 ];
 
 const args = process.argv.slice(2);

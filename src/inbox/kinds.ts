@@ -1,8 +1,9 @@
 // The kinds of request the run's writer takes from its inbox (take.ts), each with its body's schema.
 import { z } from 'zod';
-import type { FoldState } from '../log/fold.js';
+import { recipientProblem } from './recipient.js';
 import type { InboxHandler } from './take.js';
 import { teamTextProblem } from './text.js';
+import { TOOL_CALL } from './tool-call.js';
 
 // `team say`: a message from the person to a worker or a task, and a message relayed from a worker's
 // tool call on another machine (team worker) is the same record.
@@ -14,13 +15,6 @@ const messageBody = z.strictObject({
   task_id: z.string().optional(),
   attempt: z.number().int().positive().optional(),
 });
-
-// Whom a message can go to: the lead, a worker of the run (worker-N), or one of its tasks.
-export function recipientProblem(st: Readonly<FoldState>, to: string): string | undefined {
-  if (to === 'lead' || st.tasks.has(to) || st.assigned.has(to)) return undefined;
-  if ([...st.assigned.values()].includes(to) || /^worker-\d+$/.test(to)) return undefined;
-  return `--to: ${to} is neither lead, a worker (worker-N) nor a task of the run`;
-}
 
 export const MESSAGE: InboxHandler<z.infer<typeof messageBody>> = {
   body: messageBody,
@@ -34,4 +28,5 @@ export const MESSAGE: InboxHandler<z.infer<typeof messageBody>> = {
 // Every kind, by name.
 export const INBOX_KINDS: Record<string, InboxHandler<never>> = {
   message: MESSAGE as InboxHandler<never>,
+  tool_call: TOOL_CALL as InboxHandler<never>,
 };

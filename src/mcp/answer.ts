@@ -7,7 +7,7 @@ import type { NewEvent } from '../log/schema.js';
 import { unreadFor } from '../log/fold-team.js';
 import { LIMITS, validateProjectPath } from '../log/guards.js';
 import { judgeResult } from '../attempt/result.js';
-import { recipientProblem } from '../inbox/kinds.js';
+import { recipientProblem } from '../inbox/recipient.js';
 import { teamTextProblem } from '../inbox/text.js';
 import type { Stage } from '../../workers/types.js';
 import type { CallAnswer, ToolCall } from './calls.js';

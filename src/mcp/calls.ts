@@ -13,7 +13,7 @@ export const CALLS_DIR = 'calls';
 export const CALL_BYTES = 1024 * 1024;
 const KEY = /^c-[0-9a-f]{16}$/;
 
-const callSchema = z.strictObject({ key: z.string().regex(KEY), tool: z.enum(TOOL_NAMES as [string, ...string[]]), args: z.unknown(), at: z.string() });
+export const callSchema = z.strictObject({ key: z.string().regex(KEY), tool: z.enum(TOOL_NAMES as [string, ...string[]]), args: z.unknown(), at: z.string() });
 export type ToolCall = z.infer<typeof callSchema>;
 
 const answerSchema = z.strictObject({ ok: z.boolean(), answer: z.unknown() });

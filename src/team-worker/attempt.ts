@@ -18,6 +18,8 @@ import { writeReport } from '../store/pg/reports.js';
 import type { WorkerContext } from './context.js';
 import { keepLease } from './lease.js';
 import { openAttemptTree, type AttemptTree, type GitOutcome } from './git.js';
+import { relayCalls, relaySite, type CallRelay } from './relay.js';
+import { ANSWER_MS, writeToolsContext } from '../mcp/context.js';
 
 // The output a finished report carries (its head and tail): where a fenced result may be found.
 const OUTPUT_REPORT_LIMIT = 64 * 1024;
@@ -43,6 +45,7 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
   let lost: string | undefined;
   let cap: NodeJS.Timeout | undefined;
   let silence: { stop(): void } | undefined;
+  let relay: CallRelay | undefined;
   // The agent runs as the orchestrator would run it: its own process group, or a pane when its config says tmux.
   const backend = job.agent.tmux ? ctx.tmux : ctx.backend;
   const stop = async (reason: string) => {
@@ -68,6 +71,7 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
       }
       const { spec, adapter } = makeSpec(ctx, taken, tree?.workDir ?? ctx.projectDir);
       if (job.agent.tmux) ctx.tmuxRuns.set(job.runId, (ctx.tmuxRuns.get(job.runId) ?? 0) + 1);
+      relay = relayCalls(ctx.store, job.runId, relaySite(job, spec.cwd, spec.attemptDir, join(spec.attemptDir, 'result.json')), (error) => ctx.say(`a team tool call of ${name} was not relayed: ${error.message}`));
       handle = await backend.launch(spec, (launched) => recordLaunch(spec.attemptDir, ctx.holder.workerId, launched));
       if (stopped) await stop(stopped);
       // The run's cap on an attempt's wall-clock time holds on this machine as on the writer's, and
@@ -85,6 +89,7 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
       session = watchSessionId(adapter, join(spec.attemptDir, OUTPUT_FILE), (id) => void writeReport(ctx.store, ref, ctx.holder.workerId, 'usage', { session_id: id }).catch(() => false));
       tail = watchOutputTail(join(spec.attemptDir, OUTPUT_FILE), (line) => void writeReport(ctx.store, ref, ctx.holder.workerId, 'output-tail', { line }).catch(() => false));
       const exit = await backend.wait(handle, spec);
+      await relay.close();
       session.stop();
       tail.stop();
       await stopEscapees(escapeeMarker(job.runId, job.taskId, job.attempt, handle));
@@ -95,6 +100,7 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
       if (lost) return void (await failJob(ctx.boss, taken, lost).catch(() => undefined));
       ctx.say(`■ ${name} finished (${exit.signal ?? `exit ${exit.exitCode}`}${stopped ? `, stopped: ${stopped}` : ''})`);
     } finally {
+      await relay?.close();
       if (cap) clearTimeout(cap);
       silence?.stop();
       session?.stop();
@@ -153,6 +159,7 @@ function makeSpec(ctx: WorkerContext, taken: TakenAttempt, workDir: string): { s
   // The writer leaves this machine's paths to it (src/remote/job.ts).
   const prompt = job.prompt.replaceAll('{{projectDir}}', workDir).replaceAll('{{resultFile}}', resultFile);
   writeFileSync(promptFile, prompt);
+  writeToolsContext(attemptDir, { run_id: job.runId, task_id: job.taskId, attempt: job.attempt, worker: job.worker, stage: job.stage, answer_ms: ANSWER_MS });
   const adapter = getAdapter(job.agent.adapter, { sim });
   if (!adapter) throw new Error(`no adapter ${job.agent.adapter}`);
   const command = adapter.build({ prompt, promptFile, resultFile, projectDir: workDir, agent: job.agent, stage: job.stage, permission: job.permission, teamServer: teamServerFor(job.agent, attemptDir) });

@@ -35,7 +35,7 @@ export interface WatchModel {
   attempts: AttemptFact[];
   attention: string[];
   /** The team tools' lines: messages to the lead, progress notes, reservations, overlaps. */
-  team: string[];
+  team?: string[];
   /** Set while the run has not ended and nothing drives it: what to say, and the command that continues it. */
   undriven?: string;
   outcome?: string;
