@@ -1,6 +1,6 @@
 // One attempt on a worker: run as the orchestrator runs it (the attempt folder, the prompt, the
 // adapter's command, the process backend's own process group), under a lease, with its reports.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getAdapter } from '../../workers/adapters/index.js';
 import { escapeeMarker, stopEscapees } from '../../workers/escapees.js';
@@ -20,6 +20,7 @@ import { keepLease } from './lease.js';
 import { openAttemptTree, type AttemptTree, type GitOutcome } from './git.js';
 import { relayCalls, relaySite, type CallRelay } from './relay.js';
 import { ANSWER_MS, writeToolsContext } from '../mcp/context.js';
+import { CALLS_DIR } from '../mcp/calls.js';
 
 // The output a finished report carries (its head and tail): where a fenced result may be found.
 const OUTPUT_REPORT_LIMIT = 64 * 1024;
@@ -31,6 +32,10 @@ const STOP_GRACE_MS = 2_000;
 export interface RunningAttempt {
   done: Promise<void>;
   stop(reason: string): Promise<void>;
+  /** Whether its agent has the team tools (its `team mcp` made the calls folder). */
+  hasTools(): boolean;
+  /** Stops it once `graceMs` passed unless it ended by then (a shutdown request asked it to end itself). */
+  stopAfter(graceMs: number, reason: string): Promise<void>;
 }
 
 // Starts the attempt's agent; `done` settles once it ended and its finished report is written (or the lease was lost).
@@ -109,7 +114,15 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
       if (job.agent.tmux) await releaseTmux(ctx, job.runId);
     }
   })();
-  return { done, stop };
+  const attemptDir = join(ctx.folder, 'attempts', job.runId, job.taskId, `a${job.attempt}`);
+  const stopAfter = async (graceMs: number, reason: string) => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), graceMs)));
+    const ended = await Promise.race([done.then(() => 'ended' as const), late]);
+    clearTimeout(timer);
+    if (ended === 'late') await stop(reason);
+  };
+  return { done, stop, hasTools: () => existsSync(join(attemptDir, CALLS_DIR)), stopAfter };
 }
 
 // The run's tmux server on this machine goes once none of its attempts runs here any more.

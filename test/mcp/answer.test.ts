@@ -18,6 +18,8 @@ const LOG = [
   { event: 'task_started', task_id: 'a', stage: 'team-exec', agent: 'sim', attempt: 1, status: 'running', session: '', parent_session: '', inputs: [], artifacts: [], evidence: '', next: '' },
   { event: 'team_reserved', key: 'k1', task_id: 'a', attempt: 1, worker: 'worker-1', files: ['src/x.ts'], held: [] },
   { event: 'team_message', key: 'k2', from: 'human', to: 'b', text: 'use v2' },
+  { event: 'team_message', key: 'k3', from: 'human', to: 'worker-1', text: 'not yours' },
+  { event: 'team_message', key: 'k4', from: 'worker-1', task_id: 'a', attempt: 1, to: 'worker-2', text: 'yours', read_through: 0 },
 ].map((e, i) => ({ ...e, at: at(i), run_id: 'r1', file: `f${i}` })) as unknown as Array<TeamEvent & { file: string }>;
 
 describe('src/mcp/answer', () => {
@@ -32,8 +34,11 @@ describe('src/mcp/answer', () => {
 
   it('answers with the unread messages, and records how far they were read', () => {
     const done = call('team_progress', { text: 'reading' });
-    expect(done.answer).toEqual({ ok: true, answer: { noted: true, unread: [{ from: 'human', text: 'use v2', at: at(3) }] } });
-    expect(done.event).toMatchObject({ event: 'team_progress', key: 'call:b:a1:c-0000000000000001', read_through: 1, worker: 'worker-2' });
+    expect(done.answer).toEqual({ ok: true, answer: { noted: true, unread: [{ from: 'human', text: 'use v2', at: at(3) }, { from: 'worker-1', task: 'a', text: 'yours', at: at(5) }] } });
+    expect(done.event).toMatchObject({ event: 'team_progress', key: 'call:b:a1:c-0000000000000001', read_through: 3, worker: 'worker-2' });
+    // Read through them, nothing is unread any more.
+    const after = handleCall(foldOf(RUN, [...LOG, { ...(done.event as object), at: at(6), run_id: 'r1', file: 'f9' } as TeamEvent & { file: string }]), site, { key: 'c-0000000000000002', tool: 'team_inbox', args: {}, at: at(7) }, 'k-next');
+    expect(after.answer).toEqual({ ok: true, answer: {} });
   });
 
   it('tells who holds a file already reserved by a live attempt', () => {

@@ -59,4 +59,30 @@ describe('team tools on the PostgreSQL store', () => {
     expect(answersOf(readFileSync(join(machine.dir, '.team', 'worker', 'attempts', runId, 'a', 'a1', 'output.log'), 'utf8'), 'team_inbox').at(-1)!.unread).toEqual([expect.objectContaining({ from: 'human', text: 'done now' })]);
     expect(((await world.store.pendingRequests(runId)).requests)).toEqual([]);
   });
+
+  it('asks a team worker’s attempt with the tools to stop; it ends with team_done, the one without is stopped', async () => {
+    const scenario = {
+      plan: SCENARIO.plan,
+      rules: [
+        { match: { stage: 'team-exec', task: 'a' }, do: { tools: [{ call: 'team_progress', args: { text: 'started' } }, { call: 'team_inbox', until: 'shutdown', everyMs: 100, maxMs: 30_000 }, { call: 'team_done', args: { summary: 'stopped cleanly' } }] } },
+        { match: { stage: 'team-exec', task: 'b' }, do: { hang: true } },
+      ],
+    };
+    const world = worlds.add(await openScaleOut(env.cluster.url, env.project, scenario, { shutdownTimeoutMs: 5_000 }));
+    world.worker('machine-a', ['--max', '2']);
+    const run = world.team(['2:executor', 'cancel it remotely', '--agent', 'sim']);
+    for (let i = 0; i < 600; i++) {
+      const runId = await world.runId();
+      const events = runId ? await world.events(runId) : [];
+      if (events.some((e) => e.event === 'team_progress') && events.some((e) => e.event === 'attempt_taken' && e.task_id === 'b')) break;
+      await sleep(50);
+    }
+    expect((await world.team(['cancel'])).exitCode).toBe(0);
+    expect((await run).exitCode).toBe(3);
+    const events = await world.events((await world.runId())!);
+    expect(events.filter((e) => e.event === 'team_shutdown_requested').map((e) => e.event === 'team_shutdown_requested' && e.task_id)).toEqual(['a']);
+    const finished = new Map(events.flatMap((e) => (e.event === 'task_finished' ? [[e.task_id, e] as const] : [])));
+    expect(finished.get('a')).toMatchObject({ status: 'completed', evidence: 'stopped cleanly' });
+    expect(finished.get('b')).toMatchObject({ status: 'interrupted' });
+  });
 });

@@ -1,6 +1,8 @@
 // The team tools end to end: a real run of two sim workers in a git repository, each an MCP client
 // of the built `team mcp` (spawned with the SDK's filtered environment: nothing but the attempt's
 // folder tells the server who it serves), the person answering with `team say`.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeProjects } from '../helpers/project.js';
 import { makeGitProject } from '../helpers/git-project.js';
@@ -49,12 +51,17 @@ describe('team mcp with two workers', () => {
   let exit: number | undefined;
   let stdoutOfSay = '';
   let statusText = '';
+  let waitText = '';
+  let statusJson: { attention: { questions: Array<{ text: string }> }; team: { toLead: Array<{ text: string }> } } | undefined;
 
   it('runs the team: the lead sees the question, `team say` reaches both running workers, the run completes', async () => {
     const run = startTeam(project, '2:executor', 'build the api', '--agent', 'sim');
     await waitForEvent(project, 'a question to the lead', (e) => e.event === 'team_message' && e.to === 'lead' && e.question === true);
     await waitForEvent(project, 'a reservation by a', (e) => e.event === 'team_reserved' && e.task_id === 'a');
     statusText = (await project.team('status')).stdout;
+    statusJson = JSON.parse((await project.team('status', '--json')).stdout);
+    const waited = await project.team('wait', '--timeout', '1');
+    waitText = waited.stdout + waited.stderr;
     const said = await project.team('say', '--to', 'b', 'go ahead, a holds src/shared.ts');
     stdoutOfSay = said.stdout;
     expect(said.exitCode, said.stderr).toBe(0);
@@ -69,6 +76,10 @@ describe('team mcp with two workers', () => {
     expect(statusText).toMatch(/team:\n(.|\n)*question from worker-\d \(task a\) at [\d:]+: which database should the schema use\?/);
     expect(statusText).toMatch(/needs attention:\n(.|\n)*question from worker-\d \(task a\): which database should the schema use\? — answer with `team say --to a "…"`/);
     expect(statusText).toMatch(/reserved src\/shared\.ts by worker-\d \(a\)/);
+    expect(statusJson!.attention.questions.map((q) => q.text)).toEqual(['which database should the schema use?']);
+    expect(statusJson!.team.toLead.map((q) => q.text)).toEqual(['which database should the schema use?']);
+    expect(waitText).toMatch(/team:\n\s+question from worker-\d \(task a\)/);
+    expect(waitText).toMatch(/needs attention:\n(.|\n)*question from worker-\d \(task a\): which database/);
     expect(stdoutOfSay).toMatch(/^message for b left for run \S+: read at its next tool call/);
   });
 
@@ -91,6 +102,12 @@ describe('team mcp with two workers', () => {
     expect(inbox.unread).toEqual([expect.objectContaining({ from: 'human', text: 'use sqlite' })]);
     const status = (await project.team('status')).stdout;
     expect(status).not.toMatch(/needs attention:(.|\n)*question from/);
+  });
+
+  it('lists the messages to the lead in the report', async () => {
+    const report = await project.team('report', '--out', 'report.html');
+    expect(report.exitCode, report.stderr).toBe(0);
+    expect(readFileSync(join(project.dir, 'report.html'), 'utf8')).toContain('team: question from worker-');
   });
 
   it('puts a finished task’s message to its dependent in the dependent’s prompt', () => {

@@ -3,7 +3,6 @@
 // for the README demo and end-to-end tests on machines with no model access. See SCENARIO.md.
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { callTools } from './tools.js';
 import { hangForever, ignoreSignals, makeLinks, printLines, spawnChildren, startHeartbeat, toHeartbeatFile, writeTaskFiles } from './behaviours.js';
 import { appendLedger, countEarlierReviews } from './ledger.js';
 import { commitOwnWork, editLines, runShell } from './git-work.js';
@@ -36,7 +35,8 @@ async function runSim(): Promise<number> {
     deliverResult(env, behaviour, { status: 'failed', summary, artifacts: [], evidence: 'no prompt', next: 'check the runtime' });
     return 0;
   }
-  if (behaviour.tools && (await callTools(env, behaviour.tools))) return 0;
+  // The MCP client is loaded only by an attempt that calls the tools: every other sim starts as fast as before.
+  if (behaviour.tools && (await (await import('./tools.js')).callTools(env, behaviour.tools))) return 0;
   await sleep(behaviour.sleepMs ?? 0);
   if (behaviour.hang) await hangForever();
   await printLines(behaviour.printLines ?? 0, task.id);
