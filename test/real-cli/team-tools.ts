@@ -16,6 +16,8 @@ import { OK_KEY, type ModelServer } from './model-server/server.js';
 import { findTool, leadMessage, SHARED_FILE, TEAM_TOOLS_MARK } from './model-server/team-tools.js';
 
 const FIXTURE_SERVER = join(ROOT, 'test/fixtures/mcp/team-tools-server.mjs');
+// Beyond claude's default wait for its MCP servers (5 s) and codex's grace.
+const SLOW_START_MS = 6_000;
 // One CLI run, its start included, on a busy machine.
 const RUN_TIMEOUT_MS = 120_000;
 
@@ -53,7 +55,9 @@ export async function runWithTeamTools(cli: RealCli, home: CliHome, projectDir: 
   writeFileSync(promptFile, prompt);
   writeFileSync(join(attemptDir, 'mcp-calls.jsonl'), '');
   const adapter = getAdapter(cli, {})!;
-  const teamServer = { command: process.execPath, args: [FIXTURE_SERVER, '--attempt-dir', attemptDir] };
+  // At the run level the server is slow to start: the CLI must wait for it before its first turn.
+  const slow = permission === 'run' ? ['--start-delay-ms', String(SLOW_START_MS)] : [];
+  const teamServer = { command: process.execPath, args: [FIXTURE_SERVER, '--attempt-dir', attemptDir, ...slow] };
   // The adapter builds in `team`'s process, whose HOME is the worker's: here, the scratch home.
   const env = home.env(OK_KEY);
   const agent = { adapter: cli, env: { HOME: env.HOME! } };

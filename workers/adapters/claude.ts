@@ -47,14 +47,14 @@ function buildClaude(input: AdapterInput): AgentCommand {
   if (!input.teamServer) return makeAgentCommand(agent, 'claude', args, input.promptFile);
   args.push(...(level.includes('--allowedTools') ? [] : ['--allowedTools']), ...TEAM_TOOL_NAMES.map((name) => `mcp__${TEAM_SERVER_NAME}__${name}`));
   const command = makeAgentCommand(agent, 'claude', args, input.promptFile);
-  return { ...command, env: { [CONNECT_WAIT_VAR]: String(TEAM_SERVER_WAIT_MS), ...command.env } };
+  return { ...command, env: { ...WAIT_FOR_SERVERS, ...command.env } };
 }
 
-// claude waits this long (5 s unless told) for its MCP servers before its first model call, then
-// goes on without those not yet connected: on a busy machine the team tools would be missing from
-// the first turn. The agent's own env may set another.
-const CONNECT_WAIT_VAR = 'MCP_CONNECT_TIMEOUT_MS';
-const TEAM_SERVER_WAIT_MS = 30_000;
+// Print mode may make its first model call while its MCP servers still start (the model gets a
+// WaitForMcpServers tool instead), and waits at most 5 s otherwise: on a busy machine the team
+// tools would be missing from the first turn. It waits for them, up to 30 s (the agent's env may
+// say otherwise).
+const WAIT_FOR_SERVERS = { MCP_CONNECTION_NONBLOCKING: '0', MCP_CONNECT_TIMEOUT_MS: '30000' };
 
 // The team tool server as the only MCP server (the user's own are not loaded: --strict-mcp-config).
 // --mcp-config takes JSON text as well as a file, and every following word: an option comes next.

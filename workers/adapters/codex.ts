@@ -45,6 +45,9 @@ function buildCodex(input: AdapterInput): AgentCommand {
   return makeAgentCommand(agent, 'codex', args, input.promptFile);
 }
 
+// How long codex may wait for the team tool server to start (it is ready long before, unless the machine is busy).
+const TEAM_SERVER_WAIT_MS = 30_000;
+
 // The team tool server through config overrides: each `-c key=value` value is TOML (a JSON string
 // or array of strings is one). `codex exec` never asks, so a tool that wants approval is refused:
 // the server's tools are approved up front.
@@ -54,6 +57,9 @@ function teamServerArgs(server: TeamToolServer): string[] {
     '-c', `${key}.command=${JSON.stringify(server.command)}`,
     '-c', `${key}.args=${JSON.stringify(server.args)}`,
     '-c', `${key}.default_tools_approval_mode="approve"`,
+    // codex waits this long for its MCP servers before the first turn, then goes on without those
+    // still starting: on a busy machine the team tools would be missing from the first turn.
+    '-c', `mcp_optional_startup_grace_ms=${TEAM_SERVER_WAIT_MS}`,
   ];
 }
 

@@ -49,8 +49,8 @@ describe('team tools', () => {
 
   it('give claude the server as its only MCP server, allow each tool by name (after Bash at the run level) and wait for it before the first turn', () => {
     const { args, env } = claude.build(withServer({ adapter: 'claude' }));
-    expect(env).toEqual({ MCP_CONNECT_TIMEOUT_MS: '30000' });
-    expect(claude.build(withServer({ adapter: 'claude', env: { MCP_CONNECT_TIMEOUT_MS: '9000' } })).env).toEqual({ MCP_CONNECT_TIMEOUT_MS: '9000' });
+    expect(env).toEqual({ MCP_CONNECTION_NONBLOCKING: '0', MCP_CONNECT_TIMEOUT_MS: '30000' });
+    expect(claude.build(withServer({ adapter: 'claude', env: { MCP_CONNECT_TIMEOUT_MS: '9000' } })).env).toEqual({ MCP_CONNECTION_NONBLOCKING: '0', MCP_CONNECT_TIMEOUT_MS: '9000' });
     const config = JSON.parse(args[args.indexOf('--mcp-config') + 1]!) as unknown;
     expect(config).toEqual({ mcpServers: { team: { type: 'stdio', command: SERVER.command, args: SERVER.args } } });
     expect(args[args.indexOf('--mcp-config') + 2]).toBe('--strict-mcp-config');
@@ -62,12 +62,13 @@ describe('team tools', () => {
     expect(own.slice(-10)).toEqual(['--permission-mode', 'plan', '--allowedTools', ...names]);
   });
 
-  it('give codex the server through config overrides, its tools approved (codex exec never asks)', () => {
+  it('give codex the server through config overrides, its tools approved (codex exec never asks), and wait for it before the first turn', () => {
     const { args } = codex.build(withServer({ adapter: 'codex' }));
-    expect(args.slice(-7)).toEqual([
+    expect(args.slice(-9)).toEqual([
       '-c', `mcp_servers.team.command=${JSON.stringify(SERVER.command)}`,
       '-c', `mcp_servers.team.args=${JSON.stringify(SERVER.args)}`,
       '-c', 'mcp_servers.team.default_tools_approval_mode="approve"',
+      '-c', 'mcp_optional_startup_grace_ms=30000',
       '-',
     ]);
   });
