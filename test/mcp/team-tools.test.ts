@@ -104,6 +104,13 @@ describe('team mcp with two workers', () => {
     expect(status).not.toMatch(/needs attention:(.|\n)*question from/);
   });
 
+  it('lists the messages to the lead and the overlap in the live view', async () => {
+    const watched = await project.team('watch');
+    expect(watched.exitCode, watched.stderr).toBe(0);
+    expect(watched.stdout).toMatch(/team: question from worker-\d \(task a\) at [\d:]+: which database should the schema use\?/);
+    expect(watched.stdout).toMatch(/team: overlap: src\/shared\.ts reserved by worker-\d \(b\)/);
+  });
+
   it('lists the messages to the lead in the report', async () => {
     const report = await project.team('report', '--out', 'report.html');
     expect(report.exitCode, report.stderr).toBe(0);
