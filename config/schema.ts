@@ -23,6 +23,8 @@ export const agentSchema = z.strictObject({
   scenario: z.string().min(1).optional(),
   /** Run this agent's workers in tmux panes instead of headless processes. */
   tmux: z.boolean().optional(),
+  /** The team tools (`team mcp`) in the worker's CLI; default on for claude, codex, gemini, opencode. */
+  teamTools: z.boolean().optional(),
 })
   // The command adapter has nothing to run without it: refused here, not at the first attempt.
   .refine((agent) => agent.adapter !== 'command' || agent.command !== undefined, { message: 'the command adapter needs a command', path: ['command'] });

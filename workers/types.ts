@@ -32,6 +32,8 @@ export interface AgentConfig {
   scenario?: string;
   /** Run this agent's workers in tmux panes. */
   tmux?: boolean;
+  /** Give the worker the team tools (the `team mcp` server); default on for claude, codex, gemini, opencode. */
+  teamTools?: boolean;
 }
 
 // What an adapter gets to build one attempt's command line.
@@ -44,6 +46,15 @@ export interface AdapterInput {
   stage: Stage;
   /** What this attempt may do: its stage's level for this agent. */
   permission: PermissionLevel;
+  /** How the CLI starts the attempt's team tool server; absent when the agent has no team tools. */
+  teamServer?: TeamToolServer;
+}
+
+// The command line of one attempt's team tool server (`team mcp --attempt-dir <folder>`):
+// absolute paths, and the attempt in the arguments (codex and gemini filter an MCP server's env).
+export interface TeamToolServer {
+  command: string;
+  args: string[];
 }
 
 // The command line an adapter built; the backend runs it in the project folder.

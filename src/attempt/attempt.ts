@@ -14,6 +14,7 @@ import { concludeAttempt } from './conclude.js';
 import { prepareAttempt } from '../isolation/attempt.js';
 import { runRemoteAttempt } from '../remote/attempt.js';
 import { attemptEnv } from './env.js';
+import { teamServerFor } from './team-server.js';
 import { handoffTextsOf } from '../run/handoff-texts.js';
 import { buildPrompt } from '../run/prompts.js';
 import type { RunSession } from '../run/session.js';
@@ -103,11 +104,12 @@ async function startWorker(session: RunSession, input: AttemptInput, files: Atte
   // On the thread pool: many attempts start at once, and the file system's journal may make each wait.
   await mkdir(files.dir, { recursive: true });
   const handoffTexts = handoffTextsOf(session, input.handoffs.map((h) => h.path));
+  const teamServer = teamServerFor(agent, files.dir);
   const messages = messagesTo(session.events.fold.state.team, input.taskId);
-  const prompt = buildPrompt({ input, config: session.config, configFile: session.configFile, projectDir: session.isolation.workDir(input.stage, input.worker), resultFile: files.resultFile, handoffTexts, workers: session.workers, messages });
+  const prompt = buildPrompt({ input, config: session.config, configFile: session.configFile, projectDir: session.isolation.workDir(input.stage, input.worker), resultFile: files.resultFile, handoffTexts, workers: session.workers, messages, teamTools: teamServer !== undefined });
   await writeFile(files.promptFile, prompt);
   writeToolsContext(files.dir, { run_id: session.runId, task_id: input.taskId, attempt: input.attempt, worker: input.worker, stage: input.stage, answer_ms: ANSWER_MS });
-  spec.command = adapter.build({ prompt, promptFile: files.promptFile, resultFile: files.resultFile, projectDir: session.projectDir, agent, stage: input.stage, permission: permissionFor(agent, input.stage) });
+  spec.command = adapter.build({ prompt, promptFile: files.promptFile, resultFile: files.resultFile, projectDir: session.projectDir, agent, stage: input.stage, permission: permissionFor(agent, input.stage), teamServer });
   const handle = await backend.launch(spec, (launched) => {
     session.registry.record(input.taskId, input.attempt, launched);
     session.events.append({ event: 'attempt_spawned', task_id: input.taskId, attempt: input.attempt, worker: input.worker, handle: launched });

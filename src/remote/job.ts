@@ -12,6 +12,7 @@ import { isWorkStage, taskBranch } from '../isolation/isolation.js';
 import { conflictToFix } from '../isolation/attempt.js';
 import { buildPrompt } from '../run/prompts.js';
 import { messagesTo } from '../log/fold-team.js';
+import { hasTeamTools } from '../../workers/adapters/team-tools.js';
 import type { TeamConfig } from '../../config/schema.js';
 import type { Limits } from '../log/schema.js';
 import type { RunPaths } from '../log/write.js';
@@ -43,6 +44,7 @@ export function makeAttemptJob(run: JobParts, input: AttemptInput): AttemptJob {
     handoffTexts: handoffTextsOf(run, input.handoffs.map((h) => h.path)),
     workers: run.workers,
     messages: messagesTo(run.events.fold.state.team, input.taskId),
+    teamTools: hasTeamTools(agent),
   });
   return {
     runId: run.runId,

@@ -28,6 +28,8 @@ export interface PromptContext {
   workers: number;
   /** Messages to the task (from teammates and the person): the log's, when the prompt is written. */
   messages?: TeamMessage[];
+  /** The worker has the team tools: the prompt tells it how a teammate uses them. */
+  teamTools?: boolean;
 }
 
 // The prompt text for one attempt.
@@ -55,7 +57,10 @@ export function buildPrompt(ctx: PromptContext): string {
     findings: input.findings ? describeFindings(input.findings) : '- none: no explore agent ran before this plan',
     result: resultSection(templateOf(input), ctx.resultFile),
   };
-  const text = readTemplate(ctx.config, ctx.configFile, input.stage, templateOf(input)).replace(/\{\{(\w+)\}\}/g, (whole, name: string) => values[name] ?? whole);
+  const fill = (template: string) => template.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => values[name] ?? whole);
+  // The tools' rules come just before the result they report.
+  if (ctx.teamTools) values.result = `${fill(readBuiltIn(WORKER_TOOLS))}${values.result}`;
+  const text = fill(readTemplate(ctx.config, ctx.configFile, input.stage, templateOf(input)));
   return ctx.messages?.length ? `${text.trimEnd()}\n\n${messagesSection(ctx.messages)}\n` : text;
 }
 
@@ -64,6 +69,9 @@ function messagesSection(messages: TeamMessage[]): string {
   const from = (m: TeamMessage) => (m.from === 'human' ? 'the person running the team' : `${m.from}${m.task !== undefined ? ` (task ${m.task})` : ''}`);
   return ['## Messages from teammates', '', ...messages.map((m) => `- from ${from(m)}${m.question ? ', a question' : ''}: ${m.text.replace(/\s+/g, ' ')}`)].join('\n');
 }
+
+// The worker's rules when it has the team tools (config/prompts/worker-tools.md).
+const WORKER_TOOLS = 'worker-tools';
 
 function resultSection(stage: string, resultFile: string): string {
   const extra = RESULT_SHAPES[stage];
@@ -96,7 +104,11 @@ function readTemplate(config: TeamConfig, configFile: string | undefined, stage:
     if (!existsSync(path)) throw new UsageError(`config: prompts.${stage} names ${path}, which does not exist`);
     return readFileSync(path, 'utf8');
   }
-  return readFileSync(join(packageRoot(), 'config', 'prompts', `${template}.md`), 'utf8');
+  return readBuiltIn(template);
+}
+
+function readBuiltIn(name: string): string {
+  return readFileSync(join(packageRoot(), 'config', 'prompts', `${name}.md`), 'utf8');
 }
 
 // The explore agent's findings as the planner reads them.

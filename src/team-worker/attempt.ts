@@ -12,6 +12,7 @@ import { recordLaunch } from './leftovers.js';
 import { usageOf, watchLife, watchOutputTail, watchSessionId } from './usage.js';
 import { readBoundedOutput } from '../attempt/output.js';
 import { readResultFile } from '../attempt/result.js';
+import { teamServerFor } from '../attempt/team-server.js';
 import { completeJob, failJob, renewLease, type TakenAttempt } from '../store/pg/leases.js';
 import { writeReport } from '../store/pg/reports.js';
 import type { WorkerContext } from './context.js';
@@ -174,7 +175,7 @@ function makeSpec(ctx: WorkerContext, taken: TakenAttempt, workDir: string): { s
   writeToolsContext(attemptDir, { run_id: job.runId, task_id: job.taskId, attempt: job.attempt, worker: job.worker, stage: job.stage, answer_ms: ANSWER_MS });
   const adapter = getAdapter(job.agent.adapter, { sim });
   if (!adapter) throw new Error(`no adapter ${job.agent.adapter}`);
-  const command = adapter.build({ prompt, promptFile, resultFile, projectDir: workDir, agent: job.agent, stage: job.stage, permission: job.permission });
+  const command = adapter.build({ prompt, promptFile, resultFile, projectDir: workDir, agent: job.agent, stage: job.stage, permission: job.permission, teamServer: teamServerFor(job.agent, attemptDir) });
   const env = { ...job.env, TEAM_PROMPT_FILE: promptFile, TEAM_RESULT_FILE: resultFile, TEAM_PROJECT_DIR: workDir };
   return { spec: { runId: job.runId, taskId: job.taskId, attempt: job.attempt, worker: job.worker, attemptDir, cwd: workDir, command, env }, adapter };
 }

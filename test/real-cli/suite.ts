@@ -12,6 +12,8 @@ import { FIX_FILE, fixContent, taskContent, taskFile } from './model-server/scen
 import { HANG_KEY, LIMIT_KEY, OK_KEY, OVERLOAD_KEY, startModelServer, type ModelServer } from './model-server/server.js';
 import { expectNoProcessLeft, markRun } from './leftovers.js';
 import { saveFixtures } from './record.js';
+import { expectTeamToolsUsed, runWithTeamTools } from './team-tools.js';
+import { itRunsWithTeamTools } from './team-tools-run.js';
 
 // A whole pipeline (plan, two exec tasks, verify, fix, verify) of a slow-starting CLI on a busy machine.
 const PIPELINE_TIMEOUT_MS = 600_000;
@@ -127,6 +129,18 @@ export function describeRealCli(cli: RealCli): void {
         for (const text of [taskContent(cli, 't1'), taskContent(cli, 't2'), fixContent(cli)]) expect(checked[0]!.outputs[0]).toContain(text.trim());
       });
     });
+
+    it('gives a worker the team tools at every permission level: it lists the tasks, reserves its file, tells the lead, notes progress and reports through team_done', async () => {
+      const levels = ['run', 'read'] as const;
+      const projects = levels.map(() => ctx.project(OK_KEY).project.dir);
+      const runs = await Promise.all(levels.map((level, i) => runWithTeamTools(cli, ctx.home, projects[i]!, level)));
+      for (const [i, level] of levels.entries()) {
+        expect(runs[i]!.exitCode, runs[i]!.output).toBe(0);
+        expectTeamToolsUsed(ctx.server, cli, projects[i]!, runs[i]!, level);
+      }
+    }, 180_000);
+
+    describe('with the team tools', () => itRunsWithTeamTools(ctx));
 
     it('fails fast on a bad key, with a message naming the CLI and the cause, and no retry', async () => {
       const run = ctx.project('bad-key-for-the-test');

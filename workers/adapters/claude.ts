@@ -1,7 +1,7 @@
 // Claude Code in print mode: `claude -p --output-format stream-json --verbose`, the prompt on
 // stdin. Output: JSONL records (system/init with the session id, assistant turns with tool use,
 // api_retry notices) ending with one `{"type":"result", ...}` record.
-import type { AdapterInput, AgentAdapter, AgentCommand, AgentFailure, AgentReport, OutputSignals, PermissionLevel, RateLimit, SpendSoFar } from '../types.js';
+import type { AdapterInput, AgentAdapter, AgentCommand, AgentFailure, AgentReport, OutputSignals, PermissionLevel, RateLimit, SpendSoFar, TeamToolServer } from '../types.js';
 import { readRateLimit } from './rate-limit.js';
 import { makeAgentCommand, makeReport } from './command-line.js';
 import { dirname } from 'node:path';
@@ -9,6 +9,7 @@ import { readClaudeRefusal, readDenials } from './claude-denials.js';
 import { classifyFailure, makeFailure, type FailureRule } from './failures.js';
 import { parseJsonLines } from './output-end.js';
 import { peekJsonString, readJsonObjects, toCount, toObject, toText, type JsonObject } from './json-objects.js';
+import { TEAM_SERVER_NAME, TEAM_TOOL_NAMES } from './team-tools.js';
 
 // Print mode cannot ask: `dontAsk` denies whatever is not allowed (read tools always are);
 // acceptEdits lets it edit the project; `run` also allows Bash, any command, unattended.
@@ -40,9 +41,27 @@ function buildClaude(input: AdapterInput): AgentCommand {
   if (agent.maxBudgetUsd !== undefined) args.push('--max-budget-usd', String(agent.maxBudgetUsd));
   // Takes every following word as a folder: an option comes next.
   args.push('--add-dir', dirname(input.resultFile));
+  if (input.teamServer) args.push(...teamServerArgs(input.teamServer));
   // Last: --allowedTools takes every following word as a tool name.
-  args.push(...(agent.permissionMode !== undefined ? ['--permission-mode', agent.permissionMode] : LEVEL_ARGS[input.permission]));
-  return makeAgentCommand(agent, 'claude', args, input.promptFile);
+  const level = agent.permissionMode !== undefined ? ['--permission-mode', agent.permissionMode] : LEVEL_ARGS[input.permission];
+  args.push(...level);
+  if (!input.teamServer) return makeAgentCommand(agent, 'claude', args, input.promptFile);
+  args.push(...(level.includes('--allowedTools') ? [] : ['--allowedTools']), ...TEAM_TOOL_NAMES.map((name) => `mcp__${TEAM_SERVER_NAME}__${name}`));
+  const command = makeAgentCommand(agent, 'claude', args, input.promptFile);
+  return { ...command, env: { ...WAIT_FOR_SERVERS, ...command.env } };
+}
+
+// Print mode may make its first model call while its MCP servers still start (the model gets a
+// WaitForMcpServers tool instead), and waits at most 5 s otherwise: on a busy machine the team
+// tools would be missing from the first turn. It waits for them, up to 30 s (the agent's env may
+// say otherwise).
+const WAIT_FOR_SERVERS = { MCP_CONNECTION_NONBLOCKING: '0', MCP_CONNECT_TIMEOUT_MS: '30000' };
+
+// The team tool server as the only MCP server (the user's own are not loaded: --strict-mcp-config).
+// --mcp-config takes JSON text as well as a file, and every following word: an option comes next.
+function teamServerArgs(server: TeamToolServer): string[] {
+  const config = { mcpServers: { [TEAM_SERVER_NAME]: { type: 'stdio', command: server.command, args: server.args } } };
+  return ['--mcp-config', JSON.stringify(config), '--strict-mcp-config'];
 }
 
 // Reads the last result record: ok only for subtype "success" with is_error false.

@@ -1,12 +1,13 @@
 // OpenAI Codex: `codex exec --json -`, the prompt read from stdin (the `-` argument).
 // Output: JSONL thread events (thread.started, item.completed, turn.completed / turn.failed, error).
 import { dirname } from 'node:path';
-import type { AdapterInput, AgentAdapter, AgentCommand, AgentFailure, AgentReport, OutputSignals, PermissionLevel } from '../types.js';
+import type { AdapterInput, AgentAdapter, AgentCommand, AgentFailure, AgentReport, OutputSignals, PermissionLevel, TeamToolServer } from '../types.js';
 import { makeAgentCommand, makeReport } from './command-line.js';
 import { spendOf } from './spend.js';
 import { classifyFailure, describeToolCall, refusedPermission, type FailureRule } from './failures.js';
 import { parseJsonLines } from './output-end.js';
 import { peekJsonString, readJsonObjects, toCount, toObject, toText, type JsonObject } from './json-objects.js';
+import { TEAM_SERVER_NAME } from './team-tools.js';
 
 // `codex exec` never asks; its sandbox bounds what it does. read-only reads and runs read-only
 // commands; workspace-write edits and runs commands inside the project, with no network.
@@ -40,8 +41,27 @@ function buildCodex(input: AdapterInput): AgentCommand {
   if (agent.permissionMode === BYPASS_MODE) args.push('--dangerously-bypass-approvals-and-sandbox');
   else args.push('--sandbox', sandbox);
   if (sandbox === WORKSPACE_WRITE) args.push('--add-dir', dirname(input.resultFile));
+  if (input.teamServer) args.push(...teamServerArgs(input.teamServer));
   args.push('-');
   return makeAgentCommand(agent, 'codex', args, input.promptFile);
+}
+
+// How long codex may wait for the team tool server to start (it is ready long before, unless the machine is busy).
+const TEAM_SERVER_WAIT_MS = 30_000;
+
+// The team tool server through config overrides: each `-c key=value` value is TOML (a JSON string
+// or array of strings is one). `codex exec` never asks, so a tool that wants approval is refused:
+// the server's tools are approved up front.
+function teamServerArgs(server: TeamToolServer): string[] {
+  const key = `mcp_servers.${TEAM_SERVER_NAME}`;
+  return [
+    '-c', `${key}.command=${JSON.stringify(server.command)}`,
+    '-c', `${key}.args=${JSON.stringify(server.args)}`,
+    '-c', `${key}.default_tools_approval_mode="approve"`,
+    // codex waits this long for its MCP servers before the first turn, then goes on without those
+    // still starting: on a busy machine the team tools would be missing from the first turn.
+    '-c', `mcp_optional_startup_grace_ms=${TEAM_SERVER_WAIT_MS}`,
+  ];
 }
 
 // ok only when the last terminal event is turn.completed (an `error` event may be a retry that

@@ -5,6 +5,8 @@ import type { AdapterInput, AgentAdapter, AgentCommand, AgentFailure, AgentRepor
 import { makeAgentCommand, makeReport } from './command-line.js';
 import { classifyFailure, describeToolCall, refusedPermission, type FailureRule } from './failures.js';
 import { peekJsonString, readJsonObjects, toCount, toObject, toText, type JsonObject } from './json-objects.js';
+import { GEMINI_HOME_VAR, writeGeminiHome, writeTeamPolicy } from './gemini-home.js';
+import { TEAM_SERVER_NAME } from './team-tools.js';
 
 // Gemini prepends piped stdin to the -p text, so the prompt file goes on stdin (no argv length
 // limit) and -p only closes it.
@@ -40,7 +42,13 @@ function buildGemini(input: AdapterInput): AgentCommand {
   // An array option: an option comes next.
   args.push('--include-directories', dirname(input.resultFile));
   args.push('--approval-mode', agent.permissionMode ?? APPROVAL_MODES[input.permission]);
-  return makeAgentCommand(agent, 'gemini', args, input.promptFile);
+  if (!input.teamServer) return makeAgentCommand(agent, 'gemini', args, input.promptFile);
+  // An array option: an option comes next (this one names the only MCP server it may start).
+  args.push('--allowed-mcp-server-names', TEAM_SERVER_NAME, '--policy', writeTeamPolicy(dirname(input.resultFile)));
+  const command = makeAgentCommand(agent, 'gemini', args, input.promptFile);
+  const home = writeGeminiHome(input.teamServer, dirname(input.resultFile), { ...process.env, ...agent.env });
+  // Last: made from the agent's own GEMINI_CLI_HOME, if it has one.
+  return { ...command, env: { ...command.env, [GEMINI_HOME_VAR]: home } };
 }
 
 // Any line but a retry notice or its stack is progress (json mode prints its result at the end).

@@ -2,12 +2,13 @@
 // Output: JSONL events {type, timestamp, sessionID, part | error}: step_start, text, tool_use,
 // step_finish (cost, tokens, reason), error; newer versions end with a `done` event.
 import { dirname, join } from 'node:path';
-import type { AdapterInput, AgentAdapter, AgentCommand, AgentFailure, AgentReport, OutputSignals, PermissionLevel } from '../types.js';
+import type { AdapterInput, AgentAdapter, AgentCommand, AgentFailure, AgentReport, OutputSignals, PermissionLevel, TeamToolServer } from '../types.js';
 import { makeAgentCommand, makeReport } from './command-line.js';
 import { spendOf } from './spend.js';
 import { classifyFailure, describeToolCall, refusedPermission, type FailureRule } from './failures.js';
 import { parseJsonLines, stripAnsi } from './output-end.js';
 import { peekJsonString, readJsonObjects, toCount, toObject, toText, type JsonObject } from './json-objects.js';
+import { TEAM_CALL_TIMEOUT_MS, TEAM_SERVER_NAME } from './team-tools.js';
 
 // `opencode run` rejects permission requests unless told `--auto`; `permissionMode: "auto"`
 // asks for that (and leaves permissions to the project's opencode config).
@@ -54,7 +55,15 @@ function buildOpencode(input: AdapterInput): AgentCommand {
     const permission = { ...PERMISSIONS[input.permission], external_directory: { [`${attemptDir}/*`]: 'allow' } };
     own.OPENCODE_PERMISSION = JSON.stringify(permission);
   }
+  if (input.teamServer) own.OPENCODE_CONFIG_CONTENT = JSON.stringify(teamServerConfig(input.teamServer));
   return { ...command, env: { ...own, ...command.env } };
+}
+
+// The team tool server as a local MCP server of opencode's config: OPENCODE_CONFIG_CONTENT is
+// merged over the user's and the project's config files. Its tools are named team_<tool>; its
+// `timeout` bounds the server's start and each call (5 s unless set).
+function teamServerConfig(server: TeamToolServer): Record<string, unknown> {
+  return { mcp: { [TEAM_SERVER_NAME]: { type: 'local', command: [server.command, ...server.args], enabled: true, timeout: TEAM_CALL_TIMEOUT_MS } } };
 }
 
 // Progress is any event of the run; an error event that names a setup failure is fatal.

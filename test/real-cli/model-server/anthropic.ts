@@ -9,6 +9,7 @@ import { makeId, sendEvent, sendJson, startSse, textOf, USAGE } from './turn.js'
 function toolUse(step: Step): { name: string; input: Body } | undefined {
   if (step.kind === 'write') return { name: 'Write', input: { file_path: step.path, content: step.content } };
   if (step.kind === 'run') return { name: 'Bash', input: { command: step.command, description: 'Check the files' } };
+  if (step.kind === 'tool') return { name: step.name, input: step.args };
   return undefined;
 }
 

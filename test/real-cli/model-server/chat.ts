@@ -9,6 +9,7 @@ import { makeId, sendEvent, sendJson, startSse, textOf, USAGE } from './turn.js'
 function toolCall(step: Step): { name: string; args: Body } | undefined {
   if (step.kind === 'write') return { name: 'write', args: { filePath: step.path, content: step.content } };
   if (step.kind === 'run') return { name: 'bash', args: { command: step.command, description: 'Check the files' } };
+  if (step.kind === 'tool') return { name: step.name, args: step.args };
   return undefined;
 }
 

@@ -9,6 +9,7 @@ import { sendEvent, sendJson, startSse, textOf, USAGE } from './turn.js';
 function part(step: Step): Body {
   if (step.kind === 'write') return { functionCall: { name: 'write_file', args: { file_path: step.path, content: step.content } } };
   if (step.kind === 'run') return { functionCall: { name: 'run_shell_command', args: { command: step.command, description: 'Check the files' } } };
+  if (step.kind === 'tool') return { functionCall: { name: step.name, args: step.args } };
   return { text: step.text };
 }
 
@@ -51,8 +52,9 @@ export const gemini: Protocol = {
       .filter((item) => item.functionResponse !== undefined)
       .map((item) => textOf((item.functionResponse as Body).response));
     const declarations = arrayAt(body, 'tools').flatMap((tool) => arrayAt(tool, 'functionDeclarations'));
-    // Headless gemini without yolo offers no write_file, but run_shell_command where a policy allows it.
-    return { outputs, hasTools: declarations.some((declaration) => declaration.name === 'write_file' || declaration.name === 'run_shell_command') };
+    // Headless gemini without yolo offers no write_file, but run_shell_command where a policy allows
+    // it, and in plan mode the team tools.
+    return { outputs, hasTools: declarations.some((declaration) => declaration.name === 'write_file' || declaration.name === 'run_shell_command' || String(declaration.name).endsWith('team_done')) };
   },
   answer,
   rejectKey: (res) =>

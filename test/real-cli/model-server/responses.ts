@@ -16,6 +16,11 @@ function command(step: Step, cwd: string): string | undefined {
 }
 
 function outputItem(step: Step, cwd: string): Body {
+  // A tool of a namespace (an MCP server's) is called by its name and its namespace.
+  if (step.kind === 'tool') {
+    const [namespace, name] = step.name.includes('/') ? step.name.split('/') : [undefined, step.name];
+    return { type: 'function_call', id: makeId('fc_'), call_id: makeId('call_'), name, ...(namespace && { namespace }), arguments: JSON.stringify(step.args) };
+  }
   const cmd = command(step, cwd);
   if (cmd !== undefined) return { type: 'function_call', id: makeId('fc_'), call_id: makeId('call_'), name: 'exec_command', arguments: JSON.stringify({ cmd, workdir: cwd }) };
   const text = step.kind === 'final' ? step.text : '';

@@ -10,6 +10,7 @@ import { gemini } from './gemini.js';
 import type { Body, Protocol } from './protocol.js';
 import { responses } from './responses.js';
 import { readSlash, slashStep } from './slash.js';
+import { toolNamesOf } from './team-tools.js';
 import { decide, findPrompt, strings, type ModelCall } from './turn.js';
 
 export const OK_KEY = 'teamline-test-key';
@@ -25,6 +26,8 @@ export interface ModelServer {
   calls: ModelCall[];
   /** Resolves at the first call that matches (already made or still to come). */
   waitForCall(match: (call: ModelCall) => boolean): Promise<ModelCall>;
+  /** Holds the answer to the next call that matches until `release` (the CLI waits for its model meanwhile). */
+  hold(match: (call: ModelCall) => boolean): { reached: Promise<ModelCall>; release(): void };
   close(): Promise<void>;
 }
 
@@ -50,6 +53,7 @@ export async function startModelServer(cli: string): Promise<ModelServer> {
   const calls: ModelCall[] = [];
   const waiters: Array<{ match: (call: ModelCall) => boolean; resolve: (call: ModelCall) => void }> = [];
   const sockets = new Set<Socket>();
+  const holds: Array<{ match: (call: ModelCall) => boolean; reach: (call: ModelCall) => void; released: Promise<void> }> = [];
   const record = (call: ModelCall) => {
     calls.push(call);
     for (const waiter of waiters.filter((w) => w.match(call))) {
@@ -81,8 +85,15 @@ export async function startModelServer(cli: string): Promise<ModelServer> {
       return protocol.rejectKey(res, key);
     }
     const slash = facts ? undefined : readSlash(strings(body));
-    const step = slash && hasTools ? slashStep(slash, outputs) : decide(cli, facts, hasTools, outputs);
-    record({ api: protocol.api, key, facts, outputs, step, ...(model !== undefined && { model }) });
+    const step = slash && hasTools ? slashStep(slash, outputs) : decide(cli, facts, hasTools, outputs, toolNamesOf(body));
+    const call: ModelCall = { api: protocol.api, key, facts, outputs, step, tools: toolNamesOf(body), ...(model !== undefined && { model }) };
+    record(call);
+    const held = holds.find((h) => h.match(call));
+    if (held) {
+      holds.splice(holds.indexOf(held), 1);
+      held.reach(call);
+      await held.released;
+    }
     protocol.answer(res, step, body, url);
   };
   const server = createServer((req, res) => {
@@ -103,6 +114,14 @@ export async function startModelServer(cli: string): Promise<ModelServer> {
     waitForCall: (match) => {
       const found = calls.find(match);
       return found ? Promise.resolve(found) : new Promise((resolve) => waiters.push({ match, resolve }));
+    },
+    hold: (match) => {
+      let release!: () => void;
+      let reach!: (call: ModelCall) => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const reached = new Promise<ModelCall>((resolve) => (reach = resolve));
+      holds.push({ match, reach, released });
+      return { reached, release };
     },
     close: () =>
       new Promise<void>((resolve) => {

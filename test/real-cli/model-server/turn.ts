@@ -14,6 +14,8 @@ export interface ModelCall {
   step?: Step;
   /** The model the request asked for (its body's `model`; gemini names it in the path). */
   model?: string;
+  /** The names of the tools the request offered. */
+  tools?: string[];
 }
 
 // The teamline prompt among the strings of a request body (the first one that is one).
@@ -38,9 +40,9 @@ export function textOf(value: unknown): string {
 }
 
 // The step for a call: scripted for a teamline prompt with tools, plain text otherwise.
-export function decide(cli: string, facts: PromptFacts | undefined, hasTools: boolean, outputs: string[]): Step {
+export function decide(cli: string, facts: PromptFacts | undefined, hasTools: boolean, outputs: string[], toolNames: string[] = []): Step {
   if (!facts || !hasTools) return { kind: 'final', text: 'teamline task' };
-  return nextStep(cli, facts, outputs);
+  return nextStep(cli, facts, outputs, toolNames);
 }
 
 // Starts an SSE response.
