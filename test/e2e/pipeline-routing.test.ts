@@ -121,6 +121,8 @@ describe('stage routing with the sim agent', () => {
       const plan = readHandoffs(run.paths.handoffsDir).find((h) => h.stage === 'team-plan')!;
       expect(plan.text).toContain('architect: lib/ exports one module per part');
       expect(plan.text).toContain('architect: 24 parts load slowly');
+      // Each attempt's evidence under its own role, not the architect's as the planner's.
+      expect(plan.text).toMatch(/- planner: sim agent[^\n]*\n {2}- architect: sim agent/);
     });
 
     it('runs the critic after the analyst: its criteria reach the task, its objections the PRD handoff', () => {
@@ -129,6 +131,7 @@ describe('stage routing with the sim agent', () => {
       const prd = readHandoffs(run.paths.handoffsDir).find((h) => h.stage === 'team-prd')!;
       expect(prd.text).toContain('critic: t2 has no test');
       expect(prd.text).toContain('critic: nothing says how lib/ is loaded');
+      expect(prd.text).toMatch(/- analyst: sim agent[^\n]*\n {2}- critic: sim agent/);
     });
 
     it('brings a code-reviewer into verify, with the count of changed files', () => {
@@ -142,6 +145,11 @@ describe('stage routing with the sim agent', () => {
       expect(result.exitCode, result.stderr).toBe(1);
       expect(eventsOf(run.events, 'verify_result').find((e) => e.task_id === 'verify-1')!.verdict).toBe('pass');
       expect(eventsOf(run.events, 'run_failed')[0]!.reason).toContain('code-reviewer-c1: lib/ repeats one module 24 times');
+    });
+
+    it('shows in status each verdict of the pass and every defect with who found it', async () => {
+      const status = await runTeam(['status'], { cwd: project.dir });
+      expect(status.stdout).toContain('  verify-1: verifier pass, code-reviewer fail\n    defect code-reviewer-c1 (code-reviewer): lib/ repeats one module 24 times\n');
     });
   });
 });
