@@ -52,7 +52,7 @@ export function buildPrompt(ctx: PromptContext): string {
     findings: input.findings ? describeFindings(input.findings) : '- none: no explore agent ran before this plan',
     result: resultSection(templateOf(input), ctx.resultFile),
   };
-  return readTemplate(ctx.config, ctx.configFile, input.stage, templateOf(input)).replace(/\{\{(\w+)\}\}/g, (whole, name: string) => values[name] ?? whole);
+  return readTemplate(ctx.config, ctx.configFile, templateOf(input)).replace(/\{\{(\w+)\}\}/g, (whole, name: string) => values[name] ?? whole);
 }
 
 function resultSection(stage: string, resultFile: string): string {
@@ -78,12 +78,12 @@ function templateOf(input: AttemptInput): string {
   return ROLE_TEMPLATES.has(input.role) ? input.role : input.stage;
 }
 
-// The stage's template: the user's override from config, else the role's or the stage's built-in one.
-function readTemplate(config: TeamConfig, configFile: string | undefined, stage: string, template: string): string {
-  const override = config.prompts[stage as keyof TeamConfig['prompts']];
+// The template: the user's override of it by its own name (`prompts.debugger`, `prompts.team-fix`), else the built-in one.
+function readTemplate(config: TeamConfig, configFile: string | undefined, template: string): string {
+  const override = config.prompts[template as keyof TeamConfig['prompts']];
   if (override) {
     const path = resolve(configFile ? dirname(configFile) : process.cwd(), override);
-    if (!existsSync(path)) throw new UsageError(`config: prompts.${stage} names ${path}, which does not exist`);
+    if (!existsSync(path)) throw new UsageError(`config: prompts.${template} names ${path}, which does not exist`);
     return readFileSync(path, 'utf8');
   }
   return readFileSync(join(packageRoot(), 'config', 'prompts', `${template}.md`), 'utf8');
