@@ -5,6 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readHandoffs } from '../../handoffs/read.js';
+import { renderFrame } from '../../src/views/watch/frame.js';
+import { loadWatchModel } from '../../src/views/watch/model.js';
 import { makeGitProject, type GitProject } from '../helpers/git-project.js';
 import { removeProjects } from '../helpers/project.js';
 import { eventsOf, type RunRead } from '../helpers/sim-project.js';
@@ -94,6 +96,19 @@ describe('stage routing with the sim agent', () => {
       expect(fix.text).toContain('routing: fix-1-gate-1: debugger takes it: a failing gate (gate-1)');
       const status = await runTeam(['status'], { cwd: project.dir });
       expect(status.stdout).toContain('routing team-verify: security-reviewer added: src/auth/ changed');
+    });
+
+    it('shows the reviewer in team watch on the lane the report draws it on', async () => {
+      const report = await runTeam(['report', '--out', `${project.dir}/report.html`], { cwd: project.dir });
+      expect(report.exitCode, report.stderr).toBe(0);
+      const html = readFileSync(`${project.dir}/report.html`, 'utf8');
+      const laneOf = (task: string) => new RegExp(`"task":"${task.replace('.', '\\.')}"[^}]*"lane":"([^"]+)"`).exec(html)?.[1];
+      expect([laneOf('verify-1'), laneOf('verify-1.security-reviewer'), laneOf('verify-2.security-reviewer')]).toEqual(['lead', 'security-reviewer', 'security-reviewer']);
+      const frame = renderFrame(loadWatchModel(run.paths), 200);
+      expect(frame.find((l) => l.startsWith('  security-reviewer '))).toMatch(/^ {2}security-reviewer +verify-2\.security-reviewer a1 +completed/);
+      const watch = await runTeam(['watch', '--interval', '100'], { cwd: project.dir });
+      expect(watch.stdout).toContain('security-reviewer verify-1.security-reviewer a1 team-verify completed\n');
+      expect(watch.stdout).toContain('lead verify-1 a1 team-verify completed\n');
     });
   });
 
