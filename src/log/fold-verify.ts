@@ -27,5 +27,5 @@ export function applyVerifyResult(pipeline: PipelineProgress, taskId: string, ve
     verdicts: [...current.verdicts.filter((v) => v.by !== by), { by, verdict }].sort((a, b) => rankOf(a.by) - rankOf(b.by)),
     defects: [...kept, ...found].sort((a, b) => rankOf(a.by) - rankOf(b.by)),
   };
-  pipeline.lastDefects = pipeline.verify.defects;
+  pipeline.lastDefects = [...pipeline.verify.defects];
 }
