@@ -4,12 +4,14 @@
 // BENCH_PIPELINE_TASKS, BENCH_RSS_ITERATIONS, BENCH_RSS_TASKS; BENCH_DIR picks the disk.
 import { availableParallelism } from 'node:os';
 import { benchCancel } from './cancel.js';
+import { benchFanout } from './fanout.js';
 import { formatComparison, MARKDOWN_HEADER, markdownComparison, type Comparison } from './compare.js';
 import { benchPipeline } from './pipeline.js';
 import { benchResume } from './resume.js';
 import { benchRss } from './rss.js';
 import { benchStart } from './start.js';
 import { benchStore } from './store.js';
+import { benchToolCall } from './tool-call.js';
 
 // Each benchmark returns its comparisons; add new ones here.
 const BENCHMARKS: Array<{ name: string; key: string; run: () => Comparison[] | Promise<Comparison[]> }> = [
@@ -19,6 +21,8 @@ const BENCHMARKS: Array<{ name: string; key: string; run: () => Comparison[] | P
   { name: 'resume preparation (1k, 10k, 100k events)', key: 'resume', run: benchResume },
   { name: 'orchestrator memory (ralph, 10 x 50 tasks)', key: 'rss', run: benchRss },
   { name: 'cancel latency (20 workers)', key: 'cancel', run: benchCancel },
+  { name: 'fan-out under a rate limit (20 attempts, 4 admitted at once)', key: 'fanout', run: benchFanout },
+  { name: 'team tool call round trip (file store)', key: 'tools', run: benchToolCall },
 ];
 
 const args = process.argv.slice(2);

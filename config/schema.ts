@@ -77,6 +77,18 @@ export const configSchema = z.strictObject({
       remote: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, { message: 'not a git remote name (letters, digits, . _ -)' }).optional(),
       /** Each role's model tier from `models` (economy, balanced, quality); unset: every agent's own model. */
       costMode: z.enum(COST_MODES).optional(),
+      /** A hard cap of a run's spend: past it no attempt starts and the run stops for a decision (exit 4). Unset: none. */
+      budget: z
+        .strictObject({
+          usd: z.number().positive().optional(),
+          tokens: positiveInt.optional(),
+          /** stop: running attempts get the graceful stop; finish: they are let finish. */
+          onExceed: z.enum(['stop', 'finish']).default('stop'),
+        })
+        .refine((b) => b.usd !== undefined || b.tokens !== undefined, { message: 'a budget needs usd or tokens' })
+        .optional(),
+      /** A rate limit that lasts this long (back-offs included) fails the run: the provider will not let it on. */
+      rateLimitGiveUpMs: positiveInt.default(1_800_000),
     })
     .prefault({}),
   ralph: z

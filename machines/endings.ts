@@ -57,7 +57,10 @@ export function stopRunning(c: PipelineContext): Step {
 // The run needs a human: interrupted attempts wait for `team resume --retry-interrupted`.
 export function stopRun(c: PipelineContext): Step {
   const waiting = c.order.filter((id) => c.tasks[id]!.status === 'interrupted').map((id) => `${id}#a${c.tasks[id]!.attempt}`);
-  const reason = `interrupted attempts need a decision: ${waiting.join(', ')}; \`team resume --retry-interrupted\` retries them`;
+  // A spent budget (issue 29): a raised one goes on, and tries the attempts it stopped again.
+  const reason = c.budgetHold
+    ? `${c.budgetHold}; \`team resume --budget-usd X\` (or --budget-tokens N) raises it and goes on`
+    : `interrupted attempts need a decision: ${waiting.join(', ')}; \`team resume --retry-interrupted\` retries them`;
   return { context: { reason }, records: [{ event: 'run_stopped', reason, attempts: waiting }] };
 }
 

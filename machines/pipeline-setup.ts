@@ -8,9 +8,12 @@ import * as steps from './steps.js';
 import * as verify from './verify-steps.js';
 import { scaleWorkers } from './scale.js';
 import type { Step } from './steps.js';
+import * as rate from './rate-steps.js';
+import { budgetStopsRun, holdForBudget, isBudgetStoppedStageFinish, isStageHeldForBudget, raiseBudget, releaseBudget } from './budget-steps.js';
 import type { AttemptInput, HandoffInput, NewEvent, PipelineContext, PipelineEvent, PipelineInput, Stage } from './types.js';
 
 type FinishEvent = Extract<PipelineEvent, { type: 'task.finished' }>;
+type ThrottledEvent = Extract<PipelineEvent, { type: 'attempt.throttled' }>;
 
 // The task.finished event an action was taken on.
 function finishEvent(event: PipelineEvent): FinishEvent {
@@ -86,6 +89,16 @@ type StepActions = {
   recordCompleted: undefined;
   recordFailed: undefined;
   recordCancelled: undefined;
+  noteThrottle: undefined;
+  noteGiveUp: undefined;
+  endBackoff: undefined;
+  requeueThrottled: undefined;
+  noteSuccess: undefined;
+  holdStageAttempt: undefined;
+  restartStageAttempt: undefined;
+  holdForBudget: undefined;
+  raiseBudget: undefined;
+  releaseBudget: undefined;
 };
 
 // The setup the pipeline machine is made from.
@@ -131,6 +144,13 @@ export const pipelineSetup = setup({
     isReviewerResult: ({ context, event }) => context.reviewers.some((r) => r.id === (event as Extract<PipelineEvent, { type: 'verify.result' }>).task_id),
     retryApplies: ({ context, event }) => steps.canRetryTask(context, event as Extract<PipelineEvent, { type: 'task.retry' }>),
     retryingInterrupted: ({ event }) => (event as Extract<PipelineEvent, { type: 'run.resumed' }>).retry_interrupted,
+    giveUp: ({ context, event }) => rate.isGiveUp(context, event as ThrottledEvent),
+    throttledFinish: ({ context, event }) => rate.isThrottledFinish(context, event as FinishEvent),
+    throttledStageFinish: ({ context, event }) => rate.isThrottledStageFinish(context, event as FinishEvent),
+    heldStageAgent: ({ context, event }) => !context.budgetHold && rate.isHeldStageAgent(context, (event as Extract<PipelineEvent, { type: 'backoff.ended' }>).agent),
+    budgetStoppedStageFinish: ({ context, event }) => isBudgetStoppedStageFinish(context, event as FinishEvent),
+    stageHeldForBudget: ({ context }) => isStageHeldForBudget(context) && !context.throttle?.[context.agents[context.stageAttempt!.role] ?? context.defaultAgent]?.waiting,
+    budgetStopsRun: ({ context }) => budgetStopsRun(context),
   },
 }).extend<StepActions>({
   actions: {
@@ -236,5 +256,27 @@ export const pipelineSetup = setup({
       recordCompleted: enqueueActions(({ context, enqueue }) => applyStep(enqueue, { records: [{ event: 'run_completed', summary: summarize(context, 'completed') }] })),
       recordFailed: enqueueActions(({ context, enqueue }) => applyStep(enqueue, { records: [{ event: 'run_failed', reason: context.reason || summarize(context, 'failed') }] })),
       recordCancelled: enqueueActions(({ context, enqueue }) => applyStep(enqueue, { records: [{ event: 'run_cancelled', reason: context.reason }] })),
+      noteThrottle: enqueueActions(({ context, event, enqueue }) => {
+        assertEvent(event, 'attempt.throttled');
+        applyStep(enqueue, rate.noteThrottle(context, event));
+      }),
+      noteGiveUp: enqueueActions(({ context, event, enqueue }) => {
+        assertEvent(event, 'attempt.throttled');
+        applyStep(enqueue, rate.noteGiveUp(context, event));
+      }),
+      endBackoff: enqueueActions(({ context, event, enqueue }) => {
+        assertEvent(event, 'backoff.ended');
+        applyStep(enqueue, rate.endBackoff(context, event.agent));
+      }),
+      requeueThrottled: enqueueActions(({ context, event, enqueue }) => applyStep(enqueue, rate.requeueThrottled(context, finishEvent(event)))),
+      noteSuccess: enqueueActions(({ context, event, enqueue }) => applyStep(enqueue, rate.noteSuccess(context, finishEvent(event)))),
+      holdStageAttempt: enqueueActions(({ context, event, enqueue }) => applyStep(enqueue, rate.holdStageAttempt(context, finishEvent(event)))),
+      restartStageAttempt: enqueueActions(({ context, enqueue }) => applyStep(enqueue, rate.restartStageAttempt(context))),
+      holdForBudget: enqueueActions(({ context, event, enqueue }) => {
+        assertEvent(event, 'budget.exceeded');
+        applyStep(enqueue, holdForBudget(context, event));
+      }),
+      raiseBudget: enqueueActions(({ context, enqueue }) => applyStep(enqueue, raiseBudget(context))),
+      releaseBudget: enqueueActions(({ enqueue }) => applyStep(enqueue, releaseBudget())),
   },
 });

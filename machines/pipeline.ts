@@ -20,22 +20,42 @@ const reenter = (target: string) => ({ 'runtime.resume': { target, reenter: true
 // the handoff to write it again, and an entry step would run twice.
 // `then`: a state of the stage that follows the agent's attempt (the critic after the analyst), which completes the stage itself.
 function agentStageWorking(stage: Stage, payload: { [event: string]: { actions: 'acceptPlan' | 'acceptPrd' | 'acceptReview' } }, conclude?: 'concludeReview', then?: string) {
-  const completed = then ? (['finishStageAttempt'] as const) : (['finishStageAttempt', { type: 'completeStage', params: { stage } }, ...(conclude ? [conclude] : [])] as const);
+  const completed = then ? (['noteSuccess', 'finishStageAttempt'] as const) : (['noteSuccess', 'finishStageAttempt', { type: 'completeStage', params: { stage } }, ...(conclude ? [conclude] : [])] as const);
   return pipelineSetup.createStateConfig({
     entry: { type: 'startStageAttempt', params: { stage } },
     on: {
       ...payload,
       'task.finished': [
         { guard: 'isStaleStageAttempt' },
+        ...HELD_STAGE_FINISH,
         { guard: 'notRetryable', target: '#pipeline.stopping', actions: ['finishStageAttempt', 'noteNotRetryable'] },
         { guard: 'stageAttemptCompleted', target: then ?? 'handoff', actions: completed },
         { guard: 'stageAttemptRetryable', actions: 'retryStageAttempt' },
         { target: '#pipeline.failing', actions: ['finishStageAttempt', 'noteStageFailure'] },
       ],
       'runtime.resume': { actions: 'respawnRunning' },
+      ...STAGE_HOLDS,
     },
   });
 }
+
+// A stage attempt that ended rate-limited waits out its back-off; one the budget stopped waits for a raised budget (issue 29).
+const HELD_STAGE_FINISH = [
+  { guard: 'throttledStageFinish', actions: 'holdStageAttempt' },
+  { guard: 'budgetStoppedStageFinish', actions: ['holdStageAttempt', 'stopRun'] },
+] as const;
+
+// A rate limit past team.rateLimitGiveUpMs fails the run; any other is noted (issue 29).
+const THROTTLE_GIVE_UP = {
+  'attempt.throttled': [{ guard: 'giveUp', target: '#pipeline.stopping', actions: ['noteGiveUp', 'noteThrottle'] }, { actions: 'noteThrottle' }],
+} as const;
+
+// What ends the hold of a stage attempt: its agent's back-off, a raised budget.
+const STAGE_HOLDS = {
+  ...THROTTLE_GIVE_UP,
+  'backoff.ended': [{ guard: 'heldStageAgent', actions: ['endBackoff', 'restartStageAttempt'] }, { actions: 'endBackoff' }],
+  'budget.raised': [{ guard: 'stageHeldForBudget', actions: ['releaseBudget', 'restartStageAttempt'] }, { actions: 'releaseBudget' }],
+} as const;
 
 export const pipelineMachine = pipelineSetup.createMachine({
   id: 'pipeline',
@@ -45,6 +65,10 @@ export const pipelineMachine = pipelineSetup.createMachine({
     'cancel.requested': { target: '.cancelling' },
     'run.resumed': { actions: 'resumeRun' },
     'workers.scaled': { actions: 'scaleWorkers' },
+    'attempt.throttled': { actions: 'noteThrottle' },
+    'backoff.ended': { actions: 'endBackoff' },
+    'budget.exceeded': { actions: 'holdForBudget' },
+    'budget.raised': { actions: 'releaseBudget' },
   },
   states: {
     plan: {
@@ -59,12 +83,14 @@ export const pipelineMachine = pipelineSetup.createMachine({
             'explore.found': { actions: 'acceptFindings' },
             'task.finished': [
               { guard: 'isStaleStageAttempt' },
+              ...HELD_STAGE_FINISH,
               { guard: 'notRetryable', target: '#pipeline.stopping', actions: ['finishStageAttempt', 'noteNotRetryable'] },
               { guard: 'stageAttemptCompleted', target: 'working', actions: 'finishStageAttempt' },
               { guard: 'stageAttemptRetryable', actions: 'retryStageAttempt' },
               { target: 'working', actions: ['finishStageAttempt', 'noteExploreFailed'] },
             ],
             'runtime.resume': { actions: 'respawnRunning' },
+            ...STAGE_HOLDS,
           },
         },
         working: agentStageWorking('team-plan', { 'plan.accepted': { actions: 'acceptPlan' } }, undefined, 'architect'),
@@ -76,12 +102,14 @@ export const pipelineMachine = pipelineSetup.createMachine({
             'architect.noted': { actions: 'acceptArchitectNotes' },
             'task.finished': [
               { guard: 'isStaleStageAttempt' },
+              ...HELD_STAGE_FINISH,
               { guard: 'notRetryable', target: '#pipeline.stopping', actions: ['finishStageAttempt', 'noteNotRetryable'] },
               { guard: 'stageAttemptCompleted', target: 'handoff', actions: ['finishStageAttempt', { type: 'completeStage', params: { stage: 'team-plan' } }] },
               { guard: 'stageAttemptRetryable', actions: 'retryStageAttempt' },
               { target: 'handoff', actions: ['finishStageAttempt', { type: 'completeStage', params: { stage: 'team-plan' } }] },
             ],
             'runtime.resume': { actions: 'respawnRunning' },
+            ...STAGE_HOLDS,
           },
         },
         handoff: {
@@ -109,12 +137,14 @@ export const pipelineMachine = pipelineSetup.createMachine({
             'critic.objected': { actions: 'acceptObjections' },
             'task.finished': [
               { guard: 'isStaleStageAttempt' },
+              ...HELD_STAGE_FINISH,
               { guard: 'notRetryable', target: '#pipeline.stopping', actions: ['finishStageAttempt', 'noteNotRetryable'] },
               { guard: 'stageAttemptCompleted', target: 'handoff', actions: ['finishStageAttempt', { type: 'completeStage', params: { stage: 'team-prd' } }] },
               { guard: 'stageAttemptRetryable', actions: 'retryStageAttempt' },
               { target: 'handoff', actions: ['finishStageAttempt', 'noteCriticFailed', { type: 'completeStage', params: { stage: 'team-prd' } }] },
             ],
             'runtime.resume': { actions: 'respawnRunning' },
+            ...STAGE_HOLDS,
           },
         },
         handoff: {
@@ -131,19 +161,24 @@ export const pipelineMachine = pipelineSetup.createMachine({
           entry: 'dispatch',
           always: [
             { guard: 'noWorkerLeft', target: '#pipeline.stopping', actions: 'noteNoWorkerLeft' },
+            { guard: 'budgetStopsRun', target: '#pipeline.stopped' },
             { guard: 'passDone', target: 'handoff', actions: { type: 'completeStage', params: { stage: 'team-exec' } } },
             { guard: 'needsDecision', target: '#pipeline.stopped' },
           ],
           on: {
             'task.finished': [
               { guard: 'notRetryable', target: '#pipeline.stopping', actions: ['finishTask', 'noteNotRetryable'] },
-              { actions: ['finishTask', 'dispatch'] },
+              { guard: 'throttledFinish', actions: ['requeueThrottled', 'dispatch'] },
+              { actions: ['noteSuccess', 'finishTask', 'dispatch'] },
             ],
             'task.retry': { actions: ['retryTask', 'dispatch'] },
             'merge.failed': { actions: 'noteMergeFailure' },
             'run.resumed': { actions: ['resumeRun', 'dispatch'] },
             'workers.scaled': { actions: ['scaleWorkers', 'dispatch'] },
             'runtime.resume': { actions: 'respawnRunning' },
+            ...THROTTLE_GIVE_UP,
+            'backoff.ended': { actions: ['endBackoff', 'dispatch'] },
+            'budget.raised': { actions: ['releaseBudget', 'dispatch'] },
           },
         },
         handoff: {
@@ -179,13 +214,15 @@ export const pipelineMachine = pipelineSetup.createMachine({
             'task.finished': [
               { guard: 'isReviewerFinish', actions: 'finishReviewer' },
               { guard: 'isStaleStageAttempt' },
+              ...HELD_STAGE_FINISH,
               { guard: 'notRetryable', target: '#pipeline.stopping', actions: ['finishStageAttempt', 'noteNotRetryable'] },
-              { guard: 'stageAttemptCompleted', actions: 'finishStageAttempt' },
+              { guard: 'stageAttemptCompleted', actions: ['noteSuccess', 'finishStageAttempt'] },
               { guard: 'stageAttemptRetryable', actions: 'retryStageAttempt' },
               { guard: 'reviewersRunning', target: '#pipeline.stopping', actions: ['finishStageAttempt', 'noteStageFailure'] },
               { target: '#pipeline.failing', actions: ['finishStageAttempt', 'noteStageFailure'] },
             ],
             'runtime.resume': { actions: 'respawnRunning' },
+            ...STAGE_HOLDS,
           },
         },
         handoff: {
@@ -244,6 +281,7 @@ export const pipelineMachine = pipelineSetup.createMachine({
       on: {
         'task.retry': { guard: 'retryApplies', target: 'exec', actions: 'retryTask' },
         'run.resumed': { guard: 'retryingInterrupted', target: 'exec', actions: 'resumeRun' },
+        'budget.raised': { target: 'exec', actions: 'raiseBudget' },
       },
     },
     // The run fails on its own (not retryable, no worker left): running attempts stop first.

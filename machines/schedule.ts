@@ -4,6 +4,7 @@ import { agentOf, modelOf } from './routing.js';
 import { rosterOf } from './scale.js';
 import { TaskDraft, type TaskIndex } from './task-index.js';
 import type { AttemptInput, NewEvent, PipelineContext, TaskState } from './types.js';
+import { laneFree } from './throttle.js';
 
 // A worker that failed this many attempts gets no more work.
 export const WORKER_FAILURE_LIMIT = 2;
@@ -36,14 +37,27 @@ export function schedule(context: PipelineContext): ScheduleResult {
   const draft = new TaskDraft(context);
   const records: NewEvent[] = [];
   const starts: AttemptInput[] = [];
-  if (draft.index.counts.pending === 0) return { changes: {}, records, starts };
+  // A spent budget starts nothing (issue 29).
+  if (draft.index.counts.pending === 0 || context.budgetHold) return { changes: {}, records, starts };
   const available = availableWorkers(context);
   // Only a task that became pending or failed, or the last worker spent, can make a task unrunnable.
   const recheck = draft.index.recheck || available.length === 0;
   if (recheck) failUnrunnable(context, draft, available.length, records);
   const busy = new Set(draft.index.running.map((id) => draft.tasks[id]!.worker));
   const allBusy = () => available.every((w) => busy.has(w));
+  // Attempts running per agent, against its lanes (a rate-limited agent runs fewer at once).
+  const runningOf: Record<string, number> = {};
+  for (const id of draft.index.running) {
+    const agent = agentFor(context, draft.tasks[id]!.role);
+    runningOf[agent] = (runningOf[agent] ?? 0) + 1;
+  }
+  const mayStart = (current: TaskState) => {
+    const agent = agentFor(context, current.role);
+    return laneFree(context, agent, runningOf[agent] ?? 0);
+  };
   const start = (id: string, current: TaskState, worker: string) => {
+    const agent = agentFor(context, current.role);
+    runningOf[agent] = (runningOf[agent] ?? 0) + 1;
     if (worker !== current.worker) records.push({ event: 'task_assigned', task_id: id, worker });
     const task: TaskState = { ...current, worker, status: 'running', attempt: current.attempt + 1 };
     draft.put(task);
@@ -64,7 +78,7 @@ export function schedule(context: PipelineContext): ScheduleResult {
     for (let i = draft.index.cursor; i < end && !allBusy(); i++) {
       const id = context.order[i]!;
       const current = draft.tasks[id]!;
-      if (current.status !== 'pending' || busy.has(current.worker) || !isReady(current, draft.tasks)) continue;
+      if (current.status !== 'pending' || busy.has(current.worker) || !isReady(current, draft.tasks) || !mayStart(current)) continue;
       if (workerFor(current) === current.worker) start(id, current, current.worker);
     }
   }
@@ -78,7 +92,7 @@ export function schedule(context: PipelineContext): ScheduleResult {
       if (contiguous) cursor = i + 1;
       continue;
     }
-    if (!isReady(current, draft.tasks)) {
+    if (!isReady(current, draft.tasks) || !mayStart(current)) {
       contiguous = false;
       continue;
     }

@@ -26,4 +26,6 @@ export interface TaskState {
   agent?: string;
   /** Its branch could not be merged (a conflict, teamline's files): a retry would meet the same. */
   mergeFailed?: string;
+  /** The attempt of this number was rate limited: its end is no failure (issue 29). */
+  throttled?: number;
 }

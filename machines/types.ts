@@ -3,6 +3,7 @@ import type { Defect, Findings, GateResult, Limits, NewEvent, RoutingDecision, R
 import type { Stage } from '../workers/types.js';
 import type { TaskIndex } from './task-index.js';
 import type { TaskState, TaskStatus } from './task-state.js';
+import type { AgentThrottle } from '../src/log/throttle.js';
 
 export type { Defect, Findings, GateResult, Limits, NewEvent, RoutingDecision, RoutingPolicy, TaskDef, Stage, TaskState, TaskStatus };
 
@@ -15,6 +16,8 @@ export interface StageAttempt {
   failures: number;
   status: TaskStatus;
   evidence: string;
+  /** Its current attempt was rate limited: its end is no failure, and the next waits for the back-off. */
+  throttled?: boolean;
 }
 
 export interface HandoffRecord {
@@ -112,6 +115,10 @@ export interface PipelineContext extends PipelineInput {
   findings: Findings | null;
   /** The routing decisions so far, in words, for the handoffs. */
   decisions: Array<{ stage: Stage; iteration: number; loop: number; text: string }>;
+  /** Per agent, its lanes and back-off (issue 29); absent in snapshots of earlier versions: none throttled. */
+  throttle?: Record<string, AgentThrottle>;
+  /** Why no attempt may start: the budget is spent (budget_exceeded); '' or absent: none. */
+  budgetHold?: string;
 }
 
 // What the runtime needs to run one attempt.
@@ -166,6 +173,11 @@ export type PipelineEvent =
   | { type: 'merge.failed'; task_id: string; attempt: number; reason: string }
   | { type: 'run.resumed'; retry_interrupted: boolean }
   | { type: 'cancel.requested'; force: boolean }
+  /** Issue 29: a rate-limited attempt (at: the event's time in ms), the end of an agent's back-off, the budget spent or raised. */
+  | { type: 'attempt.throttled'; task_id: string; attempt: number; agent: string; reason: string; retry_after_ms?: number; jitter: number; at: number }
+  | { type: 'backoff.ended'; agent: string }
+  | { type: 'budget.exceeded'; reason: string; stop_running: boolean }
+  | { type: 'budget.raised' }
   /**
    * Not logged: a new orchestrator asks the restored machine to restart its in-flight effects.
    * `unlaunched`: running attempts whose task_started this orchestrator writes itself (the

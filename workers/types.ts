@@ -74,6 +74,20 @@ export interface AgentReport {
   denials?: string[];
   /** The first permission the CLI refused (the write of the result file, a command): the attempt's failure when no valid result came. */
   refused?: AgentFailure;
+  /** The API refused for a rate limit or an overload (429, 529): the attempt is retried after a back-off, counted as no failure. */
+  rateLimit?: RateLimit;
+}
+
+// A rate limit or an overload the CLI reported (issue 29): its words, and the wait it asked for.
+export interface RateLimit {
+  reason: string;
+  retryAfterMs?: number;
+}
+
+// What a CLI reported spending so far: totals, for the run's budget while the attempt works.
+export interface SpendSoFar {
+  costUsd?: number;
+  tokens?: { input: number; output: number };
 }
 
 export const FAILURE_KINDS = ['not-logged-in', 'bad-key', 'quota', 'unknown-model', 'missing-provider', 'permission-refused'] as const;
@@ -103,6 +117,8 @@ export interface AgentAdapter {
   peekSessionId?(partialOutput: string): string | undefined;
   /** Reads output lines as they arrive; without it any output counts as progress. */
   scan?(lines: string[]): OutputSignals;
+  /** What the attempt spent so far, read from its output while it works; without it only the end's totals count. */
+  spendSoFar?(partialOutput: string): SpendSoFar | undefined;
 }
 
 // Everything a backend needs to run one attempt.

@@ -10,6 +10,7 @@ import { OUTPUT_FILE, PID_FILE } from '../../workers/wrapper.js';
 import type { AttemptFiles } from './records.js';
 import type { EventLog } from '../run/event-log.js';
 import type { WorkerRegistry } from './registry.js';
+import { TOOLS_FILE } from '../mcp/context.js';
 
 // A handle for the attempt's unrecorded worker, recorded now; undefined when it never started.
 export function adoptUnrecorded(run: { readonly events: EventLog; readonly registry: WorkerRegistry }, input: AttemptInput, attemptDir: string): WorkerHandle | undefined {
@@ -39,13 +40,13 @@ function readCmdline(pid: number): string {
 }
 
 // Whether an attempt with no recorded worker may have run at all: anything in its folder but the
-// prompt the orchestrator wrote (a pid or exit record, a result, output, a tmux pane's launch file:
+// prompt and the tools' context the orchestrator wrote (a pid or exit record, a result, output, a tmux pane's launch file:
 // that pane may still wait for its go) or a live process carrying its marker. Without any, its
 // task_started was the last thing that happened to it, and it had no side effect.
 export function workerMayHaveStarted(runId: string, input: AttemptInput, files: AttemptFiles): boolean {
   if (existsSync(files.resultFile)) return true;
   for (const entry of entriesOf(files.dir)) {
-    if (join(files.dir, entry.name) === files.promptFile) continue;
+    if (join(files.dir, entry.name) === files.promptFile || entry.name === TOOLS_FILE) continue;
     if (entry.name === OUTPUT_FILE && entry.isFile() && statSync(join(files.dir, entry.name)).size === 0) continue;
     return true;
   }

@@ -18,6 +18,11 @@ import { handoffTextsOf } from '../run/handoff-texts.js';
 import { buildPrompt } from '../run/prompts.js';
 import type { RunSession } from '../run/session.js';
 import { watchWorker } from './watchdog.js';
+import { openDesk } from '../mcp/desk.js';
+import { askToolsFirst } from '../cancel/ask-tools.js';
+import { messagesTo } from '../log/fold-team.js';
+import { ANSWER_MS, writeToolsContext } from '../mcp/context.js';
+import type { Stage } from '../../workers/types.js';
 
 export type AttemptRequest = AttemptInput;
 
@@ -57,7 +62,10 @@ async function runLocalAttempt(session: RunSession, input: AttemptRequest, signa
     if (input.resumed) session.progress.emit({ type: 'attempt.unstarted', task: input.taskId, attempt: input.attempt }, `↻ ${input.taskId} a${input.attempt} never started before the orchestrator stopped: starting it now`);
     handle = await startWorker(session, input, files, spec, backend, adapter, agent);
   }
-  const exit = await watchWorker(session, handle, spec, input, signal, adapter);
+  // The team tools' calls are taken while the attempt runs, and those left once it ended.
+  const desk = openDesk(session, { task: input.taskId, attempt: input.attempt, worker: input.worker, stage: input.stage as Stage, workDir: spec.cwd, attemptDir: files.dir, resultFile: files.resultFile });
+  const asked = askToolsFirst(session, input, files.dir, signal);
+  const exit = await watchWorker(session, handle, spec, input, asked.signal, adapter).finally(() => (asked.release(), desk.close()));
   // Descendants that left the worker's process group (setsid) end with the attempt: before a
   // cancelled one is recorded, and once a finished one is, so that the worker's next task need not
   // wait for the look at /proc, which attempts that end within ESCAPEES_GATHER_MS share. The run
@@ -95,8 +103,10 @@ async function startWorker(session: RunSession, input: AttemptInput, files: Atte
   // On the thread pool: many attempts start at once, and the file system's journal may make each wait.
   await mkdir(files.dir, { recursive: true });
   const handoffTexts = handoffTextsOf(session, input.handoffs.map((h) => h.path));
-  const prompt = buildPrompt({ input, config: session.config, configFile: session.configFile, projectDir: session.isolation.workDir(input.stage, input.worker), resultFile: files.resultFile, handoffTexts, workers: session.workers });
+  const messages = messagesTo(session.events.fold.state.team, input.taskId);
+  const prompt = buildPrompt({ input, config: session.config, configFile: session.configFile, projectDir: session.isolation.workDir(input.stage, input.worker), resultFile: files.resultFile, handoffTexts, workers: session.workers, messages });
   await writeFile(files.promptFile, prompt);
+  writeToolsContext(files.dir, { run_id: session.runId, task_id: input.taskId, attempt: input.attempt, worker: input.worker, stage: input.stage, answer_ms: ANSWER_MS });
   spec.command = adapter.build({ prompt, promptFile: files.promptFile, resultFile: files.resultFile, projectDir: session.projectDir, agent, stage: input.stage, permission: permissionFor(agent, input.stage) });
   const handle = await backend.launch(spec, (launched) => {
     session.registry.record(input.taskId, input.attempt, launched);

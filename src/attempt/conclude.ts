@@ -12,6 +12,8 @@ import { judgeResult, readResultFile, resultKindOf, type AgentResult, type Resul
 import { guardCliText } from './result-guard.js';
 import type { IsolationParts } from '../isolation/isolation.js';
 import { concludeTask } from '../isolation/attempt.js';
+import { checkBudgetSoon } from '../run/budget.js';
+import { readRateLimit } from '../../workers/adapters/rate-limit.js';
 
 // What concluding an attempt uses of a run: its records' and isolation's parts, the project, the
 // limits it started with, and whether its attempts run on team workers.
@@ -56,6 +58,15 @@ export async function concludeEnd(run: ConcludeParts, input: AttemptInput, adapt
     const evidence = verdict.result.evidence + describeDenials(report);
     run.progress.emit({ type: 'attempt.finished', task: input.taskId, attempt: input.attempt, worker: input.worker, status: 'completed', durationMs: exit.durationMs }, `✔ ${input.taskId} a${input.attempt} completed on ${input.worker} in ${seconds}s${verdictNote(verdict.result)}`);
     run.events.commit(taskFinished(run, input, 'completed', prefix + evidence, artifacts, next));
+    return;
+  }
+  // A rate limit or an overload is no failure: the machine retries it after a back-off (issue 29).
+  const limit = verdict.retryable === false || unmerged ? undefined : (report.rateLimit ?? readRateLimit(lastMeaningfulLines(output, 5)));
+  if (limit) {
+    const reason = guardCliText(limit.reason);
+    run.events.commit({ event: 'attempt_throttled', task_id: input.taskId, attempt: input.attempt, agent: input.agent, reason, jitter: Math.random(), ...(limit.retryAfterMs !== undefined && { retry_after_ms: limit.retryAfterMs }) });
+    run.progress.emit({ type: 'attempt.throttled', task: input.taskId, attempt: input.attempt, worker: input.worker, agent: input.agent, reason }, `⧗ ${input.taskId} a${input.attempt} rate limited on ${input.worker} (${input.agent}): ${reason}; retried after a back-off`);
+    run.events.commit(taskFinished(run, input, 'failed', `${prefix}rate limited: ${reason}`, [], ''));
     return;
   }
   run.progress.emit({ type: 'attempt.finished', task: input.taskId, attempt: input.attempt, worker: input.worker, status: 'failed', durationMs: exit.durationMs, evidence: verdict.evidence }, `✘ ${input.taskId} a${input.attempt} failed on ${input.worker} in ${seconds}s: ${verdict.evidence}`);
@@ -129,6 +140,7 @@ function noteUsage(run: ConcludeParts, input: AttemptInput, report: AgentReport)
     ...(report.costUsd !== undefined ? { cost_usd: report.costUsd } : {}),
     ...(report.tokens ? { tokens: report.tokens } : {}),
   });
+  if (report.costUsd !== undefined || report.tokens !== undefined) checkBudgetSoon(run);
 }
 
 function readOutput(dir: string): string {

@@ -9,8 +9,9 @@ import { OUTPUT_FILE } from '../../workers/wrapper.js';
 import { OutputLines } from './output-lines.js';
 import { guardCliText } from './result-guard.js';
 
-// Files whose change is a sign of life; the output file is one unless the adapter reads it.
-const LIFE_FILES = ['heartbeat', 'result.json'];
+// Files whose change is a sign of life (progress: a note through team_progress, written once it is
+// recorded); the output file is one unless the adapter reads it.
+const LIFE_FILES = ['heartbeat', 'result.json', 'progress'];
 // A watchdog looks at most this often, and at least four times per period it watches for.
 const MAX_TICK_MS = 1_000;
 

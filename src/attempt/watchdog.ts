@@ -9,6 +9,8 @@ import type { AgentAdapter, LaunchSpec, WorkerExit, WorkerHandle } from '../../w
 import { OUTPUT_FILE } from '../../workers/wrapper.js';
 import { attemptCapMs } from './cap.js';
 import { LifeSigns, lookEveryMs, silenceReason } from './life-signs.js';
+import { SpendWatch } from './spend-watch.js';
+import { resolveAgent } from '../run/agents.js';
 import type { TeamConfig } from '../../config/schema.js';
 import type { Limits } from '../log/schema.js';
 import type { CancelScope } from '../cancel/scope.js';
@@ -37,6 +39,7 @@ export async function watchWorker(run: WatchParts, handle: WorkerHandle, spec: L
   const started = Date.now();
   const capMs = attemptCapMs(run.config, input.stage);
   const life = new LifeSigns(spec.attemptDir, adapter, started);
+  const spend = new SpendWatch(run, input, adapter, resolveAgent(run.config, input.agent).agent, spec.attemptDir);
   let stalledNoted = false;
   let sessionNoted = false;
   let stopping: Promise<void> | undefined;
@@ -59,7 +62,8 @@ export async function watchWorker(run: WatchParts, handle: WorkerHandle, spec: L
     if (looking || stopping) return;
     looking = true;
     try {
-      const { silentMs: silent, failure } = life.look();
+      const { silentMs: silent, failure: fatal } = life.look();
+      const failure = fatal ?? spend.look();
       const ran = Date.now() - started;
       if (!sessionNoted && adapter.peekSessionId) sessionNoted = noteSessionId(run, input, adapter, spec.attemptDir);
       const stalled = silent >= statusCheckMs && !stalledNoted;

@@ -76,7 +76,8 @@ async function askWriter(store: PgStore, runId: string | undefined, project: Pro
   }
   if (!(await store.hasWriter(id))) return { id };
   const { writeRequest } = await import('../store/pg/requests.js');
-  await writeRequest(store, id, 'cancel', { by: 'team cancel', force });
+  // The grace: what an attempt with the team tools gets on a team worker to end itself (src/team-worker/cancel.ts).
+  await writeRequest(store, id, 'cancel', { by: 'team cancel', force, grace_ms: project.config.team.shutdownTimeoutMs });
   progress.emit({ type: 'cancel.sent', run: id, force }, `asked the writer of run ${id} to cancel it${force ? ' (forced)' : ''}; waiting`);
   const deadline = Date.now() + (force ? 0 : project.config.team.shutdownTimeoutMs) + EXTRA_WAIT_MS;
   for (;;) {

@@ -6,10 +6,11 @@ import { commandOf, GROUPS, type HelpPage } from './help/page.js';
 import { LOW_PAGES } from './help/pages-low.js';
 import { MORE_PAGES } from './help/pages-more.js';
 import { RUN_PAGES } from './help/pages-run.js';
+import { TEAM_PAGES } from './help/pages-team.js';
 import { editDistance } from './args/one-word.js';
 
 // Every command's page, in the order `team --help` lists them.
-export const PAGES: HelpPage[] = [...RUN_PAGES, ...MORE_PAGES, ...LOW_PAGES];
+export const PAGES: HelpPage[] = [...RUN_PAGES, ...MORE_PAGES, ...TEAM_PAGES, ...LOW_PAGES];
 
 const WIDTH = 100;
 // The width of the overview's first column: every group's commands line up.

@@ -52,6 +52,10 @@ export async function dispatch(argv: string[]): Promise<number> {
       return (await import('./doctor.js')).doctorCommand(rest);
     case 'worker':
       return (await import('./worker.js')).workerCommand(rest);
+    case 'say':
+      return (await import('./say.js')).sayCommand(rest);
+    case 'mcp':
+      return (await import('./mcp.js')).mcpCommand(rest);
     case 'ralph':
       return (await import('./run.js')).runTeam(rest, 'ralph');
     default:

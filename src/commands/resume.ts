@@ -19,6 +19,8 @@ import { openProject } from './args/project.js';
 import { openStore } from '../store/open.js';
 import { withStore } from '../store/types.js';
 import { OUTCOME_EXIT, reportEnd, reportViewEnd } from './run.js';
+import { budgetFlags } from './args/budget.js';
+import { describeSpend, type SpendView } from '../log/fold-spend.js';
 
 // Resumes the latest or named run; returns the exit code of how it ends.
 export async function resumeCommand(argv: string[]): Promise<number> {
@@ -49,10 +51,13 @@ export async function resumeCommand(argv: string[]): Promise<number> {
   try {
     if (files && ENDED.has(view.status)) await endLeftovers(session);
     refuseEnded(view.status, id, files);
+    const raise = budgetFlags(args, cmd);
+    refuseLowBudget(raise, view.spend);
     if (files && session.isolation.active) assertGitWritable(project.dir, id);
     const left = view.uncertain.length ? ` (${view.uncertain.length} attempt(s) ${files ? 'left running to reconcile' : 'on workers to hear from'})` : '';
     progress.emit({ type: 'run.resumed', run: id, state: replay.snapshot.value }, `teamline: resuming run ${id} ${files ? '' : 'from the store '}at ${describeStage(view)}${left}`);
-    const outcome = await driveRun(session, { replay, retryInterrupted: args.values['retry-interrupted'] === true });
+    const raising = raise.usd !== undefined || raise.tokens !== undefined;
+    const outcome = await driveRun(session, { replay, retryInterrupted: args.values['retry-interrupted'] === true, ...(raising && { raise }) });
     if (outcome.kind === 'stopped') progress.emit({ type: 'decision', reason: outcome.reason }, `teamline: stopped for a decision: ${outcome.reason}${files ? `\n  \`team status --run ${id}\` lists the attempts.` : ''}`);
     if (files) reportEnd(paths, project.dir, outcome, progress);
     else reportViewEnd(session.events.fold.view(project.dir), paths.runDir, outcome, progress);
@@ -63,6 +68,12 @@ export async function resumeCommand(argv: string[]): Promise<number> {
 }
 
 const ENDED = new Set(['completed', 'failed', 'cancelled']);
+
+// A raised budget must be above what the run spent already: else it would stop again at once.
+function refuseLowBudget(raise: { usd?: number; tokens?: number }, spend: SpendView): void {
+  if (raise.usd !== undefined && raise.usd <= spend.spentUsd) throw new UsageError(`team resume: --budget-usd ${raise.usd} is not above what the run spent (${describeSpend(spend)}): give a larger budget`);
+  if (raise.tokens !== undefined && raise.tokens <= spend.spentTokens) throw new UsageError(`team resume: --budget-tokens ${raise.tokens} is not above what the run spent (${describeSpend(spend)}): give a larger budget`);
+}
 
 // A run that ended has nothing to resume; what a crash right after its end left running (its tmux
 // server, a process group its orchestrator had not seen go, an escapee of a finished attempt) is

@@ -23,6 +23,7 @@ import { openProject } from './args/project.js';
 import { openStore } from '../store/open.js';
 import { withStore, type RunStore } from '../store/types.js';
 import { storeUrlOf } from '../store/store-url.js';
+import { budgetFlags } from './args/budget.js';
 
 // The exit code of each way a run can end.
 export const OUTCOME_EXIT: Record<DriveOutcome['kind'], number> = { completed: EXIT.completed, failed: EXIT.failed, cancelled: EXIT.cancelled, stopped: EXIT.decision };
@@ -49,6 +50,8 @@ export async function runTeam(argv: string[], mode: 'team' | 'ralph'): Promise<n
   if (maxFixLoops !== undefined) config.team.maxFixLoops = maxFixLoops;
   const maxIterations = optionalInt(args, 'max-iterations', cmd, 1, 1000);
   if (maxIterations !== undefined) config.ralph.maxIterations = maxIterations;
+  const budget = budgetFlags(args, cmd);
+  if (budget.usd !== undefined || budget.tokens !== undefined) config.team.budget = { onExceed: 'stop', ...config.team.budget, ...budget };
   const workers = teamArg?.workers ?? config.team.defaultWorkers;
   if (workers > config.team.maxAgents) throw new UsageError(`N:agent-type: ${workers} workers is over team.maxAgents (${config.team.maxAgents})`);
   const routing = resolveRouting(config, teamArg?.type, optionalString(args, 'agent'));

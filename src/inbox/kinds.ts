@@ -1,8 +1,9 @@
 // The kinds of request the run's writer takes from its inbox (take.ts), each with its body's schema.
 import { z } from 'zod';
-import type { RunSession } from '../run/session.js';
+import { recipientProblem } from './recipient.js';
 import type { InboxHandler } from './take.js';
 import { teamTextProblem } from './text.js';
+import { TOOL_CALL } from './tool-call.js';
 
 // `team say`: a message from the person to a worker or a task, and a message relayed from a worker's
 // tool call on another machine (team worker) is the same record.
@@ -15,18 +16,10 @@ const messageBody = z.strictObject({
   attempt: z.number().int().positive().optional(),
 });
 
-// Whom a message can go to: the lead, a worker of the run (worker-N), or one of its tasks.
-export function recipientProblem(session: Pick<RunSession, 'events'>, to: string): string | undefined {
-  const st = session.events.fold.state;
-  if (to === 'lead' || st.tasks.has(to) || st.assigned.has(to)) return undefined;
-  if ([...st.assigned.values()].includes(to) || /^worker-\d+$/.test(to)) return undefined;
-  return `--to: ${to} is neither lead, a worker (worker-N) nor a task of the run`;
-}
-
 export const MESSAGE: InboxHandler<z.infer<typeof messageBody>> = {
   body: messageBody,
   toEvent(body, request, session) {
-    const problem = teamTextProblem(body.text, 'the message') ?? recipientProblem(session, body.to);
+    const problem = teamTextProblem(body.text, 'the message') ?? recipientProblem(session.events.fold.state, body.to);
     if (problem) return { refused: problem };
     return { event: 'team_message', key: request.key, from: body.from, to: body.to, text: body.text, ...(body.question && { question: true }), ...(body.task_id !== undefined && { task_id: body.task_id }), ...(body.attempt !== undefined && { attempt: body.attempt }) };
   },
@@ -48,4 +41,5 @@ export const SCALE: InboxHandler<z.infer<typeof scaleBody>> = {
 export const INBOX_KINDS: Record<string, InboxHandler<never>> = {
   message: MESSAGE as InboxHandler<never>,
   scale: SCALE as InboxHandler<never>,
+  tool_call: TOOL_CALL as InboxHandler<never>,
 };

@@ -7,6 +7,7 @@ import { applyTeamFact } from './fold-team.js';
 import { endStory, enterStage, gatesKey } from './fold-story.js';
 import { describeDecision } from './decision.js';
 import { applyVerifyResult } from './fold-verify.js';
+import { applySpendFact } from './fold-spend.js';
 
 const RUN_END: Record<string, string> = { run_completed: 'completed', run_failed: 'failed', run_cancelled: 'cancelled', run_stopped: 'stopped' };
 
@@ -17,6 +18,7 @@ export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): 
   const attemptOf = (id: string, number: number, e: { stage?: string; agent?: string }) => attemptIn(tasks, id, number, e);
   const iterationOf = (k: number) => iterationIn(iterations, k);
   applyTeamFact(st.team, event);
+  applySpendFact(st, event);
   switch (event.event) {
     case 'task_started': {
       const attempt = attemptOf(event.task_id, event.attempt, event);

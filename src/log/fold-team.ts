@@ -42,11 +42,13 @@ export interface TeamFacts {
   overlaps: TeamOverlap[];
   /** Shutdown requests by `task#attempt`. */
   shutdowns: Map<string, { at: string; by: string }>;
+  /** Each assigned task's blockedBy, for the task list. */
+  blockedBy: Map<string, string[]>;
 }
 
 // The team facts of a run with no event yet.
 export function newTeamFacts(): TeamFacts {
-  return { keys: new Set(), messages: [], reads: new Map(), notes: new Map(), reservations: [], overlaps: [], shutdowns: new Map() };
+  return { keys: new Set(), messages: [], reads: new Map(), notes: new Map(), reservations: [], overlaps: [], shutdowns: new Map(), blockedBy: new Map() };
 }
 
 // Folds one event of issue 28's block; other events change nothing here.
@@ -69,6 +71,12 @@ export function applyTeamFact(team: TeamFacts, event: TeamEvent): void {
       break;
     case 'team_shutdown_requested':
       team.shutdowns.set(`${event.task_id}#${event.attempt}`, { at: event.at, by: event.by });
+      break;
+    case 'task_assigned':
+      if (event.task) team.blockedBy.set(event.task_id, event.task.blockedBy ?? []);
+      break;
+    case 'tasks_assigned':
+      for (const task of event.tasks) team.blockedBy.set(task.task_id, task.task.blockedBy ?? []);
       break;
     default:
       break;

@@ -6,6 +6,7 @@ import type { TeamFacts } from './fold-team.js';
 import type { RunStory } from './fold-story.js';
 import type { Problem } from './read.js';
 import type { Defect, EventOf } from './schema.js';
+import type { SpendState } from './fold-spend.js';
 
 // What the log holds of the team workers' reports: the attempts taken, the attempts that stalled
 // (keys `task#attempt`) and the usage reports read (by their seq). The run's writer folds each
@@ -130,4 +131,6 @@ export interface FoldState {
   eventCount: number;
   /** Bad files met among the events folded. */
   problems: Problem[];
+  /** Budget, spend so far and rate limits (issue 29); absent in snapshots of earlier versions. */
+  spend?: SpendState;
 }

@@ -11,6 +11,7 @@ import { newTeamFacts, type TeamFacts } from './fold-team.js';
 import type { ApprovalView, Conflict, FoldState, IterationView, PipelineProgress, RunUsage, TaskView } from './fold-types.js';
 import type { Problem, RunFiles } from './read.js';
 import type { RunRecord } from './write.js';
+import { newSpend, spendOf, type SpendView } from './fold-spend.js';
 
 export type * from './fold-types.js';
 
@@ -42,6 +43,8 @@ export interface RunView {
   /** The time of the last event, and of the last end record (run_completed, _failed, _cancelled, _stopped). */
   lastAt?: string;
   endedAt?: string;
+  /** Spend against the budget, and the agents under a rate limit (issue 29). */
+  spend: SpendView;
 }
 
 // The fold of a run with no event yet.
@@ -72,6 +75,7 @@ export function newFold(run: RunRecord): FoldState {
     endedAt: undefined,
     eventCount: 0,
     problems: [],
+    spend: newSpend(),
   };
 }
 
@@ -118,6 +122,7 @@ export function viewOf(st: FoldState, files: Pick<RunFiles, 'run' | 'approvals' 
     team: st.team,
     lastAt: st.lastAt,
     endedAt: st.endedAt,
+    spend: spendOf(st),
   };
 }
 

@@ -81,6 +81,8 @@ const limitsSchema = z.object({
   statusCheckMs: z.number().int(),
   reassignMs: z.number().int(),
   shutdownTimeoutMs: z.number().int(),
+  /** A rate limit that lasts this long fails the run (team.rateLimitGiveUpMs); absent in older logs: 30 min. */
+  rateLimitGiveUpMs: z.number().int().optional(),
 });
 export type Limits = z.infer<typeof limitsSchema>;
 
@@ -131,6 +133,14 @@ export type Findings = z.infer<typeof findingsSchema>;
 export type RoutingPolicy = z.infer<typeof routingPolicySchema>;
 const decisionSchema = z.object({ role: z.string(), agent: z.string(), task_id: z.string().optional(), why: z.string() });
 export type RoutingDecision = z.infer<typeof decisionSchema>;
+// A run's budget (issue 29): spend in dollars and/or tokens, and what running attempts do past it.
+export const budgetSchema = z.object({
+  usd: z.number().positive().optional(),
+  tokens: z.number().int().positive().optional(),
+  onExceed: z.enum(['stop', 'finish']),
+});
+export type Budget = z.infer<typeof budgetSchema>;
+const spendFields = { cost_usd: z.number().nonnegative().optional(), tokens: z.object({ input: z.number().nonnegative(), output: z.number().nonnegative() }).optional() };
 
 const gitRef = { branch: z.string().min(1) };
 // A reading of the user's checkout (src/git/checkout-state.ts): HEAD, its branch, local branches, listed paths.
@@ -175,6 +185,8 @@ export const EVENT_SCHEMAS = {
     /** The cost mode the models were chosen by, and the model each role runs on (role → model); absent: each agent's own. */
     costMode: z.enum(COST_MODES).optional(),
     models: z.record(z.string(), z.string()).optional(),
+    /** The run's budget (team.budget, --budget-usd, --budget-tokens); absent: none. */
+    budget: budgetSchema.optional(),
   }),
   run_resumed: z.object({ event: z.literal('run_resumed'), ...base, pid: z.number().int(), retry_interrupted: z.boolean() }),
   gates_result: z.object({ event: z.literal('gates_result'), ...base, iteration: z.number().int(), pass: z.number().int(), gates: z.array(gateSchema) }),
@@ -326,6 +338,25 @@ export const EVENT_SCHEMAS = {
   team_scaled: z.object({ event: z.literal('team_scaled'), ...base, key: z.string(), workers: z.number().int().min(1).max(20), by: z.string() }),
   /** The machine's answer to team_scaled: the workers that take work now, those added (new names) and those drained. */
   workers_changed: z.object({ event: z.literal('workers_changed'), ...base, workers: z.number().int(), roster: z.array(z.string()), added: z.array(z.string()), drained: z.array(z.string()) }),
+  // Issue 29: spend and rate.
+  /** What a running attempt spent so far, as its CLI reports it while it works (totals, not increments); its attempt_usage supersedes it. */
+  attempt_spend: z.object({ event: z.literal('attempt_spend'), ...base, ...taskRef, stage: z.string(), agent: z.string(), ...spendFields }),
+  /** An attempt ended rate-limited or overloaded: retried after a back-off, counted as no failure. `jitter` (0..1) makes the back-off replayable. */
+  attempt_throttled: z.object({
+    event: z.literal('attempt_throttled'),
+    ...base,
+    ...taskRef,
+    agent: z.string(),
+    reason: z.string(),
+    retry_after_ms: z.number().int().nonnegative().optional(),
+    jitter: z.number().min(0).max(1),
+  }),
+  /** The back-off of an agent is over: its lanes take attempts again. */
+  backoff_ended: z.object({ event: z.literal('backoff_ended'), ...base, agent: z.string() }),
+  /** The run's spend reached its budget: no attempt starts; with onExceed stop, running ones are stopped. */
+  budget_exceeded: z.object({ event: z.literal('budget_exceeded'), ...base, reason: z.string(), stop_running: z.boolean(), spent_usd: z.number(), spent_tokens: z.number() }),
+  /** `team resume --budget-usd / --budget-tokens`: the new budget (unnamed parts stay). */
+  budget_raised: z.object({ event: z.literal('budget_raised'), ...base, usd: z.number().positive().optional(), tokens: z.number().int().positive().optional() }),
 } as const;
 
 export type EventName = keyof typeof EVENT_SCHEMAS;

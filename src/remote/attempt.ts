@@ -36,7 +36,12 @@ export async function runRemoteAttempt(session: RunSession, input: AttemptInput,
       if (await cancelUntakenJob(remote.store, remote.boss, ref, attemptQueue(), attemptJobId(ref.runId, ref.taskId, ref.attempt))) {
         return finishInterrupted(session, input, 'stopped by cancel before a worker took it');
       }
-      // A worker runs it: the run's cancel request stops it there, and its report (or lease) says how it ended.
+      // A worker runs it: the run's cancel request stops it there (an attempt that called the team
+      // tools sees this shutdown request first), and its report (or lease) says how it ended.
+      if (!session.cancel.force && usedTools(session, input)) {
+        session.events.append({ event: 'team_shutdown_requested', task_id: input.taskId, attempt: input.attempt, worker: input.worker, by: 'cancel' });
+        void session.events.settled();
+      }
       end = await waiting;
     }
     await conclude(session, input, end, signal);
@@ -68,6 +73,13 @@ async function conclude(session: RunSession, input: AttemptInput, end: RemoteEnd
 function fail(session: RunSession, input: AttemptInput, evidence: string): void {
   session.progress.emit({ type: 'attempt.finished', task: input.taskId, attempt: input.attempt, worker: input.worker, status: 'failed', evidence }, `✘ ${input.taskId} a${input.attempt} failed: ${evidence}`);
   session.events.commit(taskFinished(session, input, 'failed', evidence, [], ''));
+}
+
+// Whether the attempt made a team tool call (its calls are in the log under its prefix).
+function usedTools(session: RunSession, input: AttemptInput): boolean {
+  const prefix = `call:${input.taskId}:a${input.attempt}:`;
+  for (const key of session.events.fold.state.team.keys) if (key.startsWith(prefix)) return true;
+  return false;
 }
 
 function aborted(signal: AbortSignal): Promise<'aborted'> {

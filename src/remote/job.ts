@@ -11,6 +11,7 @@ import { handoffTextsOf } from '../run/handoff-texts.js';
 import { isWorkStage, taskBranch } from '../isolation/isolation.js';
 import { conflictToFix } from '../isolation/attempt.js';
 import { buildPrompt } from '../run/prompts.js';
+import { messagesTo } from '../log/fold-team.js';
 import type { TeamConfig } from '../../config/schema.js';
 import type { Limits } from '../log/schema.js';
 import type { RunPaths } from '../log/write.js';
@@ -41,6 +42,7 @@ export function makeAttemptJob(run: JobParts, input: AttemptInput): AttemptJob {
     resultFile: WORKER_PLACES.resultFile,
     handoffTexts: handoffTextsOf(run, input.handoffs.map((h) => h.path)),
     workers: run.workers,
+    messages: messagesTo(run.events.fold.state.team, input.taskId),
   });
   return {
     runId: run.runId,

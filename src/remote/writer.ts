@@ -28,11 +28,13 @@ export function makeRemote(session: NewsParts, link: StoreLink): Remote {
   return { ...link, news: new WorkerNews(session, link.store) };
 }
 
-// What of the run's session a cancel request needs: the writer's hold on the store, the run, its log.
+// What of the run's session a cancel request needs: the writer's hold on the store, the run, its log,
+// and the grace an attempt with the team tools gets to end itself (team.shutdownTimeoutMs).
 interface WriterParts {
   remote?: Remote;
   runId: string;
   log: Logger;
+  config?: { team: { shutdownTimeoutMs: number } };
 }
 
 // The body of a cancel request this writer wrote: it hears its own NOTIFY too, and leaves it.
@@ -43,7 +45,7 @@ const OWN = `writer pid ${process.pid}`;
 export async function passCancelOn(session: WriterParts, by: string, force: boolean): Promise<void> {
   const remote = session.remote;
   if (!remote) return;
-  await writeRequest(remote.store, session.runId, 'cancel', { by, force, from: OWN }).catch((error: unknown) => session.log.warn({ err: error }, 'the cancel request for the workers was not written'));
+  await writeRequest(remote.store, session.runId, 'cancel', { by, force, from: OWN, ...(session.config && { grace_ms: session.config.team.shutdownTimeoutMs }) }).catch((error: unknown) => session.log.warn({ err: error }, 'the cancel request for the workers was not written'));
 }
 
 // Listens for cancel requests of this run written from other machines; `onCancel` gets each one.

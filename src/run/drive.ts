@@ -19,6 +19,10 @@ import { passCancelOn } from '../remote/writer.js';
 import { takeInbox } from '../inbox/take.js';
 import { INBOX_KINDS } from '../inbox/kinds.js';
 import { FileStore } from '../store/files/store.js';
+import { watchBackoffs } from './backoff.js';
+import { isBudgetStopped } from '../../machines/budget-steps.js';
+import { budgetRaised, checkBudgetSoon } from './budget.js';
+import type { EventOf } from '../log/schema.js';
 
 export type DriveOutcome = { kind: 'completed' | 'failed' | 'cancelled' | 'stopped'; reason: string };
 
@@ -28,7 +32,7 @@ type Snapshot = SnapshotFrom<typeof pipelineMachine>;
 // Runs the machine from its start or from a replayed log until it ends or stops for a human.
 export async function driveRun(
   session: RunSession,
-  start: { input: PipelineInput } | { replay: Replay; retryInterrupted: boolean; cancel?: { by: string; force: boolean } },
+  start: { input: PipelineInput } | { replay: Replay; retryInterrupted: boolean; cancel?: { by: string; force: boolean }; raise?: Omit<EventOf<'budget_raised'>, 'event' | 'at' | 'run_id'> },
 ): Promise<DriveOutcome> {
   if ('replay' in start) {
     // A takeover runs the gates again: what the dead orchestrator's gates left running goes first;
@@ -52,6 +56,7 @@ export async function driveRun(
     actor = createActor(machine, { snapshot: machine.resolveState({ value, context }), input: context });
   }
   session.events.attach(actor);
+  let stopBackoffs = () => {};
   const outcome = new Promise<DriveOutcome>((resolve, reject) => {
     // A restored snapshot is reported during start(): judge it only once the resume events are in.
     let ready = false;
@@ -74,8 +79,17 @@ export async function driveRun(
       if (start.cancel) {
         session.events.commit({ event: 'cancel_requested', by: start.cancel.by, force: start.cancel.force });
         void session.cancel.track(session.events.settled().then(() => passCancelOn(session, start.cancel!.by, start.cancel!.force)));
-      } else session.events.commit({ event: 'run_resumed', pid: process.pid, retry_interrupted: start.retryInterrupted });
+      } else {
+        session.events.commit({ event: 'run_resumed', pid: process.pid, retry_interrupted: start.retryInterrupted });
+        // team resume --budget-usd / --budget-tokens: the new budget, then the run goes on (issue 29).
+        if (start.raise) {
+          budgetRaised(session.events);
+          session.events.commit({ event: 'budget_raised', ...start.raise });
+        }
+      }
     }
+    stopBackoffs = watchBackoffs(session, actor);
+    checkBudgetSoon(session);
     void session.events.settled();
     ready = true;
     check(actor.getSnapshot());
@@ -91,6 +105,7 @@ export async function driveRun(
   } finally {
     stopSignals();
     await stopInbox();
+    stopBackoffs();
     actor.stop();
     // Stops begun by stopping the machine (a log that broke) end before the orchestrator does.
     await session.cancel.idle();
@@ -137,7 +152,7 @@ function saveMachine(session: RunSession, text: string): void {
 
 function outcomeOf(snapshot: Snapshot): DriveOutcome | undefined {
   const reason = snapshot.context.reason;
-  if (snapshot.matches('stopped')) return { kind: 'stopped', reason };
+  if (snapshot.matches('stopped') || isBudgetStopped(snapshot.context)) return { kind: 'stopped', reason };
   if (snapshot.status !== 'done') return undefined;
   if (snapshot.matches('done')) return { kind: 'completed', reason: '' };
   if (snapshot.matches('cancelled')) return { kind: 'cancelled', reason };

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { TeamConfig } from '../../config/schema.js';
 import type { AttemptInput } from '../../machines/types.js';
 import { UsageError } from '../sys/errors.js';
+import type { TeamMessage } from '../log/fold-team.js';
 
 // The result each stage asks for, shown in its prompt.
 const RESULT_SHAPES: Record<string, string> = {
@@ -25,6 +26,8 @@ export interface PromptContext {
   resultFile: string;
   handoffTexts: string[];
   workers: number;
+  /** Messages to the task (from teammates and the person): the log's, when the prompt is written. */
+  messages?: TeamMessage[];
 }
 
 // The prompt text for one attempt.
@@ -52,7 +55,14 @@ export function buildPrompt(ctx: PromptContext): string {
     findings: input.findings ? describeFindings(input.findings) : '- none: no explore agent ran before this plan',
     result: resultSection(templateOf(input), ctx.resultFile),
   };
-  return readTemplate(ctx.config, ctx.configFile, templateOf(input)).replace(/\{\{(\w+)\}\}/g, (whole, name: string) => values[name] ?? whole);
+  const text = readTemplate(ctx.config, ctx.configFile, templateOf(input)).replace(/\{\{(\w+)\}\}/g, (whole, name: string) => values[name] ?? whole);
+  return ctx.messages?.length ? `${text.trimEnd()}\n\n${messagesSection(ctx.messages)}\n` : text;
+}
+
+// The messages to the task, after the template (whatever template the user has).
+function messagesSection(messages: TeamMessage[]): string {
+  const from = (m: TeamMessage) => (m.from === 'human' ? 'the person running the team' : `${m.from}${m.task !== undefined ? ` (task ${m.task})` : ''}`);
+  return ['## Messages from teammates', '', ...messages.map((m) => `- from ${from(m)}${m.question ? ', a question' : ''}: ${m.text.replace(/\s+/g, ' ')}`)].join('\n');
 }
 
 function resultSection(stage: string, resultFile: string): string {

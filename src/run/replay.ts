@@ -68,6 +68,14 @@ export function toMachineEvent(event: TeamEvent): PipelineEvent | undefined {
       return { type: 'run.resumed', retry_interrupted: event.retry_interrupted };
     case 'cancel_requested':
       return { type: 'cancel.requested', force: event.force };
+    case 'attempt_throttled':
+      return { type: 'attempt.throttled', task_id: event.task_id, attempt: event.attempt, agent: event.agent, reason: event.reason, jitter: event.jitter, at: Date.parse(event.at), ...(event.retry_after_ms !== undefined && { retry_after_ms: event.retry_after_ms }) };
+    case 'backoff_ended':
+      return { type: 'backoff.ended', agent: event.agent };
+    case 'budget_exceeded':
+      return { type: 'budget.exceeded', reason: event.reason, stop_running: event.stop_running };
+    case 'budget_raised':
+      return { type: 'budget.raised' };
     default:
       return undefined;
   }

@@ -1,6 +1,6 @@
 // Starts a new run in its store: the run, its writer's lock, run_started, then the pipeline.
 import type { TeamConfig } from '../../config/schema.js';
-import type { CostMode, EventOf, IsolationRecord, Limits, NewEvent } from '../log/schema.js';
+import type { Budget, CostMode, EventOf, IsolationRecord, Limits, NewEvent } from '../log/schema.js';
 import { chooseModels } from './models.js';
 import type { RunPaths } from '../log/write.js';
 import type { RunView } from '../log/fold.js';
@@ -73,6 +73,7 @@ export function limitsOf(config: TeamConfig): Limits {
     statusCheckMs: config.watchdog.statusCheckMs,
     reassignMs: config.watchdog.reassignMs,
     shutdownTimeoutMs: config.team.shutdownTimeoutMs,
+    rateLimitGiveUpMs: config.team.rateLimitGiveUpMs,
   };
 }
 
@@ -94,6 +95,7 @@ export function runStartedRecord(request: StartRequest, limits: Limits, where: {
     // Each worker keeps to the tasks planned for it while it has one ready: fewer reassignments.
     schedule: 'own-first',
     ...routingRecord(config, routing, request.costMode ?? config.team.costMode),
+    ...(config.team.budget && { budget: budgetRecord(config.team.budget) }),
   };
 }
 
@@ -102,4 +104,9 @@ function routingRecord(config: TeamConfig, routing: Routing, costMode: CostMode 
   const policy = config.routing.enabled ? { routing: { reviewFiles: config.routing.reviewFiles, fixer: config.routing.fixer, known: routing.known, ...(config.routing.explore && { explore: true }), ...(config.routing.critic && { critic: true }), ...(config.routing.architect !== 'never' && { architect: config.routing.architect }), ...(config.routing.analyst === 'always' && { analyst: 'always' as const }) } } : {};
   if (costMode === undefined) return policy;
   return { ...policy, costMode, models: chooseModels(config, routing, costMode) };
+}
+
+// The budget as run_started records it, its keys in the schema's order.
+function budgetRecord(budget: NonNullable<TeamConfig['team']['budget']>): Budget {
+  return { ...(budget.usd !== undefined && { usd: budget.usd }), ...(budget.tokens !== undefined && { tokens: budget.tokens }), onExceed: budget.onExceed };
 }

@@ -2,7 +2,6 @@
 // (a message from the human, a relayed tool call, a change of scale). A request has a kind, a body
 // and an idempotency key; the writer records it as an event once, then removes it (src/run/inbox.ts).
 import { z } from 'zod';
-import { ID_PATTERN } from '../log/guards.js';
 import { UsageError } from '../sys/errors.js';
 
 // A request is a small JSON object; a bigger one is not one (the file store refuses to read it).
@@ -11,7 +10,8 @@ export const INBOX_REQUEST_BYTES = 64 * 1024;
 // A request as posted: its kind names the handler that checks its body; its key makes it once.
 export const inboxRequestSchema = z.strictObject({
   kind: z.string().regex(/^[a-z][a-z0-9_.-]{0,63}$/),
-  key: z.string().regex(ID_PATTERN),
+  // An id, or a relayed tool call's key in the log (`call:<task>:a<n>:<call key>`).
+  key: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,239}$/),
   body: z.record(z.string(), z.unknown()),
 });
 export type NewInboxRequest = z.infer<typeof inboxRequestSchema>;

@@ -1,6 +1,6 @@
 // One attempt on a worker: run as the orchestrator runs it (the attempt folder, the prompt, the
 // adapter's command, the process backend's own process group), under a lease, with its reports.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getAdapter } from '../../workers/adapters/index.js';
 import { escapeeMarker, stopEscapees } from '../../workers/escapees.js';
@@ -17,6 +17,9 @@ import { writeReport } from '../store/pg/reports.js';
 import type { WorkerContext } from './context.js';
 import { keepLease } from './lease.js';
 import { openAttemptTree, type AttemptTree, type GitOutcome } from './git.js';
+import { relayCalls, relaySite, type CallRelay } from './relay.js';
+import { ANSWER_MS, writeToolsContext } from '../mcp/context.js';
+import { CALLS_DIR } from '../mcp/calls.js';
 
 // The output a finished report carries (its head and tail): where a fenced result may be found.
 const OUTPUT_REPORT_LIMIT = 64 * 1024;
@@ -28,6 +31,10 @@ const STOP_GRACE_MS = 2_000;
 export interface RunningAttempt {
   done: Promise<void>;
   stop(reason: string): Promise<void>;
+  /** Whether its agent has the team tools (its `team mcp` made the calls folder). */
+  hasTools(): boolean;
+  /** Stops it once `graceMs` passed unless it ended by then (a shutdown request asked it to end itself). */
+  stopAfter(graceMs: number, reason: string): Promise<void>;
 }
 
 // Starts the attempt's agent; `done` settles once it ended and its finished report is written (or the lease was lost).
@@ -42,6 +49,7 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
   let lost: string | undefined;
   let cap: NodeJS.Timeout | undefined;
   let silence: { stop(): void } | undefined;
+  let relay: CallRelay | undefined;
   // The agent runs as the orchestrator would run it: its own process group, or a pane when its config says tmux.
   const backend = job.agent.tmux ? ctx.tmux : ctx.backend;
   const stop = async (reason: string) => {
@@ -67,6 +75,7 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
       }
       const { spec, adapter } = makeSpec(ctx, taken, tree?.workDir ?? ctx.projectDir);
       if (job.agent.tmux) ctx.tmuxRuns.set(job.runId, (ctx.tmuxRuns.get(job.runId) ?? 0) + 1);
+      relay = relayCalls(ctx.store, job.runId, relaySite(job, spec.cwd, spec.attemptDir, join(spec.attemptDir, 'result.json')), (error) => ctx.say(`a team tool call of ${name} was not relayed: ${error.message}`));
       handle = await backend.launch(spec, (launched) => recordLaunch(spec.attemptDir, ctx.holder.workerId, launched));
       if (stopped) await stop(stopped);
       // The run's cap on an attempt's wall-clock time holds on this machine as on the writer's, and
@@ -84,6 +93,7 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
       session = watchSessionId(adapter, join(spec.attemptDir, OUTPUT_FILE), (id) => void writeReport(ctx.store, ref, ctx.holder.workerId, 'usage', { session_id: id }).catch(() => false));
       tail = watchOutputTail(join(spec.attemptDir, OUTPUT_FILE), (line) => void writeReport(ctx.store, ref, ctx.holder.workerId, 'output-tail', { line }).catch(() => false));
       const exit = await backend.wait(handle, spec);
+      await relay.close();
       session.stop();
       tail.stop();
       await stopEscapees(escapeeMarker(job.runId, job.taskId, job.attempt, handle));
@@ -94,6 +104,7 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
       if (lost) return void (await failJob(ctx.boss, taken, lost).catch(() => undefined));
       ctx.say(`■ ${name} finished (${exit.signal ?? `exit ${exit.exitCode}`}${stopped ? `, stopped: ${stopped}` : ''})`);
     } finally {
+      await relay?.close();
       if (cap) clearTimeout(cap);
       silence?.stop();
       session?.stop();
@@ -102,7 +113,15 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
       if (job.agent.tmux) await releaseTmux(ctx, job.runId);
     }
   })();
-  return { done, stop };
+  const attemptDir = join(ctx.folder, 'attempts', job.runId, job.taskId, `a${job.attempt}`);
+  const stopAfter = async (graceMs: number, reason: string) => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), graceMs)));
+    const ended = await Promise.race([done.then(() => 'ended' as const), late]);
+    clearTimeout(timer);
+    if (ended === 'late') await stop(reason);
+  };
+  return { done, stop, hasTools: () => existsSync(join(attemptDir, CALLS_DIR)), stopAfter };
 }
 
 // The run's tmux server on this machine goes once none of its attempts runs here any more.
@@ -152,6 +171,7 @@ function makeSpec(ctx: WorkerContext, taken: TakenAttempt, workDir: string): { s
   // The writer leaves this machine's paths to it (src/remote/job.ts).
   const prompt = job.prompt.replaceAll('{{projectDir}}', workDir).replaceAll('{{resultFile}}', resultFile);
   writeFileSync(promptFile, prompt);
+  writeToolsContext(attemptDir, { run_id: job.runId, task_id: job.taskId, attempt: job.attempt, worker: job.worker, stage: job.stage, answer_ms: ANSWER_MS });
   const adapter = getAdapter(job.agent.adapter, { sim });
   if (!adapter) throw new Error(`no adapter ${job.agent.adapter}`);
   const command = adapter.build({ prompt, promptFile, resultFile, projectDir: workDir, agent: job.agent, stage: job.stage, permission: job.permission });

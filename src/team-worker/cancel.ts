@@ -4,6 +4,9 @@ import { lastRequestId, readRequests } from '../store/pg/requests.js';
 import type { PgStore } from '../store/pg/store.js';
 import type { RunningAttempt } from './attempt.js';
 
+// The longest grace a cancel request can give (team.shutdownTimeoutMs is bounded likewise).
+const MAX_GRACE_MS = 600_000;
+
 // The runs this worker has attempts of, where each run's requests were read up to, and what to stop.
 export class CancelWatch {
   private readonly runs = new Map<string, { position: number; attempts: Set<RunningAttempt> }>();
@@ -36,9 +39,12 @@ export class CancelWatch {
     if (!known || known.position < 0) return;
     const requests = await readRequests(this.store, runId, known.position);
     known.position = requests.at(-1)?.id ?? known.position;
-    if (!requests.some((r) => r.kind === 'cancel')) return;
+    const cancel = requests.find((r) => r.kind === 'cancel');
+    if (!cancel) return;
     this.say(`■ run ${runId} cancelled: stopping its ${known.attempts.size} attempt(s) here`);
-    await Promise.allSettled([...known.attempts].map((attempt) => attempt.stop(`the run was cancelled`)));
+    // An attempt with the team tools was asked to stop by the writer: it gets the grace to end itself.
+    const grace = cancel.body.force === true || typeof cancel.body.grace_ms !== 'number' ? 0 : Math.min(cancel.body.grace_ms, MAX_GRACE_MS);
+    await Promise.allSettled([...known.attempts].map((attempt) => (grace > 0 && attempt.hasTools() ? attempt.stopAfter(grace, 'the run was cancelled') : attempt.stop('the run was cancelled'))));
   }
 
   // The listener was away (its connection dropped and was made again): every run's requests are read

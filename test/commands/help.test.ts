@@ -67,12 +67,12 @@ describe('team help', () => {
     expect(text).toContain('  team 3:executor "add input validation to the API" --agent sim\n');
     expect(groupsOf(text)).toEqual({
       run: ['team', 'ralph', 'resume', 'scale', 'cancel'],
-      follow: ['status', 'watch', 'wait', 'attach'],
+      follow: ['status', 'watch', 'wait', 'attach', 'say'],
       inspect: ['list', 'report'],
       'take the work': ['land', 'clean'],
       'set up': ['init', 'doctor'],
       'scale out': ['worker', '--store'],
-      'low level': ['approve', 'state', 'checkpoint', 'merge-driver'],
+      'low level': ['mcp', 'approve', 'state', 'checkpoint', 'merge-driver'],
     });
     expect(Object.keys(groupsOf(text))).toEqual(['run', 'follow', 'inspect', 'take the work', 'set up', 'scale out', 'low level']);
   });

@@ -14,7 +14,8 @@ export function startedEvent(input: PipelineInput): TeamEvent {
 export function toLogEvent(event: PipelineEvent, context: PipelineContext, index: number): TeamEvent | undefined {
   const body = toBody(event, context);
   if (!body) return undefined;
-  return { ...body, at: `t${index}`, run_id: RUN_ID, file: `${String(index).padStart(4, '0')}-${String(body.event)}.json` } as unknown as TeamEvent;
+  const { at, ...rest } = body;
+  return { ...rest, at: typeof at === 'string' ? at : `t${index}`, run_id: RUN_ID, file: `${String(index).padStart(4, '0')}-${String(body.event)}.json` } as unknown as TeamEvent;
 }
 
 function toBody(event: PipelineEvent, context: PipelineContext): Record<string, unknown> | undefined {
@@ -51,6 +52,16 @@ function toBody(event: PipelineEvent, context: PipelineContext): Record<string, 
       return { event: 'run_resumed', pid: 4242, retry_interrupted: event.retry_interrupted };
     case 'cancel.requested':
       return { event: 'cancel_requested', by: 'test', force: event.force };
+    case 'attempt.throttled': {
+      const { type: _type, at, ...rest } = event;
+      return { event: 'attempt_throttled', ...rest, at: new Date(at).toISOString() };
+    }
+    case 'backoff.ended':
+      return { event: 'backoff_ended', agent: event.agent };
+    case 'budget.exceeded':
+      return { event: 'budget_exceeded', reason: event.reason, stop_running: event.stop_running, spent_usd: 1, spent_tokens: 0 };
+    case 'budget.raised':
+      return { event: 'budget_raised', usd: 2 };
     case 'runtime.resume':
       return undefined;
   }

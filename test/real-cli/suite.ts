@@ -9,7 +9,7 @@ import type { TeamResult } from '../helpers/team.js';
 import { makeCliHome, type CliHome, type RealCli } from './clis.js';
 import { ensureRealClis } from './install.mjs';
 import { FIX_FILE, fixContent, taskContent, taskFile } from './model-server/scenario.js';
-import { HANG_KEY, OK_KEY, startModelServer, type ModelServer } from './model-server/server.js';
+import { HANG_KEY, LIMIT_KEY, OK_KEY, OVERLOAD_KEY, startModelServer, type ModelServer } from './model-server/server.js';
 import { expectNoProcessLeft, markRun } from './leftovers.js';
 import { saveFixtures } from './record.js';
 
@@ -142,6 +142,35 @@ export function describeRealCli(cli: RealCli): void {
       expect(ctx.server.calls.some((c) => c.key === 'bad-key-for-the-test')).toBe(true);
       await expectNoProcessLeft(run.marker);
     }, BAD_KEY_TIMEOUT_MS);
+
+    // claude and codex retry a 429 themselves first (claude CLAUDE_CODE_MAX_RETRIES times, printing
+    // api_retry records with the delay; codex request_max_retries times, printing Reconnecting...),
+    // then report it: teamline takes it for a rate limit, not a failure (issue 29).
+    it.runIf(cli === 'claude' || cli === 'codex')('retries a rate-limited attempt without counting it a failure, and gives up past team.rateLimitGiveUpMs, saying so', async () => {
+      const agents = cli === 'claude' ? { claude: { adapter: 'claude', env: { CLAUDE_CODE_MAX_RETRIES: '1' } } } : {};
+      const run = ctx.project(LIMIT_KEY, { team: { fsync: false, maxTaskAttempts: 1, rateLimitGiveUpMs: 1_000 }, agents });
+      const result = await run.team(['2:executor', 'never planned: always rate limited', '--agent', cli]);
+      expect(result.exitCode, `${result.stdout}\n${result.stderr}`).toBe(1);
+      const files = run.project.readRun();
+      // maxTaskAttempts is 1: the second attempt ran because the first counted as no failure.
+      expect(eventsOf(files, 'task_started').map((e) => `${e.task_id}#${e.attempt}`)).toEqual(['plan#1', 'plan#2']);
+      const throttled = eventsOf(files, 'attempt_throttled');
+      expect(throttled.map((e) => e.agent)).toEqual([cli, cli]);
+      expect(throttled[0]!.reason).toContain('429');
+      if (cli === 'claude') expect(throttled[0]!.retry_after_ms).toBe(1_000);
+      expect(eventsOf(files, 'run_failed')[0]?.reason).toMatch(new RegExp(`^rate limited: ${cli} was still refused after .* \\(2 rate limits in a row; team.rateLimitGiveUpMs is 1000 ms\\)`));
+      await expectNoProcessLeft(run.marker);
+    }, 120_000);
+
+    it.runIf(cli === 'claude')('takes an overloaded API (529) for a rate limit too', async () => {
+      const run = ctx.project(OVERLOAD_KEY, { team: { fsync: false, maxTaskAttempts: 1, rateLimitGiveUpMs: 1_000 }, agents: { claude: { adapter: 'claude', env: { CLAUDE_CODE_MAX_RETRIES: '1' } } } });
+      const result = await run.team(['2:executor', 'never planned: always overloaded', '--agent', cli]);
+      expect(result.exitCode, `${result.stdout}\n${result.stderr}`).toBe(1);
+      const throttled = eventsOf(run.project.readRun(), 'attempt_throttled');
+      expect(throttled).toHaveLength(2);
+      expect(throttled[0]!.reason).toMatch(/529|overloaded/i);
+      await expectNoProcessLeft(run.marker);
+    }, 120_000);
 
     it('cuts off an attempt whose model never answers at the attempt cap', async () => {
       const run = ctx.project(HANG_KEY, { team: { fsync: false, maxTaskAttempts: 1, monitorIntervalMs: 1_000, attemptTimeoutMs: ATTEMPT_CAP_MS[cli] } });

@@ -1,7 +1,8 @@
 // Claude Code in print mode: `claude -p --output-format stream-json --verbose`, the prompt on
 // stdin. Output: JSONL records (system/init with the session id, assistant turns with tool use,
 // api_retry notices) ending with one `{"type":"result", ...}` record.
-import type { AdapterInput, AgentAdapter, AgentCommand, AgentFailure, AgentReport, OutputSignals, PermissionLevel } from '../types.js';
+import type { AdapterInput, AgentAdapter, AgentCommand, AgentFailure, AgentReport, OutputSignals, PermissionLevel, RateLimit, SpendSoFar } from '../types.js';
+import { readRateLimit } from './rate-limit.js';
 import { makeAgentCommand, makeReport } from './command-line.js';
 import { dirname } from 'node:path';
 import { readClaudeRefusal, readDenials } from './claude-denials.js';
@@ -51,7 +52,7 @@ function parseClaude(output: string): AgentReport {
   if (!result) {
     const retried = records.filter(isAuthRetry).at(-1);
     const failure = retried ? makeFailure('claude', 'bad-key', describeRetry(retried)) : undefined;
-    return makeReport({ ok: false, error: failure?.reason ?? 'claude printed no result record', noRecord: failure ? undefined : true, failure });
+    return makeReport({ ok: false, error: failure?.reason ?? 'claude printed no result record', noRecord: failure ? undefined : true, failure, rateLimit: failure ? undefined : readClaudeRateLimit(records) });
   }
   const ok = result.subtype === 'success' && result.is_error === false;
   // Stopped while it retried a refused key, claude still ends with a plain interrupted result.
@@ -69,7 +70,46 @@ function parseClaude(output: string): AgentReport {
     failure,
     denials: denials.length > 0 ? denials : undefined,
     refused: readClaudeRefusal(records, result),
+    rateLimit: ok || failure ? undefined : readClaudeRateLimit(records, result, error),
   });
+}
+
+// HTTP statuses of a rate limit (429) and an overload (529).
+const LIMIT_STATUSES = new Set([429, 529]);
+
+// A rate limit or an overload: the result's API status or words, else claude's last retry notice
+// for one (it retries them itself, CLAUDE_CODE_MAX_RETRIES times; the notice names the delay).
+function readClaudeRateLimit(records: JsonObject[], result?: JsonObject, error?: string): RateLimit | undefined {
+  const retry = records.filter((r) => r.type === 'system' && r.subtype === 'api_retry').at(-1);
+  const retryAfterMs = retry && typeof retry.retry_delay_ms === 'number' ? Math.round(retry.retry_delay_ms) : undefined;
+  const after = retryAfterMs === undefined ? {} : { retryAfterMs };
+  const status = result?.api_error_status;
+  if (typeof status === 'number' && LIMIT_STATUSES.has(status)) return { reason: error?.includes(String(status)) ? error : `API error ${status}: ${error ?? ''}`.trim(), ...after };
+  const worded = error === undefined ? undefined : readRateLimit(error);
+  if (worded) return { ...after, ...worded };
+  if (!result && retry && typeof retry.error_status === 'number' && LIMIT_STATUSES.has(retry.error_status)) return { reason: describeRetry(retry), ...after };
+  return undefined;
+}
+
+// Spend so far: the result's totals once it came; before, the tokens of each assistant message
+// (its records repeat the message's usage: the last one of each message id counts).
+function claudeSpendSoFar(partialOutput: string): SpendSoFar | undefined {
+  const records = readJsonObjects(partialOutput);
+  const result = records.filter((record) => record.type === 'result').at(-1);
+  if (result) return { ...(typeof result.total_cost_usd === 'number' && { costUsd: result.total_cost_usd }), ...(readClaudeTokens(result) && { tokens: readClaudeTokens(result) }) };
+  const byMessage = new Map<string, AgentReport['tokens']>();
+  records.forEach((record, i) => {
+    const message = record.type === 'assistant' ? toObject(record.message) : undefined;
+    const tokens = message && readClaudeTokens(message);
+    if (tokens) byMessage.set(toText(message!.id) ?? `#${i}`, tokens);
+  });
+  if (byMessage.size === 0) return undefined;
+  const tokens = { input: 0, output: 0 };
+  for (const t of byMessage.values()) {
+    tokens.input += t!.input;
+    tokens.output += t!.output;
+  }
+  return { tokens };
 }
 
 // A failed result's API status or words, as a not-retryable failure.
@@ -125,4 +165,5 @@ export const claude: AgentAdapter = {
   parse: parseClaude,
   peekSessionId: (partialOutput) => peekJsonString(partialOutput, 'session_id'),
   scan: scanClaude,
+  spendSoFar: claudeSpendSoFar,
 };

@@ -3,6 +3,7 @@
 import { dirname } from 'node:path';
 import type { AdapterInput, AgentAdapter, AgentCommand, AgentFailure, AgentReport, OutputSignals, PermissionLevel } from '../types.js';
 import { makeAgentCommand, makeReport } from './command-line.js';
+import { spendOf } from './spend.js';
 import { classifyFailure, describeToolCall, refusedPermission, type FailureRule } from './failures.js';
 import { parseJsonLines } from './output-end.js';
 import { peekJsonString, readJsonObjects, toCount, toObject, toText, type JsonObject } from './json-objects.js';
@@ -106,6 +107,7 @@ function describeCodexError(event: JsonObject | undefined): string {
 
 // The codex adapter: an exec command line in, the JSONL thread events out.
 export const codex: AgentAdapter = {
+  spendSoFar: (partialOutput) => spendOf(parseCodex(partialOutput)),
   name: 'codex',
   build: buildCodex,
   parse: parseCodex,

@@ -4,6 +4,7 @@
 import { dirname, join } from 'node:path';
 import type { AdapterInput, AgentAdapter, AgentCommand, AgentFailure, AgentReport, OutputSignals, PermissionLevel } from '../types.js';
 import { makeAgentCommand, makeReport } from './command-line.js';
+import { spendOf } from './spend.js';
 import { classifyFailure, describeToolCall, refusedPermission, type FailureRule } from './failures.js';
 import { parseJsonLines, stripAnsi } from './output-end.js';
 import { peekJsonString, readJsonObjects, toCount, toObject, toText, type JsonObject } from './json-objects.js';
@@ -141,6 +142,7 @@ function describeOpencodeError(error: JsonObject | undefined): string {
 
 // The opencode adapter: a run command line in, the JSONL events out.
 export const opencode: AgentAdapter = {
+  spendSoFar: (partialOutput) => spendOf(parseOpencode(partialOutput)),
   name: 'opencode',
   build: buildOpencode,
   parse: parseOpencode,

@@ -35,6 +35,19 @@ const LinkSchema = z.strictObject({ path: z.string().min(1), target: z.string().
 
 const CommitSchema = z.strictObject({ message: z.string().min(1).optional(), force: z.array(z.string().min(1)).optional() });
 
+// A call of a team tool (workers/sim/tools.ts): made `repeat` times `everyMs` apart; with `until`, made
+// again until an answer (to it or an earlier call) carried unread messages or a shutdown request (at most `maxMs`).
+const ToolStepSchema = z.strictObject({
+  call: z.string().min(1),
+  args: z.record(z.string(), z.unknown()).optional(),
+  repeat: z.int().min(1).max(1000).optional(),
+  everyMs: z.int().min(0).optional(),
+  until: z.enum(['unread', 'shutdown']).optional(),
+  maxMs: z.int().min(1).optional(),
+  /** Print nothing of the answers: no output that the watchdog would take as a sign of life. */
+  quiet: z.boolean().optional(),
+});
+
 // What one attempt does; every field is optional (see SCENARIO.md).
 const BehaviourSchema = z.strictObject({
   /** Wait this long before doing the work. */
@@ -73,6 +86,8 @@ const BehaviourSchema = z.strictObject({
   artifacts: z.array(z.string()).optional(),
   /** The plan this planner attempt returns instead of the scenario's. */
   plan: PlanSchema.optional(),
+  /** Team tool calls made through `team mcp`, before the sleep; a team_done or team_fail ends the attempt there. */
+  tools: z.array(ToolStepSchema).optional(),
 });
 
 const RuleSchema = z.strictObject({
@@ -120,6 +135,7 @@ export type ScenarioPlan = z.infer<typeof PlanSchema>;
 export type PlanTask = z.infer<typeof PlanTaskSchema>;
 export type Defect = z.infer<typeof DefectSchema>;
 export type Rule = z.infer<typeof RuleSchema>;
+export type ToolStep = z.infer<typeof ToolStepSchema>;
 
 // A scenario file that cannot be used; the message names the file and the field.
 export class ScenarioError extends Error {

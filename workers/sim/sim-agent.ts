@@ -35,6 +35,8 @@ async function runSim(): Promise<number> {
     deliverResult(env, behaviour, { status: 'failed', summary, artifacts: [], evidence: 'no prompt', next: 'check the runtime' });
     return 0;
   }
+  // The MCP client is loaded only by an attempt that calls the tools: every other sim starts as fast as before.
+  if (behaviour.tools && (await (await import('./tools.js')).callTools(env, behaviour.tools))) return 0;
   await sleep(behaviour.sleepMs ?? 0);
   if (behaviour.hang) await hangForever();
   await printLines(behaviour.printLines ?? 0, task.id);

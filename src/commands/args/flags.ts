@@ -21,6 +21,8 @@ const store = (what: string): FlagSpec => ({
   help: `${what} a PostgreSQL store: postgres://user:password@host:port/database`,
   default: 'team.store in the config, else the files under .team/runs',
 });
+const budgetUsd = (what: string): FlagSpec => ({ type: 'string', value: 'X', help: `${what} in dollars: past it no attempt starts and the run stops for a decision (exit 4)`, default: 'team.budget.usd in the config: none' });
+const budgetTokens = (what: string): FlagSpec => ({ type: 'string', value: 'N', help: `${what} in tokens (input and output)`, default: 'team.budget.tokens in the config: none' });
 const detach: FlagSpec = { type: 'boolean', help: 'run the orchestrator in a session of its own (its output in the run folder), print the run id and return' };
 
 // `team [N:agent-type] "task"`.
@@ -37,6 +39,8 @@ const RUN = {
   land: { type: 'boolean', help: 'with worktrees: `team land` the work at the end of a completed run' },
   detach,
   store: store('keep the run in'),
+  'budget-usd': budgetUsd('the run\'s budget'),
+  'budget-tokens': budgetTokens('the run\'s budget'),
 } satisfies Flags;
 
 // The flags of each command but `team state`, by the words after `team` (`run` is `team "task"`).
@@ -87,6 +91,8 @@ export const FLAGS = {
     json: PROGRESS_JSON,
     detach,
     store: store('the run is in'),
+    'budget-usd': { ...budgetUsd('raise the run\'s budget to this'), default: 'the budget the run has' },
+    'budget-tokens': { ...budgetTokens('raise the run\'s budget to this'), default: 'the budget the run has' },
   },
   scale: { ...PROJECT_FLAGS, run: run('to scale'), store: store('the run is in') },
   cancel: { ...PROJECT_FLAGS, run: run('to cancel'), force: { type: 'boolean', help: 'skip the grace period: stop the workers at once' }, json: PROGRESS_JSON, store: store('the run is in') },

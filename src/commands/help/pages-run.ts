@@ -20,6 +20,7 @@ export const RUN_PAGES: HelpPage[] = [
       'Every step is recorded under .team/runs/<run> before it happens: a run killed or rebooted away continues with `team resume`.',
       'With worktrees (git projects: the default) the work ends on the branch team/<run>, which `team land` merges.',
       'A bare single word is refused, as it is more often a mistyped command; --task WORD runs a one-word task.',
+      '--budget-usd / --budget-tokens (or team.budget) cap what the agents spend: past it the run stops for a decision (exit 4), and `team resume --budget-usd X` goes on.',
     ],
     flags: FLAGS.run,
     examples: [
@@ -54,11 +55,13 @@ export const RUN_PAGES: HelpPage[] = [
     summary: 'continue a run from its event log: after a crash, a kill -9, a reboot or a stop for a decision',
     about: [
       'An attempt that may have run without its result being recorded stops the run for a decision (exit 4), unless --retry-interrupted retries it.',
+      'A run stopped by its budget goes on once --budget-usd or --budget-tokens raises it above what it spent; the attempts the budget stopped run again.',
     ],
     flags: FLAGS.resume,
     examples: [
       ['team resume', 'continue the latest run of the project'],
       ['team resume --run 20261028T131016577943Z-20fe61 --retry-interrupted --detach', 'continue that run in the background, retrying what was interrupted'],
+      ['team resume --budget-usd 8', 'raise the budget of the latest run to $8 and go on'],
     ],
     exits: [...RUN_EXITS.slice(0, 2), [EXIT.usage, 'bad usage, the run already ended, or another orchestrator drives it'], ...RUN_EXITS.slice(3)],
   },

@@ -10,6 +10,8 @@ import { notDrivenLine, renderStatus } from '../../views/status/render.js';
 import { describeBranches } from '../../isolation/view.js';
 import { withStore, type RunStore } from '../../store/types.js';
 import { terminalText } from '../../sys/terminal-text.js';
+import { openQuestions } from '../../views/team-lines.js';
+import { messagesToLead } from '../../log/fold-team.js';
 
 // Opens the store a project names (`flag`: --store); undefined when this process cannot (the light
 // start leaves a PostgreSQL store to the whole CLI).
@@ -64,9 +66,12 @@ export function toJson(view: RunView, driven: boolean) {
       staleApprovals: view.approvals.filter((a) => a.stale),
       malformed: view.problems,
       conflicts: view.conflicts,
+      questions: openQuestions(view),
     },
+    team: { toLead: messagesToLead(view.team), reservations: view.team.reservations, overlaps: view.team.overlaps, notes: Object.fromEntries(view.team.notes) },
     approvals: view.approvals,
     usage: view.usage,
+    spend: view.spend,
     eventCount: view.eventCount,
   };
 }

@@ -5,6 +5,7 @@ import type { RunFiles } from '../../log/read.js';
 import type { RunPaths } from '../../log/write.js';
 import type { RunView } from '../../log/fold.js';
 import { attentionLines, notDrivenLine } from '../status/render.js';
+import { teamLines } from '../team-lines.js';
 import { unseenCheckoutChanges } from '../../isolation/view.js';
 import { prefixFor } from '../../../machines/plan.js';
 import type { GateRun as ReportGate, Marker as ReportMarker, Verdict as ReportVerdict } from '../../log/fold-story.js';
@@ -130,7 +131,7 @@ export function makeReportData(files: Pick<RunFiles, 'events'>, view: RunView, h
     usage: usageTables(view),
     undriven: notDrivenLine(view, moment.driven),
     handoffs,
-    attention: [...attentionLines(view, moment.driven), ...checkoutAttention(view)],
+    attention: [...attentionLines(view, moment.driven), ...checkoutAttention(view), ...teamLines(view).map((line) => `team: ${line}`)],
     routing: {
       ...(view.pipeline.costMode !== undefined && { costMode: view.pipeline.costMode }),
       models: Object.entries(view.pipeline.models ?? {}),

@@ -33,6 +33,7 @@ const TABLES_JS = String.raw`
   var silent = data.usage.byAgent.filter(function (u) { return !u.reported; }).map(function (u) { return u.key; });
   add(document.getElementById('usage'), usageTable('task', data.usage.byTask), usageTable('stage', data.usage.byStage), usageTable('agent', data.usage.byAgent));
   if (silent.length) document.getElementById('usage').after(el('p', 'empty usage-note', '—: no cost or tokens reported (agent ' + silent.join(', ') + ' reports none)'));
+  (data.usage.spend || []).slice().reverse().forEach(function (line) { document.getElementById('usage').after(el('p', 'usage-spend', line)); });
 
   var handoffs = document.getElementById('handoffs');
   if (!data.handoffs.length) handoffs.appendChild(el('p', 'empty', 'no handoff yet'));

@@ -2,6 +2,7 @@
 // status` prints), with a row, marked unreported, for each task, stage and agent that ran an
 // attempt whose agent reported no usage (the view keeps only what an attempt_usage event said).
 import type { RunView, UsageTotals } from '../../log/fold.js';
+import { spendLines } from '../status/spend.js';
 
 // One row of a usage table; `reported` is false when no attempt_usage event counts towards it.
 export interface UsageRow extends UsageTotals {
@@ -15,6 +16,8 @@ export interface ReportUsage {
   byStage: UsageRow[];
   byAgent: UsageRow[];
   run: UsageTotals;
+  /** Spend against the budget and the agents under a rate limit at the end (issue 29), as lines. */
+  spend: string[];
 }
 
 // The tables of a run's view.
@@ -30,6 +33,7 @@ export function usageTables(view: RunView): ReportUsage {
     byStage: rows(view.usage.byStage, attempts.map((a) => a.stage)),
     byAgent: rows(view.usage.byAgent, attempts.map((a) => a.agent)),
     run: view.usage.run,
+    spend: spendLines(view.spend, 0, false),
   };
 }
 

@@ -1,6 +1,8 @@
 // Renders a run's view for a person.
 import type { AttemptView, RunView } from '../../log/fold.js';
 import { terminalLine } from '../../sys/terminal-text.js';
+import { spendLines } from './spend.js';
+import { questionLines, teamLines } from '../team-lines.js';
 
 // Several lines: the run, its stage, each task with its attempts, and what needs attention.
 // `driven`: whether an orchestrator drives the run now (its lock's holder is alive).
@@ -32,6 +34,7 @@ export function renderStatus(view: RunView, driven: boolean): string {
   if (view.usage.run.costUsd > 0 || view.usage.run.tokens.input > 0) {
     lines.push(`  cost   $${view.usage.run.costUsd.toFixed(4)}, tokens ${view.usage.run.tokens.input} in / ${view.usage.run.tokens.output} out`);
   }
+  lines.push(...spendLines(view.spend, Date.now()).map((line) => `  ${line}`));
   lines.push(`tasks (${view.tasks.length}):`);
   if (view.tasks.length === 0) lines.push('  (none yet)');
   for (const task of view.tasks) {
@@ -39,6 +42,8 @@ export function renderStatus(view: RunView, driven: boolean): string {
     lines.push(`  ${task.id.padEnd(18)} ${task.status.padEnd(9)}${title ? ` ${oneLine(title)}` : ''}`.trimEnd());
     for (const attempt of task.attempts) lines.push(`    ${describeAttempt(attempt)}`);
   }
+  const team = teamLines(view);
+  if (team.length) lines.push('team:', ...team.map((line) => `  ${line}`));
   const attention = attentionLines(view, driven);
   lines.push(attention.length ? 'needs attention:' : 'needs attention: nothing');
   lines.push(...attention.map((line) => `  ${line}`));
@@ -94,6 +99,7 @@ export function attentionLines(view: RunView, driven: boolean): string[] {
   for (const a of view.approvals.filter((x) => x.stale)) lines.push(`stale approval: ${a.stage} ${a.artifact} (${a.staleReason})`);
   for (const p of view.problems) lines.push(`malformed: ${p.file} — ${p.reason}`);
   for (const c of view.conflicts) lines.push(`conflict: ${c.task} attempt ${c.attempt} has ${c.statuses.length} terminal events (${c.statuses.join(', ')}): ${c.files.join(', ')}`);
+  if (view.team) lines.push(...questionLines(view));
   return lines;
 }
 

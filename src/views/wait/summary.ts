@@ -1,10 +1,12 @@
 // The one-screen summary `team wait` prints at its timeout: where the run stands and what changed
 // since the previous wait (remembered in the run folder, outside the log).
 import { join } from 'node:path';
+import { spendLines } from '../status/spend.js';
 import { writeFileAtomic } from '../../sys/atomic.js';
 import { readRegularFile } from '../../sys/regular-file.js';
 import type { RunView } from '../../log/fold.js';
 import { attentionLines } from '../status/render.js';
+import { teamLines } from '../team-lines.js';
 
 // What the previous `team wait` saw; not an event, never read by the pipeline.
 export const WAIT_MARK_FILE = 'wait-mark.json';
@@ -35,9 +37,12 @@ export function summarizeProgress(view: RunView, runDir: string, waitedS: number
     `  ${where.join(' · ')}`,
     `  tasks: ${count('completed')} done, ${count('running')} running, ${count('failed')} failed, ${count('pending')} pending (of ${view.tasks.length})`,
     `  cost $${view.usage.run.costUsd.toFixed(4)}`,
+    ...spendLines(view.spend, Date.now()).map((line) => `  ${line}`),
   ];
   const changes = changesSince(view, previous);
   lines.push(previous ? `  since the last wait (${previous.at}): ${changes.length ? changes.join('; ') : 'no change'}` : `  so far: ${changes.length ? changes.join('; ') : 'nothing finished yet'}`);
+  const team = teamLines(view);
+  if (team.length) lines.push('  team:', ...team.slice(-6).map((line) => `    ${line}`));
   // Summed up while an orchestrator drives the run (a wait ends when none does).
   const attention = attentionLines(view, true);
   lines.push(attention.length ? '  needs attention:' : '  needs attention: nothing');

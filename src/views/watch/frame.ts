@@ -13,6 +13,7 @@ export function renderFrame(m: WatchModel, columns: number, footer = 'q quits (t
     `teamline ${m.runId} · ${m.mode} · ${m.status} · ${seconds(m.elapsedMs)}`,
     `stage ${m.stage} · ${doneText(m)}${loopText(m)}${iterationText(m)} · $${m.costUsd.toFixed(4)} · tokens ${m.tokens.input} in / ${m.tokens.output} out`,
     `task ${oneLine(m.task)}`,
+    ...(m.spend ?? []),
     '',
   ];
   if (m.lanes.length === 0) lines.push('  (no worker yet)');
@@ -25,6 +26,7 @@ export function renderFrame(m: WatchModel, columns: number, footer = 'q quits (t
     lines.push(`  ${lane.worker.padEnd(width)}  ${`${lane.task} a${lane.attempt}`.padEnd(label)}  ${title}${lane.status.padEnd(11)} ${seconds(lane.elapsedMs).padStart(7)}  ${lane.lastLine}`);
   });
   lines.push('');
+  if (m.team?.length) lines.push('team:', ...m.team.map((t) => `  ${t}`));
   lines.push(m.attention.length ? 'needs attention:' : 'needs attention: nothing');
   lines.push(...m.attention.map((a) => `  ${a}`));
   if (m.ended) lines.push(`run ${m.status}${m.outcome ? `: ${oneLine(m.outcome)}` : ''}`);
@@ -39,6 +41,8 @@ export function plainFacts(m: WatchModel): string[] {
   const facts = [`stage ${m.stage}${loopText(m)}${iterationText(m)}`];
   for (const attempt of m.attempts) facts.push(attemptFact(attempt));
   facts.push(doneText(m));
+  facts.push(...(m.spendFacts ?? []));
+  for (const t of m.team ?? []) facts.push(`team: ${t}`);
   for (const a of m.attention) facts.push(`needs attention: ${a}`);
   if (m.undriven) facts.push(m.undriven);
   if (m.ended) facts.push(`run ${m.status}${m.outcome ? `: ${oneLine(m.outcome)}` : ''} · $${m.costUsd.toFixed(4)} · tokens ${m.tokens.input} in / ${m.tokens.output} out`);

@@ -1,10 +1,12 @@
 // What the live view shows, from a run's log (files or PostgreSQL) and the tail of each worker's output.log.
 import { closeSync, fstatSync, readSync } from 'node:fs';
+import { spendLines } from '../status/spend.js';
 import { join } from 'node:path';
 import { readRunFiles, type RunFiles } from '../../log/read.js';
 import type { RunPaths } from '../../log/write.js';
 import { foldRun, type RunView } from '../../log/fold.js';
 import { attentionLines, notDrivenLine } from '../status/render.js';
+import { teamLines } from '../team-lines.js';
 import { liveHolder } from '../../store/files/lock.js';
 import { openRegularFile } from '../../sys/regular-file.js';
 import { terminalLine } from '../../sys/terminal-text.js';
@@ -24,6 +26,10 @@ export interface WatchModel {
   loop: number;
   maxFixLoops?: number;
   costUsd: number;
+  /** Spend against the budget and the agents under a rate limit (issue 29), as lines. */
+  spend?: string[];
+  /** The same without the back-offs' countdown, for plain lines printed once. */
+  spendFacts?: string[];
   tokens: { input: number; output: number };
   elapsedMs: number;
   /** The current tasks completed, of how many (the plan's and its fix loops'). */
@@ -33,6 +39,8 @@ export interface WatchModel {
   /** Every attempt's state, for the plain lines. */
   attempts: AttemptFact[];
   attention: string[];
+  /** The team tools' lines: messages to the lead, progress notes, reservations, overlaps. */
+  team?: string[];
   /** Set while the run has not ended and nothing drives it: what to say, and the command that continues it. */
   undriven?: string;
   outcome?: string;
@@ -97,6 +105,8 @@ export function toWatchModel(view: RunView, tail: WatchRead['tail'], now = Date.
     loop: view.pipeline.loop,
     maxFixLoops: view.pipeline.maxFixLoops,
     costUsd: view.usage.run.costUsd,
+    spend: spendLines(view.spend, now),
+    spendFacts: spendLines(view.spend, now, false),
     tokens: view.usage.run.tokens,
     elapsedMs: Math.max(0, now - started),
     tasks: { done: view.tasks.filter((t) => view.current.has(t.id) && t.status === 'completed').length, total: view.current.size },
@@ -105,6 +115,7 @@ export function toWatchModel(view: RunView, tail: WatchRead['tail'], now = Date.
     // A live run's writes in flight (temporary files) are not problems yet.
     // The run nothing drives is said in place of the footer (model.undriven), not among these.
     attention: attentionLines(live ? { ...view, problems: view.problems.filter((p) => !p.reason.startsWith('stray temporary file')) } : view, live).filter((line) => line !== notDrivenLine(view, live)),
+    team: teamLines(view),
     outcome: view.outcome,
     ended,
   };

@@ -48,4 +48,11 @@ export const anthropic: Protocol = {
   answer: (res, step, body) => answer(res, step, body),
   rejectKey: (res) =>
     sendJson(res, 401, { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' }, request_id: makeId('req_') }, { 'request-id': makeId('req_') }),
+  refuseLimit: (res, status) =>
+    sendJson(
+      res,
+      status,
+      { type: 'error', error: status === 429 ? { type: 'rate_limit_error', message: 'Number of request tokens has exceeded your per-minute rate limit' } : { type: 'overloaded_error', message: 'Overloaded' }, request_id: makeId('req_') },
+      { 'request-id': makeId('req_'), 'retry-after': '1', 'x-should-retry': 'true' },
+    ),
 };

@@ -64,4 +64,10 @@ export const gemini: Protocol = {
         details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com', metadata: { service: 'generativelanguage.googleapis.com' } }],
       },
     }),
+  refuseLimit: (res, status) =>
+    sendJson(res, status === 429 ? 429 : 503, {
+      error: status === 429
+        ? { code: 429, message: 'Resource has been exhausted (e.g. check quota).', status: 'RESOURCE_EXHAUSTED', details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '1s' }] }
+        : { code: 503, message: 'The model is overloaded. Please try again later.', status: 'UNAVAILABLE' },
+    }),
 };

@@ -14,6 +14,8 @@ export interface Protocol {
   answer(res: ServerResponse, step: Step, body: Body, url: URL): void;
   /** What the real API answers to a bad key. */
   rejectKey(res: ServerResponse, key: string): void;
+  /** What the real API answers past its rate limit (429) or overloaded (529), with a retry-after. */
+  refuseLimit(res: ServerResponse, status: 429 | 529): void;
 }
 
 // The array at `body[name]`, or an empty one.

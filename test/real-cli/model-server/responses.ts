@@ -52,4 +52,13 @@ export const responses: Protocol = {
   answer: (res, step, body) => answer(res, step, body),
   rejectKey: (res, key) =>
     sendJson(res, 401, { error: { message: `Incorrect API key provided: ${key}. You can find your API key at https://platform.openai.com/account/api-keys.`, type: 'invalid_request_error', param: null, code: 'invalid_api_key' } }),
+  refuseLimit: (res, status) =>
+    sendJson(
+      res,
+      status,
+      status === 429
+        ? { error: { message: 'Rate limit reached for scripted on requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in 1s.', type: 'requests', param: null, code: 'rate_limit_exceeded' } }
+        : { error: { message: 'The server is overloaded. Please try again later.', type: 'server_error', param: null, code: 'server_overloaded' } },
+      { 'retry-after': '1' },
+    ),
 };

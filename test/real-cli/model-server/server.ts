@@ -1,6 +1,7 @@
 // The project's scripted model server: node:http on 127.0.0.1 (a free port), speaking the four
 // wire protocols the real CLIs use. The API key picks the behaviour: OK_KEY answers from the
-// scenario, HANG_KEY never answers, any other key is refused as the real API refuses it.
+// scenario, HANG_KEY never answers, LIMIT_KEY and OVERLOAD_KEY are refused as past a rate limit or
+// overloaded, any other key is refused as the real API refuses it.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { anthropic } from './anthropic.js';
@@ -13,6 +14,9 @@ import { decide, findPrompt, strings, type ModelCall } from './turn.js';
 
 export const OK_KEY = 'teamline-test-key';
 export const HANG_KEY = 'teamline-hang-key';
+// Past the rate limit: every call is answered 429 with `retry-after: 1` (issue 29); OVERLOAD_KEY: 529 (gemini: 503).
+export const LIMIT_KEY = 'teamline-limit-key';
+export const OVERLOAD_KEY = 'teamline-overload-key';
 
 export interface ModelServer {
   /** http://127.0.0.1:<port> */
@@ -66,9 +70,14 @@ export async function startModelServer(cli: string): Promise<ModelServer> {
     const facts = findPrompt(body);
     const { outputs, hasTools } = protocol.read(body);
     const model = typeof body.model === 'string' ? body.model : /\/models\/([^/:]+):/.exec(url.pathname)?.[1];
-    if (key === HANG_KEY) return record({ api: protocol.api, key, facts, outputs, ...(model !== undefined && { model }) });
+    const seen = { api: protocol.api, key, facts, outputs, ...(model !== undefined && { model }) };
+    if (key === HANG_KEY) return record(seen);
+    if (key === LIMIT_KEY || key === OVERLOAD_KEY) {
+      record(seen);
+      return protocol.refuseLimit(res, key === LIMIT_KEY ? 429 : 529);
+    }
     if (key !== OK_KEY) {
-      record({ api: protocol.api, key, facts, outputs, ...(model !== undefined && { model }) });
+      record(seen);
       return protocol.rejectKey(res, key);
     }
     const slash = facts ? undefined : readSlash(strings(body));

@@ -1,0 +1,31 @@
+// The help of the team tools' commands: say, mcp.
+import { EXIT } from '../../sys/errors.js';
+import { TEAM_FLAGS } from '../args/team-flags.js';
+import { USAGE_EXIT, type HelpPage } from './page.js';
+
+export const TEAM_PAGES: HelpPage[] = [
+  {
+    name: 'say',
+    brief: 'send a message to a worker or a task of a run',
+    group: 'follow',
+    summary: 'send a message to a running worker (delivered at its next team tool call) or to a task (also shown in its next attempt\'s prompt)',
+    args: '"text"',
+    about: ['The message goes through the run\'s writer, which records it once; with no orchestrator running it waits for `team resume`.', 'Messages to the lead from the workers show in team status, watch, wait and the report.'],
+    flags: TEAM_FLAGS.say,
+    examples: [
+      ['team say --to worker-2 "use the v2 API, not v1"', 'tell worker-2 at its next tool call'],
+      ['team say --to api-tests --question "is the fixture shared?"', 'a question for whoever works on task api-tests'],
+    ],
+    exits: [[EXIT.completed, 'the message is left for the run\'s writer'], USAGE_EXIT],
+  },
+  {
+    name: 'mcp',
+    brief: 'the team tools of one attempt, over MCP (started by the agent CLIs)',
+    group: 'low level',
+    summary: 'serve the team tools (team_tasks, team_message, team_inbox, team_progress, team_reserve, team_done, team_fail) over MCP on stdin/stdout, for one attempt',
+    about: ['The agent CLIs start it with the attempt\'s folder; the run, task and worker are read from that folder. Each call is recorded in the run\'s log before it is answered.'],
+    flags: TEAM_FLAGS.mcp,
+    examples: [['team mcp --attempt-dir .team/runs/20261028T131016577943Z-20fe61/attempts/api/a1', 'serve the tools of attempt 1 of task api']],
+    exits: [[EXIT.completed, 'the client closed the connection'], USAGE_EXIT],
+  },
+];

@@ -1,0 +1,65 @@
+// The team tools and an attempt's life: progress notes keep a quiet attempt alive past the status
+// check while a silent one is marked stalled; a cancel reaches a worker with the tools as a shutdown
+// request it acknowledges with team_done, while one without them is signalled as before.
+import { afterAll, describe, expect, it } from 'vitest';
+import { removeProjects } from '../helpers/project.js';
+import { makeGitProject } from '../helpers/git-project.js';
+import { eventsOf } from '../helpers/sim-project.js';
+import { answersOf, attemptFile, eventsNow, startTeam, waitForEvent } from './helpers.js';
+
+afterAll(removeProjects);
+
+const TWO_TASKS = { tasks: [{ id: 'a', title: 'Noted', acceptance: ['x'] }, { id: 'b', title: 'Silent', acceptance: ['x'] }] };
+
+describe('progress notes', () => {
+  it('keep an attempt alive past statusCheckMs while a silent one is marked stalled', async () => {
+    const project = makeGitProject(
+      {
+        plan: TWO_TASKS,
+        rules: [
+          // Quiet: no output at all while it works, only its notes.
+          { match: { stage: 'team-exec', task: 'a' }, do: { tools: [{ call: 'team_progress', args: { text: 'still at it' }, repeat: 10, everyMs: 250, quiet: true }] } },
+          { match: { stage: 'team-exec', task: 'b' }, do: { sleepMs: 2_700 } },
+        ],
+      },
+      { watchdog: { statusCheckMs: 1_000, reassignMs: 60_000 } },
+    );
+    const result = await project.run('2:executor', 'take notes while working', '--agent', 'sim');
+    expect(result.exitCode, result.stderr).toBe(0);
+    const events = eventsNow(project);
+    expect(eventsOf(events, 'team_progress').filter((e) => e.task_id === 'a').length).toBeGreaterThanOrEqual(8);
+    expect(eventsOf(events, 'attempt_stalled').map((e) => e.task_id)).toEqual(['b']);
+  });
+});
+
+describe('cancel with the team tools', () => {
+  it('asks a worker with the tools to stop; it answers with team_done, the one without is signalled', async () => {
+    const project = makeGitProject(
+      {
+        plan: TWO_TASKS,
+        rules: [
+          {
+            match: { stage: 'team-exec', task: 'a' },
+            do: { tools: [{ call: 'team_progress', args: { text: 'started' } }, { call: 'team_inbox', until: 'shutdown', everyMs: 100, maxMs: 30_000 }, { call: 'team_done', args: { summary: 'stopped cleanly, half done' } }] },
+          },
+          { match: { stage: 'team-exec', task: 'b' }, do: { hang: true } },
+        ],
+      },
+      { team: { shutdownTimeoutMs: 5_000 } },
+    );
+    const run = startTeam(project, '2:executor', 'cancel me', '--agent', 'sim');
+    await waitForEvent(project, 'a note from a', (e) => e.event === 'team_progress' && e.task_id === 'a');
+    await waitForEvent(project, 'b started', (e) => e.event === 'attempt_spawned' && e.task_id === 'b');
+    const cancelled = await project.team('cancel');
+    expect(cancelled.exitCode, cancelled.stderr).toBe(0);
+    expect((await run).exitCode).toBe(3);
+    const events = eventsNow(project);
+    expect(eventsOf(events, 'team_shutdown_requested').map((e) => [e.task_id, e.by])).toEqual([['a', 'cancel']]);
+    const shutdown = answersOf(attemptFile(project, 'a', 1, 'output.log'), 'team_inbox').at(-1)!;
+    expect(shutdown.shutdown).toMatch(/^cancel asks you to stop: finish now with team_done/);
+    const finished = new Map(eventsOf(events, 'task_finished').map((e) => [e.task_id, e]));
+    expect(finished.get('a')).toMatchObject({ status: 'completed', evidence: 'stopped cleanly, half done' });
+    expect(finished.get('b')).toMatchObject({ status: 'interrupted' });
+    expect(events.at(-1)!.event).toBe('run_cancelled');
+  });
+});

@@ -1,0 +1,78 @@
+// Rate limits and overloads told apart from other failures (issue 29), and spend read as it streams.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { claude } from '../../../workers/adapters/claude.js';
+import { codex } from '../../../workers/adapters/codex.js';
+import { readRateLimit, readRetryAfterMs } from '../../../workers/adapters/rate-limit.js';
+import { ROOT } from '../../helpers/team.js';
+
+const lines = (...records: object[]) => records.map((r) => JSON.stringify(r)).join('\n');
+
+describe('rate limits', () => {
+  it('tells a 429 with its retry-after from the words of an API error', () => {
+    expect(readRateLimit('Error: 429 Too Many Requests (retry-after: 40)')).toEqual({ reason: 'Error: 429 Too Many Requests (retry-after: 40)', retryAfterMs: 40_000 });
+  });
+
+  it('tells an overload (529) with no retry-after', () => {
+    expect(readRateLimit('API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}')).toMatchObject({ reason: expect.stringContaining('overloaded_error') });
+    expect(readRateLimit('API Error: 529 overloaded')!.retryAfterMs).toBeUndefined();
+  });
+
+  it('reads the waits the CLIs print in their own units', () => {
+    expect(readRetryAfterMs('Rate limit reached. Please try again in 1.5s.')).toBe(1500);
+    expect(readRetryAfterMs('"retry_delay_ms": 2500')).toBe(2500);
+    expect(readRetryAfterMs('retry-after-ms: 700')).toBe(700);
+    expect(readRetryAfterMs('try again in 2 minutes')).toBe(120_000);
+  });
+
+  it('keeps a spent balance (quota) apart: no wait brings it back', () => {
+    expect(readRateLimit('429 You exceeded your current quota, please check your plan and billing details (insufficient_quota)')).toBeUndefined();
+  });
+
+  it('is not fooled by a plain failure', () => {
+    expect(readRateLimit('error: tests failed (3 of 12), see output')).toBeUndefined();
+    expect(readRateLimit('Error: 401 invalid x-api-key')).toBeUndefined();
+  });
+
+  it('reads claude\'s error result with api_error_status 429 and the delay of its last retry notice', () => {
+    const report = claude.parse(lines(
+      { type: 'system', subtype: 'init', session_id: 's1' },
+      { type: 'system', subtype: 'api_retry', attempt: 1, max_retries: 1, retry_delay_ms: 3000, error_status: 429, error: 'rate_limit' },
+      { type: 'result', subtype: 'success', is_error: true, api_error_status: 429, result: 'API Error: 429 rate_limit_error', session_id: 's1' },
+    ));
+    expect(report.ok).toBe(false);
+    expect(report.failure).toBeUndefined();
+    expect(report.rateLimit).toEqual({ reason: 'API Error: 429 rate_limit_error', retryAfterMs: 3000 });
+  });
+
+  it('reads claude stopped while it retried an overload (no result record) as a rate limit', () => {
+    const report = claude.parse(lines({ type: 'system', subtype: 'api_retry', attempt: 4, max_retries: 10, retry_delay_ms: 8000, error_status: 529, error: 'overloaded' }));
+    expect(report.rateLimit).toMatchObject({ retryAfterMs: 8000, reason: expect.stringContaining('529') });
+  });
+
+  it('does not take claude\'s spent credit for a rate limit', () => {
+    const report = claude.parse(lines({ type: 'result', subtype: 'success', is_error: true, api_error_status: 402, result: 'Credit balance is too low' }));
+    expect(report.failure?.kind).toBe('quota');
+    expect(report.rateLimit).toBeUndefined();
+  });
+});
+
+describe('spend so far', () => {
+  it('sums claude\'s assistant messages by message id before its result, then takes the result\'s totals', () => {
+    const usage = { input_tokens: 100, cache_read_input_tokens: 50, output_tokens: 20 };
+    const partial = lines(
+      { type: 'assistant', message: { id: 'm1', usage } },
+      { type: 'assistant', message: { id: 'm1', usage } },
+      { type: 'assistant', message: { id: 'm2', usage } },
+    );
+    expect(claude.spendSoFar!(partial)).toEqual({ tokens: { input: 300, output: 40 } });
+    const whole = `${partial}\n${lines({ type: 'result', subtype: 'success', is_error: false, result: 'ok', total_cost_usd: 0.25, usage })}`;
+    expect(claude.spendSoFar!(whole)).toEqual({ costUsd: 0.25, tokens: { input: 150, output: 20 } });
+  });
+
+  it('reads codex\'s turn usage from a recorded run as it streams', () => {
+    const output = readFileSync(join(ROOT, 'test/fixtures/cli/codex/real-run-t1.txt'), 'utf8');
+    expect(codex.spendSoFar!(output)?.tokens?.input).toBeGreaterThan(0);
+  });
+});
