@@ -39,6 +39,10 @@ export function isPostgresUrl(value: string): boolean {
   }
 }
 
+// The prompt templates a config may override (config/prompts/<name>.md): each stage's, and each routed
+// role's that has one of its own (a stage's override leaves these alone).
+export const PROMPT_TEMPLATES = ['team-plan', 'team-prd', 'team-exec', 'team-verify', 'team-fix', 'ralph-review', 'explore', 'plan-architect', 'critic', 'security-reviewer', 'code-reviewer', 'debugger'] as const;
+
 export const configSchema = z.strictObject({
   team: z
     .strictObject({
@@ -117,8 +121,8 @@ export const configSchema = z.strictObject({
   routing: routingSchema,
   /** Model tiers per agent or CLI, for the cost mode (config/routing.ts; claude, codex and gemini have built-in tiers). */
   models: modelsSchema,
-  /** Prompt template overrides per stage: a path relative to the config file. */
-  prompts: z.partialRecord(z.enum(['team-plan', 'team-prd', 'team-exec', 'team-verify', 'team-fix', 'ralph-review']), z.string().min(1)).default({}),
+  /** Prompt template overrides per template (a stage's, or a routed role's of its own): a path relative to the config file. */
+  prompts: z.partialRecord(z.enum(PROMPT_TEMPLATES), z.string().min(1)).default({}),
 });
 
 export type TeamConfig = z.infer<typeof configSchema>;

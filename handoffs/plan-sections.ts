@@ -1,5 +1,5 @@
 // What the team-plan and team-prd handoffs say: the task graph and its acceptance criteria.
-import type { PipelineContext, TaskState } from '../machines/types.js';
+import type { PipelineContext, StageAttempt, TaskState } from '../machines/types.js';
 import { describeHandoffs, listTasks } from './facts.js';
 import { describeGraphRisks, listWaves } from './graph.js';
 import type { Detail, Section, Sections } from './layout.js';
@@ -12,7 +12,7 @@ const LISTED_WORKERS = 5;
 export function makePlanSections(context: PipelineContext, next: string): Sections {
   const tasks = listTasks(context);
   const prd = context.needsPrd ? 'needsPrd: yes, team-prd writes acceptance criteria first' : 'needsPrd: no, every task has acceptance criteria';
-  const planner = context.stageAttempt ? [{ text: `planner: ${toEvidence(context.stageAttempt.evidence)}` }] : [];
+  const planner = describeStageAttempts(context);
   return {
     Decided: {
       headline: `${countOf(tasks.length, 'task')} in iteration ${context.iteration}, pre-assigned ${countWorkers(tasks)}; ${prd}`,
@@ -34,13 +34,13 @@ export function makePrdSections(context: PipelineContext): Sections {
   const criteria = (t: TaskState) => t.def.acceptance ?? [];
   const missing = tasks.filter((t) => criteria(t).length === 0);
   const total = tasks.reduce((n, t) => n + criteria(t).length, 0);
-  const analyst = context.stageAttempt;
+  const analyst = stageAttemptOf(context, 'analyst');
   const failures = analyst && analyst.failures > 0 ? `; ${countOf(analyst.failures, 'analyst attempt')} failed before this one` : '';
   return {
     Decided: {
       headline: `acceptance criteria for ${tasks.length - missing.length} of ${countOf(tasks.length, 'task')} (${countOf(total, 'criterion', 'criteria')} in all)`,
       details: [
-        ...(analyst ? [{ text: `analyst: ${toEvidence(analyst.evidence)}` }] : []),
+        ...describeStageAttempts(context),
         ...tasks.filter((t) => criteria(t).length > 0).map((t) => ({ text: `${t.id}: ${countOf(criteria(t).length, 'criterion', 'criteria')}, e.g. "${toEvidence(criteria(t)[0]!)}"`, key: t.id })),
       ],
     },
@@ -55,6 +55,17 @@ export function makePrdSections(context: PipelineContext): Sections {
       details: listWaves(tasks).map((ids, i) => ({ text: `wave ${i + 1}: ${listOf(ids)}` })),
     },
   };
+}
+
+// Each single-agent attempt of the stage under its own role: explore and the planner, then the
+// architect; the analyst, then the critic.
+function describeStageAttempts(context: PipelineContext): Detail[] {
+  return [...context.stageEarlier, ...(context.stageAttempt ? [context.stageAttempt] : [])].map((a) => ({ text: `${a.role}: ${toEvidence(a.evidence)}` }));
+}
+
+// The stage's attempt of `role`, whether it ran last or before another role's.
+function stageAttemptOf(context: PipelineContext, role: string): StageAttempt | undefined {
+  return [context.stageAttempt, ...context.stageEarlier].find((a) => a?.role === role) ?? undefined;
 }
 
 function describePlanned(task: TaskState, context: PipelineContext): Detail {
@@ -73,7 +84,8 @@ function countWorkers(tasks: TaskState[]): string {
 // What the planner set aside: the approach of the previous ralph iteration, when there is one.
 function describeRejectedApproach(context: PipelineContext, planned: number): Section {
   const previous = context.iterations.at(-1);
-  const failures = context.stageAttempt && context.stageAttempt.failures > 0 ? [{ text: `${countOf(context.stageAttempt.failures, 'planner attempt')} failed before this plan` }] : [];
+  const planner = stageAttemptOf(context, 'planner');
+  const failures = planner && planner.failures > 0 ? [{ text: `${countOf(planner.failures, 'planner attempt')} failed before this plan` }] : [];
   if (!previous) {
     return { headline: `no alternative plan recorded; the plan holds ${countOf(planned, 'task')}, none cut for team.maxTasks (${context.limits.maxTasks})`, details: failures };
   }

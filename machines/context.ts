@@ -14,6 +14,7 @@ export function makeInitialContext(input: PipelineInput): PipelineContext {
     taskIndex: emptyTaskIndex(),
     order: [],
     stageAttempt: null,
+    stageEarlier: [],
     needsPrd: false,
     gateResults: [],
     verdict: null,

@@ -104,10 +104,19 @@ export function startStageAttempt(context: PipelineContext, stage: Stage, previo
   const id = prefixFor(context.iteration) + agent.name(context.loop);
   const attempt = (previous?.attempt ?? 0) + 1;
   return {
-    context: { stageAttempt: { id, stage, role: agent.role, attempt, failures: previous?.failures ?? 0, status: 'running', evidence: '' } },
+    context: { stageAttempt: { id, stage, role: agent.role, attempt, failures: previous?.failures ?? 0, status: 'running', evidence: '' }, stageEarlier: earlierOf(context, stage, agent.role) },
     records: [taskStartedRecord(context, id, attempt, stage, agent.role)],
     spawn: [stageAttemptInput(context, id, attempt, stage, agent.role)],
   };
+}
+
+// The attempts of `stage` that ended before one of `role` starts: the current one joins them when
+// another role takes over the stage; a retry keeps them; another stage starts none.
+function earlierOf(context: PipelineContext, stage: Stage, role: string): PipelineContext['stageEarlier'] {
+  const current = context.stageAttempt;
+  if (current?.stage !== stage) return [];
+  const earlier = context.stageEarlier.filter((a) => a.stage === stage && a.role !== current.role);
+  return current.role === role ? earlier : [...earlier, current];
 }
 
 // What the runtime needs to run a single-agent stage's attempt (or a reviewer's, in its own lane).

@@ -75,6 +75,8 @@ export interface PipelineContext extends PipelineInput {
   /** Task ids in plan order, for deterministic scheduling. */
   order: string[];
   stageAttempt: StageAttempt | null;
+  /** The single-agent attempts of this stage that ended before stageAttempt started, each of its own role (explore, then the planner before its architect; the analyst before its critic). */
+  stageEarlier: StageAttempt[];
   needsPrd: boolean;
   gateResults: GateResult[];
   verdict: 'pass' | 'fail' | null;

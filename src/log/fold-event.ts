@@ -6,6 +6,7 @@ import { applyGitFact } from './fold-git.js';
 import { applyTeamFact } from './fold-team.js';
 import { endStory, enterStage, gatesKey } from './fold-story.js';
 import { describeDecision } from './decision.js';
+import { applyVerifyResult } from './fold-verify.js';
 import { applySpendFact } from './fold-spend.js';
 
 const RUN_END: Record<string, string> = { run_completed: 'completed', run_failed: 'failed', run_cancelled: 'cancelled', run_stopped: 'stopped' };
@@ -113,9 +114,8 @@ export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): 
       st.gateDefects = event.gates.flatMap((g, i) => (g.exitCode === 0 ? [] : [{ id: `gate-${i + 1}`, description: `\`${g.command}\` ${g.timedOut ? 'timed out' : `exited ${g.exitCode}`}` }]));
       break;
     case 'verify_result':
-      // A reviewer's defects join the verifier's (stage routing: `verify-<p>.<role>`).
-      if (isReviewerAttempt(event.task_id)) pipeline.lastDefects = [...pipeline.lastDefects, ...event.defects];
-      else pipeline.lastDefects = [...st.gateDefects, ...event.defects];
+      // A reviewer's defects join the verifier's (stage routing: `verify-<p>.<role>`), in either order.
+      applyVerifyResult(pipeline, event.task_id, event.verdict, event.defects, isReviewerAttempt(event.task_id) ? [] : st.gateDefects);
       if (!isReviewerAttempt(event.task_id)) st.gateDefects = [];
       story.verdicts[key(event.task_id, event.attempt)] = { verdict: event.verdict, defects: event.defects, reasons: [] };
       break;
@@ -125,6 +125,8 @@ export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): 
       break;
     case 'fix_loop_started':
       iterationOf(event.iteration).fixLoops = event.loop;
+      // The machine's union of the pass (with the exec tasks' own defects) is the one the fix tasks take.
+      pipeline.lastDefects = event.defects;
       break;
     case 'iteration_started': {
       const ended = iterationOf(event.iteration - 1);

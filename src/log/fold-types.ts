@@ -5,7 +5,7 @@ import type { GitFacts } from './fold-git.js';
 import type { TeamFacts } from './fold-team.js';
 import type { RunStory } from './fold-story.js';
 import type { Problem } from './read.js';
-import type { EventOf } from './schema.js';
+import type { Defect, EventOf } from './schema.js';
 import type { SpendState } from './fold-spend.js';
 
 // What the log holds of the team workers' reports: the attempts taken, the attempts that stalled
@@ -86,7 +86,9 @@ export interface PipelineProgress {
   maxIterations?: number;
   loop: number;
   maxFixLoops?: number;
-  lastDefects: Array<{ id: string; description: string }>;
+  lastDefects: Array<{ id: string; description: string; by?: string }>;
+  /** The last verify pass: each finder's verdict (the verifier, each reviewer) and the union of their defects (fold-verify.ts). */
+  verify?: { pass: string; verdicts: Array<{ by: string; verdict: string }>; defects: Defect[] };
   lastReview?: { verdict: string; reasons: string[]; iteration: number };
   /** The cost mode and the model each role runs on (run_started; stage routing). */
   costMode?: string;

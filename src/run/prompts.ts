@@ -60,7 +60,7 @@ export function buildPrompt(ctx: PromptContext): string {
   const fill = (template: string) => template.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => values[name] ?? whole);
   // The tools' rules come just before the result they report.
   if (ctx.teamTools) values.result = `${fill(readBuiltIn(WORKER_TOOLS))}${values.result}`;
-  const text = fill(readTemplate(ctx.config, ctx.configFile, input.stage, templateOf(input)));
+  const text = fill(readTemplate(ctx.config, ctx.configFile, templateOf(input)));
   return ctx.messages?.length ? `${text.trimEnd()}\n\n${messagesSection(ctx.messages)}\n` : text;
 }
 
@@ -96,12 +96,12 @@ function templateOf(input: AttemptInput): string {
   return ROLE_TEMPLATES.has(input.role) ? input.role : input.stage;
 }
 
-// The stage's template: the user's override from config, else the role's or the stage's built-in one.
-function readTemplate(config: TeamConfig, configFile: string | undefined, stage: string, template: string): string {
-  const override = config.prompts[stage as keyof TeamConfig['prompts']];
+// The template: the user's override of it by its own name (`prompts.debugger`, `prompts.team-fix`), else the built-in one.
+function readTemplate(config: TeamConfig, configFile: string | undefined, template: string): string {
+  const override = config.prompts[template as keyof TeamConfig['prompts']];
   if (override) {
     const path = resolve(configFile ? dirname(configFile) : process.cwd(), override);
-    if (!existsSync(path)) throw new UsageError(`config: prompts.${stage} names ${path}, which does not exist`);
+    if (!existsSync(path)) throw new UsageError(`config: prompts.${template} names ${path}, which does not exist`);
     return readFileSync(path, 'utf8');
   }
   return readBuiltIn(template);

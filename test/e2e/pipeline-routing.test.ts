@@ -5,6 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readHandoffs } from '../../handoffs/read.js';
+import { renderFrame } from '../../src/views/watch/frame.js';
+import { loadWatchModel } from '../../src/views/watch/model.js';
 import { makeGitProject, type GitProject } from '../helpers/git-project.js';
 import { removeProjects } from '../helpers/project.js';
 import { eventsOf, type RunRead } from '../helpers/sim-project.js';
@@ -95,6 +97,19 @@ describe('stage routing with the sim agent', () => {
       const status = await runTeam(['status'], { cwd: project.dir });
       expect(status.stdout).toContain('routing team-verify: security-reviewer added: src/auth/ changed');
     });
+
+    it('shows the reviewer in team watch on the lane the report draws it on', async () => {
+      const report = await runTeam(['report', '--out', `${project.dir}/report.html`], { cwd: project.dir });
+      expect(report.exitCode, report.stderr).toBe(0);
+      const html = readFileSync(`${project.dir}/report.html`, 'utf8');
+      const laneOf = (task: string) => new RegExp(`"task":"${task.replace('.', '\\.')}"[^}]*"lane":"([^"]+)"`).exec(html)?.[1];
+      expect([laneOf('verify-1'), laneOf('verify-1.security-reviewer'), laneOf('verify-2.security-reviewer')]).toEqual(['lead', 'security-reviewer', 'security-reviewer']);
+      const frame = renderFrame(loadWatchModel(run.paths), 200);
+      expect(frame.find((l) => l.startsWith('  security-reviewer '))).toMatch(/^ {2}security-reviewer +verify-2\.security-reviewer a1 +completed/);
+      const watch = await runTeam(['watch', '--interval', '100'], { cwd: project.dir });
+      expect(watch.stdout).toContain('security-reviewer verify-1.security-reviewer a1 team-verify completed\n');
+      expect(watch.stdout).toContain('lead verify-1 a1 team-verify completed\n');
+    });
   });
 
   describe('25 changed files', () => {
@@ -121,6 +136,8 @@ describe('stage routing with the sim agent', () => {
       const plan = readHandoffs(run.paths.handoffsDir).find((h) => h.stage === 'team-plan')!;
       expect(plan.text).toContain('architect: lib/ exports one module per part');
       expect(plan.text).toContain('architect: 24 parts load slowly');
+      // Each attempt's evidence under its own role, not the architect's as the planner's.
+      expect(plan.text).toMatch(/- planner: sim agent[^\n]*\n {2}- architect: sim agent/);
     });
 
     it('runs the critic after the analyst: its criteria reach the task, its objections the PRD handoff', () => {
@@ -129,6 +146,7 @@ describe('stage routing with the sim agent', () => {
       const prd = readHandoffs(run.paths.handoffsDir).find((h) => h.stage === 'team-prd')!;
       expect(prd.text).toContain('critic: t2 has no test');
       expect(prd.text).toContain('critic: nothing says how lib/ is loaded');
+      expect(prd.text).toMatch(/- analyst: sim agent[^\n]*\n {2}- critic: sim agent/);
     });
 
     it('brings a code-reviewer into verify, with the count of changed files', () => {
@@ -142,6 +160,11 @@ describe('stage routing with the sim agent', () => {
       expect(result.exitCode, result.stderr).toBe(1);
       expect(eventsOf(run.events, 'verify_result').find((e) => e.task_id === 'verify-1')!.verdict).toBe('pass');
       expect(eventsOf(run.events, 'run_failed')[0]!.reason).toContain('code-reviewer-c1: lib/ repeats one module 24 times');
+    });
+
+    it('shows in status each verdict of the pass and every defect with who found it', async () => {
+      const status = await runTeam(['status'], { cwd: project.dir });
+      expect(status.stdout).toContain('  verify-1: verifier pass, code-reviewer fail\n    defect code-reviewer-c1 (code-reviewer): lib/ repeats one module 24 times\n');
     });
   });
 });

@@ -108,7 +108,45 @@ describe('checkpoint/view foldRun', () => {
       lastDefects: [{ id: 'd1', description: 'broken' }],
       lastReview: { verdict: 'reject', reasons: ['no tests'] },
     });
-    expect(view.pipeline.lastDefects).toEqual([{ id: 'd1', description: 'broken' }]);
+    expect(view.pipeline.lastDefects).toEqual([{ id: 'd1', description: 'broken', by: 'verifier' }]);
+  });
+
+  // Stage routing: the reviewers run beside the verifier and may end first.
+  const passOf = (order: 'reviewer first' | 'verifier first') => {
+    const verifier = { event: 'verify_result', task_id: 'verify-1', attempt: 1, verdict: 'fail', defects: [{ id: 'd1', description: 'broken build' }] };
+    const reviewer = { event: 'verify_result', task_id: 'verify-1.security-reviewer', attempt: 1, verdict: 'fail', defects: [{ id: 's1', description: 'token logged' }] };
+    const code = { event: 'verify_result', task_id: 'verify-1.code-reviewer', attempt: 1, verdict: 'pass', defects: [] };
+    const gates = { event: 'gates_result', iteration: 1, pass: 1, gates: [{ command: 'npm test', exitCode: 1, timedOut: false, durationMs: 5, output: 'x' }] };
+    return fold([gates, ...(order === 'reviewer first' ? [reviewer, code, verifier] : [verifier, code, reviewer])]);
+  };
+  for (const order of ['reviewer first', 'verifier first'] as const) {
+    it(`keeps every defect of a verify pass with who found it, and each verdict, ${order}`, () => {
+      const { pipeline } = passOf(order);
+      expect(pipeline.lastDefects).toEqual([
+        { id: 'gate-1', description: '`npm test` exited 1', by: 'gate' },
+        { id: 'd1', description: 'broken build', by: 'verifier' },
+        { id: 'security-reviewer-s1', description: 'token logged', by: 'security-reviewer' },
+      ]);
+      expect(pipeline.verify?.verdicts).toEqual([
+        { by: 'verifier', verdict: 'fail' },
+        { by: order === 'reviewer first' ? 'security-reviewer' : 'code-reviewer', verdict: order === 'reviewer first' ? 'fail' : 'pass' },
+        { by: order === 'reviewer first' ? 'code-reviewer' : 'security-reviewer', verdict: order === 'reviewer first' ? 'pass' : 'fail' },
+      ]);
+    });
+  }
+
+  it('starts the next verify pass afresh and takes the fix loop\'s union as the last defects', () => {
+    const view = fold([
+      { event: 'verify_result', task_id: 'verify-1.security-reviewer', attempt: 1, verdict: 'fail', defects: [{ id: 's1', description: 'token logged' }] },
+      { event: 'verify_result', task_id: 'verify-1', attempt: 1, verdict: 'pass', defects: [] },
+      { event: 'fix_loop_started', iteration: 1, loop: 1, defects: [{ id: 'task-t1', description: 'task t1 failed', task: 't1', by: 'exec' }, { id: 'security-reviewer-s1', description: 'token logged', by: 'security-reviewer' }] },
+    ]);
+    expect(view.pipeline.lastDefects.map((d) => d.id)).toEqual(['task-t1', 'security-reviewer-s1']);
+    const next = fold([
+      { event: 'verify_result', task_id: 'verify-1.security-reviewer', attempt: 1, verdict: 'fail', defects: [{ id: 's1', description: 'token logged' }] },
+      { event: 'verify_result', task_id: 'verify-2.security-reviewer', attempt: 1, verdict: 'pass', defects: [] },
+    ]);
+    expect(next.pipeline.verify).toEqual({ pass: 'verify-2', verdicts: [{ by: 'security-reviewer', verdict: 'pass' }], defects: [] });
   });
 
   for (const [event, field, status] of [

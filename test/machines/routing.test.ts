@@ -3,6 +3,7 @@ import { transition } from 'xstate';
 import { getShortestPaths } from 'xstate/graph';
 import type { PipelineEvent, PipelineInput, RoutingPolicy } from '../../machines/types.js';
 import { recordsOf, replayRun } from '../../src/run/replay.js';
+import { renderHandoff } from '../../handoffs/render.js';
 import type { NewEvent } from '../../src/log/schema.js';
 import { Driver, LIMITS, makeInput } from './drive.js';
 import { keyOf, nameOf, pipelineMachine, proposeEvents, type PipelineSnapshot } from './graph.js';
@@ -327,5 +328,38 @@ describe('the plan\'s architect', () => {
     expect(always.state).toBe('{"plan":"architect"}');
     always.finishStage('completed', { type: 'architect.noted', task_id: 'architect', attempt: 1, notes: [], risks: [] }).handoff();
     expect(always.state).toBe('{"prd":"working"}');
+  });
+});
+
+describe('the evidence of each attempt of a routed stage, in its handoff', () => {
+  // Ends the running single-agent attempt with `payload` and its own evidence.
+  const finish = (d: Driver, payload: PipelineEvent, evidence: string) => {
+    const { id, attempt } = d.context.stageAttempt!;
+    d.send(payload);
+    return d.send({ type: 'task.finished', task_id: id, attempt, status: 'completed', evidence, artifacts: [] });
+  };
+  const handoffOf = (d: Driver, stage: 'team-plan' | 'team-prd', next: string) => renderHandoff({ stage, next, index: 1, context: d.context });
+
+  it('labels the planner\'s evidence and the architect\'s each under its own role in the plan\'s handoff', () => {
+    const d = routed({ routing: { ...POLICY, explore: true, architect: 'on-request' } });
+    finish(d, { type: 'explore.found', task_id: 'explore', attempt: 1, findings: { files: ['src/'], commands: [], conventions: [] } }, 'read src/ whole');
+    finish(d, { type: 'plan.accepted', task_id: 'plan', attempt: 1, tasks: [T1], needsPrd: false, needsArchitect: true }, 'one task, t1');
+    finish(d, { type: 'architect.noted', task_id: 'architect', attempt: 1, notes: [], risks: [] }, 'the boundaries hold');
+    const text = handoffOf(d, 'team-plan', 'team-exec');
+    expect(text).toContain('- explore: read src/ whole');
+    expect(text).toContain('- planner: one task, t1');
+    expect(text).toContain('- architect: the boundaries hold');
+    expect(text).not.toContain('planner: the boundaries hold');
+    expect(replayRun(d.handoff().log).snapshot.context).toEqual({ ...d.context, inPlace: true });
+  });
+
+  it('labels the analyst\'s evidence and the critic\'s each under its own role in the PRD\'s handoff', () => {
+    const d = routed({ routing: { ...POLICY, critic: true } }).plan([{ id: 't1', title: 'T1', description: 'one' }]).handoff();
+    finish(d, { type: 'prd.accepted', task_id: 'prd', attempt: 1, acceptance: { t1: ['works'] } }, 'criteria for t1');
+    finish(d, { type: 'critic.objected', task_id: 'critic', attempt: 1, objections: [], acceptance: {} }, 'the scope is fine');
+    const text = handoffOf(d, 'team-prd', 'team-exec');
+    expect(text).toContain('- analyst: criteria for t1');
+    expect(text).toContain('- critic: the scope is fine');
+    expect(text).not.toContain('analyst: the scope is fine');
   });
 });

@@ -1,6 +1,13 @@
-import { describe, expect, it } from 'vitest';
+// Each attempt's prompt: the worker's team tool rules when it has the tools; a stage's template
+// override leaves the routed roles' own templates alone, and a role's template is overridden by its
+// own name (real config and template files in a folder).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../config/load.js';
+import type { AttemptInput, Stage } from '../../machines/types.js';
 import { configSchema } from '../../config/schema.js';
-import type { AttemptInput } from '../../machines/types.js';
 import { buildPrompt, type PromptContext } from '../../src/run/prompts.js';
 
 const INPUT: AttemptInput = {
@@ -43,5 +50,50 @@ describe('buildPrompt', () => {
     expect(buildPrompt(context(false))).toBe(without);
     expect(without).not.toMatch(/team_|team tools/);
     expect(buildPrompt(context(true)).replace(/## Your team tools[\s\S]*?(?=## Your result)/, '')).toBe(without);
+  });
+});
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+// A project whose config overrides the named templates with one line naming the file.
+function projectWith(prompts: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'teamline-prompts-'));
+  dirs.push(dir);
+  mkdirSync(join(dir, '.team'));
+  for (const file of Object.values(prompts)) writeFileSync(join(dir, '.team', file), `my own ${file} for {{role}}\n`);
+  writeFileSync(join(dir, '.team', 'config.json'), JSON.stringify({ prompts }));
+  return dir;
+}
+
+function promptOf(dir: string, stage: Stage, role: string, taskId: string): string {
+  const { config, file } = loadConfig(dir);
+  const input: AttemptInput = { taskId, attempt: 1, stage, role, agent: 'sim', worker: role, dependencies: [], defects: [], handoffs: [], runTask: 'add a login', tasks: [], iteration: 1, loop: 0 };
+  return buildPrompt({ input, config, configFile: file, projectDir: dir, resultFile: join(dir, 'result.json'), handoffTexts: [], workers: 2 });
+}
+
+describe('run/prompts templates', () => {
+  it('keeps the reviewers\' and the debugger\'s own templates when team-verify and team-fix are overridden', () => {
+    const dir = projectWith({ 'team-verify': 'verify.md', 'team-fix': 'fix.md' });
+    expect(promptOf(dir, 'team-verify', 'verifier', 'verify-1')).toBe('my own verify.md for verifier\n');
+    expect(promptOf(dir, 'team-fix', 'executor', 'fix-1-d1')).toBe('my own fix.md for executor\n');
+    for (const [stage, role] of [['team-verify', 'security-reviewer'], ['team-verify', 'code-reviewer'], ['team-fix', 'debugger']] as const) {
+      const prompt = promptOf(dir, stage, role, `x.${role}`);
+      expect(prompt).toMatch(new RegExp(`^# teamline · ${stage} · you are the ${role}`));
+      expect(prompt).not.toContain('my own');
+    }
+  });
+
+  it('overrides a routed role\'s template by its own name', () => {
+    const dir = projectWith({ debugger: 'debug.md', 'security-reviewer': 'sec.md', 'plan-architect': 'arch.md' });
+    expect(promptOf(dir, 'team-fix', 'debugger', 'fix-1-gate-1')).toBe('my own debug.md for debugger\n');
+    expect(promptOf(dir, 'team-verify', 'security-reviewer', 'verify-1.security-reviewer')).toBe('my own sec.md for security-reviewer\n');
+    expect(promptOf(dir, 'team-plan', 'architect', 'architect')).toBe('my own arch.md for architect\n');
+    expect(promptOf(dir, 'team-verify', 'code-reviewer', 'verify-1.code-reviewer')).toMatch(/^# teamline · team-verify · you are the code-reviewer/);
+  });
+
+  it('refuses a prompts key that names no template, naming the field', () => {
+    const dir = projectWith({ reviewer: 'r.md' });
+    expect(() => loadConfig(dir)).toThrow(`config ${join(dir, '.team', 'config.json')} is invalid:\n✖ Unrecognized key: "reviewer"\n  → at prompts`);
   });
 });

@@ -29,6 +29,7 @@ export function renderStatus(view: RunView, driven: boolean): string {
   if (pipeline.roster !== undefined) lines.push(`  workers ${pipeline.roster.length}: ${pipeline.roster.join(', ')}`);
   if (pipeline.costMode !== undefined) lines.push(`  models ${pipeline.costMode}: ${describeModels(pipeline.models ?? {})}`);
   for (const d of view.story.routing.filter((r) => r.iteration === pipeline.iteration).slice(-ROUTING_SHOWN)) lines.push(`  routing ${d.stage}: ${oneLine(d.text)}`);
+  lines.push(...verifyLines(pipeline));
   if (pipeline.lastReview) lines.push(`  last review: ${pipeline.lastReview.verdict}${pipeline.lastReview.reasons.length ? ` — ${pipeline.lastReview.reasons.join('; ')}` : ''}`);
   if (view.usage.run.costUsd > 0 || view.usage.run.tokens.input > 0) {
     lines.push(`  cost   $${view.usage.run.costUsd.toFixed(4)}, tokens ${view.usage.run.tokens.input} in / ${view.usage.run.tokens.output} out`);
@@ -51,6 +52,22 @@ export function renderStatus(view: RunView, driven: boolean): string {
     for (const a of view.approvals) lines.push(`  ${a.stage} ${a.artifact} by ${a.by} at ${a.approved_at}${a.stale ? ` — STALE: ${a.staleReason}` : ''}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+// The defects status lists at most; the report has them all.
+const DEFECTS_SHOWN = 10;
+
+// The last verify pass: each finder's verdict, and every defect of the pass with who found it.
+function verifyLines(pipeline: RunView['pipeline']): string[] {
+  if (!pipeline.verify) return [];
+  const { pass, verdicts } = pipeline.verify;
+  const defects = pipeline.lastDefects;
+  const more = defects.length > DEFECTS_SHOWN ? [`    … ${defects.length - DEFECTS_SHOWN} more`] : [];
+  return [
+    `  ${pass}: ${verdicts.map((v) => `${v.by} ${v.verdict}`).join(', ')}`,
+    ...defects.slice(0, DEFECTS_SHOWN).map((d) => `    defect ${oneLine(d.id)}${d.by ? ` (${oneLine(d.by)})` : ''}: ${oneLine(d.description)}`),
+    ...more,
+  ];
 }
 
 function describeAttempt(a: AttemptView): string {
