@@ -19,7 +19,9 @@ export type ToolCall = z.infer<typeof callSchema>;
 const answerSchema = z.strictObject({ ok: z.boolean(), answer: z.unknown() });
 export type CallAnswer = z.infer<typeof answerSchema>;
 
-const callName = (key: string) => `${key}.call.json`;
+// A call's file name ends so; its answer's `.answer.json`.
+export const CALL_SUFFIX = '.call.json';
+const callName = (key: string) => `${key}${CALL_SUFFIX}`;
 const answerName = (key: string) => `${key}.answer.json`;
 
 // Leaves a call for the writer.

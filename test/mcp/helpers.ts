@@ -36,7 +36,12 @@ export async function waitForEvent(project: GitProject, what: string, test: (e: 
 
 // An attempt's file of the latest run.
 export function attemptFile(project: GitProject, task: string, attempt: number, name: string): string {
-  return readFileSync(join(resolveRun(project.dir, undefined).runDir, 'attempts', task, `a${attempt}`, name), 'utf8');
+  return readFileSync(attemptPath(project, task, attempt, name), 'utf8');
+}
+
+// The path of a file (or folder) in an attempt's folder.
+export function attemptPath(project: GitProject, task: string, attempt: number, name: string): string {
+  return join(resolveRun(project.dir, undefined).runDir, 'attempts', task, `a${attempt}`, name);
 }
 
 // The answers the sim printed for its calls of `tool`, parsed.

@@ -1,11 +1,13 @@
 // The team tools and an attempt's life: progress notes keep a quiet attempt alive past the status
-// check while a silent one is marked stalled; a cancel reaches a worker with the tools as a shutdown
-// request it acknowledges with team_done, while one without them is signalled as before.
+// check while a silent one is marked stalled; a cancel reaches a worker that called the tools as a
+// shutdown request it acknowledges with team_done, while one that never called them is signalled at once.
+import { existsSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../helpers/cancel-run.js';
 import { removeProjects } from '../helpers/project.js';
 import { makeGitProject } from '../helpers/git-project.js';
 import { eventsOf } from '../helpers/sim-project.js';
-import { answersOf, attemptFile, eventsNow, startTeam, waitForEvent } from './helpers.js';
+import { answersOf, attemptFile, attemptPath, eventsNow, startTeam, waitForEvent } from './helpers.js';
 
 afterAll(removeProjects);
 
@@ -33,7 +35,7 @@ describe('progress notes', () => {
 });
 
 describe('cancel with the team tools', () => {
-  it('asks a worker with the tools to stop; it answers with team_done, the one without is signalled', async () => {
+  it('asks a worker that called the tools to stop; it answers with team_done; one that never called them is signalled at once', async () => {
     const project = makeGitProject(
       {
         plan: TWO_TASKS,
@@ -42,7 +44,8 @@ describe('cancel with the team tools', () => {
             match: { stage: 'team-exec', task: 'a' },
             do: { tools: [{ call: 'team_progress', args: { text: 'started' } }, { call: 'team_inbox', until: 'shutdown', everyMs: 100, maxMs: 30_000 }, { call: 'team_done', args: { summary: 'stopped cleanly, half done' } }] },
           },
-          { match: { stage: 'team-exec', task: 'b' }, do: { hang: true } },
+          // b's agent started its tool server but has made no call (a model still thinking): not asked, signalled.
+          { match: { stage: 'team-exec', task: 'b' }, do: { tools: [], hang: true } },
         ],
       },
       { team: { shutdownTimeoutMs: 5_000 } },
@@ -50,6 +53,7 @@ describe('cancel with the team tools', () => {
     const run = startTeam(project, '2:executor', 'cancel me', '--agent', 'sim');
     await waitForEvent(project, 'a note from a', (e) => e.event === 'team_progress' && e.task_id === 'a');
     await waitForEvent(project, 'b started', (e) => e.event === 'attempt_spawned' && e.task_id === 'b');
+    await waitFor(() => existsSync(attemptPath(project, 'b', 1, 'calls')), 20_000, 'b\'s tool server up');
     const cancelled = await project.team('cancel');
     expect(cancelled.exitCode, cancelled.stderr).toBe(0);
     expect((await run).exitCode).toBe(3);
