@@ -81,6 +81,58 @@ describe('recorded output of the real CLIs', () => {
     });
   });
 
+  // What each CLI printed when the model server refused every call as past a rate limit (429) or
+  // overloaded (gemini 503, opencode 529), after its own retries: gemini with general.maxAttempts 1
+  // and a named model, opencode after its 5 retries (suite.ts). The wait is the one the CLI passed on.
+  const LIMITED: Partial<Record<(typeof CLIS)[number], Record<string, { status: RegExp; retryAfterMs: number | undefined }>>> = {
+    gemini: { 'real-rate-limit-plan.txt': { status: /HTTP 429/, retryAfterMs: 1_000 }, 'real-overload-plan.txt': { status: /HTTP 503/, retryAfterMs: undefined } },
+    opencode: { 'real-rate-limit-plan.txt': { status: /HTTP 429/, retryAfterMs: 200 }, 'real-overload-plan.txt': { status: /HTTP 529/, retryAfterMs: 1_000 } },
+  };
+
+  describe.each(Object.entries(LIMITED))('%s rate limits', (cli, files) => {
+    const adapter = CLI_ADAPTERS[cli]!;
+    const read = (name: string) => readFileSync(join(FIXTURES, cli, name), 'utf8');
+
+    it.each(Object.entries(files!))('reads %s as a rate limit with its wait, no failure', (name, expected) => {
+      const report = adapter.parse(read(name));
+      expect(report.ok).toBe(false);
+      expect(report.failure).toBeUndefined();
+      expect(report.rateLimit?.reason).toMatch(expected.status);
+      expect(report.rateLimit?.retryAfterMs).toBe(expected.retryAfterMs);
+      // Nor does the watchdog take the error event for a fatal failure.
+      expect(adapter.scan?.(read(name).split('\n')).failure).toBeUndefined();
+    });
+
+    // The same 429 with the words of a spent balance (gemini's TerminalQuotaError, OpenAI's insufficient_quota).
+    it('reads a spent balance in the same shape as quota, no rate limit', () => {
+      const spent = cli === 'gemini'
+        ? read('real-rate-limit-plan.txt').replace(/Resource has been exhausted \(e\.g\. check quota\)\./g, 'You have exhausted your daily quota on this model.')
+        : read('real-rate-limit-plan.txt').replace(/Rate limit reached\. Please try again in 1s\./g, 'You exceeded your current quota, please check your plan and billing details.').replace(/rate_limit_exceeded/g, 'insufficient_quota');
+      const report = adapter.parse(spent);
+      expect(report.rateLimit).toBeUndefined();
+      expect(report.failure?.kind).toBe('quota');
+    });
+  });
+
+  describe('gemini', () => {
+    // Cut from gemini's stderr while its auto mode retried a 429 (no --model: 3 attempts on the
+    // first model of its chain, then 10 on the next, then around again): stopped there, it printed
+    // no JSON result, only its retry notices.
+    const retrying = readFileSync(join(FIXTURES, 'gemini', 'real-retrying-plan.txt'), 'utf8');
+
+    it('reads the retry notices of an attempt stopped while gemini retried as a rate limit with the API\'s suggested wait', () => {
+      const report = CLI_ADAPTERS.gemini.parse(retrying);
+      expect(report.noRecord).toBe(true);
+      expect(report.rateLimit?.reason).toMatch(/^gemini was retrying: Attempt 3 failed: Resource has been exhausted/);
+      expect(report.rateLimit?.retryAfterMs).toBe(1_000);
+    });
+
+    it('takes its retry notices for no progress', () => {
+      const notices = retrying.split('\n').filter((line) => !/^(Warning|Ripgrep)/.test(line));
+      expect(CLI_ADAPTERS.gemini.scan?.(notices).progress).toBe(false);
+    });
+  });
+
   describe('claude', () => {
     it('reads the Write refused to a planner that may only read as a denial, its result taken from the text', () => {
       const output = readFileSync(join(FIXTURES, 'claude', 'real-run-plan.txt'), 'utf8');

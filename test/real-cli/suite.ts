@@ -1,6 +1,6 @@
 // The end-to-end checks every real CLI goes through, driven by the built `team` against the
 // scripted model server: one server and one scratch home per test file.
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventsOf, makeAgentProject, removeAgentProjects, type AgentProject } from '../helpers/agent-project.js';
@@ -157,13 +157,15 @@ export function describeRealCli(cli: RealCli): void {
       await expectNoProcessLeft(run.marker);
     }, BAD_KEY_TIMEOUT_MS);
 
-    // claude and codex retry a 429 themselves first (claude CLAUDE_CODE_MAX_RETRIES times, printing
-    // api_retry records with the delay; codex request_max_retries times, printing Reconnecting...),
-    // then report it: teamline takes it for a rate limit, not a failure (issue 29).
-    it.runIf(cli === 'claude' || cli === 'codex')('retries a rate-limited attempt without counting it a failure, and gives up past team.rateLimitGiveUpMs, saying so', async () => {
-      const agents = cli === 'claude' ? { claude: { adapter: 'claude', env: { CLAUDE_CODE_MAX_RETRIES: '1' } } } : {};
-      const run = ctx.project(LIMIT_KEY, { team: { fsync: false, maxTaskAttempts: 1, rateLimitGiveUpMs: 1_000 }, agents });
+    // Every CLI retries a 429 itself first (claude CLAUDE_CODE_MAX_RETRIES times, printing api_retry
+    // records with the delay; codex request_max_retries times, printing Reconnecting...; gemini
+    // general.maxAttempts times when --model names a model; opencode 5 times, after the
+    // retry-after-ms header: 200 ms from the model server), then reports it: teamline takes it
+    // for a rate limit, not a failure (issue 29).
+    it('retries a rate-limited attempt without counting it a failure, and gives up past team.rateLimitGiveUpMs, saying so', async () => {
+      const run = ctx.project(LIMIT_KEY, { team: { fsync: false, maxTaskAttempts: 1, rateLimitGiveUpMs: 1_000 }, agents: boundedRetries(ctx) });
       const result = await run.team(['2:executor', 'never planned: always rate limited', '--agent', cli]);
+      saveFixtures(cli, run.project, 'rate-limit');
       expect(result.exitCode, `${result.stdout}\n${result.stderr}`).toBe(1);
       const files = run.project.readRun();
       // maxTaskAttempts is 1: the second attempt ran because the first counted as no failure.
@@ -171,18 +173,21 @@ export function describeRealCli(cli: RealCli): void {
       const throttled = eventsOf(files, 'attempt_throttled');
       expect(throttled.map((e) => e.agent)).toEqual([cli, cli]);
       expect(throttled[0]!.reason).toContain('429');
-      if (cli === 'claude') expect(throttled[0]!.retry_after_ms).toBe(1_000);
+      expect(throttled[0]!.retry_after_ms).toBe(RETRY_AFTER_MS[cli]);
       expect(eventsOf(files, 'run_failed')[0]?.reason).toMatch(new RegExp(`^rate limited: ${cli} was still refused after .* \\(2 rate limits in a row; team.rateLimitGiveUpMs is 1000 ms\\)`));
       await expectNoProcessLeft(run.marker);
     }, 120_000);
 
-    it.runIf(cli === 'claude')('takes an overloaded API (529) for a rate limit too', async () => {
-      const run = ctx.project(OVERLOAD_KEY, { team: { fsync: false, maxTaskAttempts: 1, rateLimitGiveUpMs: 1_000 }, agents: { claude: { adapter: 'claude', env: { CLAUDE_CODE_MAX_RETRIES: '1' } } } });
+    // An overload: claude's 529, gemini's 503 UNAVAILABLE (opencode's is read from its recorded
+    // output: recorded-output.test.ts).
+    it.runIf(cli === 'claude' || cli === 'gemini')('takes an overloaded API (529, gemini 503) for a rate limit too', async () => {
+      const run = ctx.project(OVERLOAD_KEY, { team: { fsync: false, maxTaskAttempts: 1, rateLimitGiveUpMs: 1_000 }, agents: boundedRetries(ctx) });
       const result = await run.team(['2:executor', 'never planned: always overloaded', '--agent', cli]);
+      saveFixtures(cli, run.project, 'overload');
       expect(result.exitCode, `${result.stdout}\n${result.stderr}`).toBe(1);
       const throttled = eventsOf(run.project.readRun(), 'attempt_throttled');
       expect(throttled).toHaveLength(2);
-      expect(throttled[0]!.reason).toMatch(/529|overloaded/i);
+      expect(throttled[0]!.reason).toMatch(/529|503|overloaded/i);
       await expectNoProcessLeft(run.marker);
     }, 120_000);
 
@@ -216,4 +221,24 @@ export function describeRealCli(cli: RealCli): void {
       await expectNoProcessLeft(run.marker, handles.map((h) => h.pgid));
     }, 120_000);
   });
+}
+
+// The wait each CLI passes on of the model server's answer to LIMIT_KEY: claude its api_retry's
+// retry_delay_ms (retry-after: 1), codex none, gemini the API's RetryInfo ("Suggested retry after
+// 1s."), opencode the retry-after-ms header of its error event.
+const RETRY_AFTER_MS: Record<RealCli, number | undefined> = { claude: 1_000, codex: undefined, gemini: 1_000, opencode: 200 };
+
+// The agents' config that bounds each CLI's own retries of a 429, as a user would: claude
+// CLAUDE_CODE_MAX_RETRIES; gemini `general.maxAttempts` in its settings.json, which holds only
+// when --model names a model (its auto mode falls back through its own chain of models, 3 and
+// then 10 attempts); codex and opencode keep their defaults (4 retries; opencode has no setting).
+function boundedRetries(ctx: RealCliContext): Record<string, unknown> {
+  if (ctx.cli === 'claude') return { claude: { adapter: 'claude', env: { CLAUDE_CODE_MAX_RETRIES: '1' } } };
+  if (ctx.cli !== 'gemini') return {};
+  const user = ctx.home.env(OK_KEY).HOME!;
+  const home = join(user, 'bounded-retries');
+  mkdirSync(join(home, '.gemini'), { recursive: true });
+  const settings = JSON.parse(readFileSync(join(user, '.gemini/settings.json'), 'utf8')) as Record<string, unknown>;
+  writeFileSync(join(home, '.gemini/settings.json'), JSON.stringify({ ...settings, general: { maxAttempts: 1 } }));
+  return { gemini: { adapter: 'gemini', model: 'gemini-2.5-flash', env: { GEMINI_CLI_HOME: home } } };
 }

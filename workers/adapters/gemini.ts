@@ -7,6 +7,7 @@ import { classifyFailure, describeToolCall, refusedPermission, type FailureRule 
 import { peekJsonString, readJsonObjects, toCount, toObject, toText, type JsonObject } from './json-objects.js';
 import { GEMINI_HOME_VAR, writeGeminiHome, writeTeamPolicy } from './gemini-home.js';
 import { TEAM_SERVER_NAME } from './team-tools.js';
+import { makeRateLimit, rateLimitOfStatus } from './rate-limit.js';
 
 // Gemini prepends piped stdin to the -p text, so the prompt file goes on stdin (no argv length
 // limit) and -p only closes it.
@@ -21,7 +22,8 @@ const APPROVAL_MODES: Record<PermissionLevel, string> = { read: 'plan', edit: 'a
 // project is the one the user ran `team` in, so this session trusts it.
 const TRUST_FLAG = '--skip-trust';
 
-// The words of gemini's fatal errors (FatalAuthenticationError exits 41).
+// The words of gemini's fatal errors (FatalAuthenticationError exits 41). A 429 or 503 it gave up
+// retrying is a rate limit (rateLimitOf), unless its words say a daily quota is spent.
 const RULES: FailureRule[] = [
   [/Please set an Auth method|not logged in|Login required/i, 'not-logged-in'],
   [/API key not valid|API_KEY_INVALID|invalid authentication credentials|\b401\b|Invalid auth method/i, 'bad-key'],
@@ -29,8 +31,10 @@ const RULES: FailureRule[] = [
   [/model.*(not found|is not found|does not exist)|\b404\b.*model/i, 'unknown-model'],
 ];
 
-// Notices of a request gemini retries by itself, and the stack frames it prints with them.
-const NOISE = [/^Attempt \d+ failed/, /^\s*at /, /^\s*$/];
+// Notices of a request gemini retries by itself (a rate limit's second line is the API's
+// suggestion: "Suggested retry after 1s.. Retrying after 5292ms..."), and the stack frames it
+// prints with them.
+const NOISE = [/^Attempt \d+ failed/, /^Suggested retry after /, /^\s*at /, /^\s*$/];
 
 // Builds the headless call. Turn limits are a settings.json value (maxSessionTurns), not a flag.
 // Gemini's file tools stay inside its workspace, the folder it runs in (a worktree, with
@@ -62,19 +66,36 @@ function parseGemini(output: string): AgentReport {
     .filter((record) => 'response' in record || 'error' in record)
     .at(-1);
   const refused = readGeminiRefusal(output);
-  if (!result) return makeReport({ ok: false, error: 'gemini printed no JSON result', noRecord: true, refused });
+  if (!result) return makeReport({ ok: false, error: 'gemini printed no JSON result', noRecord: true, refused, rateLimit: readRetryNotice(output) });
   const error = toObject(result.error);
   const ok = error === undefined && typeof result.response === 'string';
   const described = ok ? undefined : describeGeminiError(error);
+  const rateLimit = ok ? undefined : rateLimitOfStatus(error?.code, `${described} (HTTP ${String(error?.code)})`, described!);
   return makeReport({
     ok,
     finalText: toText(result.response),
     sessionId: toText(result.session_id),
     tokens: readGeminiTokens(result),
     error: described,
-    failure: classifyFailure('gemini', described, RULES),
+    failure: rateLimit ? undefined : classifyFailure('gemini', described, RULES),
     refused,
+    rateLimit,
   });
+}
+
+// gemini retries a 429 or a 503 itself, printing each time (stderr) "Attempt 2 failed: Resource
+// has been exhausted (e.g. check quota).\nSuggested retry after 1s.. Retrying after 10469ms..."
+// (the suggestion is the API's RetryInfo; the wait is gemini's own back-off): when it was stopped
+// while retrying, its last notice is the rate limit (it prints these only for a 429, 499 or 503;
+// other retries say "failed with status N").
+const RETRY_NOTICE = /^Attempt \d+ failed(?: with status (\d{3}))?(?:: ([\s\S]{1,600}?))?\.? (?:Retrying after \d+ms\.\.\.|Retrying with backoff\.\.\.|Max attempts reached)/gm;
+
+function readRetryNotice(output: string): AgentReport['rateLimit'] {
+  const notice = [...output.matchAll(RETRY_NOTICE)].at(-1);
+  if (!notice) return undefined;
+  const [whole, status, said] = notice;
+  const reason = `gemini was retrying: ${whole}`;
+  return status === undefined ? makeRateLimit(reason, said ?? whole) : rateLimitOfStatus(Number(status), reason, whole);
 }
 
 // What gemini prints (stderr) for a tool call it refused: "Error executing tool write_file: Path

@@ -9,6 +9,7 @@ import { classifyFailure, describeToolCall, refusedPermission, type FailureRule 
 import { parseJsonLines, stripAnsi } from './output-end.js';
 import { peekJsonString, readJsonObjects, toCount, toObject, toText, type JsonObject } from './json-objects.js';
 import { TEAM_CALL_TIMEOUT_MS, TEAM_SERVER_NAME } from './team-tools.js';
+import { rateLimitOfStatus, readRetryAfterHeader } from './rate-limit.js';
 
 // `opencode run` rejects permission requests unless told `--auto`; `permissionMode: "auto"`
 // asks for that (and leaves permissions to the project's opencode config).
@@ -72,7 +73,7 @@ function scanOpencode(lines: string[]): OutputSignals {
   let failure: AgentFailure | undefined;
   for (const event of parseJsonLines(lines)) {
     if (typeof event.type !== 'string' || !('sessionID' in event)) continue;
-    if (event.type === 'error') failure ??= classifyFailure('opencode', describeOpencodeError(toObject(event.error)), RULES);
+    if (event.type === 'error' && !readOpencodeRateLimit(toObject(event.error))) failure ??= classifyFailure('opencode', describeOpencodeError(toObject(event.error)), RULES);
     else progress = true;
   }
   return failure ? { progress, failure } : { progress };
@@ -87,10 +88,12 @@ function parseOpencode(output: string): AgentReport {
   let tokens: AgentReport['tokens'];
   let lastReason: string | undefined;
   let done = false;
+  let rateLimit: AgentReport['rateLimit'];
   for (const event of events) {
     const part = toObject(event.part);
     if (event.type === 'text' && typeof part?.text === 'string') texts.push(part.text);
     if (event.type === 'error') errors.push(describeOpencodeError(toObject(event.error)));
+    if (event.type === 'error') rateLimit = readOpencodeRateLimit(toObject(event.error)) ?? rateLimit;
     if (event.type === 'done') done = true;
     if (event.type === 'step_finish' && part) {
       const counts = toObject(part.tokens);
@@ -116,8 +119,9 @@ function parseOpencode(output: string): AgentReport {
     tokens,
     error: ok ? undefined : error,
     noRecord: events.length === 0 ? true : undefined,
-    failure: ok ? undefined : classifyFailure('opencode', errors.join('; ') || undefined, RULES),
+    failure: ok || rateLimit ? undefined : classifyFailure('opencode', errors.join('; ') || undefined, RULES),
     refused,
+    rateLimit: ok ? undefined : rateLimit,
   });
 }
 
@@ -136,6 +140,18 @@ function readRefusal(events: JsonObject[], output: string): AgentFailure | undef
   const input = toObject(state?.input);
   const what = call ? describeToolCall(toText(call.tool) ?? 'tool', toText(input?.filePath) ?? toText(input?.path), toText(input?.command)) : 'a tool call';
   return refusedPermission('opencode', what, line ?? toText(state?.error) ?? 'permission rejected');
+}
+
+// opencode retries a 429 or a 5xx itself, 5 times (fixed: no setting), each after the response's
+// retry-after-ms / retry-after header (uncapped), else 2 s doubling, and prints nothing of it in
+// json mode; then one `error` event: {name: "APIError", data: {message, statusCode, isRetryable,
+// responseHeaders, responseBody, metadata: {url}}}. A 429, 503 or 529 there is a rate limit, with
+// the header's wait; a spent balance's words in the body (insufficient_quota) make it quota.
+function readOpencodeRateLimit(error: JsonObject | undefined): AgentReport['rateLimit'] {
+  const data = toObject(error?.data);
+  const status = data?.statusCode;
+  const text = `${toText(data?.message) ?? ''} ${toText(data?.responseBody) ?? ''}`;
+  return rateLimitOfStatus(status, `${describeOpencodeError(error)} (HTTP ${String(status)})`, text, readRetryAfterHeader(toObject(data?.responseHeaders)));
 }
 
 // "APIError: ... (https://host/v1/...)" from opencode's {name, data: {message, url}} error shape:

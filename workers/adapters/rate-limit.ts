@@ -6,7 +6,8 @@ import type { RateLimit } from '../types.js';
 // The words of a rate limit or an overload, in the CLIs' and the APIs' own terms.
 const LIMIT_WORDS = /\b(?:429|529)\b.{0,40}(?:too many requests|overloaded|rate)|(?:status|http|error|code)\D{0,12}\b(?:429|529)\b|rate[ _-]?limit(?:ed|_error|_exceeded)?|too many requests|overloaded(?:_error)?|resource[_ ]exhausted/i;
 // A spent balance: no back-off helps (failures.ts classifies it as quota).
-const QUOTA_WORDS = /insufficient_quota|credit balance|billing|usage limit|quota exceeded|exceeded your current quota/i;
+// gemini's words for a spent daily quota (its TerminalQuotaError: a QuotaFailure per day, or `limit: 0`).
+const QUOTA_WORDS = /insufficient_quota|credit balance|billing|usage limit|quota exceeded|exceeded your current quota|daily quota|limit:\s*0(?![\d.])/i;
 // "retry-after: 40", "retry_after_ms": 1500, "try again in 1.5s", "retry in 20 seconds".
 const AFTER = /(?:retry[-_ ]?after(?:[-_ ]?(ms))?|retry_delay_ms|(?:try again|retry(?:ing)?) in)["':= ]{0,4}(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|sec|seconds?|m|min|minutes?)?\b/i;
 // What the reason quotes of the CLI's words at most.
@@ -19,6 +20,35 @@ export function readRateLimit(text: string): RateLimit | undefined {
   const retryAfterMs = readRetryAfterMs(text);
   const start = Math.max(0, match.index - 80);
   return { reason: text.slice(start, start + MAX_REASON_CHARS).replace(/\s+/g, ' ').trim(), ...(retryAfterMs !== undefined && { retryAfterMs }) };
+}
+
+// The HTTP statuses of a rate limit (429) or an overload (529; 503 is gemini's UNAVAILABLE).
+const LIMIT_STATUSES = new Set([429, 503, 529]);
+
+// A rate limit told from an API error's HTTP status, as a CLI reports it: `reason` is the CLI's
+// words (they should name the status), `text` all it printed of the error (a spent balance's
+// words in it make it no rate limit), `retryAfterMs` the wait the CLI passed on.
+export function rateLimitOfStatus(status: unknown, reason: string, text: string, retryAfterMs?: number): RateLimit | undefined {
+  return typeof status === 'number' && LIMIT_STATUSES.has(status) ? makeRateLimit(reason, text, retryAfterMs) : undefined;
+}
+
+// The same for an error the CLI itself took for a rate limit or an overload.
+export function makeRateLimit(reason: string, text: string, retryAfterMs?: number): RateLimit | undefined {
+  if (QUOTA_WORDS.test(text)) return undefined;
+  const wait = retryAfterMs ?? readRetryAfterMs(text);
+  return { reason: reason.replace(/\s+/g, ' ').trim().slice(0, MAX_REASON_CHARS), ...(wait !== undefined && { retryAfterMs: wait }) };
+}
+
+// The wait of an HTTP response's `retry-after-ms` or `retry-after` (seconds or an HTTP date) header.
+export function readRetryAfterHeader(headers: Record<string, unknown> | undefined, now = Date.now()): number | undefined {
+  const ms = Number.parseFloat(String(headers?.['retry-after-ms'] ?? ''));
+  if (Number.isFinite(ms) && ms >= 0) return Math.round(ms);
+  const after = headers?.['retry-after'];
+  if (typeof after !== 'string') return undefined;
+  const seconds = Number.parseFloat(after);
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
+  const date = Date.parse(after);
+  return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
 }
 
 // The wait a text asks for, in ms: seconds unless it says ms or minutes.

@@ -47,5 +47,5 @@ export const chat: Protocol = {
   rejectKey: (res, key) =>
     sendJson(res, 401, { error: { message: `Incorrect API key provided: ${key}. You can find your API key at https://platform.openai.com/account/api-keys.`, type: 'invalid_request_error', param: null, code: 'invalid_api_key' } }),
   refuseLimit: (res, status) =>
-    sendJson(res, status, { error: { message: status === 429 ? 'Rate limit reached. Please try again in 1s.' : 'The server is overloaded.', type: status === 429 ? 'requests' : 'server_error', param: null, code: status === 429 ? 'rate_limit_exceeded' : 'server_overloaded' } }, { 'retry-after': '1' }),
+    sendJson(res, status, { error: { message: status === 429 ? 'Rate limit reached. Please try again in 1s.' : 'The server is overloaded.', type: status === 429 ? 'requests' : 'server_error', param: null, code: status === 429 ? 'rate_limit_exceeded' : 'server_overloaded' } }, { 'retry-after': '1', 'retry-after-ms': '200' }),
 };

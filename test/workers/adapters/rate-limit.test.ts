@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claude } from '../../../workers/adapters/claude.js';
 import { codex } from '../../../workers/adapters/codex.js';
-import { readRateLimit, readRetryAfterMs } from '../../../workers/adapters/rate-limit.js';
+import { rateLimitOfStatus, readRateLimit, readRetryAfterHeader, readRetryAfterMs } from '../../../workers/adapters/rate-limit.js';
 import { ROOT } from '../../helpers/team.js';
 
 const lines = (...records: object[]) => records.map((r) => JSON.stringify(r)).join('\n');
@@ -12,6 +12,26 @@ const lines = (...records: object[]) => records.map((r) => JSON.stringify(r)).jo
 describe('rate limits', () => {
   it('tells a 429 with its retry-after from the words of an API error', () => {
     expect(readRateLimit('Error: 429 Too Many Requests (retry-after: 40)')).toEqual({ reason: 'Error: 429 Too Many Requests (retry-after: 40)', retryAfterMs: 40_000 });
+  });
+
+  it('tells a rate limit from an API error\'s status (429, 503, 529), unless its words say a balance is spent', () => {
+    expect(rateLimitOfStatus(429, 'APIError 429', 'Rate limit reached', 1_500)).toEqual({ reason: 'APIError 429', retryAfterMs: 1_500 });
+    expect(rateLimitOfStatus(503, 'Error 503', 'The model is overloaded. Please try again later.')).toEqual({ reason: 'Error 503' });
+    expect(rateLimitOfStatus(429, 'Error 429', 'Resource has been exhausted.\nSuggested retry after 2s.')).toEqual({ reason: 'Error 429', retryAfterMs: 2_000 });
+    expect(rateLimitOfStatus(429, 'Error 429', 'You have exhausted your daily quota on this model.')).toBeUndefined();
+    expect(rateLimitOfStatus(429, 'Error 429', 'Quota exceeded for metric: generate_content_requests, limit: 0')).toBeUndefined();
+    expect(rateLimitOfStatus(429, 'APIError 429', '{"error":{"code":"insufficient_quota"}}')).toBeUndefined();
+    expect(rateLimitOfStatus(500, 'Error 500', 'internal')).toBeUndefined();
+    expect(rateLimitOfStatus('429', 'Error 429', 'x')).toBeUndefined();
+  });
+
+  it('reads the wait of a retry-after-ms or retry-after header (seconds or an HTTP date)', () => {
+    expect(readRetryAfterHeader({ 'retry-after': '1', 'retry-after-ms': '200' })).toBe(200);
+    expect(readRetryAfterHeader({ 'retry-after': '2.5' })).toBe(2_500);
+    const now = Date.parse('Wed, 02 Dec 2026 10:00:00 GMT');
+    expect(readRetryAfterHeader({ 'retry-after': 'Wed, 02 Dec 2026 10:00:30 GMT' }, now)).toBe(30_000);
+    expect(readRetryAfterHeader({ 'retry-after': 'soon' })).toBeUndefined();
+    expect(readRetryAfterHeader(undefined)).toBeUndefined();
   });
 
   it('tells an overload (529) with no retry-after', () => {
