@@ -58,7 +58,7 @@ describe('help and parser', () => {
       expect(parser.refusal).toMatch(/^team (merge-driver|state): /);
     } else {
       expect(parser.command).toBe(page.name === 'checkpoint' ? 'team checkpoint validate' : command);
-      expect(parser.refusal).toBe(`${parser.command}: Unknown option '${UNKNOWN}'`);
+      expect(parser.refusal).toBe(`${parser.command}: unknown option ${UNKNOWN} (\`${parser.command} --help\` lists the options)`);
     }
   });
 

@@ -25,7 +25,7 @@ describe('team worker arguments', () => {
     [[...STORE, '--labels', 'gpu,has space'], 'team worker: --labels must be a comma-separated list of names (letters, digits, . _ -), not "gpu,has space"'],
     [[...STORE, '--labels', ''], 'team worker: --labels must be a comma-separated list of names (letters, digits, . _ -), not ""'],
     [[...STORE, '--cwd', join(dir, 'missing')], `team: --cwd: ${join(dir, 'missing')} is not a folder`],
-    [[...STORE, '--bogus'], "team worker: Unknown option '--bogus'"],
+    [[...STORE, '--bogus'], "team worker: unknown option --bogus (`team worker --help` lists the options)"],
     [[...STORE, 'extra'], 'team worker: unexpected argument "extra"'],
   ];
   it.each(cases)('refuses %j with exit 2, writing nothing', async (args, message) => {

@@ -43,7 +43,7 @@ export function parseFlags(argv: string[], flags: Record<string, FlagSpec>, comm
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true, tokens: true });
   } catch (error) {
-    throw new UsageError(`${command}: ${(error as Error).message.replace(/\. To specify a positional.*$/s, '')}`);
+    throw new UsageError(`${command}: ${refusal(error as Error & { code?: string }, command)}`);
   }
   const values = { ...parsed.values } as ParsedArgs['values'];
   const positionals: string[] = [];
@@ -56,6 +56,15 @@ export function parseFlags(argv: string[], flags: Record<string, FlagSpec>, comm
     } else lastList = undefined;
   }
   return { values, positionals };
+}
+
+// What parseArgs refused, in the words of the other usage errors: the flag, and what to do.
+function refusal(error: Error & { code?: string }, command: string): string {
+  const flag = /'(-[^' ]+)/.exec(error.message)?.[1] ?? '';
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `unknown option ${flag} (\`${command} --help\` lists the options)`;
+  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && /ambiguous/.test(error.message)) return `${flag} needs a value; a value that starts with "-" is given as ${flag}=-1`;
+  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && /argument missing/.test(error.message)) return `${flag} needs a value`;
+  return error.message.replace(/\. To specify a positional.*$/s, '');
 }
 
 function isList(spec: FlagSpec | undefined): boolean {
