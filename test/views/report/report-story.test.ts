@@ -160,7 +160,7 @@ describe('report story in a browser', () => {
   it('keeps every stage label whole at 800 px, with the full text in its title', async () => {
     for (const width of [1400, 800]) {
       const page = await open('demo', width);
-      const bands = await page.locator('.band').evaluateAll((nodes) => nodes.map((n) => ({ text: n.textContent, title: (n as HTMLElement).title, stage: (n as HTMLElement).dataset.stage!, fits: n.scrollWidth <= n.clientWidth })));
+      const bands = await page.locator('.band').evaluateAll((nodes) => nodes.map((n) => ({ text: n.textContent, title: (n as HTMLElement).title, stage: (n as HTMLElement).dataset.stage!, fits: n.scrollWidth <= n.clientWidth, px: n.clientWidth })));
       expect(bands.map((b) => b.stage)).toEqual(eventsOf(demo.readRun().events, 'stage_entered').map((e) => e.stage));
       for (const b of bands) {
         expect(b.fits, `${width} px: ${b.title}`).toBe(true);
@@ -168,7 +168,10 @@ describe('report story in a browser', () => {
         const short = b.stage.replace(/^team-/, '');
         expect(['', short, b.title, b.title.replace(/^team-/, '')], `${width} px`).toContain(b.text);
       }
-      expect(bands.filter((b) => b.text !== '').length, `${width} px`).toBeGreaterThanOrEqual(5);
+      // A band wide enough for its short name shows a label; how many are depends on how long each
+      // stage of the demo took, so the count is asked only of the wide page.
+      for (const b of bands.filter((band) => band.px >= 80)) expect(b.text, `${width} px: ${b.title} (${b.px} px)`).not.toBe('');
+      if (width === 1400) expect(bands.filter((b) => b.text !== '').length, `${width} px`).toBeGreaterThanOrEqual(5);
     }
     const narrow = await open('demo', 800);
     await narrow.locator('.bar[data-attempt="verify-1#1"]').click();
