@@ -25,7 +25,7 @@ describe('team wait', () => {
     const lines = first.stdout.split('\n');
     expect(lines[0]).toMatch(new RegExp(`^run ${runId} is still running after 1s of waiting \\(`));
     expect(lines).toContain('  stage team-exec · fix loop 0 of 3');
-    expect(lines).toContain('  tasks: 1 done, 1 running, 0 failed, 0 pending (of 2)');
+    expect(lines).toContain('  tasks: 0 done, 1 running, 0 failed, 0 pending (of 1)'); // the plan's tasks, as team watch counts them
     expect(lines).toContain('  so far: completed: plan; running: slow');
     expect(lines).toContain('  needs attention: nothing');
     const next = lines.find((l) => l.startsWith('  next: '))!;

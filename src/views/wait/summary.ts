@@ -26,7 +26,9 @@ interface WaitMark {
 // the log did not grow (Gemini CLI ends a session at the fifth call like the ones before).
 export function summarizeProgress(view: RunView, runDir: string, waitedS: number, { before, round = 1 }: { before?: RunView; round?: number } = {}): string[] {
   const previous = before ? { ...markOf(before), at: `event ${before.eventCount}` } : readMark(runDir);
-  const count = (status: string) => view.tasks.filter((t) => t.status === status).length;
+  // The plan's tasks, as `team watch` counts them (not the planner's, analyst's or verifier's attempts).
+  const planned = view.current.size ? view.tasks.filter((t) => view.current.has(t.id)) : view.tasks;
+  const count = (status: string) => planned.filter((t) => t.status === status).length;
   const { pipeline, run } = view;
   const where = [`stage ${view.stage}`];
   if (pipeline.maxFixLoops !== undefined) where.push(`fix loop ${pipeline.loop} of ${pipeline.maxFixLoops}`);
@@ -35,7 +37,7 @@ export function summarizeProgress(view: RunView, runDir: string, waitedS: number
   const lines = [
     `run ${run.run_id} is still ${view.status} after ${waitedS}s of waiting (${minutes} min since it started)`,
     `  ${where.join(' · ')}`,
-    `  tasks: ${count('completed')} done, ${count('running')} running, ${count('failed')} failed, ${count('pending')} pending (of ${view.tasks.length})`,
+    `  tasks: ${count('completed')} done, ${count('running')} running, ${count('failed')} failed, ${count('pending')} pending (of ${planned.length})`,
     `  cost $${view.usage.run.costUsd.toFixed(4)}`,
     ...spendLines(view.spend, Date.now()).map((line) => `  ${line}`),
   ];
