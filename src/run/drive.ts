@@ -3,7 +3,7 @@ import { createActor, type SnapshotFrom } from 'xstate';
 import type { pipelineMachine } from '../../machines/pipeline.js';
 import type { PipelineInput } from '../../machines/types.js';
 import { killServer } from '../../workers/tmux/index.js';
-import { listGroupMembers } from '../sys/proc.js';
+import { elsewhere, listGroupMembers } from '../sys/proc.js';
 import { LogWriteError } from '../sys/errors.js';
 import { listenForCancel } from '../cancel/listen.js';
 import { stopFinishedLeftovers } from '../attempt/attempt.js';
@@ -168,9 +168,12 @@ async function cleanUp(session: RunSession): Promise<void> {
       await killServer(session.runId, { socketDir }).catch((error: unknown) => session.log.warn({ err: error }, 'tmux cleanup failed'));
     }
   }
+  // A worker still running once the run ended (its attempt's end recorded without it) is stopped.
   for (const handle of session.registry.all()) {
     if (handle.backend === 'tmux' && session.keepPanes) continue;
-    if (listGroupMembers(handle.pgid).length > 0) session.log.warn({ pgid: handle.pgid }, 'process group still has members after the run');
+    if (elsewhere(handle) || listGroupMembers(handle.pgid).length === 0) continue;
+    session.log.warn({ pgid: handle.pgid }, 'process group still has members after the run: stopping it');
+    await session.registry.backendOf(handle).stop(handle, { graceMs: session.limits.shutdownTimeoutMs }).catch((error: unknown) => session.log.warn({ err: error, pgid: handle.pgid }, 'a leftover worker was not stopped'));
   }
 }
 

@@ -8,6 +8,7 @@ import type { NewEvent } from '../log/schema.js';
 import { runAttempt, type AttemptRequest } from '../attempt/attempt.js';
 import { makeAttemptJob } from '../remote/job.js';
 import { taskFinished } from '../attempt/records.js';
+import { stopLiveAttempt } from '../attempt/stop-live.js';
 import { LogWriteError } from '../sys/errors.js';
 import { runGates } from '../gates/gates.js';
 import { scanChanges } from '../gates/changes.js';
@@ -36,6 +37,8 @@ export function bindMachine(session: RunSession) {
           if (error instanceof LogWriteError) return;
           session.log.error({ err: error, task: input.taskId, attempt: input.attempt }, 'attempt effect failed');
           if (!session.events.isFinished(input.taskId, input.attempt)) {
+            // A worker that was started or adopted stops before its attempt is recorded ended.
+            await stopLiveAttempt(session, input.taskId, input.attempt).catch((stopError: unknown) => session.log.warn({ err: stopError, task: input.taskId, attempt: input.attempt }, 'the worker of a failed attempt effect was not stopped'));
             session.events.commit(taskFinished(session, input, 'failed', `internal error: ${(error as Error).message}`, [], ''));
           }
         }
