@@ -10,25 +10,27 @@ import { makeRecoveryProject, removeRecoveryProjects, type RecoveryProject } fro
 import { isAlive, killOrchestrator, waitForEvent } from '../helpers/recovery-wait.js';
 import { expectCleanCompletion, finishes, type Handle } from './reconcile-run.js';
 
-// A git project with two workers (worktrees) whose agent `paid` is only in .team/paid.json.
-function makePaidProject(t1SleepMs: number): { project: RecoveryProject; paidFile: string } {
-  const project = makeRecoveryProject('two-slow');
+// A git project with two workers (worktrees) whose agents (`paid`, and those named) are only in .team/paid.json.
+function makePaidProject(t1SleepMs: number, scenarioName = 'two-slow', more: string[] = []): { project: RecoveryProject; paidFile: string } {
+  const project = makeRecoveryProject(scenarioName);
   const scenarioFile = join(project.dir, 'scenario.json');
   const scenario = JSON.parse(readFileSync(scenarioFile, 'utf8')) as { rules: Array<{ do: { sleepMs: number } }> };
   scenario.rules[0]!.do.sleepMs = t1SleepMs;
   writeFileSync(scenarioFile, JSON.stringify(scenario));
   const paidFile = join(project.dir, '.team', 'paid.json');
-  writeFileSync(paidFile, JSON.stringify({ team: { shutdownTimeoutMs: 500 }, agents: { paid: { adapter: 'sim', scenario: scenarioFile } } }));
+  const agents = Object.fromEntries(['paid', ...more].map((name) => [name, { adapter: 'sim', scenario: scenarioFile }]));
+  writeFileSync(paidFile, JSON.stringify({ team: { shutdownTimeoutMs: 500 }, agents }));
+  writeFileSync(join(project.dir, '.team', 'other.json'), JSON.stringify({ team: { shutdownTimeoutMs: 500 }, agents: { paid: agents.paid } }));
   commitAsRepo(project.dir);
   // The sim's ledger outside the worktrees the agents work in.
   project.env.TEAM_SIM_LEDGER = join(project.dir, '.team', 'sim-ledger.jsonl');
   return { project, paidFile };
 }
 
-// Starts the run with --config and kills its orchestrator once t1 a1's worker is recorded.
-async function killDuringExec(project: RecoveryProject): Promise<Handle> {
+// Starts the run with --config and kills its orchestrator once `task` a1's worker is recorded.
+async function killDuringExec(project: RecoveryProject, task = 't1'): Promise<Handle> {
   const orchestrator = project.spawn('2:executor', 'resume with the config it started with', '--agent', 'paid', '--config', '.team/paid.json');
-  const spawned = await waitForEvent(project, /-attempt_spawned-t1-a1-/, orchestrator);
+  const spawned = await waitForEvent(project, new RegExp(`-attempt_spawned-${task}-a1-`), orchestrator);
   await killOrchestrator(orchestrator);
   return spawned.handle as Handle;
 }
@@ -74,5 +76,24 @@ describe('team resume (the config a run started with)', () => {
     expect(String(ended.evidence)).toMatch(/^internal error: /);
     expect(isAlive(handle), 'the adopted worker is stopped').toBe(false);
     expect(await leftoverProcesses(project.runDir(), project.runId())).toEqual([]);
+  });
+
+  it('stops the run, resumable and with nothing recorded against the task, when an attempt meets an agent the config lacks', { timeout: 60_000 }, async () => {
+    // The planner tags t1 for agent `spare`, which the config given to the resume does not define.
+    const { project } = makePaidProject(2_500, 'tagged-plan', ['spare']);
+    await killDuringExec(project, 'plan');
+
+    const stopped = await project.team('resume', '--config', '.team/other.json');
+
+    expect(stopped.exitCode, stopped.stderr).toBe(2);
+    expect(stopped.stderr).toContain('t1 a1: unknown agent "spare": add it under "agents" in .team/config.json, or resume with --config naming a file that defines it; the run stopped and can be resumed');
+    expect(project.events().filter((e) => e.event === 'task_finished' && e.task_id === 't1')).toEqual([]);
+    expect(await leftoverProcesses(project.runDir(), project.runId())).toEqual([]);
+
+    const resumed = await project.team('resume');
+
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expect(finishes(project, 't1')).toEqual([[1, 'completed']]);
+    await expectCleanCompletion(project, ['plan', 't1', 't2', 'verify-1']);
   });
 });
