@@ -1,4 +1,4 @@
-// `team resume [--run ID] [--retry-interrupted] [--store URL]`: continues a run from its event log,
+// `team resume [--run ID] [--retry-interrupted] [--store URL] [--config FILE]`: continues a run from its event log,
 // on the store the project names (on the PostgreSQL store from any machine: its attempts go to team
 // workers).
 import { validateId } from '../log/guards.js';
@@ -17,7 +17,10 @@ import { FLAGS } from './args/flags.js';
 import { describeStage } from '../views/status/render.js';
 import { openProject } from './args/project.js';
 import { openStore } from '../store/open.js';
-import { withStore } from '../store/types.js';
+import { foldInput, withStore } from '../store/types.js';
+import { foldOf } from '../log/fold.js';
+import { chooseRunConfig, type RunConfig } from '../run/run-config.js';
+import type { Progress } from '../run/progress.js';
 import { OUTCOME_EXIT, reportEnd, reportViewEnd } from './run.js';
 import { budgetFlags } from './args/budget.js';
 import { describeSpend, type SpendView } from '../log/fold-spend.js';
@@ -31,10 +34,15 @@ export async function resumeCommand(argv: string[]): Promise<number> {
   const named = runId === undefined ? undefined : validateId(runId, '--run');
   const store = await openStore(project, optionalString(args, 'store'), cmd);
   const files = store.kind === 'files';
+  const explicit = optionalString(args, 'config') !== undefined;
   if (args.values.detach) {
     return withStore(store, async () => {
       const id = await store.pickRun(named);
       if (files) refuseEnded((await store.view(id, project.dir)).view.status, id);
+      // Refused here, not only in the detached orchestrator: a config that cannot run the run says so now.
+      const read = foldInput(await store.read(id));
+      const st = foldOf(read.run, read.events);
+      if (st.started) noteConfig(chooseRunConfig(project, explicit, st, cmd), makeRunProgress({ json: false, projectDir: project.dir }));
       const childArgv = ['resume', ...argv.filter((a) => a !== '--detach'), ...(runId === undefined ? ['--run', id] : [])];
       return detachRun({ argv: childArgv, store, runId: id, creates: false, json: args.values.json === true });
     });
@@ -47,7 +55,7 @@ export async function resumeCommand(argv: string[]): Promise<number> {
   const paths = store.paths(id);
   const progress = makeRunProgress({ json: args.values.json === true, projectDir: project.dir });
   if (files) probeEventLog(paths, id);
-  const { session, replay, view, release } = await takeOver(store, id, project, progress, cmd);
+  const { session, replay, view, release } = await takeOver(store, id, project, progress, cmd, (st) => noteConfig(chooseRunConfig(project, explicit, st, cmd), progress));
   try {
     if (files && ENDED.has(view.status)) await endLeftovers(session);
     refuseEnded(view.status, id, files);
@@ -65,6 +73,12 @@ export async function resumeCommand(argv: string[]): Promise<number> {
   } finally {
     await release();
   }
+}
+
+// Says which config the run goes on with when it is not the one the command read.
+function noteConfig(chosen: RunConfig, progress: Progress): RunConfig {
+  if (chosen.note) progress.emit({ type: 'run.config', configFile: chosen.configFile ?? null }, chosen.note);
+  return chosen;
 }
 
 const ENDED = new Set(['completed', 'failed', 'cancelled']);

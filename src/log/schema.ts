@@ -187,6 +187,8 @@ export const EVENT_SCHEMAS = {
     models: z.record(z.string(), z.string()).optional(),
     /** The run's budget (team.budget, --budget-usd, --budget-tokens); absent: none. */
     budget: budgetSchema.optional(),
+    /** The config file the run started with (absolute), which a resume without --config uses; absent: defaults, or an older log. */
+    configFile: z.string().optional(),
   }),
   run_resumed: z.object({ event: z.literal('run_resumed'), ...base, pid: z.number().int(), retry_interrupted: z.boolean() }),
   gates_result: z.object({ event: z.literal('gates_result'), ...base, iteration: z.number().int(), pass: z.number().int(), gates: z.array(gateSchema) }),

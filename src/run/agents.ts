@@ -73,7 +73,8 @@ export function resolveAttemptAgent(config: TeamConfig, input: { agent: string; 
   return input.model === undefined ? resolved : { ...resolved, agent: { ...resolved.agent, model: input.model } };
 }
 
-function isAgentName(config: TeamConfig, name: string): boolean {
+// True when `name` is a built-in agent or one of the config's.
+export function isAgentName(config: TeamConfig, name: string): boolean {
   return name in config.agents || name in BUILTIN;
 }
 

@@ -3,8 +3,8 @@ import { createActor, type SnapshotFrom } from 'xstate';
 import type { pipelineMachine } from '../../machines/pipeline.js';
 import type { PipelineInput } from '../../machines/types.js';
 import { killServer } from '../../workers/tmux/index.js';
-import { listGroupMembers } from '../sys/proc.js';
-import { LogWriteError } from '../sys/errors.js';
+import { elsewhere, listGroupMembers } from '../sys/proc.js';
+import { LogWriteError, UsageError } from '../sys/errors.js';
 import { listenForCancel } from '../cancel/listen.js';
 import { stopFinishedLeftovers } from '../attempt/attempt.js';
 import { bindMachine } from './provide.js';
@@ -68,6 +68,8 @@ export async function driveRun(
     const snapshots = periodicSnapshots(session);
     actor.subscribe({ next: (snapshot) => (snapshots(snapshot), check(snapshot)), error: (error) => resolve({ kind: 'failed', reason: `internal error: ${(error as Error).message}` }) });
     session.cancel.whenFatal((error) => {
+      // Bad input met by an effect: the command ends with it (exit 2), the run resumable.
+      if (error instanceof UsageError) return reject(error);
       if (!(error instanceof LogWriteError)) return resolve({ kind: 'failed', reason: `internal error (the run can be resumed): ${error.message}` });
       // Nothing can be recorded any more: the workers are stopped at once, and the command fails with the reason.
       session.cancel.forceStops();
@@ -96,8 +98,10 @@ export async function driveRun(
   });
   const stopSignals = listenForCancel(session);
   const stopInbox = takeInbox(session, session.remote?.store ?? new FileStore(session.projectDir, session.events.write), INBOX_KINDS);
+  let ended = false;
   try {
     const result = await outcome;
+    ended = result.kind !== 'stopped' && session.cancel.fatal === undefined;
     // Effects still finishing (a stop of a stalled worker) settle before the run ends.
     await session.cancel.idle();
     await settleBranches(session, result.kind);
@@ -109,7 +113,7 @@ export async function driveRun(
     actor.stop();
     // Stops begun by stopping the machine (a log that broke) end before the orchestrator does.
     await session.cancel.idle();
-    await cleanUp(session);
+    await cleanUp(session, ended);
     await session.events.settled();
     saveSnapshot(session, actor.getSnapshot());
   }
@@ -160,7 +164,8 @@ function outcomeOf(snapshot: Snapshot): DriveOutcome | undefined {
 }
 
 // After the run: the tmux server goes (unless the user keeps the panes), and nothing owned is left.
-async function cleanUp(session: RunSession): Promise<void> {
+// A run that has not ended (a stop for a decision, our error) leaves its workers to the next takeover.
+async function cleanUp(session: RunSession, ended: boolean): Promise<void> {
   session.registry.close();
   session.remote?.news.close();
   if (!session.keepPanes) {
@@ -168,9 +173,16 @@ async function cleanUp(session: RunSession): Promise<void> {
       await killServer(session.runId, { socketDir }).catch((error: unknown) => session.log.warn({ err: error }, 'tmux cleanup failed'));
     }
   }
+  // A worker still running once the run ended (its attempt's end recorded without it) is stopped.
   for (const handle of session.registry.all()) {
     if (handle.backend === 'tmux' && session.keepPanes) continue;
-    if (listGroupMembers(handle.pgid).length > 0) session.log.warn({ pgid: handle.pgid }, 'process group still has members after the run');
+    if (elsewhere(handle) || listGroupMembers(handle.pgid).length === 0) continue;
+    if (!ended) {
+      session.log.warn({ pgid: handle.pgid }, 'process group still has members after the run');
+      continue;
+    }
+    session.log.warn({ pgid: handle.pgid }, 'process group still has members after the run: stopping it');
+    await session.registry.backendOf(handle).stop(handle, { graceMs: session.limits.shutdownTimeoutMs }).catch((error: unknown) => session.log.warn({ err: error, pgid: handle.pgid }, 'a leftover worker was not stopped'));
   }
 }
 

@@ -8,7 +8,8 @@ import type { NewEvent } from '../log/schema.js';
 import { runAttempt, type AttemptRequest } from '../attempt/attempt.js';
 import { makeAttemptJob } from '../remote/job.js';
 import { taskFinished } from '../attempt/records.js';
-import { LogWriteError } from '../sys/errors.js';
+import { stopLiveAttempt } from '../attempt/stop-live.js';
+import { LogWriteError, UsageError } from '../sys/errors.js';
 import { runGates } from '../gates/gates.js';
 import { scanChanges } from '../gates/changes.js';
 import { announceRecord } from './announce.js';
@@ -34,8 +35,13 @@ export function bindMachine(session: RunSession) {
           // Our bug, not the agent's: the attempt fails with the error as evidence; the team goes on.
           // A log that cannot be written has already stopped the run: nothing more is recorded.
           if (error instanceof LogWriteError) return;
+          // A config problem (an agent the config does not define) is bad input, not the task's
+          // failure: nothing is recorded, the run stops resumable and the command says what to fix.
+          if (error instanceof UsageError) return session.cancel.fail(new UsageError(`${input.taskId} a${input.attempt}: ${error.message}, or resume with --config naming a file that defines it; the run stopped and can be resumed`));
           session.log.error({ err: error, task: input.taskId, attempt: input.attempt }, 'attempt effect failed');
           if (!session.events.isFinished(input.taskId, input.attempt)) {
+            // A worker that was started or adopted stops before its attempt is recorded ended.
+            await stopLiveAttempt(session, input.taskId, input.attempt).catch((stopError: unknown) => session.log.warn({ err: stopError, task: input.taskId, attempt: input.attempt }, 'the worker of a failed attempt effect was not stopped'));
             session.events.commit(taskFinished(session, input, 'failed', `internal error: ${(error as Error).message}`, [], ''));
           }
         }

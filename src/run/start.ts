@@ -1,4 +1,5 @@
 // Starts a new run in its store: the run, its writer's lock, run_started, then the pipeline.
+import { resolve } from 'node:path';
 import type { TeamConfig } from '../../config/schema.js';
 import type { Budget, CostMode, EventOf, IsolationRecord, Limits, NewEvent } from '../log/schema.js';
 import { chooseModels } from './models.js';
@@ -96,6 +97,7 @@ export function runStartedRecord(request: StartRequest, limits: Limits, where: {
     schedule: 'own-first',
     ...routingRecord(config, routing, request.costMode ?? config.team.costMode),
     ...(config.team.budget && { budget: budgetRecord(config.team.budget) }),
+    ...(request.configFile !== undefined && { configFile: resolve(request.configFile) }),
   };
 }
 

@@ -10,6 +10,7 @@ import type { RunFiles } from '../log/read.js';
 import { keepStampsAfter } from '../log/time.js';
 import type { RunPaths } from '../log/write.js';
 import { foldOf, viewOf, type RunView } from '../log/fold.js';
+import type { FoldState } from '../log/fold-types.js';
 import { fetchIntoBranch } from '../git/remote.js';
 import { UsageError } from '../sys/errors.js';
 import { foldInput, type RunStore } from '../store/types.js';
@@ -46,6 +47,8 @@ function removeTornWrites(paths: RunPaths): void {
   }
 }
 
+type ProjectConfig = { dir: string; config: TeamConfig; configFile?: string };
+
 export interface Takeover {
   session: RunSession;
   replay: Replay;
@@ -55,7 +58,8 @@ export interface Takeover {
 
 // Takes the run's writer lock in its store and rebuilds its state; throws (changing nothing) on a
 // determinism violation.
-export async function takeOver(store: RunStore, runId: string, project: { dir: string; config: TeamConfig; configFile?: string }, progress: Progress, command: string): Promise<Takeover> {
+// `choose` picks the config the run goes on with, from its fold, before anything is written (resume.ts).
+export async function takeOver(store: RunStore, runId: string, project: ProjectConfig, progress: Progress, command: string, choose?: (st: FoldState) => Omit<ProjectConfig, 'dir'>): Promise<Takeover> {
   const files = store.kind === 'files';
   const paths = store.paths(runId);
   if (files) assertRunsWritable(paths.projectDir, paths.runDir);
@@ -71,6 +75,7 @@ export async function takeOver(store: RunStore, runId: string, project: { dir: s
     const st = foldOf(read.run, read.events);
     const { started } = st;
     if (!started) throw new UsageError(files ? `run ${runId} was not started by the pipeline (no run_started event): it is driven with \`team state\` commands` : `run ${runId} in the store was not started by the pipeline (no run_started event)`);
+    const { config, configFile } = choose ? choose(st) : project;
     const replay = replayRun(read.events, snapshot);
     // The whole log of the files was read for the replay anyway: once it replays, its folds are saved
     // as the run's snapshots.
@@ -82,8 +87,8 @@ export async function takeOver(store: RunStore, runId: string, project: { dir: s
     const session = hold.session({
       runId,
       projectDir: project.dir,
-      config: project.config,
-      configFile: project.configFile,
+      config,
+      configFile,
       progress,
       // On the store the attempts run on team workers.
       mode: files ? started.workerMode : 'headless',

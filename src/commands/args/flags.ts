@@ -86,6 +86,7 @@ export const FLAGS = {
   },
   resume: {
     ...PROJECT_FLAGS,
+    config: { ...PROJECT_FLAGS.config, help: 'the config file the run goes on with (it must define every agent the run uses)', default: 'the file the run started with (its --config) while it exists, else .team/config.json in the project when there is one, else the built-in defaults' },
     run: run('to continue'),
     'retry-interrupted': { type: 'boolean', help: 'retry the attempts that may have run instead of stopping for a decision' },
     json: PROGRESS_JSON,

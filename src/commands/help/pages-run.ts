@@ -56,6 +56,7 @@ export const RUN_PAGES: HelpPage[] = [
     about: [
       'An attempt that may have run without its result being recorded stops the run for a decision (exit 4), unless --retry-interrupted retries it.',
       'A run stopped by its budget goes on once --budget-usd or --budget-tokens raises it above what it spent; the attempts the budget stopped run again.',
+      'The config: --config FILE when given, else the file the run was started with (its --config) while it exists (one line says so), else .team/config.json. A config that lacks an agent the run uses is refused (exit 2) before anything is recorded.',
     ],
     flags: FLAGS.resume,
     examples: [
