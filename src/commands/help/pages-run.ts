@@ -20,7 +20,7 @@ export const RUN_PAGES: HelpPage[] = [
       'Every step is recorded under .team/runs/<run> before it happens: a run killed or rebooted away continues with `team resume`.',
       'With worktrees (git projects: the default) the work ends on the branch team/<run>, which `team land` merges.',
       'A bare single word is refused, as it is more often a mistyped command; --task WORD runs a one-word task.',
-      '--budget-usd / --budget-tokens (or team.budget) cap what the agents spend: past it the run stops for a decision (exit 4), and `team resume --budget-usd X` goes on.',
+      '--budget-usd / --budget-tokens (or team.budget) cap what the agents spend: past it the run stops for a decision (exit 4), and `team resume --budget-usd X` (or --budget-tokens N, the flag of the part that ran out) goes on.',
     ],
     flags: FLAGS.run,
     examples: [

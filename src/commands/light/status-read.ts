@@ -6,7 +6,7 @@ import { optionalString, parseFlags } from '../args/args.js';
 import { FLAGS } from '../args/flags.js';
 import { STATE_FLAGS } from '../args/state-flags.js';
 import { openProject, type Project } from '../args/project.js';
-import { notDrivenLine, renderStatus } from '../../views/status/render.js';
+import { budgetDecision, notDrivenLine, renderStatus } from '../../views/status/render.js';
 import { describeBranches } from '../../isolation/view.js';
 import { withStore, type RunStore } from '../../store/types.js';
 import { terminalText } from '../../sys/terminal-text.js';
@@ -62,6 +62,7 @@ export function toJson(view: RunView, driven: boolean) {
     tasks: view.tasks,
     attention: {
       notDriven: notDriven ?? null,
+      budget: budgetDecision(view) ?? null,
       uncertain: driven ? [] : view.uncertain,
       staleApprovals: view.approvals.filter((a) => a.stale),
       malformed: view.problems,

@@ -1,6 +1,7 @@
 // Renders a run's view for a person.
 import type { AttemptView, RunView } from '../../log/fold.js';
 import { terminalLine } from '../../sys/terminal-text.js';
+import { raiseCommand, spentParts } from '../../log/budget-hint.js';
 import { spendLines } from './spend.js';
 import { questionLines, teamLines } from '../team-lines.js';
 
@@ -88,7 +89,9 @@ export function attentionLines(view: RunView, driven: boolean): string[] {
   const undriven = notDrivenLine(view, driven);
   if (undriven) lines.push(undriven);
   if (!driven) for (const u of view.uncertain) lines.push(`uncertain: ${u.task} attempt ${u.attempt} started with no terminal event`);
-  if (view.status === 'stopped' && view.uncertain.length === 0) {
+  const budget = budgetDecision(view);
+  if (budget) lines.push(budget);
+  else if (view.status === 'stopped' && view.uncertain.length === 0) {
     for (const task of view.tasks) {
       const last = task.attempts.at(-1);
       if (last?.status === 'interrupted') {
@@ -101,6 +104,14 @@ export function attentionLines(view: RunView, driven: boolean): string[] {
   for (const c of view.conflicts) lines.push(`conflict: ${c.task} attempt ${c.attempt} has ${c.statuses.length} terminal events (${c.statuses.join(', ')}): ${c.files.join(', ')}`);
   if (view.team) lines.push(...questionLines(view));
   return lines;
+}
+
+// A run stopped for its spent budget (exit 4): the decision, and the command that goes on with the
+// flag of the part that ran out (a raise tries the attempts the budget stopped again).
+export function budgetDecision(view: Pick<RunView, 'status' | 'spend'> & { run: { run_id: string } }): string | undefined {
+  const { spend } = view;
+  if (view.status !== 'stopped' || !spend.exceeded) return undefined;
+  return `decision needed: ${spend.exceeded}; ${raiseCommand(spentParts(spend.budget, spend.spentUsd, spend.spentTokens), view.run.run_id)} raises it and goes on`;
 }
 
 // A run that should be driven (running, or being cancelled) and is not: what says so, and what continues it.
