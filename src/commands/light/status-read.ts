@@ -12,6 +12,7 @@ import { withStore, type RunStore } from '../../store/types.js';
 import { terminalText } from '../../sys/terminal-text.js';
 import { openQuestions } from '../../views/team-lines.js';
 import { messagesToLead } from '../../log/fold-team.js';
+import { undeliveredMessages } from '../../log/reach.js';
 
 // Opens the store a project names (`flag`: --store); undefined when this process cannot (the light
 // start leaves a PostgreSQL store to the whole CLI).
@@ -69,7 +70,7 @@ export function toJson(view: RunView, driven: boolean) {
       conflicts: view.conflicts,
       questions: openQuestions(view),
     },
-    team: { toLead: messagesToLead(view.team), reservations: view.team.reservations, overlaps: view.team.overlaps, notes: Object.fromEntries(view.team.notes) },
+    team: { toLead: messagesToLead(view.team), undelivered: undeliveredMessages(view).map((u) => ({ ...u.message, why: u.why })), reservations: view.team.reservations, overlaps: view.team.overlaps, notes: Object.fromEntries(view.team.notes) },
     approvals: view.approvals,
     usage: view.usage,
     spend: view.spend,
