@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commitAsRepo, GIT_ENV } from '../helpers/git-project.js';
-import { eventsOf, makeAgentProject, removeAgentProjects } from '../helpers/agent-project.js';
+import { eventsOf, makeAgentProject, removeAgentProjects, waitForEvent } from '../helpers/agent-project.js';
 import { ROOT } from '../helpers/team.js';
 
 afterEach(async () => {
@@ -35,5 +35,30 @@ describe('a run stopped for its budget', () => {
     expect(status.stdout).not.toContain('--retry-interrupted');
     const json = JSON.parse((await project.team(['status', '--json'])).stdout) as { attention: { budget: string | null } };
     expect(json.attention.budget).toContain(`\`team resume --run ${id} --budget-tokens N\``);
+  }, 60_000);
+
+  it('raises the budget of a live run through its writer inbox: budget_raised, and the run is no longer held', async () => {
+    const project = makeAgentProject({ ...GIT_ENV });
+    project.write('README.md', '# budget\n');
+    // onExceed finish: the planner (which never ends) keeps running once the budget is spent, so the run stays live.
+    project.writeConfig({ team: { shutdownTimeoutMs: 500, budget: { usd: 0.3, onExceed: 'finish' } }, agents: { oc: { adapter: 'opencode', command: join(ROOT, 'test/fixtures/agents/costly-opencode.js') } } });
+    commitAsRepo(project.dir);
+    const run = project.start(['2:executor', 'a planner that spends and goes on', '--agent', 'oc']);
+    await waitForEvent(project, 'budget_exceeded', () => true, 30_000);
+    const id = project.runId();
+    const low = await project.team(['resume', '--budget-usd', '0.4']);
+    expect(low.exitCode).toBe(2);
+    expect(low.stderr).toContain('team resume: --budget-usd 0.4 is not above what the run spent ($0.50 of $0.30): give a larger budget');
+    const raised = await project.team(['resume', '--budget-usd', '5']);
+    expect(raised.exitCode, raised.stderr).toBe(0);
+    expect(raised.stdout).toContain(`asked run ${id}, which an orchestrator drives now, to raise its budget to $5.00`);
+    const event = await waitForEvent(project, 'budget_raised', () => true, 10_000);
+    expect(event).toMatchObject({ usd: 5, key: expect.stringMatching(/^budget-/) });
+    const status = await project.team(['status']);
+    expect(status.stdout).toContain('budget: $0.50 of $5.00 (10%)\n');
+    expect(status.stdout).not.toContain('decision needed');
+    expect((await project.team(['cancel'])).exitCode).toBe(0);
+    await run.result;
+    expect(eventsOf(project.readRun(), 'budget_raised')).toHaveLength(1);
   }, 60_000);
 });

@@ -56,6 +56,7 @@ export const RUN_PAGES: HelpPage[] = [
     about: [
       'An attempt that may have run without its result being recorded stops the run for a decision (exit 4), unless --retry-interrupted retries it.',
       'A run stopped by its budget goes on once --budget-usd or --budget-tokens raises it above what it spent; the attempts the budget stopped run again.',
+      'On a run an orchestrator drives now, --budget-usd / --budget-tokens raise its budget through the run\'s writer (recorded as budget_raised) and return at once; the run goes on under the new budget.',
     ],
     flags: FLAGS.resume,
     examples: [
