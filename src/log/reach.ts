@@ -44,3 +44,10 @@ export function undeliveredMessages(view: Pick<RunView, 'run' | 'pipeline' | 'ta
   });
   return out;
 }
+
+// The workers a scale down drained that still run an attempt (they take no more): "worker-3 (t5 a1)".
+export function drainingWorkers(view: Pick<RunView, 'run' | 'pipeline' | 'tasks'>): Array<{ worker: string; task: string; attempt: number }> {
+  if (view.pipeline.roster === undefined) return [];
+  const roster = new Set(view.pipeline.roster);
+  return view.tasks.flatMap((t) => t.attempts.filter((a) => a.status === 'running' && a.worker !== undefined && !roster.has(a.worker)).map((a) => ({ worker: a.worker!, task: t.id, attempt: a.attempt })));
+}

@@ -1,11 +1,12 @@
 // `team say` and `team scale` as a new user meets them on a live sim run in a real git repository
 // with two or more workers: a message nobody would read is refused naming the current roster and the
 // tasks not ended; one that was never read shows as undelivered once its worker is drained.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { commitAsRepo, GIT_ENV } from '../helpers/git-project.js';
 import { makeRecoveryProject, removeRecoveryProjects } from '../helpers/recovery-project.js';
-import { waitFor, waitForEvent } from '../helpers/recovery-wait.js';
+import { killOrchestrator, waitFor, waitForEvent } from '../helpers/recovery-wait.js';
 
 afterAll(removeRecoveryProjects);
 
@@ -49,5 +50,41 @@ describe('team say on a scaled run', () => {
     expect(status.stdout).not.toContain('mind the header');
     const json = JSON.parse((await project.team('status', '--json')).stdout) as { team: { undelivered: Array<{ to: string; text: string; why: string }> } };
     expect(json.team.undelivered).toEqual([expect.objectContaining({ to: 'worker-2', text: 'for worker two', why: 'worker-2 was drained' })]);
+  });
+});
+
+describe('team scale feedback', () => {
+  it('says when nothing drives the run, shows the pending request, the draining workers and the current number in the report', { timeout: 60_000 }, async () => {
+    const project = makeRecoveryProject('scale-drain', { env: { ...GIT_ENV } });
+    Object.assign(project.env, { TEAM_SIM_LEDGER: join(project.dir, '.team', 'sim-ledger.jsonl') });
+    commitAsRepo(project.dir);
+    const run = project.spawn('3:executor', 'write four parts', '--agent', 'sim');
+    await waitFor('three attempts started', () => project.events().filter((e) => e.event === 'attempt_spawned' && /^t\d$/.test(String(e.task_id))).length === 3);
+    const id = project.runId();
+    const down = await project.team('scale', '1');
+    expect(down.stdout).toBe(`asked run ${id} to run with 1 worker: its orchestrator records it now (\`team status\` shows the workers)`);
+    const changed = await waitForEvent(project, /-workers_changed-/, run);
+    // Nothing drives the run from here: its attempts stay running in the log, on the workers drained.
+    await killOrchestrator(run);
+    const kept = changed.roster as string[];
+    const onDrained = project.events().filter((e) => e.event === 'attempt_spawned' && /^t\d$/.test(String(e.task_id)) && !kept.includes(String(e.worker)));
+    expect(onDrained).toHaveLength(2);
+    const draining = onDrained.map((e) => `${String(e.worker)} (${String(e.task_id)} a1)`).sort().join(', ');
+
+    const up = await project.team('scale', '4');
+    expect(up.exitCode, up.stderr).toBe(0);
+    expect(up.stdout).toBe(`asked run ${id} to run with 4 workers: no orchestrator drives the run now; it is recorded when the run resumes (\`team status\` shows it pending)`);
+    const status = await project.team('status');
+    expect(status.stdout).toContain(`  workers 1: ${kept[0]}\n  draining: ${draining}\n  scale requested: 4 workers, recorded when the run resumes\n`);
+    const json = JSON.parse((await project.team('status', '--json')).stdout) as { scale: { requested: number | null; draining: unknown[] } };
+    expect(json.scale.requested).toBe(4);
+    expect(json.scale.draining).toHaveLength(2);
+
+    const report = await project.team('report');
+    expect(report.exitCode, report.stderr).toBe(0);
+    const html = readFileSync(report.stdout.trim(), 'utf8');
+    const data = JSON.parse(/<script type="application\/json" id="report-data">([^<]*)<\/script>/.exec(html)![1]!) as { workers: number; run: { workers: number } };
+    expect(data).toMatchObject({ workers: 1, run: { workers: 3 } });
+    expect(html).toContain("(data.workers === 1 ? ' worker · ' : ' workers · ')");
   });
 });

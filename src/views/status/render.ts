@@ -3,6 +3,7 @@ import type { AttemptView, RunView } from '../../log/fold.js';
 import { terminalLine } from '../../sys/terminal-text.js';
 import { raiseCommand, spentParts } from '../../log/budget-hint.js';
 import { spendLines } from './spend.js';
+import { drainingWorkers } from '../../log/reach.js';
 import { questionLines, teamLines } from '../team-lines.js';
 
 // Several lines: the run, its stage, each task with its attempts, and what needs attention.
@@ -16,7 +17,12 @@ function describeModels(models: Record<string, string>): string {
   return pairs.length === 0 ? 'no agent with a model table: each agent\'s own model' : pairs.map(([role, model]) => `${role} ${model}`).join(', ');
 }
 
-export function renderStatus(view: RunView, driven: boolean): string {
+// What the run's writer inbox holds for the run and status shows: a scale asked for, not yet recorded.
+export interface PendingRequests {
+  scale?: number;
+}
+
+export function renderStatus(view: RunView, driven: boolean, pending: PendingRequests = {}): string {
   const { run, pipeline } = view;
   const undriven = notDrivenLine(view, driven);
   const lines = [`run ${run.run_id} (${run.mode}, profile ${run.profile})`, `  status ${view.status}${undriven ? ', nothing drives it' : ''}${view.outcome ? `: ${view.outcome}` : ''}`, `  stage  ${describeStage(view)}`];
@@ -28,6 +34,9 @@ export function renderStatus(view: RunView, driven: boolean): string {
     for (const it of view.iterations.slice(0, -1)) lines.push(`  iteration ${it.iteration}: ${it.outcome}${it.reasons.length ? ` — ${oneLine(it.reasons.join('; '))}` : ''}`);
   }
   if (pipeline.roster !== undefined) lines.push(`  workers ${pipeline.roster.length}: ${pipeline.roster.join(', ')}`);
+  const draining = drainingWorkers(view);
+  if (draining.length) lines.push(`  draining: ${draining.map((d) => `${d.worker} (${d.task} a${d.attempt})`).join(', ')}`);
+  if (pending.scale !== undefined) lines.push(`  scale requested: ${pending.scale} ${pending.scale === 1 ? 'worker' : 'workers'}, ${driven ? 'its orchestrator records it now' : 'recorded when the run resumes'}`);
   if (pipeline.costMode !== undefined) lines.push(`  models ${pipeline.costMode}: ${describeModels(pipeline.models ?? {})}`);
   for (const d of view.story.routing.filter((r) => r.iteration === pipeline.iteration).slice(-ROUTING_SHOWN)) lines.push(`  routing ${d.stage}: ${oneLine(d.text)}`);
   lines.push(...verifyLines(pipeline));
