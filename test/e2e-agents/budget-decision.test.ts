@@ -62,3 +62,21 @@ describe('a run stopped for its budget', () => {
     expect(eventsOf(project.readRun(), 'budget_raised')).toHaveLength(1);
   }, 60_000);
 });
+
+describe('the sim agent with a usage report', () => {
+  it('spends what its scenario says per attempt, so a --budget-usd run of the sim stops for the decision (exit 4)', async () => {
+    const project = makeAgentProject({ ...GIT_ENV });
+    project.write('README.md', '# sim budget\n');
+    project.write('scenario.json', JSON.stringify({ plan: { tasks: [{ id: 't1', title: 'one' }, { id: 't2', title: 'two' }] }, defaults: { usage: { costUsd: 0.2, tokens: { input: 1000, output: 200 } } }, stages: { 'team-exec': { sleepMs: 300 } } }));
+    project.writeConfig({ team: { shutdownTimeoutMs: 500 }, agents: { sim: { adapter: 'sim', scenario: 'scenario.json' } } });
+    commitAsRepo(project.dir);
+    const result = await project.team(['2:executor', 'two parts on a small budget', '--agent', 'sim', '--budget-usd', '0.3']);
+    expect(result.exitCode, result.stderr).toBe(4);
+    expect(result.stderr).toContain('budget spent: $0.40 of $0.30');
+    const files = project.readRun();
+    expect(eventsOf(files, 'attempt_usage').find((e) => e.task_id === 'plan')).toMatchObject({ cost_usd: 0.2, tokens: { input: 1000, output: 200 } });
+    expect(eventsOf(files, 'budget_exceeded')).toEqual([expect.objectContaining({ parts: ['usd'] })]);
+    const status = await project.team(['status']);
+    expect(status.stdout).toContain(`decision needed: budget spent: $0.40 of $0.30; \`team resume --run ${project.runId()} --budget-usd X\` raises it and goes on`);
+  }, 60_000);
+});
