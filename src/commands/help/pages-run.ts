@@ -72,7 +72,7 @@ export const RUN_PAGES: HelpPage[] = [
     group: 'run',
     args: 'N',
     summary: 'ask a run to go on with N workers (1..20): up adds workers with new names, down drains idle workers first and lets busy ones finish their attempt',
-    about: ['The request goes to the run\'s writer, which records it in the log: a run that nothing drives now takes it when it resumes. A run that has ended is refused.'],
+    about: ['The request goes to the run\'s writer, which records it in the log: a run that nothing drives now takes it when it resumes (team status shows it pending). A run that has ended is refused.', 'After a scale down, team status shows the drained workers that still run an attempt: draining: worker-3 (t5 a1).'],
     flags: FLAGS.scale,
     examples: [
       ['team scale 5', 'the latest run goes on with 5 workers'],
