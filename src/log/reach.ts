@@ -32,8 +32,8 @@ export function undeliveredMessages(view: Pick<RunView, 'run' | 'pipeline' | 'ta
     if (m.to === 'lead') return;
     const task = view.tasks.find((t) => t.id === m.to);
     if (task) {
-      const attempts = task.attempts.filter((a) => a.worker !== undefined && a.worker !== m.from);
-      const read = attempts.some((a) => (a.startedAt !== undefined && a.startedAt > m.at) || (view.team.reads.get(a.worker!) ?? 0) > i);
+      // In the prompt of an attempt started after it, or handed at a tool call (never to its own sender).
+      const read = task.attempts.some((a) => (a.startedAt !== undefined && a.startedAt > m.at) || (a.worker !== undefined && a.worker !== m.from && (view.team.reads.get(a.worker) ?? 0) > i));
       const gone = ended ? 'the run ended' : isTaskEnded(task) && !task.attempts.some((a) => a.status === 'running') ? `task ${task.id} ended` : undefined;
       if (!read && gone) out.push({ message: m, why: gone });
       return;
