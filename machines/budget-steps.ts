@@ -13,7 +13,7 @@ export function holdForBudget(context: PipelineContext, event: ExceededEvent): S
   const running = event.stop_running ? context.taskIndex.running.map((id) => steps.attemptActorId(id, context.tasks[id]!.attempt)) : [];
   const stage = context.stageAttempt;
   if (event.stop_running && stage?.status === 'running') running.push(steps.attemptActorId(stage.id, stage.attempt));
-  return { context: { budgetHold: event.reason }, stop: running };
+  return { context: { budgetHold: event.reason, budgetParts: event.parts ?? [] }, stop: running };
 }
 
 // A single-agent stage's attempt the budget stopped: it waits, held, for a raised budget.

@@ -1,4 +1,5 @@
 // How a run ends, stops or is cancelled, and the words it ends with. Pure.
+import { raiseCommand } from '../src/log/budget-hint.js';
 import { WORKER_FAILURE_LIMIT } from './schedule.js';
 import { TaskDraft } from './task-index.js';
 import * as steps from './steps.js';
@@ -59,7 +60,7 @@ export function stopRun(c: PipelineContext): Step {
   const waiting = c.order.filter((id) => c.tasks[id]!.status === 'interrupted').map((id) => `${id}#a${c.tasks[id]!.attempt}`);
   // A spent budget (issue 29): a raised one goes on, and tries the attempts it stopped again.
   const reason = c.budgetHold
-    ? `${c.budgetHold}; \`team resume --budget-usd X\` (or --budget-tokens N) raises it and goes on`
+    ? `${c.budgetHold}; ${raiseCommand(c.budgetParts)} raises it and goes on`
     : `interrupted attempts need a decision: ${waiting.join(', ')}; \`team resume --retry-interrupted\` retries them`;
   return { context: { reason }, records: [{ event: 'run_stopped', reason, attempts: waiting }] };
 }

@@ -119,6 +119,8 @@ export interface PipelineContext extends PipelineInput {
   throttle?: Record<string, AgentThrottle>;
   /** Why no attempt may start: the budget is spent (budget_exceeded); '' or absent: none. */
   budgetHold?: string;
+  /** The budget's parts that ran out: the flags `team resume` raises them with (none: both named). */
+  budgetParts?: Array<'usd' | 'tokens'>;
 }
 
 // What the runtime needs to run one attempt.
@@ -176,7 +178,7 @@ export type PipelineEvent =
   /** Issue 29: a rate-limited attempt (at: the event's time in ms), the end of an agent's back-off, the budget spent or raised. */
   | { type: 'attempt.throttled'; task_id: string; attempt: number; agent: string; reason: string; retry_after_ms?: number; jitter: number; at: number }
   | { type: 'backoff.ended'; agent: string }
-  | { type: 'budget.exceeded'; reason: string; stop_running: boolean }
+  | { type: 'budget.exceeded'; reason: string; stop_running: boolean; parts?: Array<'usd' | 'tokens'> }
   | { type: 'budget.raised' }
   /**
    * Not logged: a new orchestrator asks the restored machine to restart its in-flight effects.

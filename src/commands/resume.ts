@@ -23,7 +23,9 @@ import { chooseRunConfig, type RunConfig } from '../run/run-config.js';
 import type { Progress } from '../run/progress.js';
 import { OUTCOME_EXIT, reportEnd, reportViewEnd } from './run.js';
 import { budgetFlags } from './args/budget.js';
-import { describeSpend, type SpendView } from '../log/fold-spend.js';
+import { lowBudgetProblem, type SpendView } from '../log/fold-spend.js';
+import { randomBytes } from 'node:crypto';
+import type { RunStore } from '../store/types.js';
 
 // Resumes the latest or named run; returns the exit code of how it ends.
 export async function resumeCommand(argv: string[]): Promise<number> {
@@ -35,6 +37,8 @@ export async function resumeCommand(argv: string[]): Promise<number> {
   const store = await openStore(project, optionalString(args, 'store'), cmd);
   const files = store.kind === 'files';
   const explicit = optionalString(args, 'config') !== undefined;
+  const raise = budgetFlags(args, cmd);
+  if ((raise.usd !== undefined || raise.tokens !== undefined) && (await raiseLiveBudget(store, named, project.dir, raise))) return 0;
   if (args.values.detach) {
     return withStore(store, async () => {
       const id = await store.pickRun(named);
@@ -59,7 +63,6 @@ export async function resumeCommand(argv: string[]): Promise<number> {
   try {
     if (files && ENDED.has(view.status)) await endLeftovers(session);
     refuseEnded(view.status, id, files);
-    const raise = budgetFlags(args, cmd);
     refuseLowBudget(raise, view.spend);
     if (files && session.isolation.active) assertGitWritable(project.dir, id);
     const left = view.uncertain.length ? ` (${view.uncertain.length} attempt(s) ${files ? 'left running to reconcile' : 'on workers to hear from'})` : '';
@@ -85,8 +88,28 @@ const ENDED = new Set(['completed', 'failed', 'cancelled']);
 
 // A raised budget must be above what the run spent already: else it would stop again at once.
 function refuseLowBudget(raise: { usd?: number; tokens?: number }, spend: SpendView): void {
-  if (raise.usd !== undefined && raise.usd <= spend.spentUsd) throw new UsageError(`team resume: --budget-usd ${raise.usd} is not above what the run spent (${describeSpend(spend)}): give a larger budget`);
-  if (raise.tokens !== undefined && raise.tokens <= spend.spentTokens) throw new UsageError(`team resume: --budget-tokens ${raise.tokens} is not above what the run spent (${describeSpend(spend)}): give a larger budget`);
+  const problem = lowBudgetProblem(raise, spend);
+  if (problem) throw new UsageError(`team resume: ${problem}`);
+}
+
+// A new budget for a run an orchestrator drives now: left in its writer inbox, recorded as
+// budget_raised; false (the store left open) when nothing drives the run, so resume takes it over.
+async function raiseLiveBudget(store: RunStore, named: string | undefined, projectDir: string, raise: { usd?: number; tokens?: number }): Promise<boolean> {
+  try {
+    const id = await store.pickRun(named);
+    if (!(await store.hasWriter(id))) return false;
+    const { view } = await store.view(id, projectDir);
+    refuseEnded(view.status, id, store.kind === 'files');
+    refuseLowBudget(raise, view.spend);
+    await store.postRequest(id, { kind: 'budget', key: `budget-${randomBytes(8).toString('hex')}`, body: raise });
+    const budget = [...(raise.usd !== undefined ? [`$${raise.usd.toFixed(2)}`] : []), ...(raise.tokens !== undefined ? [`${raise.tokens} tokens`] : [])].join(', ');
+    process.stdout.write(`asked run ${id}, which an orchestrator drives now, to raise its budget to ${budget}: its writer records it at once and the run goes on (\`team status\` shows the budget)\n`);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  await store.close();
+  return true;
 }
 
 // A run that ended has nothing to resume; what a crash right after its end left running (its tmux

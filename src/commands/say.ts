@@ -2,6 +2,7 @@
 // through the writer inbox. A running worker sees it at its next tool call; a task's next attempt
 // has it in its prompt.
 import { randomBytes } from 'node:crypto';
+import { sayProblem } from '../inbox/recipient.js';
 import { checkTeamText } from '../inbox/text.js';
 import { validateId } from '../log/guards.js';
 import { UsageError } from '../sys/errors.js';
@@ -24,12 +25,9 @@ export async function sayCommand(argv: string[]): Promise<number> {
   return withStore(store, async () => {
     const runId = await store.pickRun(optionalString(args, 'run'));
     const { view } = await store.view(runId, project.dir);
-    const workers = typeof view.run.workers === 'number' ? view.run.workers : 0;
-    const worker = /^worker-(\d+)$/.exec(to);
-    if (worker ? Number(worker[1]) < 1 || Number(worker[1]) > workers : !view.tasks.some((t) => t.id === to)) {
-      throw new UsageError(`--to: ${to} is neither a worker of run ${runId} (worker-1..worker-${workers}) nor one of its tasks`);
-    }
     if (view.endedAt !== undefined) throw new UsageError(`${CMD}: run ${runId} has ended (${view.status}): nobody would read the message`);
+    const problem = sayProblem(view, to);
+    if (problem) throw new UsageError(problem);
     const key = `say-${randomBytes(8).toString('hex')}`;
     await store.postRequest(runId, { kind: 'message', key, body: { from: 'human', to, text, ...(args.values.question === true && { question: true }) } });
     const live = await store.hasWriter(runId);

@@ -28,7 +28,9 @@ export async function scaleCommand(argv: string[]): Promise<number> {
     const { view } = await store.view(runId, project.dir);
     if (ENDED.has(view.status)) throw new UsageError(`${cmd}: run ${runId} has ended (${view.status}): there are no workers to scale`);
     await store.postRequest(runId, { kind: 'scale', key: `scale-${makeRunId()}`, body: { workers, by: 'team scale' } });
-    process.stdout.write(`asked run ${runId} to run with ${workers} workers: its writer records it now, or when the run resumes (team status shows the workers)\n`);
+    const live = await store.hasWriter(runId);
+    const how = live ? 'its orchestrator records it now (`team status` shows the workers)' : 'no orchestrator drives the run now; it is recorded when the run resumes (`team status` shows it pending)';
+    process.stdout.write(`asked run ${runId} to run with ${workers} ${workers === 1 ? 'worker' : 'workers'}: ${how}\n`);
     return 0;
   });
 }

@@ -1,5 +1,7 @@
 // The kinds of request the run's writer takes from its inbox (take.ts), each with its body's schema.
 import { z } from 'zod';
+import { lowBudgetProblem, spendOf } from '../log/fold-spend.js';
+import { budgetRaised } from '../run/budget.js';
 import { recipientProblem } from './recipient.js';
 import type { InboxHandler } from './take.js';
 import { teamTextProblem } from './text.js';
@@ -37,9 +39,24 @@ export const SCALE: InboxHandler<z.infer<typeof scaleBody>> = {
   },
 };
 
+// `team resume --budget-usd X / --budget-tokens N` on a live run (issue 29): the writer records the
+// raise as budget_raised, and the run goes on under the new budget.
+const budgetBody = z.strictObject({ usd: z.number().positive().optional(), tokens: z.number().int().positive().optional() }).refine((b) => b.usd !== undefined || b.tokens !== undefined, 'a budget in dollars (usd) or tokens');
+
+export const BUDGET: InboxHandler<z.infer<typeof budgetBody>> = {
+  body: budgetBody,
+  toEvent(body, request, session) {
+    const problem = lowBudgetProblem(body, spendOf(session.events.fold.state));
+    if (problem) return { refused: problem };
+    budgetRaised(session.events);
+    return { event: 'budget_raised', key: request.key, ...(body.usd !== undefined && { usd: body.usd }), ...(body.tokens !== undefined && { tokens: body.tokens }) };
+  },
+};
+
 // Every kind, by name.
 export const INBOX_KINDS: Record<string, InboxHandler<never>> = {
   message: MESSAGE as InboxHandler<never>,
   scale: SCALE as InboxHandler<never>,
+  budget: BUDGET as InboxHandler<never>,
   tool_call: TOOL_CALL as InboxHandler<never>,
 };

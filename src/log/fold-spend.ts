@@ -109,6 +109,13 @@ export function describeSpend(view: SpendView): string {
   return parts.join(', ');
 }
 
+// Why a raised budget would not do: it is not above what the run spent (it would stop again at once).
+export function lowBudgetProblem(raise: { usd?: number; tokens?: number }, spend: SpendView): string | undefined {
+  if (raise.usd !== undefined && raise.usd <= spend.spentUsd) return `--budget-usd ${raise.usd} is not above what the run spent (${describeSpend(spend)}): give a larger budget`;
+  if (raise.tokens !== undefined && raise.tokens <= spend.spentTokens) return `--budget-tokens ${raise.tokens} is not above what the run spent (${describeSpend(spend)}): give a larger budget`;
+  return undefined;
+}
+
 // "throttled: claude 2 of 4 lanes, next try in 40 s" for each agent under a rate limit.
 export function describeThrottle(view: SpendView, now: number): string[] {
   return view.throttled.map((t) => `throttled: ${t.agent} ${t.lanes} of ${t.of} lanes${t.waiting ? `, next try in ${Math.max(0, Math.ceil((t.until - now) / 1000))} s` : ''}`);

@@ -356,9 +356,9 @@ export const EVENT_SCHEMAS = {
   /** The back-off of an agent is over: its lanes take attempts again. */
   backoff_ended: z.object({ event: z.literal('backoff_ended'), ...base, agent: z.string() }),
   /** The run's spend reached its budget: no attempt starts; with onExceed stop, running ones are stopped. */
-  budget_exceeded: z.object({ event: z.literal('budget_exceeded'), ...base, reason: z.string(), stop_running: z.boolean(), spent_usd: z.number(), spent_tokens: z.number() }),
+  budget_exceeded: z.object({ event: z.literal('budget_exceeded'), ...base, reason: z.string(), stop_running: z.boolean(), spent_usd: z.number(), spent_tokens: z.number(), /** The budget's parts that ran out, whose flags raise it; absent in older logs. */ parts: z.array(z.enum(['usd', 'tokens'])).optional() }),
   /** `team resume --budget-usd / --budget-tokens`: the new budget (unnamed parts stay). */
-  budget_raised: z.object({ event: z.literal('budget_raised'), ...base, usd: z.number().positive().optional(), tokens: z.number().int().positive().optional() }),
+  budget_raised: z.object({ event: z.literal('budget_raised'), ...base, /** Taken from the writer inbox (a live run's raise): the request's key. */ key: z.string().optional(), usd: z.number().positive().optional(), tokens: z.number().int().positive().optional() }),
 } as const;
 
 export type EventName = keyof typeof EVENT_SCHEMAS;

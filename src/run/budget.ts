@@ -1,5 +1,6 @@
 // The run's budget (issue 29), checked whenever spend joins the log: once the spend reaches it,
 // budget_exceeded goes to the machine, which starts nothing more and stops the run for a decision.
+import { spentParts } from '../log/budget-hint.js';
 import { describeSpend, spendOf } from '../log/fold-spend.js';
 import type { EventLog } from './event-log.js';
 import type { Progress } from './progress.js';
@@ -28,7 +29,7 @@ export function checkBudget(run: BudgetParts): void {
     held.add(run.events);
     const reason = `budget spent: ${describeSpend(view)}`;
     run.progress.emit({ type: 'budget.exceeded', reason }, `■ ${reason}: no new attempt starts${view.budget.onExceed === 'stop' ? '; running attempts are stopped' : '; running attempts finish'}`);
-    run.events.commit({ event: 'budget_exceeded', reason, stop_running: view.budget.onExceed === 'stop', spent_usd: Math.round(view.spentUsd * 1e6) / 1e6, spent_tokens: view.spentTokens });
+    run.events.commit({ event: 'budget_exceeded', reason, stop_running: view.budget.onExceed === 'stop', spent_usd: Math.round(view.spentUsd * 1e6) / 1e6, spent_tokens: view.spentTokens, parts: spentParts(view.budget, view.spentUsd, view.spentTokens) });
     return;
   }
   if (view.warning && !warned.has(run.events)) {

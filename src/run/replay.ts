@@ -73,7 +73,7 @@ export function toMachineEvent(event: TeamEvent): PipelineEvent | undefined {
     case 'backoff_ended':
       return { type: 'backoff.ended', agent: event.agent };
     case 'budget_exceeded':
-      return { type: 'budget.exceeded', reason: event.reason, stop_running: event.stop_running };
+      return { type: 'budget.exceeded', reason: event.reason, stop_running: event.stop_running, ...(event.parts && { parts: event.parts }) };
     case 'budget_raised':
       return { type: 'budget.raised' };
     default:

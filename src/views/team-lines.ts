@@ -3,6 +3,7 @@
 import type { RunView } from '../log/fold.js';
 import type { TeamMessage } from '../log/fold-team.js';
 import { messagesToLead } from '../log/fold-team.js';
+import { undeliveredMessages } from '../log/reach.js';
 import { terminalLine } from '../sys/terminal-text.js';
 
 // How many of the latest messages to the lead a view lists.
@@ -19,7 +20,7 @@ export function questionLines(view: Pick<RunView, 'team'>): string[] {
 }
 
 // The team's lines: messages to the lead, reservations and overlaps, the latest progress notes of running attempts.
-export function teamLines(view: Pick<RunView, 'team' | 'tasks'>): string[] {
+export function teamLines(view: Pick<RunView, 'team' | 'tasks' | 'run' | 'pipeline' | 'endedAt'>): string[] {
   const lines: string[] = [];
   const toLead = messagesToLead(view.team);
   for (const m of toLead.slice(-SHOWN)) lines.push(`${m.question ? 'question' : 'message'} from ${sender(m)} at ${m.at.slice(11, 19)}: ${oneLine(m.text)}`);
@@ -30,6 +31,7 @@ export function teamLines(view: Pick<RunView, 'team' | 'tasks'>): string[] {
   for (const r of view.team.reservations) if (running.has(`${r.task}#${r.attempt}`)) held.set(r.file, [...(held.get(r.file) ?? []), `${r.worker} (${r.task})`]);
   for (const [file, by] of held) lines.push(`reserved ${file} by ${by.join(', ')}`);
   for (const o of view.team.overlaps) lines.push(`overlap: ${o.file} reserved by ${o.worker} (${o.task}) while ${o.heldBy.worker} (${o.heldBy.task}) held it`);
+  for (const u of undeliveredMessages(view)) lines.push(`undelivered: message from ${sender(u.message)} to ${u.message.to} at ${u.message.at.slice(11, 19)} (${u.why}): ${oneLine(u.message.text)}`);
   return lines;
 }
 

@@ -102,6 +102,8 @@ describe('team mcp with two workers', () => {
     expect(inbox.unread).toEqual([expect.objectContaining({ from: 'human', text: 'use sqlite' })]);
     const status = (await project.team('status')).stdout;
     expect(status).not.toMatch(/needs attention:(.|\n)*question from/);
+    // Every message was read: at a tool call, or in the prompt of an attempt started after it.
+    expect(status).not.toContain('undelivered');
   });
 
   it('lists the messages to the lead and the overlap in the live view', async () => {

@@ -1,6 +1,7 @@
 // The `sim` adapter: runs the compiled sim agent with the current Node, pointing it at the scenario.
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readSimUsage } from './usage.js';
 import type { AdapterInput, AgentAdapter, AgentCommand, AgentReport } from '../types.js';
 
 // The compiled sim agent's absolute path; from the TypeScript source (tests) it is the built copy in dist.
@@ -21,8 +22,9 @@ export const sim: AgentAdapter = {
       env: { ...scenarioEnv, ...agent.env },
     };
   },
-  // The sim has no machine output of its own: its result file (or fenced json) is what counts.
+  // The sim has no machine output of its own: its result file (or fenced json) is what counts, and
+  // its `sim: usage` line (a scenario's usage) what it spent.
   parse(output: string): AgentReport {
-    return { ok: true, finalText: output };
+    return { ok: true, finalText: output, ...readSimUsage(output) };
   },
 };

@@ -86,6 +86,8 @@ const BehaviourSchema = z.strictObject({
   artifacts: z.array(z.string()).optional(),
   /** The plan this planner attempt returns instead of the scenario's. */
   plan: PlanSchema.optional(),
+  /** What the attempt reports it spent (printed as a `sim: usage {...}` line the sim adapter reads), so a budget can be tried. */
+  usage: z.strictObject({ costUsd: z.number().min(0).optional(), tokens: z.strictObject({ input: z.int().min(0), output: z.int().min(0) }).optional() }).optional(),
   /** Team tool calls made through `team mcp`, before the sleep; a team_done or team_fail ends the attempt there. */
   tools: z.array(ToolStepSchema).optional(),
 });

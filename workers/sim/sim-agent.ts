@@ -12,6 +12,7 @@ import { resolveBehaviour } from './rules.js';
 import { loadScenario, ScenarioError, type Behaviour, type Scenario } from './scenario.js';
 import { readSimEnv, SimEnvError, type SimEnv } from './sim-env.js';
 import { parseTaskId, type TaskIdParts } from './task-id.js';
+import { USAGE_PREFIX } from './usage.js';
 
 // Exit code when the sim is started wrongly (env or scenario): the usage-error code of the CLI.
 const EXIT_BAD_SETUP = 2;
@@ -60,6 +61,7 @@ function finishWork(attempt: Attempt, promptLine: string): number {
     pid: process.pid,
     at: new Date().toISOString(),
   });
+  if (behaviour.usage) printUsage(behaviour.usage);
   if (behaviour.exitCode !== undefined) {
     console.error(`sim: the scenario exits ${behaviour.exitCode} without a result`);
     return behaviour.exitCode;
@@ -97,6 +99,11 @@ function readPromptLine(file: string | undefined): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+// The spend the scenario gives the attempt, in the line the sim adapter reads (workers/sim/usage.ts).
+function printUsage(usage: NonNullable<Behaviour['usage']>): void {
+  console.log(`${USAGE_PREFIX}${JSON.stringify({ ...(usage.costUsd !== undefined && { cost_usd: usage.costUsd }), ...(usage.tokens && { tokens: usage.tokens }) })}`);
 }
 
 function deliverResult(env: SimEnv, behaviour: Behaviour, result: SimResult): void {

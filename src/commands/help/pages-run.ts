@@ -20,7 +20,7 @@ export const RUN_PAGES: HelpPage[] = [
       'Every step is recorded under .team/runs/<run> before it happens: a run killed or rebooted away continues with `team resume`.',
       'With worktrees (git projects: the default) the work ends on the branch team/<run>, which `team land` merges.',
       'A bare single word is refused, as it is more often a mistyped command; --task WORD runs a one-word task.',
-      '--budget-usd / --budget-tokens (or team.budget) cap what the agents spend: past it the run stops for a decision (exit 4), and `team resume --budget-usd X` goes on.',
+      '--budget-usd / --budget-tokens (or team.budget) cap what the agents spend: past it the run stops for a decision (exit 4), and `team resume --budget-usd X` (or --budget-tokens N, the flag of the part that ran out) goes on.',
     ],
     flags: FLAGS.run,
     examples: [
@@ -57,6 +57,7 @@ export const RUN_PAGES: HelpPage[] = [
       'An attempt that may have run without its result being recorded stops the run for a decision (exit 4), unless --retry-interrupted retries it.',
       'A run stopped by its budget goes on once --budget-usd or --budget-tokens raises it above what it spent; the attempts the budget stopped run again.',
       'The config: --config FILE when given, else the file the run was started with (its --config) while it exists (one line says so), else .team/config.json. A config that lacks an agent the run uses is refused (exit 2) before anything is recorded.',
+      'On a run an orchestrator drives now, --budget-usd / --budget-tokens raise its budget through the run\'s writer (recorded as budget_raised) and return at once; the run goes on under the new budget.',
     ],
     flags: FLAGS.resume,
     examples: [
@@ -72,7 +73,7 @@ export const RUN_PAGES: HelpPage[] = [
     group: 'run',
     args: 'N',
     summary: 'ask a run to go on with N workers (1..20): up adds workers with new names, down drains idle workers first and lets busy ones finish their attempt',
-    about: ['The request goes to the run\'s writer, which records it in the log: a run that nothing drives now takes it when it resumes. A run that has ended is refused.'],
+    about: ['The request goes to the run\'s writer, which records it in the log: a run that nothing drives now takes it when it resumes (team status shows it pending). A run that has ended is refused.', 'After a scale down, team status shows the drained workers that still run an attempt: draining: worker-3 (t5 a1).'],
     flags: FLAGS.scale,
     examples: [
       ['team scale 5', 'the latest run goes on with 5 workers'],

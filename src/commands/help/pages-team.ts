@@ -10,7 +10,7 @@ export const TEAM_PAGES: HelpPage[] = [
     group: 'follow',
     summary: 'send a message to a running worker (delivered at its next team tool call) or to a task (also shown in its next attempt\'s prompt)',
     args: '"text"',
-    about: ['The message goes through the run\'s writer, which records it once; with no orchestrator running it waits for `team resume`.', 'Messages to the lead from the workers show in team status, watch, wait and the report.'],
+    about: ['The message goes through the run\'s writer, which records it once; with no orchestrator running it waits for `team resume`.', 'A message nobody would read is refused (exit 2): to a worker not in the current roster (after team scale) or to a task that has ended; the error names the roster and the tasks not ended.', 'Messages to the lead from the workers show in team status, watch, wait and the report; a message never read (its worker drained, its task or run ended) shows there as undelivered.'],
     flags: TEAM_FLAGS.say,
     examples: [
       ['team say --to worker-2 "use the v2 API, not v1"', 'tell worker-2 at its next tool call'],

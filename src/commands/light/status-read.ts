@@ -6,12 +6,13 @@ import { optionalString, parseFlags } from '../args/args.js';
 import { FLAGS } from '../args/flags.js';
 import { STATE_FLAGS } from '../args/state-flags.js';
 import { openProject, type Project } from '../args/project.js';
-import { notDrivenLine, renderStatus } from '../../views/status/render.js';
+import { budgetDecision, notDrivenLine, renderStatus, type PendingRequests } from '../../views/status/render.js';
 import { describeBranches } from '../../isolation/view.js';
 import { withStore, type RunStore } from '../../store/types.js';
 import { terminalText } from '../../sys/terminal-text.js';
 import { openQuestions } from '../../views/team-lines.js';
 import { messagesToLead } from '../../log/fold-team.js';
+import { drainingWorkers, undeliveredMessages } from '../../log/reach.js';
 
 // Opens the store a project names (`flag`: --store); undefined when this process cannot (the light
 // start leaves a PostgreSQL store to the whole CLI).
@@ -34,22 +35,23 @@ export async function showStatus(argv: string[], cmd: string, open: OpenStore): 
     }
     const id = await store.pickRun(runId);
     const { view } = await store.view(id, project.dir);
-    printStatus(view, id, Boolean(args.values.json), await store.hasWriter(id));
+    const scale = (await store.pendingRequests(id)).requests.filter((r) => r.kind === 'scale').at(-1)?.body.workers;
+    printStatus(view, id, Boolean(args.values.json), await store.hasWriter(id), typeof scale === 'number' ? { scale } : {});
     return 0;
   });
 }
 
 // Prints a run's view (and its branches, when it has worktrees) as text or as the --json document;
 // `driven`: whether an orchestrator drives the run now.
-export function printStatus(view: RunView, runId: string, json: boolean, driven: boolean): void {
+export function printStatus(view: RunView, runId: string, json: boolean, driven: boolean, pending: PendingRequests = {}): void {
   const { branches } = view;
-  if (json) process.stdout.write(`${JSON.stringify({ ...toJson(view, driven), ...(branches ? { branches } : {}) }, null, 2)}\n`);
-  else process.stdout.write(terminalText(renderStatus(view, driven) + (branches ? `${describeBranches(branches, runId, view.status).join('\n')}\n` : '')));
+  if (json) process.stdout.write(`${JSON.stringify({ ...toJson(view, driven, pending), ...(branches ? { branches } : {}) }, null, 2)}\n`);
+  else process.stdout.write(terminalText(renderStatus(view, driven, pending) + (branches ? `${describeBranches(branches, runId, view.status).join('\n')}\n` : '')));
 }
 
 // The JSON document of `team status --json`: `driven` and `attention.notDriven` say what the text's
 // "nothing drives it" says.
-export function toJson(view: RunView, driven: boolean) {
+export function toJson(view: RunView, driven: boolean, pending: PendingRequests = {}) {
   const notDriven = notDrivenLine(view, driven);
   return {
     run: view.run,
@@ -62,13 +64,15 @@ export function toJson(view: RunView, driven: boolean) {
     tasks: view.tasks,
     attention: {
       notDriven: notDriven ?? null,
+      budget: budgetDecision(view) ?? null,
       uncertain: driven ? [] : view.uncertain,
       staleApprovals: view.approvals.filter((a) => a.stale),
       malformed: view.problems,
       conflicts: view.conflicts,
       questions: openQuestions(view),
     },
-    team: { toLead: messagesToLead(view.team), reservations: view.team.reservations, overlaps: view.team.overlaps, notes: Object.fromEntries(view.team.notes) },
+    scale: { requested: pending.scale ?? null, draining: drainingWorkers(view) },
+    team: { toLead: messagesToLead(view.team), undelivered: undeliveredMessages(view).map((u) => ({ ...u.message, why: u.why })), reservations: view.team.reservations, overlaps: view.team.overlaps, notes: Object.fromEntries(view.team.notes) },
     approvals: view.approvals,
     usage: view.usage,
     spend: view.spend,

@@ -5,6 +5,7 @@ import type { RunFiles } from '../../log/read.js';
 import type { RunPaths } from '../../log/write.js';
 import type { RunView } from '../../log/fold.js';
 import { attentionLines, notDrivenLine } from '../status/render.js';
+import { currentRoster } from '../../log/reach.js';
 import { teamLines } from '../team-lines.js';
 import { unseenCheckoutChanges } from '../../isolation/view.js';
 import { prefixFor } from '../../../machines/plan.js';
@@ -45,6 +46,8 @@ export interface ReportAttempt {
 
 export interface ReportData {
   run: RunView['run'];
+  /** The workers that take work now (after `team scale`, the current roster's size). */
+  workers: number;
   status: string;
   stage: string;
   outcome?: string;
@@ -119,6 +122,7 @@ export function makeReportData(files: Pick<RunFiles, 'events'>, view: RunView, h
   attempts.sort((x, y) => x.start - y.start || x.id.localeCompare(y.id));
   return {
     run: view.run,
+    workers: currentRoster(view).length,
     status: view.status,
     stage: view.stage,
     outcome: view.outcome,

@@ -1,7 +1,9 @@
 // Renders a run's view for a person.
 import type { AttemptView, RunView } from '../../log/fold.js';
 import { terminalLine } from '../../sys/terminal-text.js';
+import { raiseCommand, spentParts } from '../../log/budget-hint.js';
 import { spendLines } from './spend.js';
+import { drainingWorkers } from '../../log/reach.js';
 import { questionLines, teamLines } from '../team-lines.js';
 
 // Several lines: the run, its stage, each task with its attempts, and what needs attention.
@@ -15,7 +17,12 @@ function describeModels(models: Record<string, string>): string {
   return pairs.length === 0 ? 'no agent with a model table: each agent\'s own model' : pairs.map(([role, model]) => `${role} ${model}`).join(', ');
 }
 
-export function renderStatus(view: RunView, driven: boolean): string {
+// What the run's writer inbox holds for the run and status shows: a scale asked for, not yet recorded.
+export interface PendingRequests {
+  scale?: number;
+}
+
+export function renderStatus(view: RunView, driven: boolean, pending: PendingRequests = {}): string {
   const { run, pipeline } = view;
   const undriven = notDrivenLine(view, driven);
   const lines = [`run ${run.run_id} (${run.mode}, profile ${run.profile})`, `  status ${view.status}${undriven ? ', nothing drives it' : ''}${view.outcome ? `: ${view.outcome}` : ''}`, `  stage  ${describeStage(view)}`];
@@ -27,6 +34,9 @@ export function renderStatus(view: RunView, driven: boolean): string {
     for (const it of view.iterations.slice(0, -1)) lines.push(`  iteration ${it.iteration}: ${it.outcome}${it.reasons.length ? ` — ${oneLine(it.reasons.join('; '))}` : ''}`);
   }
   if (pipeline.roster !== undefined) lines.push(`  workers ${pipeline.roster.length}: ${pipeline.roster.join(', ')}`);
+  const draining = drainingWorkers(view);
+  if (draining.length) lines.push(`  draining: ${draining.map((d) => `${d.worker} (${d.task} a${d.attempt})`).join(', ')}`);
+  if (pending.scale !== undefined) lines.push(`  scale requested: ${pending.scale} ${pending.scale === 1 ? 'worker' : 'workers'}, ${driven ? 'its orchestrator records it now' : 'recorded when the run resumes'}`);
   if (pipeline.costMode !== undefined) lines.push(`  models ${pipeline.costMode}: ${describeModels(pipeline.models ?? {})}`);
   for (const d of view.story.routing.filter((r) => r.iteration === pipeline.iteration).slice(-ROUTING_SHOWN)) lines.push(`  routing ${d.stage}: ${oneLine(d.text)}`);
   lines.push(...verifyLines(pipeline));
@@ -88,7 +98,9 @@ export function attentionLines(view: RunView, driven: boolean): string[] {
   const undriven = notDrivenLine(view, driven);
   if (undriven) lines.push(undriven);
   if (!driven) for (const u of view.uncertain) lines.push(`uncertain: ${u.task} attempt ${u.attempt} started with no terminal event`);
-  if (view.status === 'stopped' && view.uncertain.length === 0) {
+  const budget = budgetDecision(view);
+  if (budget) lines.push(budget);
+  else if (view.status === 'stopped' && view.uncertain.length === 0) {
     for (const task of view.tasks) {
       const last = task.attempts.at(-1);
       if (last?.status === 'interrupted') {
@@ -101,6 +113,14 @@ export function attentionLines(view: RunView, driven: boolean): string[] {
   for (const c of view.conflicts) lines.push(`conflict: ${c.task} attempt ${c.attempt} has ${c.statuses.length} terminal events (${c.statuses.join(', ')}): ${c.files.join(', ')}`);
   if (view.team) lines.push(...questionLines(view));
   return lines;
+}
+
+// A run stopped for its spent budget (exit 4): the decision, and the command that goes on with the
+// flag of the part that ran out (a raise tries the attempts the budget stopped again).
+export function budgetDecision(view: Pick<RunView, 'status' | 'spend'> & { run: { run_id: string } }): string | undefined {
+  const { spend } = view;
+  if (view.status !== 'stopped' || !spend.exceeded) return undefined;
+  return `decision needed: ${spend.exceeded}; ${raiseCommand(spentParts(spend.budget, spend.spentUsd, spend.spentTokens), view.run.run_id)} raises it and goes on`;
 }
 
 // A run that should be driven (running, or being cancelled) and is not: what says so, and what continues it.

@@ -34,3 +34,13 @@ describe('adapter', () => {
     expect(sim.parse('```json\n{}\n```')).toEqual({ ok: true, finalText: '```json\n{}\n```' });
   });
 });
+
+describe('the sim usage line', () => {
+  it('reads the last valid usage line as cost and tokens, and nothing from a malformed or negative one', () => {
+    const out = 'sim: start\nsim: usage {"cost_usd":0.1}\nsim: usage {"cost_usd":0.25,"tokens":{"input":1000,"output":200}}\n```json\n{}\n```\n';
+    expect(sim.parse(out)).toMatchObject({ ok: true, costUsd: 0.25, tokens: { input: 1000, output: 200 } });
+    expect(sim.parse('sim: usage {"cost_usd":-1}\n')).not.toHaveProperty('costUsd');
+    expect(sim.parse('sim: usage {not json\n')).toEqual({ ok: true, finalText: 'sim: usage {not json\n' });
+    expect(sim.parse('sim: usage {"cost_usd":1,"extra":"x"}\n')).not.toHaveProperty('costUsd');
+  });
+});
