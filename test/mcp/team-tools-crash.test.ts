@@ -24,6 +24,8 @@ describe('team tools across a crash of the orchestrator', () => {
           match: { stage: 'team-exec', task: 'a' },
           do: { tools: [{ call: 'team_progress', args: { text: 'step' }, repeat: 40, everyMs: 50 }, { call: 'team_inbox', until: 'unread', everyMs: 100, maxMs: 30_000 }, { call: 'team_done', args: { summary: 'done after the crash' } }] },
         },
+        // b is still at work when the message to it is sent (a message to an ended task is refused).
+        { match: { stage: 'team-exec', task: 'b' }, do: { sleepMs: 2_000 } },
       ],
     });
     const run = startTeam(project, '2:executor', 'survive a crash', '--agent', 'sim');
