@@ -9,13 +9,15 @@ import { terminalLine } from '../sys/terminal-text.js';
 // How many of the latest messages to the lead a view lists.
 const SHOWN = 8;
 
-// The questions to the lead that the person has not answered (`team say` to the asker or its task since).
-export function openQuestions(view: Pick<RunView, 'team'>): TeamMessage[] {
-  return messagesToLead(view.team).filter((q) => q.question && !view.team.messages.some((m) => m.from === 'human' && (m.to === q.from || m.to === q.task) && m.at >= q.at));
+// The questions to the lead that the person has not answered (`team say` to the asker or its task
+// since) and still can: a question whose task has ended went unanswered, and no answer reaches it now.
+export function openQuestions(view: Pick<RunView, 'team' | 'tasks'>): TeamMessage[] {
+  const ended = new Set(view.tasks.filter((t) => t.status === 'completed' || t.status === 'failed').map((t) => t.id));
+  return messagesToLead(view.team).filter((q) => q.question && !(q.task !== undefined && ended.has(q.task)) && !view.team.messages.some((m) => m.from === 'human' && (m.to === q.from || m.to === q.task) && m.at >= q.at));
 }
 
 // Needs attention: each open question, with how to answer it.
-export function questionLines(view: Pick<RunView, 'team'>): string[] {
+export function questionLines(view: Pick<RunView, 'team' | 'tasks'>): string[] {
   return openQuestions(view).map((q) => `question from ${sender(q)}: ${oneLine(q.text)} — answer with \`team say --to ${q.task ?? q.from} "…"\``);
 }
 
