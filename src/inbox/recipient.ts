@@ -2,11 +2,14 @@
 import type { FoldState, RunView } from '../log/fold.js';
 import { currentRoster, isTaskEnded } from '../log/reach.js';
 
-// Whom a message can go to: the lead, a worker of the run (worker-N), or one of its tasks.
+// Whom a message can go to: the lead, a worker the run has had (the roster now, or one a task was
+// assigned to), or one of its tasks. A `team say` checked the roster when it was sent; by the time
+// the writer records it the worker may have been drained, and the message shows as undelivered.
 export function recipientProblem(st: Readonly<FoldState>, to: string): string | undefined {
   if (to === 'lead' || st.tasks.has(to) || st.assigned.has(to)) return undefined;
-  if ([...st.assigned.values()].includes(to) || /^worker-\d+$/.test(to)) return undefined;
-  return `--to: ${to} is neither lead, a worker (worker-N) nor a task of the run`;
+  const workers = new Set([...st.assigned.values(), ...(st.pipeline.roster ?? Array.from({ length: st.started?.workers ?? 0 }, (_, i) => `worker-${i + 1}`))]);
+  if (workers.has(to)) return undefined;
+  return `--to: ${to} is neither lead, a worker of the run (${[...workers].sort().join(', ') || 'none'}) nor one of its tasks`;
 }
 
 // Why a message from the person to `to` would never be read (`team say`), with what it can go to:

@@ -55,7 +55,9 @@ describe('src/mcp/answer', () => {
     expect(refusal('team_message', { to: 'lead', text: 'bell \u0007' })).toBe('text: refused, it holds a control character');
     expect(refusal('team_reserve', { files: ['../../etc/passwd'] })).toMatch(/^files: /);
     expect(refusal('team_message', { to: 'b', text: 'hi me' })).toBe('to: not to yourself');
-    expect(refusal('team_message', { to: 'nobody', text: 'hi' })).toBe('--to: nobody is neither lead, a worker (worker-N) nor a task of the run');
+    expect(refusal('team_message', { to: 'nobody', text: 'hi' })).toBe('--to: nobody is neither lead, a worker of the run (worker-1, worker-2) nor one of its tasks');
+    // A worker the run never had: nobody would read it.
+    expect(refusal('team_message', { to: 'worker-9', text: 'hi' })).toBe('--to: worker-9 is neither lead, a worker of the run (worker-1, worker-2) nor one of its tasks');
     expect(refusal('team_progress', { text: 'x', extra: 1 })).toMatch(/^team_progress: .*extra/s);
   });
 
