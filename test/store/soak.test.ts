@@ -23,7 +23,7 @@ function random(seed: number): () => number {
     return state / 2 ** 31;
   };
 }
-const SEED = Date.now() % 100_000;
+const SEED = Number(process.env.TEAMLINE_SOAK_SEED ?? Date.now() % 100_000);
 
 describe('the store path under a soak', () => {
   it(`completes 200 tasks on 8 workers through kill -9 of workers and a PostgreSQL restart (seed ${SEED})`, { timeout: 480_000 }, async () => {
@@ -39,8 +39,22 @@ describe('the store path under a soak', () => {
     // The kills and the restart, each once a share of the tasks has finished.
     const marks = [...Array.from({ length: KILLS }, (_, k) => Math.round(((k + 1) * TASKS) / (KILLS + 2))), Math.round(TASKS / 2)].sort((a, b) => a - b);
     let restarted = false;
+    // A run that ends before the marks are reached fails the test at once, with what it said and
+    // the state of the log then (not after the wait's bound, with nothing to go on).
+    let runEnded: { exitCode?: number; stderr?: unknown } | undefined;
+    void run.then((r) => (runEnded = r), (r: { exitCode?: number; stderr?: unknown }) => (runEnded = r));
+    const progress = async () => {
+      const events = await world.events(runId);
+      const running = events.filter((e) => e.event === 'task_started').length - events.filter((e) => e.event === 'task_finished').length;
+      return `${events.length} events, the last ${events.at(-1)?.event}; ${running} attempts started and not ended`;
+    };
     for (const mark of marks) {
-      await until(async () => (await finished()) >= mark, `${mark} tasks finished`, 240_000);
+      await until(async () => {
+        if (runEnded) throw new Error(`the run ended (exit ${runEnded.exitCode}) before ${mark} tasks finished: ${await progress()}\n${String(runEnded.stderr).slice(-3000)}`);
+        return (await finished()) >= mark;
+      }, `${mark} tasks finished`, 240_000).catch(async (error: Error) => {
+        throw new Error(`${error.message} (${await progress()})`);
+      });
       if (!restarted && mark === Math.round(TASKS / 2)) {
         restarted = true;
         await env.cluster.restart(1_500);
