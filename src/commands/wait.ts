@@ -110,6 +110,9 @@ async function lookOnce(source: WaitSource, json: boolean, timeoutS: number | un
   }
   if (timeoutS !== undefined && Date.now() - look.started >= timeoutS * 1000) {
     const now = await source.view();
+    // The run may have ended since the look above: its end, not a summary of a run "still completed".
+    const endedNow = endedAs(now.status);
+    if (endedNow && (endedNow !== 'stopped' || !(await source.driven()))) return reportEnded(source, now, endedNow, json);
     const before = since === undefined ? undefined : await source.viewAt(Math.min(since, now.eventCount));
     const lines = withCheckoutChanges(summarizeProgress(now, source.runDir, timeoutS, { before, round }), now);
     write(json, { type: 'wait.timeout', run: source.runId, status: view.status, stage: view.stage, summary: lines }, lines.join('\n'));
