@@ -84,3 +84,14 @@ function parseJson<T>(text: string, schema: z.ZodType<T>): T | undefined {
     return undefined;
   }
 }
+
+// The calls without an answer, the unreadable ones answered at once with why (the agent waits on
+// each call it made: none is left without an answer).
+export function takeOpenCalls(attemptDir: string): ToolCall[] {
+  const open = readOpenCalls(attemptDir);
+  for (const bad of open.unreadable) {
+    const key = keyOfCallFile(bad.name);
+    if (key) writeAnswer(attemptDir, key, { ok: false, answer: { error: `the call could not be read: ${bad.reason}` } });
+  }
+  return open.calls;
+}

@@ -5,7 +5,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import type { RunSession } from '../run/session.js';
 import { recordOnce } from '../inbox/record-once.js';
-import { CALLS_DIR, keyOfCallFile, readOpenCalls, writeAnswer } from './calls.js';
+import { CALLS_DIR, takeOpenCalls, writeAnswer } from './calls.js';
 import { handleCall, type CallSite } from './answer.js';
 
 // How often the calls folder is looked at besides its change notices.
@@ -56,12 +56,7 @@ export function openDesk(session: RunSession, site: CallSite): CallDesk {
 
 // Records and answers every call waiting, in the order made.
 export async function takeCalls(session: RunSession, site: CallSite): Promise<void> {
-  const open = readOpenCalls(site.attemptDir);
-  for (const bad of open.unreadable) {
-    const key = keyOfCallFile(bad.name);
-    if (key) writeAnswer(site.attemptDir, key, { ok: false, answer: { error: `the call could not be read: ${bad.reason}` } });
-  }
-  for (const call of open.calls) {
+  for (const call of takeOpenCalls(site.attemptDir)) {
     const key = callEventKey(site, call.key);
     const handled = handleCall(session.events.fold.state, site, call, key);
     if (handled.event) await recordOnce(session, key, handled.event);

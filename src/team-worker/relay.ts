@@ -5,7 +5,7 @@
 import type { Stage } from '../../workers/types.js';
 import { foldOf } from '../log/fold.js';
 import { handleCall, type CallSite } from '../mcp/answer.js';
-import { keyOfCallFile, readOpenCalls, writeAnswer, type ToolCall } from '../mcp/calls.js';
+import { takeOpenCalls, writeAnswer, type ToolCall } from '../mcp/calls.js';
 import { callEventKey } from '../mcp/desk.js';
 import type { PgStore } from '../store/pg/store.js';
 
@@ -19,9 +19,11 @@ export interface CallRelay {
 // Relays the calls of `site`'s attempt of run `runId` until closed.
 export function relayCalls(store: PgStore, runId: string, site: CallSite, onError: (error: Error) => void): CallRelay {
   const waiting = new Map<string, ToolCall>();
+  // How many events the log held when it was last read: it is read again only once it grew.
+  const log = { readAt: -1 };
   let busy = Promise.resolve();
   const look = () => {
-    busy = busy.then(() => relayOnce(store, runId, site, waiting)).catch((error: Error) => onError(error));
+    busy = busy.then(() => relayOnce(store, runId, site, waiting, log)).catch((error: Error) => onError(error));
   };
   const timer = setInterval(look, POLL_MS);
   look();
@@ -33,20 +35,18 @@ export function relayCalls(store: PgStore, runId: string, site: CallSite, onErro
   };
 }
 
-async function relayOnce(store: PgStore, runId: string, site: CallSite, waiting: Map<string, ToolCall>): Promise<void> {
-  const open = readOpenCalls(site.attemptDir);
-  for (const bad of open.unreadable) {
-    const key = keyOfCallFile(bad.name);
-    if (key) writeAnswer(site.attemptDir, key, { ok: false, answer: { error: `the call could not be read: ${bad.reason}` } });
-  }
-  for (const call of open.calls) {
+async function relayOnce(store: PgStore, runId: string, site: CallSite, waiting: Map<string, ToolCall>, log: { readAt: number }): Promise<void> {
+  for (const call of takeOpenCalls(site.attemptDir)) {
     const key = callEventKey(site, call.key);
     if (waiting.has(key)) continue;
     await store.postRequest(runId, { kind: 'tool_call', key, body: { task_id: site.task, attempt: site.attempt, worker: site.worker, stage: site.stage, call } });
     waiting.set(key, call);
   }
   if (waiting.size === 0) return;
+  const count = await store.eventCount(runId);
+  if (count === log.readAt) return;
   const read = await store.read(runId);
+  log.readAt = count;
   for (const [key, call] of waiting) {
     const at = read.events.findIndex((e) => 'key' in e && e.key === key);
     if (at < 0) continue;
