@@ -57,6 +57,30 @@ const STAGE_HOLDS = {
   'budget.raised': [{ guard: 'stageHeldForBudget', actions: ['releaseBudget', 'restartStageAttempt'] }, { actions: 'releaseBudget' }],
 } as const;
 
+// A stage's optional agent (explore, the plan's architect, the critic): skipped when its guard
+// says so; its attempt retried like any stage attempt, and the stage goes on to `next` whether it
+// completed or failed every attempt (its failure is noted, never the run's).
+function optionalAgent(o: { entry: 'startExplore' | 'startPlanArchitect' | 'startCritic'; skip: 'noExplore' | 'noPlanArchitect' | 'noCritic'; payload: Record<string, { actions: 'acceptFindings' | 'acceptArchitectNotes' | 'acceptObjections' }>; next: string; complete?: Stage; failed?: 'noteExploreFailed' | 'noteCriticFailed' }) {
+  const complete = o.complete ? ([{ type: 'completeStage', params: { stage: o.complete } }] as const) : ([] as const);
+  return pipelineSetup.createStateConfig({
+    entry: o.entry,
+    always: { guard: o.skip, target: o.next, actions: [...complete] },
+    on: {
+      ...o.payload,
+      'task.finished': [
+        { guard: 'isStaleStageAttempt' },
+        ...HELD_STAGE_FINISH,
+        { guard: 'notRetryable', target: '#pipeline.stopping', actions: ['finishStageAttempt', 'noteNotRetryable'] },
+        { guard: 'stageAttemptCompleted', target: o.next, actions: ['finishStageAttempt', ...complete] },
+        { guard: 'stageAttemptRetryable', actions: 'retryStageAttempt' },
+        { target: o.next, actions: ['finishStageAttempt', ...(o.failed ? [o.failed] : []), ...complete] },
+      ],
+      'runtime.resume': { actions: 'respawnRunning' },
+      ...STAGE_HOLDS,
+    },
+  });
+}
+
 export const pipelineMachine = pipelineSetup.createMachine({
   id: 'pipeline',
   context: ({ input }) => makeInitialContext(input),
@@ -76,42 +100,10 @@ export const pipelineMachine = pipelineSetup.createMachine({
       initial: 'explore',
       states: {
         // With routing.explore, a read-only explore agent first; its findings go to the planner.
-        explore: {
-          entry: 'startExplore',
-          always: { guard: 'noExplore', target: 'working' },
-          on: {
-            'explore.found': { actions: 'acceptFindings' },
-            'task.finished': [
-              { guard: 'isStaleStageAttempt' },
-              ...HELD_STAGE_FINISH,
-              { guard: 'notRetryable', target: '#pipeline.stopping', actions: ['finishStageAttempt', 'noteNotRetryable'] },
-              { guard: 'stageAttemptCompleted', target: 'working', actions: 'finishStageAttempt' },
-              { guard: 'stageAttemptRetryable', actions: 'retryStageAttempt' },
-              { target: 'working', actions: ['finishStageAttempt', 'noteExploreFailed'] },
-            ],
-            'runtime.resume': { actions: 'respawnRunning' },
-            ...STAGE_HOLDS,
-          },
-        },
+        explore: optionalAgent({ entry: 'startExplore', skip: 'noExplore', payload: { 'explore.found': { actions: 'acceptFindings' } }, next: 'working', failed: 'noteExploreFailed' }),
         working: agentStageWorking('team-plan', { 'plan.accepted': { actions: 'acceptPlan' } }, undefined, 'architect'),
         // An architect reviews the plan's boundaries when the config or the planner asks; else the stage completes at once.
-        architect: {
-          entry: 'startPlanArchitect',
-          always: { guard: 'noPlanArchitect', target: 'handoff', actions: { type: 'completeStage', params: { stage: 'team-plan' } } },
-          on: {
-            'architect.noted': { actions: 'acceptArchitectNotes' },
-            'task.finished': [
-              { guard: 'isStaleStageAttempt' },
-              ...HELD_STAGE_FINISH,
-              { guard: 'notRetryable', target: '#pipeline.stopping', actions: ['finishStageAttempt', 'noteNotRetryable'] },
-              { guard: 'stageAttemptCompleted', target: 'handoff', actions: ['finishStageAttempt', { type: 'completeStage', params: { stage: 'team-plan' } }] },
-              { guard: 'stageAttemptRetryable', actions: 'retryStageAttempt' },
-              { target: 'handoff', actions: ['finishStageAttempt', { type: 'completeStage', params: { stage: 'team-plan' } }] },
-            ],
-            'runtime.resume': { actions: 'respawnRunning' },
-            ...STAGE_HOLDS,
-          },
-        },
+        architect: optionalAgent({ entry: 'startPlanArchitect', skip: 'noPlanArchitect', payload: { 'architect.noted': { actions: 'acceptArchitectNotes' } }, next: 'handoff', complete: 'team-plan' }),
         handoff: {
           invoke: { src: 'writeHandoff', input: ({ context }) => handoffInput('team-plan', context.needsPrd ? 'team-prd' : 'team-exec')({ context }) },
           on: {
@@ -130,23 +122,7 @@ export const pipelineMachine = pipelineSetup.createMachine({
       states: {
         working: agentStageWorking('team-prd', { 'prd.accepted': { actions: 'acceptPrd' } }, undefined, 'critic'),
         // With routing.critic, a critic challenges the scope; without, the stage completes at once.
-        critic: {
-          entry: 'startCritic',
-          always: { guard: 'noCritic', target: 'handoff', actions: { type: 'completeStage', params: { stage: 'team-prd' } } },
-          on: {
-            'critic.objected': { actions: 'acceptObjections' },
-            'task.finished': [
-              { guard: 'isStaleStageAttempt' },
-              ...HELD_STAGE_FINISH,
-              { guard: 'notRetryable', target: '#pipeline.stopping', actions: ['finishStageAttempt', 'noteNotRetryable'] },
-              { guard: 'stageAttemptCompleted', target: 'handoff', actions: ['finishStageAttempt', { type: 'completeStage', params: { stage: 'team-prd' } }] },
-              { guard: 'stageAttemptRetryable', actions: 'retryStageAttempt' },
-              { target: 'handoff', actions: ['finishStageAttempt', 'noteCriticFailed', { type: 'completeStage', params: { stage: 'team-prd' } }] },
-            ],
-            'runtime.resume': { actions: 'respawnRunning' },
-            ...STAGE_HOLDS,
-          },
-        },
+        critic: optionalAgent({ entry: 'startCritic', skip: 'noCritic', payload: { 'critic.objected': { actions: 'acceptObjections' } }, next: 'handoff', complete: 'team-prd', failed: 'noteCriticFailed' }),
         handoff: {
           invoke: { src: 'writeHandoff', input: handoffInput('team-prd', 'team-exec') },
           on: { ...reenter('handoff'), 'handoff.written': { target: '#pipeline.exec', actions: 'addHandoff' } },
