@@ -60,7 +60,10 @@ export async function waitCommand(argv: string[]): Promise<number> {
   const url = storeUrlOf(flag, project.config);
   const store = await openStore(project, flag, 'wait');
   const ride = url === undefined ? undefined : await rideOutages(url, project.config.team.storeOutageMs);
-  return withStore(store, async () => waitFor(await waitSource(store, named, project.dir), args.values.json === true, timeoutS, { since, round }, ride));
+  return withStore(store, async () => {
+    const id = ride ? await ride.outage.retry(() => store.pickRun(named)) : await store.pickRun(named);
+    return waitFor(waitSource(store, id, project.dir), args.values.json === true, timeoutS, { since, round }, ride);
+  });
 }
 
 // On the PostgreSQL store, a wait that reached the store goes on through an outage of it, and a run
@@ -72,7 +75,7 @@ async function rideOutages(url: string, outageMs: number): Promise<Ride> {
 }
 
 interface Ride {
-  outage: { absorbs(error: unknown): boolean; over(): void };
+  outage: { absorbs(error: unknown): boolean; over(): void; retry<T>(look: () => Promise<T>): Promise<T> };
   orphanGraceMs: number;
 }
 
@@ -123,8 +126,7 @@ async function lookOnce(source: WaitSource, json: boolean, timeoutS: number | un
 
 // The run on its store, folded again when its log holds another number of events. The wait's mark
 // (what changed since the last wait) is kept in this machine's folder of the run.
-export async function waitSource(store: RunStore, runId: string | undefined, projectDir: string): Promise<WaitSource> {
-  const id = await store.pickRun(runId);
+function waitSource(store: RunStore, id: string, projectDir: string): WaitSource {
   const paths = store.paths(id);
   mkdirSync(paths.runDir, { recursive: true });
   let seen = -1;

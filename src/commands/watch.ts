@@ -33,13 +33,13 @@ export async function watchCommand(argv: string[], cmd = 'team watch'): Promise<
   const options = { out: process.stdout, input: tty ? process.stdin : undefined, intervalMs, tty };
   const store = await openStore(project, flag, 'watch');
   return withStore(store, async () => {
-    const id = await store.pickRun(runId);
-    const tails = openTails(store, id);
     const where = store.where;
-    const undriven = store.kind === 'files' ? `\`team resume --run ${id}\` continues it` : `no writer holds its lock in ${where}; \`team resume --run ${id} --store ${where}\` continues it`;
     // The database away for a while once it was reached (a restart): the view stays as it was and
     // is read again at the next tick, up to team.storeOutageMs.
     const outage = store.kind === 'postgres' ? new StoreOutage(where, project.config.team.storeOutageMs) : undefined;
+    const id = outage ? await outage.retry(() => store.pickRun(runId), OUTAGE_RETRY_MS) : await store.pickRun(runId);
+    const tails = openTails(store, id);
+    const undriven = store.kind === 'files' ? `\`team resume --run ${id}\` continues it` : `no writer holds its lock in ${where}; \`team resume --run ${id} --store ${where}\` continues it`;
     let last: WatchModel | undefined;
     const load = async (): Promise<WatchModel> => {
       try {

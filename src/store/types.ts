@@ -6,6 +6,8 @@ import type { Problem, RunFiles } from '../log/read.js';
 import type { RunView } from '../log/fold.js';
 import type { RunPaths, RunRecord } from '../log/write.js';
 import type { InboxRead, NewInboxRequest } from './inbox.js';
+import { TeamError } from '../sys/errors.js';
+import { isConnectionLoss, StoreUnreachableError } from './pg/connect.js';
 
 // An attempt with more than one terminal record: none of them is trusted as its end.
 export interface TerminalConflict {
@@ -75,10 +77,15 @@ export function foldInput(read: RunRead): Pick<RunFiles, 'run' | 'events' | 'app
   return { run: read.run, events: read.events, approvals: read.approvals, problems: read.malformed };
 }
 
-// Runs `work` on the store, and closes it however the work ends.
+// Runs `work` on the store, and closes it however the work ends. The PostgreSQL store lost in the
+// middle of a command (a restart, the network) is named as such, never a stack: what the store
+// recorded stays as it was.
 export async function withStore<T>(store: RunStore, work: (store: RunStore) => Promise<T>): Promise<T> {
   try {
     return await work(store);
+  } catch (error) {
+    if (store.kind === 'postgres' && !(error instanceof TeamError) && isConnectionLoss(error)) throw new StoreUnreachableError(store.where, error as Error);
+    throw error;
   } finally {
     await store.close();
   }

@@ -8,7 +8,8 @@ import type { EventSink } from '../../log/event-group.js';
 import { eventFileName } from '../../log/write.js';
 import { nowIso } from '../../log/time.js';
 import type { AttemptJob } from './attempt-job.js';
-import { isConnectionLoss, type KeptWriterLock } from './kept-lock.js';
+import { isConnectionLoss } from './connect.js';
+import type { KeptWriterLock } from './kept-lock.js';
 import { appendMadeStep } from './step.js';
 import type { PgStore } from './store.js';
 

@@ -10,16 +10,6 @@ import { takeWriterLock, type WriterLock } from './writer-lock.js';
 const RETRY_FIRST_MS = 250;
 const RETRY_LAST_MS = 4_000;
 
-// pg's words and SQLSTATEs for a connection that is gone or cannot be made now.
-const GONE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006']);
-const GONE_WORDS = /Connection terminated|connection timeout|timeout exceeded when trying to connect|the database system is (starting up|shutting down|in recovery)|Client has encountered a connection error|cannot be reached/i;
-
-// Whether an error says the store's connection went away (the outcome of what it did is unknown).
-export function isConnectionLoss(error: unknown): boolean {
-  const e = error as { code?: string; message?: string } | undefined;
-  return (e?.code !== undefined && GONE_CODES.has(e.code)) || GONE_WORDS.test(e?.message ?? '');
-}
-
 export class KeptWriterLock {
   private lock: WriterLock;
   private retaking?: Promise<void>;

@@ -1,9 +1,10 @@
 // A command that follows a run on the PostgreSQL store (`team wait`, `team watch`) through an
 // outage of the store: a look that fails because the store is away is absorbed, and the command
 // looks again; past the bound (team.storeOutageMs) it gives up, naming since when.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { EXIT, TeamError } from '../../sys/errors.js';
-import { describeUrl, StoreUnreachableError } from './connect.js';
-import { isConnectionLoss } from './kept-lock.js';
+import { describeUrl, isConnectionLoss, StoreUnreachableError } from './connect.js';
+
 
 export class StoreOutage {
   private since?: Date;
@@ -25,6 +26,21 @@ export class StoreOutage {
   // The store answered: an outage, if any, is over.
   over(): void {
     this.since = undefined;
+  }
+
+  // `look` made again every `everyMs` while the store is away, up to the bound: the first look of a
+  // follower (which run) may meet the outage as well as any later one.
+  async retry<T>(look: () => Promise<T>, everyMs = 500): Promise<T> {
+    for (;;) {
+      try {
+        const answer = await look();
+        this.over();
+        return answer;
+      } catch (error) {
+        if (!this.absorbs(error)) throw error;
+      }
+      await sleep(everyMs);
+    }
   }
 }
 
