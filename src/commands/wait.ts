@@ -126,7 +126,7 @@ async function lookOnce(source: WaitSource, json: boolean, timeoutS: number | un
 
 // The run on its store, folded again when its log holds another number of events. The wait's mark
 // (what changed since the last wait) is kept in this machine's folder of the run.
-function waitSource(store: RunStore, id: string, projectDir: string): WaitSource {
+export function waitSource(store: RunStore, id: string, projectDir: string): WaitSource {
   const paths = store.paths(id);
   mkdirSync(paths.runDir, { recursive: true });
   let seen = -1;

@@ -18,7 +18,7 @@ describe('team wait on the files', () => {
     const project = makeProject();
     await new FileStore(project.dir, { fsync: false }).createRun(RUN_FIELDS, 'run-1');
     const paths = runPaths(project.dir, 'run-1');
-    const source = await waitSource(new FileStore(project.dir, { fsync: false }), 'run-1', project.dir);
+    const source = waitSource(new FileStore(project.dir, { fsync: false }), 'run-1', project.dir);
     expect((await source.view()).status).toBe('running');
     // The end as the writer leaves it for a moment: written and synced, not yet renamed.
     appendEvent(paths, 'run-1', { event: 'run_failed', reason: 'verify failed' }, { fsync: false });
@@ -35,7 +35,7 @@ describe('team wait on the files', () => {
     await new FileStore(project.dir, { fsync: false }).createRun(RUN_FIELDS, 'run-1');
     const paths = runPaths(project.dir, 'run-1');
     appendEvent(paths, 'run-1', { event: 'task_retry', task_id: 't1', attempt: 2, reason: 'flaky' }, { fsync: false });
-    const source = await waitSource(new FileStore(project.dir, { fsync: false }), 'run-1', project.dir);
+    const source = waitSource(new FileStore(project.dir, { fsync: false }), 'run-1', project.dir);
     expect((await source.view()).status).toBe('running');
     // The same number of events, one of them the end: only a fresh fold sees it.
     const [retry] = readdirSync(paths.eventsDir).filter((n) => n.includes('task_retry'));
