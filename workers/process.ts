@@ -4,6 +4,7 @@ import { accessSync, constants as fsConstants, readFileSync, writeFileSync } fro
 import { open } from 'node:fs/promises';
 import { constants } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { execa } from 'execa';
 import { Launcher, type Started } from './launcher.js';
 import { groupExists, herePlace, isProcessAlive, listGroupMembers, ownsGroup, readForkCount, readPidStart, readZombieEnd, signalGroup, waitUntil } from '../src/sys/proc.js';
@@ -94,8 +95,11 @@ export function createProcessBackend(): WorkerBackend {
       exitCode = result.exitCode ?? null;
       signal = result.signal ?? null;
     } else if (child) {
-      // The wrapper's word, or its end without one (killed): whichever comes first.
-      const result = await Promise.race([child.ended, untilGone(alive).then(() => ({ exitCode: undefined }))]);
+      // The wrapper's word, or its end without one (killed): whichever comes first. The look that
+      // lost stops at once: a pending poll would hold the orchestrator's exit for its period.
+      const looking = new AbortController();
+      const result = await Promise.race([child.ended, untilGone(alive, looking.signal).then(() => ({ exitCode: undefined }))]);
+      looking.abort();
       launcher?.forget(handle.pid);
       exitCode = result.exitCode ?? null;
       if (result.exitCode === undefined) ({ exitCode, signal } = zombieEnd(handle) ?? { exitCode: null, signal: null });
@@ -129,9 +133,9 @@ function identity(forksAt: number | undefined): { bootId?: string; pidNs?: strin
   return { ...herePlace(), ...(forksAt !== undefined ? { forksAt } : {}) };
 }
 
-// Resolves once the process is gone (a zombie counts as gone).
-async function untilGone(alive: () => boolean): Promise<void> {
-  while (alive()) await new Promise((r) => setTimeout(r, ADOPTED_POLL_MS));
+// Resolves once the process is gone (a zombie counts as gone), or once `signal` says to stop looking.
+async function untilGone(alive: () => boolean, signal?: AbortSignal): Promise<void> {
+  while (signal?.aborted !== true && alive()) await sleep(ADOPTED_POLL_MS, undefined, { signal }).catch(() => undefined);
 }
 
 // How a wrapper that ended without a word ended, while its zombie is not reaped yet.
