@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { git, linesOf } from '../git/git.js';
+import { mayBeInRepo } from '../git/repo.js';
 import { verifyDir } from '../isolation/integration.js';
 import type { GateParts } from './gates.js';
 
@@ -24,18 +25,20 @@ export async function scanChanges(parts: GateParts, iteration: number, pass: num
   parts.events.commit({ event: 'changes_scanned', iteration, pass, files: scan.files, security: scan.security });
 }
 
-// The changed files since `base` (committed, uncommitted and untracked alike) and the security reasons.
+// The changed files since `base` (committed, uncommitted and untracked alike) and the security
+// reasons; none where git knows of no repository. The three looks are made at once.
 export async function readChanges(cwd: string, base: string, patterns: { paths: string[]; content: string[] }): Promise<ChangeScan> {
-  const diffed = await git(cwd, ['diff', '--name-only', base, '--']);
+  if (!mayBeInRepo(cwd)) return { files: 0, security: [] };
+  const [diffed, listed, diff] = await Promise.all([git(cwd, ['diff', '--name-only', base, '--']), git(cwd, ['ls-files', '--others', '--exclude-standard']), git(cwd, ['diff', '-U0', base, '--'])]);
   if (!diffed.ok) return { files: 0, security: [] };
-  const untracked = linesOf((await git(cwd, ['ls-files', '--others', '--exclude-standard'])).stdout);
+  const untracked = linesOf(listed.stdout);
   const files = [...new Set([...linesOf(diffed.stdout), ...untracked])].filter((f) => !f.startsWith('.team/'));
   const reasons = new Set<string>();
   for (const path of files) {
     const hit = matchPath(path, patterns.paths);
     if (hit) reasons.add(`${hit} changed`);
   }
-  const added = addedText(cwd, (await git(cwd, ['diff', '-U0', base, '--'])).stdout, untracked);
+  const added = addedText(cwd, diff.stdout, untracked);
   for (const [path, text] of added) {
     const hit = patterns.content.find((p) => new RegExp(p, 'im').test(text));
     if (hit) reasons.add(`${path} matches /${hit}/`);

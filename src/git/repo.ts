@@ -10,9 +10,7 @@ export type RepoProbe =
 
 // Probes `dir`: inside a git work tree with at least one commit, or not (and why).
 export async function probeRepo(dir: string): Promise<RepoProbe> {
-  // No `.git` in the folder or above it, and no GIT_DIR: git would find no repository either, and
-  // asking it costs a process.
-  if (process.env.GIT_DIR === undefined && !hasGitAbove(resolve(dir))) return { kind: 'none', reason: `${dir} is not in a git repository` };
+  if (!mayBeInRepo(dir)) return { kind: 'none', reason: `${dir} is not in a git repository` };
   const top = await git(dir, ['rev-parse', '--show-toplevel']);
   if (!top.ok) return { kind: 'none', reason: `${dir} is not in a git repository` };
   const head = await git(dir, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
@@ -20,6 +18,12 @@ export async function probeRepo(dir: string): Promise<RepoProbe> {
   const prefix = await git(dir, ['rev-parse', '--show-prefix']);
   const branch = await git(dir, ['symbolic-ref', '--quiet', '--short', 'HEAD']);
   return { kind: 'git', top: top.stdout, prefix: prefix.stdout.replace(/\/$/, ''), head: head.stdout, branch: branch.ok ? branch.stdout : '' };
+}
+
+// False when git would find no repository for `dir` (no `.git` in it or above, no GIT_DIR): a look
+// at the disk, where asking git costs a process.
+export function mayBeInRepo(dir: string): boolean {
+  return process.env.GIT_DIR !== undefined || hasGitAbove(resolve(dir));
 }
 
 function hasGitAbove(dir: string): boolean {
