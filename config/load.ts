@@ -51,9 +51,11 @@ function checkPromptFiles(config: TeamConfig, file: string): void {
   }
 }
 
-// Validates a config object; the message lists every wrong field with its path.
+// Validates a config object; the message lists every wrong field with its path. Without zod's
+// compiled fast path: a process parses its config once or twice, and building that path (new
+// Function per schema) took 5 ms of a command's start against 2 ms for the parse without it.
 export function parseConfig(raw: unknown, source: string): TeamConfig {
-  const parsed = configSchema.safeParse(raw);
+  const parsed = configSchema.safeParse(raw, { jitless: true });
   if (!parsed.success) throw new ConfigError(`config ${source} is invalid:\n${z.prettifyError(parsed.error)}`);
   const config = parsed.data;
   for (const [role, agent] of Object.entries(config.roles)) {
