@@ -27,7 +27,7 @@ afterAll(() => {
 });
 
 // Everything the refused command could have written: event and approval files, and `current`.
-function snapshot(): Record<string, string[] | string> {
+function snapshot(): { events: string[]; approvals: string[]; runs: string[]; current: string } {
   return {
     events: project.listEvents(runId),
     approvals: readdirSync(join(project.runDir(runId), 'approvals')).sort(),

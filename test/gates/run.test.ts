@@ -18,7 +18,7 @@ describe('runtime/gate-run', () => {
     folders.push(dir);
     const ran = join(dir, 'ran');
     const recorded: WorkerHandle[] = [];
-    const record = (group: WorkerHandle) => {
+    const record = async (group: WorkerHandle) => {
       // Time enough for an unheld gate to have run its command by now.
       block(300);
       expect(existsSync(ran)).toBe(false);

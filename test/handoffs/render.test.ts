@@ -92,7 +92,7 @@ describe('handoffs/render', () => {
   it('finds the files of a defect’s task when the verifier leaves out the iteration prefix', () => {
     const fix = fixtures.makeFixContext();
     const middleware = { ...fix.tasks['middleware']!, id: 'i2.middleware' };
-    const context = { ...fix, iteration: 2, tasks: { ...fix.tasks, 'i2.middleware': middleware } };
+    const context = { ...fix, iteration: 2, tasks: { ...fix.tasks, 'i2.middleware': middleware } as Record<string, typeof middleware> };
     delete context.tasks['middleware'];
     const text = renderHandoff(fixtures.makeInput('team-fix', 'team-exec', context));
     expect(bulletOf(text, 'Files')).toContain('src/middleware/validate.ts (i2.middleware)');

@@ -51,7 +51,7 @@ export function makeSimProject(scenario: string | object, config: Record<string,
       return { ...readRunFiles(paths), runId: paths.runId, paths };
     },
     statusView() {
-      return toJson(loadRunView(resolveRun(project.dir, undefined), project.dir));
+      return toJson(loadRunView(resolveRun(project.dir, undefined), project.dir), false);
     },
     ledger() {
       const file = join(project.dir, '.team', 'sim-ledger.jsonl');

@@ -10,7 +10,7 @@ import { keyOf, nameOf, pipelineMachine, proposeEvents, type PipelineSnapshot } 
 import { T1, toExec, toVerify } from './routes.js';
 
 const POLICY: RoutingPolicy = { reviewFiles: 20, fixer: 'debugger', known: ['sim', 'codex'] };
-const AUTH = { type: 'changes.scanned', files: 2, security: ['src/auth/ changed'] } as const;
+const AUTH = { type: 'changes.scanned' as const, files: 2, security: ['src/auth/ changed'] };
 const gate = (exitCode: number) => ({ command: 'npm run build', exitCode, timedOut: false, durationMs: 1, output: exitCode ? 'error TS2322' : 'ok' });
 
 // A routed run (only the executor has an agent of its own) driven to its verifier.

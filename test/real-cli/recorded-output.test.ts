@@ -90,7 +90,7 @@ describe('recorded output of the real CLIs', () => {
   };
 
   describe.each(Object.entries(LIMITED))('%s rate limits', (cli, files) => {
-    const adapter = CLI_ADAPTERS[cli]!;
+    const adapter = CLI_ADAPTERS[cli as keyof typeof CLI_ADAPTERS];
     const read = (name: string) => readFileSync(join(FIXTURES, cli, name), 'utf8');
 
     it.each(Object.entries(files!))('reads %s as a rate limit with its wait, no failure', (name, expected) => {

@@ -92,7 +92,7 @@ export function itRunsWithTeamTools(ctx: RealCliContext): void {
     const stopped = server.calls.find(execCall(run.project.dir, 't1', 4))!;
     expect(stopped.outputs[3]).toMatch(/shutdown/i);
     expect(stopped.step).toMatchObject({ kind: 'tool', args: { summary: 'stopped: the lead asked for a shutdown' } });
-    const ofT1 = (name: 'team_looked' | 'team_reserved' | 'team_result') => eventsOf(files, name).filter((e) => e.task_id === 't1');
+    const ofT1 = <N extends 'team_looked' | 'team_reserved' | 'team_result'>(name: N) => eventsOf(files, name).filter((e) => e.task_id === 't1');
     expect(ofT1('team_looked')).toHaveLength(1);
     expect(ofT1('team_reserved')).toHaveLength(1);
     expect(ofT1('team_result').map((e) => e.status)).toEqual(['failed']);

@@ -114,7 +114,7 @@ describe('report story in a browser', () => {
       const seconds = labels.map((l) => Number(l.replace(/s$/, '')));
       expect(seconds.every((s, i) => Number.isFinite(s) && (i === 0 || s > seconds[i - 1]!))).toBe(true);
       const boxes = await page.locator('.axis .tick-label').evaluateAll((nodes) => nodes.map((n) => n.getBoundingClientRect()).map((r) => [r.left, r.right]));
-      for (let i = 1; i < boxes.length; i++) expect(boxes[i]![0]).toBeGreaterThan(boxes[i - 1]![1]);
+      for (let i = 1; i < boxes.length; i++) expect(boxes[i]![0]!).toBeGreaterThan(boxes[i - 1]![1]!);
     }
   });
 

@@ -6,7 +6,7 @@ import type { AdapterInput } from '../../../workers/types.js';
 import { ensureSimBuilt, ROOT, SIM_AGENT } from './run-sim.js';
 
 function makeInput(agent: AdapterInput['agent']): AdapterInput {
-  return { prompt: 'p', promptFile: '/p/prompt.md', resultFile: '/p/result.json', projectDir: '/work/project', agent };
+  return { prompt: 'p', promptFile: '/p/prompt.md', resultFile: '/p/result.json', projectDir: '/work/project', agent, stage: 'team-exec', permission: 'edit' };
 }
 
 describe('adapter', () => {

@@ -33,7 +33,7 @@ describe('tmux overview', () => {
     for (;;) {
       const spawned = (() => {
         try {
-          return eventsOf(project.readRun().events, 'attempt_spawned').filter((e) => e.stage === undefined || e.task_id !== 'plan');
+          return eventsOf(project.readRun().events, 'attempt_spawned');
         } catch {
           return [];
         }
