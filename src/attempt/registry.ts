@@ -1,7 +1,7 @@
 // The run's workers: the handle of every started attempt (from the log and from this orchestrator),
 // and the backends that reach them.
 import { createProcessBackend } from '../../workers/process.js';
-import { createTmuxBackend } from '../../workers/tmux/index.js';
+import { createTmuxBackend, killServer, resolveTarget } from '../../workers/tmux/index.js';
 import type { WorkerBackend, WorkerHandle } from '../../workers/types.js';
 import type { FoldState } from '../log/fold.js';
 
@@ -12,6 +12,9 @@ export class WorkerRegistry {
   private readonly gateGroups: WorkerHandle[];
   private processBackend?: WorkerBackend;
   private tmuxBackend?: WorkerBackend;
+  /** Where the tmux backend's server has its socket, once the backend is made: a server it started
+   * for a pane that then failed to open is the run's too, with no handle to name it. */
+  private tmuxDir?: string;
 
   // Knows every worker and gate group the fold of the log holds.
   constructor(fold: Pick<FoldState, 'handles' | 'gateGroups'>) {
@@ -42,7 +45,10 @@ export class WorkerRegistry {
   // The backend for new workers of one kind.
   backend(kind: 'headless' | 'tmux'): WorkerBackend {
     // New panes of a resumed run join the run's recorded server, wherever this shell's TMUX_TMPDIR points.
-    if (kind === 'tmux') return (this.tmuxBackend ??= createTmuxBackend(this.tmuxSocketDirs()[0] ? { socketDir: this.tmuxSocketDirs()[0] } : {}));
+    if (kind === 'tmux') {
+      this.tmuxDir ??= this.tmuxSocketDirs()[0] ?? resolveTarget('').socketDir;
+      return (this.tmuxBackend ??= createTmuxBackend({ socketDir: this.tmuxDir }));
+    }
     return (this.processBackend ??= createProcessBackend());
   }
 
@@ -59,6 +65,12 @@ export class WorkerRegistry {
 
   // Every folder a tmux server of this run has its socket in (normally one).
   tmuxSocketDirs(): string[] {
-    return [...new Set(this.all().flatMap((h) => (h.backend === 'tmux' ? [h.socketDir] : [])))];
+    const recorded = this.all().flatMap((h) => (h.backend === 'tmux' ? [h.socketDir] : []));
+    return [...new Set(this.tmuxDir === undefined ? recorded : [...recorded, this.tmuxDir])];
+  }
+
+  // Kills the run's tmux servers with everything in them; `failed` hears of one that could not be.
+  async killTmuxServers(runId: string, failed: (error: unknown) => void = () => undefined): Promise<void> {
+    for (const socketDir of this.tmuxSocketDirs()) await killServer(runId, { socketDir }).catch(failed);
   }
 }

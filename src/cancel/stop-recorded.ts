@@ -2,7 +2,6 @@
 // (attempt_spawned), and they are stopped without the machine; then the run is recorded cancelled
 // by a `run_cancelled` that names the damage, a record every reader takes without a replay.
 import type { TeamConfig } from '../../config/schema.js';
-import { killServer } from '../../workers/tmux/index.js';
 import { foldOf } from '../log/fold.js';
 import { readRunFiles } from '../log/read.js';
 import { appendEvent, type RunPaths } from '../log/write.js';
@@ -21,7 +20,7 @@ export async function cancelUnreplayable(paths: RunPaths & { runId: string }, co
     const handles = registry.all();
     const graceMs = force ? 0 : config.team.shutdownTimeoutMs;
     await Promise.all([...handles.map((handle) => registry.backendOf(handle).stop(handle, { graceMs })), stopLeftoverGates(registry)]);
-    for (const socketDir of registry.tmuxSocketDirs()) await killServer(paths.runId, { socketDir }).catch(() => {});
+    await registry.killTmuxServers(paths.runId);
     const damaged = files.problems.map((problem) => problem.file);
     const where = damaged.length > 0 ? `damaged: ${damaged.join(', ')}` : 'no file is malformed';
     const reason = `cancelled by team cancel with a log that cannot be replayed (${where}): ${violation}`;

@@ -10,7 +10,6 @@ import { makeRunProgress } from '../views/watch/run-progress.js';
 import { takeOver } from '../run/takeover.js';
 import { assertGitWritable } from '../run/writable.js';
 import type { RunSession } from '../run/session.js';
-import { killServer } from '../../workers/tmux/index.js';
 import { optionalString, parseFlags } from './args/args.js';
 import { detachRun } from '../run/detach.js';
 import { FLAGS } from './args/flags.js';
@@ -122,7 +121,7 @@ async function endLeftovers(session: RunSession): Promise<void> {
   // The escapees of its last attempts: stopped once their ends were recorded, so a crash can come first.
   await stopFinishedLeftovers(session).catch(() => undefined);
   if (session.keepPanes) return;
-  for (const socketDir of registry.tmuxSocketDirs()) await killServer(session.runId, { socketDir }).catch(() => undefined);
+  await registry.killTmuxServers(session.runId);
 }
 
 // A run that ended is not resumed; of the files, a cancelled or cancelling run says how it stands.

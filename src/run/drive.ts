@@ -2,7 +2,6 @@
 import { createActor, type SnapshotFrom } from 'xstate';
 import type { pipelineMachine } from '../../machines/pipeline.js';
 import type { PipelineInput } from '../../machines/types.js';
-import { killServer } from '../../workers/tmux/index.js';
 import { elsewhere, listGroupMembers } from '../sys/proc.js';
 import { LogWriteError, UsageError } from '../sys/errors.js';
 import { listenForCancel } from '../cancel/listen.js';
@@ -169,9 +168,7 @@ async function cleanUp(session: RunSession, ended: boolean): Promise<void> {
   session.registry.close();
   session.remote?.news.close();
   if (!session.keepPanes) {
-    for (const socketDir of session.registry.tmuxSocketDirs()) {
-      await killServer(session.runId, { socketDir }).catch((error: unknown) => session.log.warn({ err: error }, 'tmux cleanup failed'));
-    }
+    await session.registry.killTmuxServers(session.runId, (error) => session.log.warn({ err: error }, 'tmux cleanup failed'));
   }
   // A worker still running once the run ended (its attempt's end recorded without it) is stopped.
   for (const handle of session.registry.all()) {

@@ -4,4 +4,4 @@ export type { TmuxHandle } from './launch.js';
 export { listPanes, type PaneInfo } from './panes.js';
 export { attachCommand, ensureServer, killServer, makeTmuxConfig } from './server.js';
 export { buildOverview, OVERVIEW_WINDOW } from './overview.js';
-export { toServerName, type TmuxOptions, type TmuxTarget } from './tmux-run.js';
+export { resolveTarget, toServerName, type TmuxOptions, type TmuxTarget } from './tmux-run.js';
