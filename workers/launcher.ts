@@ -21,8 +21,14 @@ export const MAX_LAUNCH_LINE = 256 * 1024;
 const LAUNCH_TIMEOUT_MS = 60_000;
 const LOST_LAUNCH_MS = 2_000;
 
-// What the launcher reads first: $1 is the wrapper script, $2 and $3 the paths of setsid and sh.
-const PRELUDE = `W=$1; S=$2; SH=$3; shift 3
+// What the launcher reads first: $1 is the wrapper script, $2 and $3 the paths of setsid and sh, $4
+// that of env. sh starts the commands of an async list with SIGINT and SIGQUIT ignored (it has no
+// job control), and no shell can undo that for itself or its children: the wrapper's trap and the
+// agent would keep them ignored, so a stop's polite SIGINT would never reach the agent. GNU env
+// (coreutils 8.31 and later) sets them back to their defaults before the wrapper starts; with an env
+// that cannot, E stays empty and the stop's SIGTERM still comes after the grace.
+const PRELUDE = `W=$1; S=$2; SH=$3; EV=$4; shift 4
+E=; if [ -n "$EV" ] && "$EV" --default-signal=INT,QUIT true 2>/dev/null; then E=$EV; fi
 nl='
 '
 `;
@@ -68,7 +74,7 @@ export function makeLaunchLine(id: number, request: LaunchRequest): string | und
   const exports = names.length ? `; export ${names.map((name) => `${name}=${word(request.env[name]!)}`).join(' ')}` : '';
   const argv = ['"$d"', word(request.stdinFile), String(id), word(request.file), ...request.args.map(word)].join(' ');
   const enter = `cd "$c" 2>/dev/null || { printf 'failed ${id} cwd\\n' >&3; exit 0; }`;
-  const line = `${ORCHESTRATOR_ALIVE}d=${oneLine(d)}; c=${oneLine(c)}; (${enter}${exports}; exec "$S" "$SH" -c "$W" sh ${argv}) 3>&1 </dev/null >>${word(request.outputFile)} 2>&1 &\n`;
+  const line = `${ORCHESTRATOR_ALIVE}d=${oneLine(d)}; c=${oneLine(c)}; (${enter}${exports}; exec \${E:+"$E" --default-signal=INT,QUIT} "$S" "$SH" -c "$W" sh ${argv}) 3>&1 </dev/null >>${word(request.outputFile)} 2>&1 &\n`;
   return line.length > MAX_LAUNCH_LINE ? undefined : line;
 }
 
@@ -99,7 +105,7 @@ export class Launcher {
 
   constructor(
     /** Absolute paths of sh and setsid: no PATH search per launch. */
-    private readonly programs: { sh: string; setsid: string },
+    private readonly programs: { sh: string; setsid: string; env?: string },
     private readonly wrapperScript: string,
     private readonly onAbandonedStart: (pid: number) => void,
   ) {}
@@ -123,7 +129,7 @@ export class Launcher {
 
   private ensure(): ResultPromise {
     if (this.subprocess) return this.subprocess;
-    const subprocess = execa(this.programs.sh, ['-s', this.wrapperScript, this.programs.setsid, this.programs.sh], {
+    const subprocess = execa(this.programs.sh, ['-s', this.wrapperScript, this.programs.setsid, this.programs.sh, this.programs.env ?? ''], {
       stdin: 'pipe',
       stdout: 'pipe',
       stderr: 'ignore',

@@ -154,11 +154,12 @@ function stopAbandoned(pid: number): void {
   signalGroup(pid, 'SIGKILL');
 }
 
-// sh and setsid on PATH, as absolute paths; undefined when either is missing.
-function findPrograms(): { sh: string; setsid: string } | undefined {
+// sh and setsid on PATH, as absolute paths; undefined when either is missing. env too, where there is one.
+function findPrograms(): { sh: string; setsid: string; env?: string } | undefined {
   const sh = findOnPath('sh');
   const setsid = findOnPath('setsid');
-  return sh && setsid ? { sh, setsid } : undefined;
+  const env = findOnPath('env');
+  return sh && setsid ? { sh, setsid, ...(env && { env }) } : undefined;
 }
 
 function findOnPath(name: string): string | undefined {

@@ -129,6 +129,17 @@ describe('workers/process launcher', () => {
     expect(await waitUntil(() => !alive(stubborn), 5_000)).toBe(true);
   });
 
+  it('lets the polite stop\'s SIGINT reach the agent (sh starts the commands of an async list with SIGINT ignored)', async () => {
+    const backend = makeBackend();
+    const spec = makeSpec(': > ready; exec sleep 60');
+    const handle = await launch(backend, spec);
+    const ended = backend.wait(handle, spec);
+    await waitUntil(() => existsSync(join(spec.cwd, 'ready')), 10_000);
+    // A long grace: an agent that ignored SIGINT would be ended by SIGTERM only after it.
+    await backend.stop(handle, { graceMs: 20_000 });
+    expect(await ended).toMatchObject({ exitCode: null, signal: 'SIGINT' });
+  }, 30_000);
+
   it('starts attempts side by side and tells each its own end', async () => {
     const backend = makeBackend();
     const specs = Array.from({ length: 12 }, (_, i) => makeSpec(`sleep 0.0${i % 5}; exit ${i}`));
