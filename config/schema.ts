@@ -39,9 +39,12 @@ export function isPostgresUrl(value: string): boolean {
   }
 }
 
-// The prompt templates a config may override (config/prompts/<name>.md): each stage's, and each routed
-// role's that has one of its own (a stage's override leaves these alone).
-export const PROMPT_TEMPLATES = ['team-plan', 'team-prd', 'team-exec', 'team-verify', 'team-fix', 'ralph-review', 'explore', 'plan-architect', 'critic', 'security-reviewer', 'code-reviewer', 'debugger'] as const;
+// The roles stage routing adds that have a built-in template of their own (config/prompts/<role>.md).
+export const ROLE_TEMPLATES = ['explore', 'critic', 'security-reviewer', 'code-reviewer', 'debugger'] as const;
+
+// The prompt templates a config may override (config/prompts/<name>.md): each stage's, the plan's
+// architect's, and each routed role's that has one of its own (a stage's override leaves these alone).
+export const PROMPT_TEMPLATES = ['team-plan', 'team-prd', 'team-exec', 'team-verify', 'team-fix', 'ralph-review', 'plan-architect', ...ROLE_TEMPLATES] as const;
 
 export const configSchema = z.strictObject({
   team: z

@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { TeamConfig } from '../../config/schema.js';
+import { ROLE_TEMPLATES, type TeamConfig } from '../../config/schema.js';
 import type { AttemptInput } from '../../machines/types.js';
 import { UsageError } from '../sys/errors.js';
 import type { TeamMessage } from '../log/fold-team.js';
@@ -87,13 +87,12 @@ function resultSection(stage: string, resultFile: string): string {
   ].join('\n');
 }
 
-// Roles stage routing adds that have a built-in template of their own (config/prompts/<role>.md).
-const ROLE_TEMPLATES = new Set(['explore', 'critic', 'security-reviewer', 'code-reviewer', 'debugger']);
+const ROLE_TEMPLATE_SET: ReadonlySet<string> = new Set(ROLE_TEMPLATES);
 
 // The template (and result shape) of an attempt: its routed role's, the plan's architect's, or its stage's.
 function templateOf(input: AttemptInput): string {
   if (input.stage === 'team-plan' && input.role === 'architect') return 'plan-architect';
-  return ROLE_TEMPLATES.has(input.role) ? input.role : input.stage;
+  return ROLE_TEMPLATE_SET.has(input.role) ? input.role : input.stage;
 }
 
 // The template: the user's override of it by its own name (`prompts.debugger`, `prompts.team-fix`), else the built-in one.
