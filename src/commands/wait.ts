@@ -58,8 +58,8 @@ export async function waitCommand(argv: string[]): Promise<number> {
   const named = runId === undefined ? undefined : validateId(runId, '--run');
   const flag = optionalString(args, 'store');
   const url = storeUrlOf(flag, project.config);
-  const store = await openStore(project, flag, 'wait');
   const ride = url === undefined ? undefined : await rideOutages(url, project.config.team.storeOutageMs);
+  const store = ride ? await ride.outage.open(() => openStore(project, flag, 'wait')) : await openStore(project, flag, 'wait');
   return withStore(store, async () => {
     const id = ride ? await ride.outage.retry(() => store.pickRun(named)) : await store.pickRun(named);
     return waitFor(waitSource(store, id, project.dir), args.values.json === true, timeoutS, { since, round }, ride);
@@ -75,7 +75,7 @@ async function rideOutages(url: string, outageMs: number): Promise<Ride> {
 }
 
 interface Ride {
-  outage: { absorbs(error: unknown): boolean; over(): void; retry<T>(look: () => Promise<T>): Promise<T> };
+  outage: { absorbs(error: unknown): boolean; over(): void; retry<T>(look: () => Promise<T>): Promise<T>; open<T>(open: () => Promise<T>): Promise<T> };
   orphanGraceMs: number;
 }
 

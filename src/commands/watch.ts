@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { validateId } from '../log/guards.js';
 import { TeamError } from '../sys/errors.js';
 import { openStore } from '../store/open.js';
-import { StoreUnreachableError } from '../store/pg/connect.js';
+import { StoreLostError } from '../store/pg/connect.js';
 import { StoreOutage } from '../store/pg/outage.js';
 
 import { storeUrlOf } from '../store/store-url.js';
@@ -31,12 +31,13 @@ export async function watchCommand(argv: string[], cmd = 'team watch'): Promise<
   const intervalMs = optionalInt(args, 'interval', cmd, 100, 60_000) ?? DEFAULT_INTERVAL_MS;
   const tty = process.stdout.isTTY === true;
   const options = { out: process.stdout, input: tty ? process.stdin : undefined, intervalMs, tty };
-  const store = await openStore(project, flag, 'watch');
+  const url = storeUrlOf(flag, project.config);
+  // The database away for a while once it was reached (a restart): the view stays as it was and
+  // is read again at the next tick, up to team.storeOutageMs.
+  const outage = url === undefined ? undefined : new StoreOutage(url, project.config.team.storeOutageMs);
+  const store = outage ? await outage.open(() => openStore(project, flag, 'watch'), OUTAGE_RETRY_MS) : await openStore(project, flag, 'watch');
   return withStore(store, async () => {
     const where = store.where;
-    // The database away for a while once it was reached (a restart): the view stays as it was and
-    // is read again at the next tick, up to team.storeOutageMs.
-    const outage = store.kind === 'postgres' ? new StoreOutage(where, project.config.team.storeOutageMs) : undefined;
     const id = outage ? await outage.retry(() => store.pickRun(runId), OUTAGE_RETRY_MS) : await store.pickRun(runId);
     const tails = openTails(store, id);
     const undriven = store.kind === 'files' ? `\`team resume --run ${id}\` continues it` : `no writer holds its lock in ${where}; \`team resume --run ${id} --store ${where}\` continues it`;
@@ -51,7 +52,7 @@ export async function watchCommand(argv: string[], cmd = 'team watch'): Promise<
         // The database lost mid-watch: the reason, never a stack (our own errors pass as they are).
         if (error instanceof TeamError || store.kind === 'files') throw error;
         if (outage?.absorbs(error)) return last ?? (await sleep(OUTAGE_RETRY_MS), load());
-        throw new StoreUnreachableError(storeUrlOf(flag, project.config)!, error as Error);
+        throw new StoreLostError(url!, error as Error);
       }
     };
     await watchRun(load, options);

@@ -7,7 +7,7 @@ import type { RunView } from '../log/fold.js';
 import type { RunPaths, RunRecord } from '../log/write.js';
 import type { InboxRead, NewInboxRequest } from './inbox.js';
 import { TeamError } from '../sys/errors.js';
-import { isConnectionLoss, StoreUnreachableError } from './pg/connect.js';
+import { isConnectionLoss, StoreLostError } from './pg/connect.js';
 
 // An attempt with more than one terminal record: none of them is trusted as its end.
 export interface TerminalConflict {
@@ -84,7 +84,7 @@ export async function withStore<T>(store: RunStore, work: (store: RunStore) => P
   try {
     return await work(store);
   } catch (error) {
-    if (store.kind === 'postgres' && !(error instanceof TeamError) && isConnectionLoss(error)) throw new StoreUnreachableError(store.where, error as Error);
+    if (store.kind === 'postgres' && !(error instanceof TeamError) && isConnectionLoss(error)) throw new StoreLostError(store.where, error as Error);
     throw error;
   } finally {
     await store.close();

@@ -42,37 +42,40 @@ describe('a run on the PostgreSQL store when the store restarts', () => {
     for (const machine of world.machines) expect(machine.child.exitCode).toBeNull();
   });
 
-  it('a wait and a watch whose first look (which run) meets the restart follow the run to its end; a status there names the store lost', { timeout: 180_000 }, async () => {
+  it('waits and watches that meet the restart while they open the store or at their first look follow the run to its end; a status there names the store gone', { timeout: 180_000 }, async () => {
     const scenario = { name: 'store-restart-first-look', plan: { tasks: ['t1', 't2'].map(task) }, stages: { 'team-exec': { sleepMs: 1500 } } };
     const world = worlds.add(await openScaleOut(env.cluster.url, env.project, scenario));
     world.worker('machine-a', ['--max', '2']);
     const run = world.team(['2:executor', 'add two greetings', '--agent', 'sim']);
     const runId = await until(() => world.runId(), 'the run in the store');
     await until(async () => (await world.events(runId)).some((e) => e.event === 'attempt_taken' && e.task_id.startsWith('t')), 'an exec attempt taken', 30_000);
-    // The runs table held by another session: each follower connects, then its first look (is there
-    // such a run?) waits on the lock, and meets the restart there.
     const holder = await world.store.db.connect();
     holder.on('error', () => undefined);
+    const waiting = async (names: string, query: string) => Number((await world.store.db.query<{ n: string }>(`SELECT count(*) AS n FROM pg_stat_activity WHERE application_name ~ '^teamline (${names}) pid ' AND wait_event_type = 'Lock' AND query ~ '${query}'`)).rows[0]!.n);
+    // The runs table held by another session: these connect, check the schema, then their first look
+    // (is there such a run?) waits on the lock.
     await holder.query('BEGIN');
     await holder.query('LOCK TABLE teamline.runs IN ACCESS EXCLUSIVE MODE');
-    const wait = world.team(['wait', '--run', runId]);
-    const watch = world.team(['watch', '--run', runId]);
+    const looking = [world.team(['wait', '--run', runId]), world.team(['watch', '--run', runId])];
     const status = world.team(['status', '--run', runId]);
-    const blocked = "SELECT count(DISTINCT application_name) AS n FROM pg_stat_activity WHERE application_name ~ '^teamline (wait|watch|status) pid ' AND wait_event_type = 'Lock' AND query ~ 'FROM teamline.runs WHERE run_id'";
-    await until(async () => Number((await world.store.db.query<{ n: string }>(blocked)).rows[0]!.n) === 3, 'the wait, the watch and the status at their first look', 30_000);
+    await until(async () => (await waiting('wait|watch|status', 'FROM teamline.runs WHERE run_id')) === 3, 'the wait, the watch and the status at their first look', 30_000);
+    // The schema's lock held too: these wait while they open the store.
+    await holder.query("SELECT pg_advisory_lock(hashtextextended('teamline:schema', 0))");
+    const opening = [world.team(['wait', '--run', runId]), world.team(['watch', '--run', runId])];
+    await until(async () => (await waiting('wait|watch', 'pg_advisory_xact_lock')) === 2, 'a wait and a watch opening the store', 30_000);
     await env.cluster.restart(2_000);
     holder.release(true);
     // A one-shot command is not a follower: it stops, naming the store and the cause, no stack.
     const shown = await status;
     expect(shown.exitCode).toBe(1);
-    expect(String(shown.stderr)).toMatch(/^team: the store postgres(ql)?:\/\/\S+ cannot be reached \(.+\)\n?$/);
-    for (const follower of [await wait, await watch]) {
+    expect(String(shown.stderr)).toMatch(/^team: the store postgres(ql)?:\/\/\S+ went away \(.+\); what it recorded is as it was\n?$/);
+    for (const follower of await Promise.all([...looking, ...opening])) {
       expect(String(follower.stderr)).not.toMatch(/\n\s+at /);
       expect(follower.exitCode, String(follower.stderr)).toBe(0);
     }
     const ended = await run;
     expect(ended.exitCode, String(ended.stderr)).toBe(0);
-    expect(String((await wait).stdout)).toMatch(/completed/);
+    expect(String((await looking[0]!).stdout)).toMatch(/completed/);
   });
 
   it('stops the run, resumable, when the store stays away past team.storeOutageMs; team resume then completes it', { timeout: 180_000 }, async () => {

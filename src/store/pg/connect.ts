@@ -25,6 +25,14 @@ export class StoreUnreachableError extends TeamError {
   }
 }
 
+// The database went away once reached (a restart, the network): the command stops with the reason,
+// and a command that follows a run (wait, watch) takes it for an outage to ride out.
+export class StoreLostError extends TeamError {
+  constructor(url: string, cause: Error) {
+    super(`the store ${describeUrl(url)} went away (${withoutPassword(cause.message, url)}); what it recorded is as it was`, EXIT.failed);
+  }
+}
+
 // A database that answers nothing (a dropped packet, a host gone) is unreachable after this long.
 const CONNECT_TIMEOUT_MS = 10_000;
 

@@ -3,7 +3,7 @@
 // looks again; past the bound (team.storeOutageMs) it gives up, naming since when.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EXIT, TeamError } from '../../sys/errors.js';
-import { describeUrl, isConnectionLoss, StoreUnreachableError } from './connect.js';
+import { describeUrl, isConnectionLoss, StoreLostError, StoreUnreachableError } from './connect.js';
 
 
 export class StoreOutage {
@@ -17,7 +17,7 @@ export class StoreOutage {
   // True when `error` is the store being away and the bound is not passed: look again later.
   // Past the bound it throws, naming since when; any other error is not absorbed.
   absorbs(error: unknown): boolean {
-    if (!(error instanceof StoreUnreachableError) && !isConnectionLoss(error)) return false;
+    if (!(error instanceof StoreUnreachableError) && !(error instanceof StoreLostError) && !isConnectionLoss(error)) return false;
     this.since ??= new Date();
     if (Date.now() - this.since.getTime() < this.outageMs) return true;
     throw new TeamError(`the store ${describeUrl(this.url)} is unreachable since ${this.since.toISOString()}; the run is not changed by this: look again once the store is back`, EXIT.failed);
@@ -31,13 +31,25 @@ export class StoreOutage {
   // `look` made again every `everyMs` while the store is away, up to the bound: the first look of a
   // follower (which run) may meet the outage as well as any later one.
   async retry<T>(look: () => Promise<T>, everyMs = 500): Promise<T> {
+    return this.again(look, everyMs, () => true);
+  }
+
+  // The store opened again while it went away once reached (a restart during the schema's check),
+  // and while it cannot be reached after that; a store never reached is refused at once, as by every
+  // command.
+  async open<T>(open: () => Promise<T>, everyMs = 500): Promise<T> {
+    let reached = false;
+    return this.again(open, everyMs, (error) => (error instanceof StoreLostError ? (reached = true) : reached && error instanceof StoreUnreachableError));
+  }
+
+  private async again<T>(look: () => Promise<T>, everyMs: number, outage: (error: unknown) => boolean): Promise<T> {
     for (;;) {
       try {
         const answer = await look();
         this.over();
         return answer;
       } catch (error) {
-        if (!this.absorbs(error)) throw error;
+        if (!outage(error) || !this.absorbs(error)) throw error;
       }
       await sleep(everyMs);
     }

@@ -10,7 +10,7 @@ import { foldRun } from '../../log/fold.js';
 import { approvalFileName, eventFileName, runPathsIn, type RunPaths, type RunRecord } from '../../log/write.js';
 import { makeRunId, nowIso } from '../../log/time.js';
 import { UsageError } from '../../sys/errors.js';
-import { describeUrl, makePool, StoreUnreachableError } from './connect.js';
+import { describeUrl, isConnectionLoss, makePool, StoreLostError, StoreUnreachableError } from './connect.js';
 import { ensureSchema } from './schema.js';
 import { parseApprovalBody, parseEventBody } from '../parse-body.js';
 import { hasWriter, takeWriterLock, type WriterLock } from './writer-lock.js';
@@ -36,20 +36,31 @@ export class PgStore implements RunStore {
     this.where = describeUrl(url);
   }
 
-  // Connects and makes the schema; a database that cannot be reached is StoreUnreachableError.
+  // Connects and makes the schema; a database that cannot be reached is StoreUnreachableError, one
+  // that went away once reached (a restart during the schema's check) StoreLostError. The
+  // connection's 'error' event is taken here: unheard, it would end the process.
   static async open(url: string, applicationName = `teamline ${process.pid}`, projectDir = process.cwd()): Promise<PgStore> {
     const pool = makePool(url, applicationName);
+    let client: pg.PoolClient;
     try {
-      const client = await pool.connect();
-      try {
-        await ensureSchema(client);
-      } finally {
-        client.release();
-      }
+      client = await pool.connect();
     } catch (error) {
       await pool.end();
       throw new StoreUnreachableError(url, error as Error);
     }
+    let broken: Error | undefined;
+    const onError = (error: Error) => (broken = error);
+    client.on('error', onError);
+    try {
+      await ensureSchema(client);
+    } catch (error) {
+      client.release(broken ?? true);
+      await pool.end();
+      throw broken !== undefined || isConnectionLoss(error) ? new StoreLostError(url, (broken ?? error) as Error) : new StoreUnreachableError(url, error as Error);
+    } finally {
+      client.off('error', onError);
+    }
+    client.release();
     return new PgStore(pool, url, projectDir);
   }
 
