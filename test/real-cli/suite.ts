@@ -14,6 +14,7 @@ import { expectNoProcessLeft, markRun } from './leftovers.js';
 import { saveFixtures } from './record.js';
 import { expectTeamToolsUsed, runWithTeamTools } from './team-tools.js';
 import { itRunsWithTeamTools } from './team-tools-run.js';
+import { itKeepsNotedAttemptsAlive } from './progress-notes-run.js';
 
 // A whole pipeline (plan, two exec tasks, verify, fix, verify) of a slow-starting CLI on a busy machine.
 const PIPELINE_TIMEOUT_MS = 600_000;
@@ -140,7 +141,10 @@ export function describeRealCli(cli: RealCli): void {
       }
     }, 180_000);
 
-    describe('with the team tools', () => itRunsWithTeamTools(ctx));
+    describe('with the team tools', () => {
+      itRunsWithTeamTools(ctx);
+      itKeepsNotedAttemptsAlive(ctx);
+    });
 
     it('fails fast on a bad key, with a message naming the CLI and the cause, and no retry', async () => {
       const run = ctx.project('bad-key-for-the-test');

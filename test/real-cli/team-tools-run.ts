@@ -17,7 +17,7 @@ const RUN_TIMEOUT_MS = 300_000;
 const EVENT_TIMEOUT_MS = 60_000;
 
 // A call of an exec task of `project` after `outputs` tool answers.
-function execCall(projectDir: string, taskId: string, outputs: number): (call: ModelCall) => boolean {
+export function execCall(projectDir: string, taskId: string, outputs: number): (call: ModelCall) => boolean {
   return (call) => call.facts?.projectDir !== undefined && call.facts.projectDir.startsWith(projectDir) && call.facts.taskId === taskId && call.facts.stage === 'team-exec' && call.outputs.length === outputs;
 }
 

@@ -3,6 +3,7 @@
 // file — then ends with a short text. Stateless: the next step follows from the prompt and the
 // tool outputs the CLI sent back so far.
 import { existsSync } from 'node:fs';
+import { NOTES_MARK, noteSteps } from './progress-notes.js';
 import { TEAM_TOOLS_MARK, teamToolSteps, teamToolsPlan } from './team-tools.js';
 
 // One step of the model: a tool call, or the final text.
@@ -22,6 +23,8 @@ export interface PromptFacts {
   projectDir: string;
   /** The run task asks for the team tools scenario (TEAM_TOOLS_MARK). */
   teamTools: boolean;
+  /** The run task asks for the progress notes scenario (NOTES_MARK). */
+  notes: boolean;
 }
 
 const STAGE = /# teamline · ([a-z-]+) · /;
@@ -36,7 +39,7 @@ export function readPrompt(text: string): PromptFacts | undefined {
   const attempts = resultFile.split('/');
   const taskId = attempts.at(-3) ?? '';
   const runDir = resultFile.slice(0, resultFile.indexOf('/.team/'));
-  return { stage, taskId, resultFile, projectDir: PROJECT_DIR.exec(text)?.[1] ?? runDir, teamTools: text.includes(TEAM_TOOLS_MARK) };
+  return { stage, taskId, resultFile, projectDir: PROJECT_DIR.exec(text)?.[1] ?? runDir, teamTools: text.includes(TEAM_TOOLS_MARK), notes: text.includes(NOTES_MARK) };
 }
 
 // The file an exec task writes, relative to the project, and what it holds.
@@ -60,7 +63,7 @@ export function fixContent(cli: string): string {
 // result as a fenced json block, as the prompt asks.
 export function nextStep(cli: string, facts: PromptFacts, outputs: string[], toolNames: string[] = []): Step {
   const file = { path: `${facts.projectDir}/${taskFile(facts.taskId)}`, relative: taskFile(facts.taskId), content: taskContent(cli, facts.taskId) };
-  const steps = teamToolSteps(facts, toolNames, outputs, file) ?? stageSteps(cli, facts, outputs);
+  const steps = noteSteps(facts, toolNames, file) ?? teamToolSteps(facts, toolNames, outputs, file) ?? stageSteps(cli, facts, outputs);
   const next = steps[outputs.length];
   if (next) return next;
   const result = steps.find((step) => step.kind === 'write' && step.path === facts.resultFile);
@@ -87,7 +90,7 @@ function stageSteps(cli: string, facts: PromptFacts, outputs: string[]): Step[] 
     case 'team-fix':
       return [{ kind: 'write', path: at(FIX_FILE), content: fixContent(cli) }, result({ summary: 'fixed d1', artifacts: [FIX_FILE] })];
     case 'team-verify':
-      if (facts.teamTools) return [result({ summary: 'the team tools run needs no check', verdict: 'pass', defects: [] })];
+      if (facts.teamTools || facts.notes) return [result({ summary: 'the team tools run needs no check', verdict: 'pass', defects: [] })];
       return verifySteps(cli, facts, outputs, at, result);
     case 'team-prd':
       return [result({ summary: 'no criteria to add', acceptance: {} })];

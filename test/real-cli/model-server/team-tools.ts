@@ -38,6 +38,12 @@ export function findTool(names: string[], suffix: string): string | undefined {
   return names.find((name) => name === suffix || name.endsWith(`_${suffix}`) || name.endsWith(`/${suffix}`));
 }
 
+// A call of the offered tool whose name ends with `suffix`, or undefined when none is offered.
+export function toolStep(toolNames: string[], suffix: string, args: Record<string, unknown>): Step | undefined {
+  const name = findTool(toolNames, suffix);
+  return name === undefined ? undefined : { kind: 'tool', name, args };
+}
+
 // A team tools run's plan: t1 and t2 in parallel, both reserving SHARED_FILE (the second to
 // reserve it is told who holds it), and t3 after t1, to which t1 sends a message.
 export const SHARED_FILE = 'src/shared.txt';
@@ -58,10 +64,7 @@ const SHUTDOWN = /shutdown/i;
 // shutdown request in a tool's answer is answered at once with team_fail.
 export function teamToolSteps(facts: PromptFacts, toolNames: string[], outputs: string[], file: { path: string; relative: string; content: string }): Step[] | undefined {
   if (!facts.teamTools || facts.stage !== 'team-exec') return undefined;
-  const tool = (suffix: string, args: Record<string, unknown>): Step | undefined => {
-    const name = findTool(toolNames, suffix);
-    return name === undefined ? undefined : { kind: 'tool', name, args };
-  };
+  const tool = (suffix: string, args: Record<string, unknown>) => toolStep(toolNames, suffix, args);
   const dependent = DEPENDENTS[facts.taskId];
   const steps = [
     tool('team_tasks', {}),

@@ -1,0 +1,98 @@
+// A whole run of the real CLI whose noted exec task (model-server/progress-notes.ts) works for
+// about three status checks (watchdog.statusCheckMs) only by calling team_progress now and then,
+// its model thinking between the notes (the server holds each answer), while the other exec task's
+// model stays silent. What it proves of each CLI: gemini (--output-format json) prints nothing
+// while it works, so its attempt stays alive on its notes alone — its output does not grow from the
+// first note to the last, over two status checks. claude, codex and opencode print each tool call
+// as they make it, so each note comes with output the watchdog counts too: for them it proves that
+// the notes go from the real CLI through `team mcp` into the log, once each, and that the silences
+// between them are not taken for a stall; that the notes alone keep a quiet attempt alive is
+// proved for them by the sim agent (test/mcp/team-tools-life.test.ts).
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { eventsOf, waitForEvent } from '../helpers/agent-project.js';
+import type { RealCli } from './clis.js';
+import type { RealCliContext } from './suite.js';
+import { OK_KEY } from './model-server/server.js';
+import type { ModelCall } from './model-server/turn.js';
+import { NOTE_COUNT, NOTED_TASK, NOTES_MARK, progressNote } from './model-server/progress-notes.js';
+import { execCall } from './team-tools-run.js';
+import { expectNoProcessLeft } from './leftovers.js';
+
+// watchdog.statusCheckMs per CLI: beyond its start-up, which is silent too (gemini and opencode
+// print nothing before their first model answer). Spawn to first note, measured with the two exec
+// attempts starting at once on a 2-core machine, idle / under a load average of 9: claude 0.7 /
+// 2.5 s (its init record comes before), codex 0.5 / 1.1 s, gemini 1.7 / 5.9 s, opencode 4.2–6.6 /
+// 15 s. A longer start-up marks the noted attempt stalled before its first note: the test says so.
+// The run lasts about 2.5 of these beyond the CLI's start-ups: opencode's is the long one.
+const STATUS_CHECK_MS: Record<RealCli, number> = { claude: 4_000, codex: 3_000, gemini: 8_000, opencode: 16_000 };
+// How long the model thinks after each note, as a share of statusCheckMs: the rest is for the CLI
+// and `team mcp` to carry the next note on a busy machine; five of them span two status checks.
+const THINK_SHARE = 0.4;
+// The CLIs that print nothing while they work (gemini's json output comes at the end).
+const QUIET: Record<RealCli, boolean> = { claude: false, codex: false, gemini: true, opencode: false };
+// The task whose model stays silent.
+const SILENT_TASK = 't2';
+// A run of plan, two exec tasks and verify, on a slow-starting CLI on a busy machine.
+const RUN_TIMEOUT_MS = 180_000;
+
+// Registers the progress notes run of `ctx.cli` (inside its describe).
+export function itKeepsNotedAttemptsAlive(ctx: RealCliContext): void {
+  it('progress notes keep a long attempt alive past the silence limit while a silent one is marked stalled', async () => {
+    const { cli, server } = ctx;
+    const statusCheckMs = STATUS_CHECK_MS[cli];
+    const run = ctx.project(OK_KEY, { team: { fsync: false }, watchdog: { statusCheckMs, reassignMs: RUN_TIMEOUT_MS } });
+    const dir = run.project.dir;
+    // The model thinks after each note; the output is measured as it starts to.
+    const thinking = Array.from({ length: NOTE_COUNT }, (_, i) => server.hold(turnOf(dir, NOTED_TASK, i + 1)));
+    for (const hold of thinking) void hold.reached.then(() => setTimeout(hold.release, statusCheckMs * THINK_SHARE));
+    const printed = thinking.map((hold) => hold.reached.then(() => outputSize(run.project.dir, run.project.runId())));
+    const silent = server.hold(turnOf(dir, SILENT_TASK, 0));
+    const started = run.start(['2:executor', `write two files ${NOTES_MARK}`, '--agent', cli]);
+    try {
+      await silent.reached;
+      await waitForEvent(run.project, 'attempt_stalled', (e) => e.task_id === SILENT_TASK, RUN_TIMEOUT_MS);
+    } finally {
+      silent.release();
+    }
+    const result = await started.result;
+    expect(result.exitCode, `${result.stdout}\n${result.stderr}`).toBe(0);
+    const files = run.project.readRun();
+    expect(eventsOf(files, 'run_completed')).toHaveLength(1);
+    expect(eventsOf(files, 'task_finished').filter((e) => e.task_id === NOTED_TASK || e.task_id === SILENT_TASK).map((e) => [e.task_id, e.status]).sort()).toEqual([
+      [NOTED_TASK, 'completed'],
+      [SILENT_TASK, 'completed'],
+    ]);
+    // Every note in the log once, in order, spanning two status checks.
+    const notes = eventsOf(files, 'team_progress');
+    expect(notes.map((e) => [e.task_id, e.text])).toEqual(Array.from({ length: NOTE_COUNT }, (_, i) => [NOTED_TASK, progressNote(i + 1)]));
+    expect(at(notes.at(-1)!) - at(notes[0]!)).toBeGreaterThanOrEqual(2 * statusCheckMs);
+    // Only the silent one was marked stalled (the plan's and the verify's start-up may be too).
+    const stalled = eventsOf(files, 'attempt_stalled').filter((e) => e.task_id === NOTED_TASK || e.task_id === SILENT_TASK);
+    const spawned = eventsOf(files, 'attempt_spawned').find((e) => e.task_id === NOTED_TASK)!;
+    const why = `the noted attempt's first note came ${at(notes[0]!) - at(spawned)} ms after its spawn; stalled at ${stalled.map((e) => `${e.task_id} +${at(e) - at(spawned)} ms`).join(', ')}`;
+    expect(stalled.map((e) => e.task_id), why).toEqual([SILENT_TASK]);
+    expect(stalled[0]!.silent_ms).toBeGreaterThanOrEqual(statusCheckMs);
+    // Whether the CLI printed anything from one note to the next (see the top of the file).
+    const sizes = await Promise.all(printed);
+    expect(sizes.slice(1).map((size, i) => size > sizes[i]!), `output sizes ${sizes.join(', ')}`).toEqual(sizes.slice(1).map(() => !QUIET[cli]));
+    await expectNoProcessLeft(run.marker);
+  }, RUN_TIMEOUT_MS);
+}
+
+// A turn of an exec task's model after `outputs` tool answers: not a title or routing call, which
+// some CLIs make beside their turns (opencode names its session as its first turn starts).
+function turnOf(projectDir: string, taskId: string, outputs: number): (call: ModelCall) => boolean {
+  const exec = execCall(projectDir, taskId, outputs);
+  return (call) => exec(call) && call.step?.kind !== 'final';
+}
+
+// The size of the noted attempt's output so far.
+function outputSize(projectDir: string, runId: string): number {
+  return statSync(join(projectDir, '.team/runs', runId, 'attempts', NOTED_TASK, 'a1', 'output.log')).size;
+}
+
+function at(event: { at: string }): number {
+  return Date.parse(event.at);
+}
