@@ -232,6 +232,25 @@ describe('src/store/pg-leases and pg-reports', () => {
     }
   });
 
+  it('takes a spend report once: the same report sent again (its number) is refused, a new total is taken', async () => {
+    const fx = await open();
+    try {
+      await appendStep(fx.store, fx.boss, 'run-1', [started('t1', 1)], [shJob('run-1', 't1', 1)]);
+      await takeAttempts(fx.store, fx.boss, [ATTEMPT_QUEUE], 1, holder('w1'));
+      const ref = { runId: 'run-1', taskId: 't1', attempt: 1 };
+      expect(await writeReport(fx.store, ref, 'w1', 'spend', { n: 1, cost_usd: 0.5 })).toBe(true);
+      expect(await writeReport(fx.store, ref, 'w1', 'spend', { n: 1, cost_usd: 0.5 })).toBe(false);
+      expect(await writeReport(fx.store, ref, 'w1', 'spend', { n: 2, cost_usd: 0.7 })).toBe(true);
+      const news = await readWorkerNews(fx.store, 'run-1', 0);
+      expect(news.reports.map((r) => [r.seq, r.kind, r.body])).toEqual([
+        [1, 'spend', { n: 1, cost_usd: 0.5 }],
+        [2, 'spend', { n: 2, cost_usd: 0.7 }],
+      ]);
+    } finally {
+      await fx.cleanup();
+    }
+  });
+
   it('cancels, never runs, a queued job whose attempt the log has ended', async () => {
     const fx = await open();
     try {

@@ -5,9 +5,9 @@ import { UsageError } from '../../sys/errors.js';
 import { connectClient } from './connect.js';
 import type { PgStore } from './store.js';
 import { RUN_CHANNEL } from './channel.js';
+import type { RequestKind } from './schema-workers.js';
 
-export const REQUEST_KINDS = ['cancel', 'resume'] as const;
-export type RequestKind = (typeof REQUEST_KINDS)[number];
+export { REQUEST_KINDS, type RequestKind } from './schema-workers.js';
 
 export { RUN_CHANNEL } from './channel.js';
 
