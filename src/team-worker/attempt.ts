@@ -31,6 +31,8 @@ const STOP_GRACE_MS = 2_000;
 
 // A running attempt: its agent's handle once started, and how to stop it.
 export interface RunningAttempt {
+  taskId: string;
+  attempt: number;
   done: Promise<void>;
   stop(reason: string): Promise<void>;
   /** Whether its agent has the team tools (its `team mcp` made the calls folder). */
@@ -131,7 +133,7 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
     clearTimeout(timer);
     if (ended === 'late') await stop(reason);
   };
-  return { done, stop, hasTools: () => existsSync(join(attemptDir, CALLS_DIR)), stopAfter };
+  return { taskId: job.taskId, attempt: job.attempt, done, stop, hasTools: () => existsSync(join(attemptDir, CALLS_DIR)), stopAfter };
 }
 
 // The run's tmux server on this machine goes once none of its attempts runs here any more.

@@ -251,6 +251,28 @@ describe('src/store/pg-leases and pg-reports', () => {
     }
   });
 
+  it('has a worker stop the one attempt a stop request names, with its reason, also when it was asked before the attempt came', async () => {
+    const fx = await open();
+    try {
+      const watch = new CancelWatch(fx.store, () => undefined);
+      const stopped: string[] = [];
+      const attempt = (taskId: string) => ({ taskId, attempt: 1, done: Promise.resolve(), hasTools: () => false, stopAfter: async () => undefined, stop: async (reason: string) => void stopped.push(`${taskId}: ${reason}`) });
+      // Asked before the worker took t2 a1 (the writer stopped it as it was being taken).
+      await writeRequest(fx.store, 'run-1', 'stop', { task_id: 't2', attempt: 1, reason: 'budget spent: $0.50 of $0.30' });
+      await watch.track('run-1', attempt('t1'));
+      await watch.track('run-1', attempt('t2'));
+      expect(stopped).toEqual(['t2: budget spent: $0.50 of $0.30']);
+      await writeRequest(fx.store, 'run-1', 'stop', { task_id: 't1', attempt: 1, reason: 'budget spent: $0.60 of $0.30' });
+      await watch.onRequest('run-1');
+      expect(stopped).toEqual(['t2: budget spent: $0.50 of $0.30', 't1: budget spent: $0.60 of $0.30']);
+      // A stop is acted on once.
+      await watch.onGap();
+      expect(stopped).toHaveLength(2);
+    } finally {
+      await fx.cleanup();
+    }
+  });
+
   it('cancels, never runs, a queued job whose attempt the log has ended', async () => {
     const fx = await open();
     try {

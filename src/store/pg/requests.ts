@@ -1,4 +1,4 @@
-// Requests from any machine (cancel, resume): a row in `requests`, then NOTIFY teamline_run with the
+// Requests from any machine (cancel, resume; the writer's stop of one attempt): a row in `requests`, then NOTIFY teamline_run with the
 // run id when it commits, so that the run's writer and its workers act without polling.
 import type pg from 'pg';
 import { UsageError } from '../../sys/errors.js';

@@ -6,7 +6,7 @@ export const REPORT_KINDS = ['spawned', 'usage', 'output-tail', 'stalled', 'fini
 export type ReportKind = (typeof REPORT_KINDS)[number];
 
 // What anyone may ask of a run (requests.ts): the table's check names them.
-export const REQUEST_KINDS = ['cancel', 'resume'] as const;
+export const REQUEST_KINDS = ['cancel', 'resume', 'stop'] as const;
 export type RequestKind = (typeof REQUEST_KINDS)[number];
 
 // The check of a table's kinds, made again when a store made before a kind was added lacks one: the
@@ -59,7 +59,8 @@ CREATE UNIQUE INDEX IF NOT EXISTS reports_one_finished ON teamline.reports (run_
 CREATE UNIQUE INDEX IF NOT EXISTS reports_spend_once ON teamline.reports (run_id, task_id, attempt, (body->>'n')) WHERE kind = 'spend';
 ${kindCheck('reports', REPORT_KINDS)}`;
 
-// Requests: cancel and resume asked from any machine, in the order they commit.
+// Requests: cancel and resume asked from any machine, and the writer's stop of one attempt, in the
+// order they commit.
 const REQUESTS = `
 CREATE TABLE IF NOT EXISTS teamline.requests (
   run_id text NOT NULL REFERENCES teamline.runs (run_id),
