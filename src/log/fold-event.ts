@@ -68,6 +68,9 @@ export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): 
       attemptOf(event.task_id, event.attempt, {}).worker = event.worker;
       applyReportFact(st.reports, event);
       break;
+    case 'attempt_spend':
+      applyReportFact(st.reports, event);
+      break;
     case 'gate_spawned':
       st.gateGroups.push(event.handle);
       break;

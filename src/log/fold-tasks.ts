@@ -62,12 +62,12 @@ export function addTokens(a: { input: number; output: number }, b: { input: numb
 
 // No report yet.
 export function newWorkerReports(): WorkerReports {
-  return { taken: new Set(), stalled: new Set(), usage: new Set() };
+  return { taken: new Set(), stalled: new Set(), seqs: new Set() };
 }
 
 // Folds one report fact (any other event changes nothing): the fold's, and the writer's as it appends.
 export function applyReportFact(reports: WorkerReports, event: TeamEvent): void {
   if (event.event === 'attempt_taken') reports.taken.add(`${event.task_id}#${event.attempt}`);
   else if (event.event === 'attempt_stalled') reports.stalled.add(`${event.task_id}#${event.attempt}`);
-  else if (event.event === 'attempt_usage' && event.report !== undefined) reports.usage.add(event.report);
+  else if ((event.event === 'attempt_usage' || event.event === 'attempt_spend') && event.report !== undefined) reports.seqs.add(event.report);
 }

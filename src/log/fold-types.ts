@@ -9,12 +9,12 @@ import type { Defect, EventOf } from './schema.js';
 import type { SpendState } from './fold-spend.js';
 
 // What the log holds of the team workers' reports: the attempts taken, the attempts that stalled
-// (keys `task#attempt`) and the usage reports read (by their seq). The run's writer folds each
-// report into the log once (src/remote/worker-news.ts).
+// (keys `task#attempt`) and the usage and spend reports read (by their seq). The run's writer folds
+// each report into the log once (src/remote/worker-news.ts).
 export interface WorkerReports {
   taken: Set<string>;
   stalled: Set<string>;
-  usage: Set<number>;
+  seqs: Set<number>;
 }
 
 // A started worker or gate group as the log records it (workers/types.ts: WorkerHandle).

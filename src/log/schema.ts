@@ -342,7 +342,7 @@ export const EVENT_SCHEMAS = {
   workers_changed: z.object({ event: z.literal('workers_changed'), ...base, workers: z.number().int(), roster: z.array(z.string()), added: z.array(z.string()), drained: z.array(z.string()) }),
   // Issue 29: spend and rate.
   /** What a running attempt spent so far, as its CLI reports it while it works (totals, not increments); its attempt_usage supersedes it. */
-  attempt_spend: z.object({ event: z.literal('attempt_spend'), ...base, ...taskRef, stage: z.string(), agent: z.string(), ...spendFields }),
+  attempt_spend: z.object({ event: z.literal('attempt_spend'), ...base, ...taskRef, stage: z.string(), agent: z.string(), ...spendFields, /** The worker's report it was read from (PostgreSQL store): read once. */ report: z.number().int().positive().optional() }),
   /** An attempt ended rate-limited or overloaded: retried after a back-off, counted as no failure. `jitter` (0..1) makes the back-off replayable. */
   attempt_throttled: z.object({
     event: z.literal('attempt_throttled'),

@@ -11,7 +11,7 @@ import { settleTasks, type FoldState } from './fold.js';
 
 export const SNAPSHOT_FILE = 'view-snapshot.json';
 // Changed whenever the fold or its state changes shape: a snapshot of another version is rebuilt.
-export const SNAPSHOT_VERSION = 7;
+export const SNAPSHOT_VERSION = 8;
 
 interface SnapshotBody {
   version: number;

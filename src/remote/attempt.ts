@@ -1,8 +1,9 @@
 // An attempt run by a `team worker` (PostgreSQL store): its job went into the queue with its
 // task_started; the effect waits for the worker's word (worker-news.ts) and records the end as the
 // orchestrator records one of its own. A cancel before any worker took the job cancels the job; a
-// worker that runs it stops it on the run's cancel request, and its report says so. A lease that
-// expired (the worker's machine gone) fails the attempt, which is retried by the usual rules.
+// worker that runs it stops it on the run's cancel request (or, stopped with no cancel, on a stop
+// request of this attempt), and its report says so. A lease that expired (the worker's machine
+// gone) fails the attempt, which is retried by the usual rules.
 import { z } from 'zod';
 import type { AttemptInput } from '../../machines/types.js';
 import type { WorkerExit } from '../../workers/types.js';
@@ -14,6 +15,7 @@ import { concludeEnd } from '../attempt/conclude.js';
 import { guardCliText } from '../attempt/result-guard.js';
 import type { RunSession } from '../run/session.js';
 import { workerWord, type RemoteEnd } from './worker-news.js';
+import { passStopOn } from './writer.js';
 
 // A finished report as a worker writes it (src/team-worker/attempt.ts); anything else is refused.
 const finishedBody = z.object({
@@ -37,8 +39,13 @@ export async function runRemoteAttempt(session: RunSession, input: AttemptInput,
         return finishInterrupted(session, input, 'stopped by cancel before a worker took it');
       }
       // A worker runs it: the run's cancel request stops it there (an attempt that called the team
-      // tools sees this shutdown request first), and its report (or lease) says how it ended.
-      if (!session.cancel.force && usedTools(session, input)) {
+      // tools sees this shutdown request first), and its report (or lease) says how it ended. With no
+      // cancel (the budget spent, the run failing) its worker is asked to stop it. What stopped it is
+      // in the fold once the log is durable up to now.
+      await session.events.settled();
+      const st = session.events.fold.state;
+      if (st.status !== 'cancelling') await passStopOn(session, input, st.spend?.exceeded ?? 'the run stopped it');
+      else if (!session.cancel.force && usedTools(session, input)) {
         session.events.append({ event: 'team_shutdown_requested', task_id: input.taskId, attempt: input.attempt, worker: input.worker, by: 'cancel' });
         void session.events.settled();
       }

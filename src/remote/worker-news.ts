@@ -1,9 +1,10 @@
 // What the run's team workers say (PostgreSQL store), turned into the log's facts by the run's
-// writer: a worker took an attempt (attempt_taken), its usage (attempt_usage), that it stalled
-// (attempt_stalled, once), and its end — the finished report, or a lease its worker stopped
-// renewing — handed to the attempt effect waiting for it. Every report is read again by a new writer (a resume) and folded only when the log lacks it:
-// one attempt_taken per attempt, each usage report once (by its seq), ends only of attempts the log
-// has not ended.
+// writer: a worker took an attempt (attempt_taken), what it spent so far (attempt_spend, with the
+// budget checked), its usage (attempt_usage), that it stalled (attempt_stalled, once), and its end —
+// the finished report, or a lease its worker stopped renewing — handed to the attempt effect waiting
+// for it. Every report is read again by a new writer (a resume) and folded only when the log lacks
+// it: one attempt_taken per attempt, each usage and spend report once (by its seq), ends only of
+// attempts the log has not ended.
 import type { AttemptInput } from '../../machines/types.js';
 import { applyReportFact } from '../log/fold-tasks.js';
 import type { WorkerReports } from '../log/fold-types.js';
@@ -11,6 +12,8 @@ import { readWorkerNews, type ExpiredLease, type Report } from '../store/pg/repo
 import type { PgStore } from '../store/pg/store.js';
 import { terminalLine } from '../sys/terminal-text.js';
 import { guardCliText } from '../attempt/result-guard.js';
+import { plausibleSpend } from '../attempt/spend-read.js';
+import { recordSpend } from '../attempt/spend-watch.js';
 import type { EventLog } from '../run/event-log.js';
 import type { Progress } from '../run/progress.js';
 import type { Logger } from '../sys/logger.js';
@@ -150,7 +153,12 @@ export class WorkerNews {
       });
       this.session.progress.emit({ type: 'attempt.taken', task: report.taskId, attempt: report.attempt, workerId, host }, `▶ ${report.taskId} a${report.attempt} taken by worker ${workerId} on ${host}`);
     }
-    if (report.kind === 'usage' && !this.reports.usage.has(report.seq) && attempt) {
+    if (report.kind === 'spend' && !this.reports.seqs.has(report.seq) && attempt) {
+      // What the attempt spent so far: logged and checked against the budget as the orchestrator's own watchdog does.
+      const spend = plausibleSpend({ costUsd: report.body.cost_usd, tokens: report.body.tokens as { input?: unknown; output?: unknown } | undefined });
+      if (spend) applyReportFact(this.reports, recordSpend(this.session, { taskId: report.taskId, attempt: report.attempt, stage: attempt.stage, agent: attempt.agent }, spend, report.seq));
+    }
+    if (report.kind === 'usage' && !this.reports.seqs.has(report.seq) && attempt) {
       const body = report.body as { session_id?: unknown; cost_usd?: unknown; tokens?: { input?: unknown; output?: unknown } };
       const tokens = body.tokens && Number.isFinite(body.tokens.input) && Number.isFinite(body.tokens.output) ? { input: Number(body.tokens.input), output: Number(body.tokens.output) } : undefined;
       this.append({

@@ -48,6 +48,14 @@ export async function passCancelOn(session: WriterParts, by: string, force: bool
   await writeRequest(remote.store, session.runId, 'cancel', { by, force, from: OWN, ...(session.config && { grace_ms: session.config.team.shutdownTimeoutMs }) }).catch((error: unknown) => session.log.warn({ err: error }, 'the cancel request for the workers was not written'));
 }
 
+// Asks the worker that runs the attempt to stop it (a requests row and its NOTIFY): the run stops it
+// with no cancel (its budget spent, the run failing). A failure is logged: the attempt then ends on its own.
+export async function passStopOn(session: WriterParts, attempt: { taskId: string; attempt: number }, reason: string): Promise<void> {
+  const remote = session.remote;
+  if (!remote) return;
+  await writeRequest(remote.store, session.runId, 'stop', { task_id: attempt.taskId, attempt: attempt.attempt, reason, from: OWN }).catch((error: unknown) => session.log.warn({ err: error }, 'the stop request for a worker was not written'));
+}
+
 // Listens for cancel requests of this run written from other machines; `onCancel` gets each one.
 export async function listenForStoreCancel(session: WriterParts, onCancel: (by: string, force: boolean) => void): Promise<() => Promise<void>> {
   const remote = session.remote;

@@ -10,6 +10,7 @@ import type { AgentAdapter, LaunchSpec, WorkerExit, WorkerHandle } from '../../w
 import { OUTPUT_FILE, readExitRecord } from '../../workers/wrapper.js';
 import { recordLaunch } from './leftovers.js';
 import { usageOf, watchLife, watchOutputTail, watchSessionId } from './usage.js';
+import { watchSpend, type SpendWatcher } from './spend.js';
 import { readBoundedOutput } from '../attempt/output.js';
 import { readResultFile } from '../attempt/result.js';
 import { teamServerFor } from '../attempt/team-server.js';
@@ -30,6 +31,8 @@ const STOP_GRACE_MS = 2_000;
 
 // A running attempt: its agent's handle once started, and how to stop it.
 export interface RunningAttempt {
+  taskId: string;
+  attempt: number;
   done: Promise<void>;
   stop(reason: string): Promise<void>;
   /** Whether its agent has the team tools (its `team mcp` made the calls folder). */
@@ -51,6 +54,7 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
   let cap: NodeJS.Timeout | undefined;
   let silence: { stop(): void } | undefined;
   let relay: CallRelay | undefined;
+  let spend: SpendWatcher | undefined;
   // The agent runs as the orchestrator would run it: its own process group, or a pane when its config says tmux.
   const backend = job.agent.tmux ? ctx.tmux : ctx.backend;
   const stop = async (reason: string) => {
@@ -93,10 +97,16 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
       await writeReport(ctx.store, ref, ctx.holder.workerId, 'spawned', { handle, host: ctx.holder.host, attemptDir: spec.attemptDir }).catch(() => false);
       session = watchSessionId(adapter, join(spec.attemptDir, OUTPUT_FILE), (id) => void writeReport(ctx.store, ref, ctx.holder.workerId, 'usage', { session_id: id }).catch(() => false));
       tail = watchOutputTail(join(spec.attemptDir, OUTPUT_FILE), (line) => void writeReport(ctx.store, ref, ctx.holder.workerId, 'output-tail', { line }).catch(() => false));
+      spend = watchSpend(adapter, job.agentName, job.agent, join(spec.attemptDir, OUTPUT_FILE), (body) => writeReport(ctx.store, ref, ctx.holder.workerId, 'spend', body), (reason) => {
+        ctx.say(`■ ${name}: ${reason}`);
+        void stop(reason);
+      });
       const exit = await backend.wait(handle, spec);
       await relay.close();
       session.stop();
       tail.stop();
+      // Its last spend report is written before the end's usage, which supersedes it.
+      await spend.stop();
       await stopEscapees(escapeeMarker(job.runId, job.taskId, job.attempt, handle));
       const code = tree ? await tree.finish(stopped ? 'stopped' : 'ended').catch((error: Error) => ({ pushed: false, error: error.message })) : undefined;
       // The lease is kept while the report is written: a store that is down for a while loses nothing.
@@ -110,6 +120,7 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
       silence?.stop();
       session?.stop();
       tail?.stop();
+      await spend?.stop();
       lease.stop();
       if (job.agent.tmux) await releaseTmux(ctx, job.runId);
     }
@@ -122,7 +133,7 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
     clearTimeout(timer);
     if (ended === 'late') await stop(reason);
   };
-  return { done, stop, hasTools: () => existsSync(join(attemptDir, CALLS_DIR)), stopAfter };
+  return { taskId: job.taskId, attempt: job.attempt, done, stop, hasTools: () => existsSync(join(attemptDir, CALLS_DIR)), stopAfter };
 }
 
 // The run's tmux server on this machine goes once none of its attempts runs here any more.

@@ -226,13 +226,14 @@ describe('log/fold run facts beside the tasks', () => {
       { event: 'attempt_spawned', task_id: 't1', attempt: 1, worker: 'worker-1', handle: handle(11) },
       { event: 'gate_spawned', iteration: 1, pass: 1, gate: 1, command: 'npm test', handle: handle(12) },
       { event: 'attempt_taken', task_id: 't2', attempt: 1, worker: 'worker-2', worker_id: 'w', host: 'h', pid: 3, boot_id: '', report: 1 },
-      { event: 'attempt_usage', task_id: 't2', attempt: 1, stage: 'team-exec', agent: 'sim', report: 2 },
+      { event: 'attempt_spend', task_id: 't2', attempt: 1, stage: 'team-exec', agent: 'sim', cost_usd: 0.1, report: 2 },
+      { event: 'attempt_usage', task_id: 't2', attempt: 1, stage: 'team-exec', agent: 'sim', report: 3 },
       { event: 'attempt_stalled', task_id: 't2', attempt: 1, silent_ms: 5 },
     ]);
     const st = foldOf(files.run, files.events);
     expect([...st.handles]).toEqual([['t1#1', handle(11)]]);
     expect(st.gateGroups).toEqual([handle(12)]);
-    expect(st.reports).toEqual({ taken: new Set(['t2#1']), stalled: new Set(['t2#1']), usage: new Set([2]) });
+    expect(st.reports).toEqual({ taken: new Set(['t2#1']), stalled: new Set(['t2#1']), seqs: new Set([2, 3]) });
   });
 
   it('tells which branch holds what once the run\'s isolation is known', () => {

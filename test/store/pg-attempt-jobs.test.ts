@@ -232,6 +232,47 @@ describe('src/store/pg-leases and pg-reports', () => {
     }
   });
 
+  it('takes a spend report once: the same report sent again (its number) is refused, a new total is taken', async () => {
+    const fx = await open();
+    try {
+      await appendStep(fx.store, fx.boss, 'run-1', [started('t1', 1)], [shJob('run-1', 't1', 1)]);
+      await takeAttempts(fx.store, fx.boss, [ATTEMPT_QUEUE], 1, holder('w1'));
+      const ref = { runId: 'run-1', taskId: 't1', attempt: 1 };
+      expect(await writeReport(fx.store, ref, 'w1', 'spend', { n: 1, cost_usd: 0.5 })).toBe(true);
+      expect(await writeReport(fx.store, ref, 'w1', 'spend', { n: 1, cost_usd: 0.5 })).toBe(false);
+      expect(await writeReport(fx.store, ref, 'w1', 'spend', { n: 2, cost_usd: 0.7 })).toBe(true);
+      const news = await readWorkerNews(fx.store, 'run-1', 0);
+      expect(news.reports.map((r) => [r.seq, r.kind, r.body])).toEqual([
+        [1, 'spend', { n: 1, cost_usd: 0.5 }],
+        [2, 'spend', { n: 2, cost_usd: 0.7 }],
+      ]);
+    } finally {
+      await fx.cleanup();
+    }
+  });
+
+  it('has a worker stop the one attempt a stop request names, with its reason, also when it was asked before the attempt came', async () => {
+    const fx = await open();
+    try {
+      const watch = new CancelWatch(fx.store, () => undefined);
+      const stopped: string[] = [];
+      const attempt = (taskId: string) => ({ taskId, attempt: 1, done: Promise.resolve(), hasTools: () => false, stopAfter: async () => undefined, stop: async (reason: string) => void stopped.push(`${taskId}: ${reason}`) });
+      // Asked before the worker took t2 a1 (the writer stopped it as it was being taken).
+      await writeRequest(fx.store, 'run-1', 'stop', { task_id: 't2', attempt: 1, reason: 'budget spent: $0.50 of $0.30' });
+      await watch.track('run-1', attempt('t1'));
+      await watch.track('run-1', attempt('t2'));
+      expect(stopped).toEqual(['t2: budget spent: $0.50 of $0.30']);
+      await writeRequest(fx.store, 'run-1', 'stop', { task_id: 't1', attempt: 1, reason: 'budget spent: $0.60 of $0.30' });
+      await watch.onRequest('run-1');
+      expect(stopped).toEqual(['t2: budget spent: $0.50 of $0.30', 't1: budget spent: $0.60 of $0.30']);
+      // A stop is acted on once.
+      await watch.onGap();
+      expect(stopped).toHaveLength(2);
+    } finally {
+      await fx.cleanup();
+    }
+  });
+
   it('cancels, never runs, a queued job whose attempt the log has ended', async () => {
     const fx = await open();
     try {

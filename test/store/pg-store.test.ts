@@ -79,6 +79,23 @@ describe('src/store/pg-store tables', () => {
     }
   });
 
+  it('lets a store made before the stop request existed take it when it opens, and still refuses an unknown kind', async () => {
+    const fx = await openPgFixture(cluster.url);
+    try {
+      await fx.store.createRun(RUN_FIELDS, 'run-1');
+      // The check as a store made before 'stop' has it (its name as PostgreSQL gave it then).
+      await fx.raw.query("ALTER TABLE teamline.requests DROP CONSTRAINT requests_kind_check, ADD CONSTRAINT requests_kind_check CHECK (kind IN ('cancel', 'resume'))");
+      const request = (kind: string) => fx.raw.query("INSERT INTO teamline.requests (run_id, kind, body) VALUES ('run-1', $1, '{}')", [kind]);
+      await expect(request('stop')).rejects.toThrow(/requests_kind_check/);
+      const reopened = await PgStore.open(fx.url);
+      await reopened.close();
+      await request('stop');
+      await expect(request('gossip')).rejects.toThrow(/requests_kind_check/);
+    } finally {
+      await fx.cleanup();
+    }
+  });
+
   it('says which store cannot be reached, without its password', async () => {
     const url = cluster.url.replace(/:\d+\//, ':1/');
     await expect(PgStore.open(url)).rejects.toThrow(StoreUnreachableError);

@@ -2,6 +2,7 @@
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readSimUsage } from './usage.js';
+import { spendOf } from '../adapters/spend.js';
 import type { AdapterInput, AgentAdapter, AgentCommand, AgentReport } from '../types.js';
 
 // The compiled sim agent's absolute path; from the TypeScript source (tests) it is the built copy in dist.
@@ -27,4 +28,6 @@ export const sim: AgentAdapter = {
   parse(output: string): AgentReport {
     return { ok: true, finalText: output, ...readSimUsage(output) };
   },
+  // Its `sim: usage` line as soon as it is printed (a scenario's `usageEarly` prints it before the sleep).
+  spendSoFar: (partialOutput) => spendOf({ ok: true, ...readSimUsage(partialOutput) }),
 };

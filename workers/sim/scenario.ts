@@ -88,6 +88,8 @@ const BehaviourSchema = z.strictObject({
   plan: PlanSchema.optional(),
   /** What the attempt reports it spent (printed as a `sim: usage {...}` line the sim adapter reads), so a budget can be tried. */
   usage: z.strictObject({ costUsd: z.number().min(0).optional(), tokens: z.strictObject({ input: z.int().min(0), output: z.int().min(0) }).optional() }).optional(),
+  /** Print the usage line before the sleep too, as a CLI that streams its spend does: the runtime reads it while the attempt runs. */
+  usageEarly: z.boolean().optional(),
   /** Team tool calls made through `team mcp`, before the sleep; a team_done or team_fail ends the attempt there. */
   tools: z.array(ToolStepSchema).optional(),
 });

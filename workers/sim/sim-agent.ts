@@ -38,6 +38,7 @@ async function runSim(): Promise<number> {
   }
   // The MCP client is loaded only by an attempt that calls the tools: every other sim starts as fast as before.
   if (behaviour.tools && (await (await import('./tools.js')).callTools(env, behaviour.tools))) return 0;
+  if (behaviour.usage && behaviour.usageEarly) printUsage(behaviour.usage);
   await sleep(behaviour.sleepMs ?? 0);
   if (behaviour.hang) await hangForever();
   await printLines(behaviour.printLines ?? 0, task.id);

@@ -1,13 +1,13 @@
-// Requests from any machine (cancel, resume): a row in `requests`, then NOTIFY teamline_run with the
+// Requests from any machine (cancel, resume; the writer's stop of one attempt): a row in `requests`, then NOTIFY teamline_run with the
 // run id when it commits, so that the run's writer and its workers act without polling.
 import type pg from 'pg';
 import { UsageError } from '../../sys/errors.js';
 import { connectClient } from './connect.js';
 import type { PgStore } from './store.js';
 import { RUN_CHANNEL } from './channel.js';
+import type { RequestKind } from './schema-workers.js';
 
-export const REQUEST_KINDS = ['cancel', 'resume'] as const;
-export type RequestKind = (typeof REQUEST_KINDS)[number];
+export { REQUEST_KINDS, type RequestKind } from './schema-workers.js';
 
 export { RUN_CHANNEL } from './channel.js';
 

@@ -2,12 +2,26 @@
 // (append-only, like the log). Workers write leases and reports; they never write events.
 
 // What a worker may report of an attempt it holds (pg-reports.ts): the table's check names them.
-export const REPORT_KINDS = ['spawned', 'usage', 'output-tail', 'stalled', 'finished'] as const;
+export const REPORT_KINDS = ['spawned', 'usage', 'output-tail', 'stalled', 'finished', 'spend'] as const;
 export type ReportKind = (typeof REPORT_KINDS)[number];
 
-const KINDS = REPORT_KINDS.map((kind) => `'${kind}'`).join(', ');
-// The check a store already has takes every kind when its definition names each one.
-const HAS_EVERY_KIND = REPORT_KINDS.map((kind) => `pg_get_constraintdef(oid) LIKE '%''${kind}''%'`).join(' AND ');
+// What anyone may ask of a run (requests.ts): the table's check names them.
+export const REQUEST_KINDS = ['cancel', 'resume', 'stop'] as const;
+export type RequestKind = (typeof REQUEST_KINDS)[number];
+
+// The check of a table's kinds, made again when a store made before a kind was added lacks one: the
+// check a store already has takes every kind when its definition names each one.
+function kindCheck(table: string, kinds: readonly string[]): string {
+  const listed = kinds.map((kind) => `'${kind}'`).join(', ');
+  const hasEvery = kinds.map((kind) => `pg_get_constraintdef(oid) LIKE '%''${kind}''%'`).join(' AND ');
+  return `
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_constraint WHERE conname = '${table}_kind_check' AND conrelid = 'teamline.${table}'::regclass AND ${hasEvery}) THEN
+    ALTER TABLE teamline.${table} DROP CONSTRAINT IF EXISTS ${table}_kind_check;
+    ALTER TABLE teamline.${table} ADD CONSTRAINT ${table}_kind_check CHECK (kind IN (${listed}));
+  END IF;
+END $$;`;
+}
 
 // Leases: one row per attempt a worker took; renewed by its worker, read by the run's writer.
 const LEASES = `
@@ -35,29 +49,27 @@ CREATE TABLE IF NOT EXISTS teamline.reports (
   task_id text NOT NULL,
   attempt int NOT NULL CHECK (attempt > 0),
   worker_id text NOT NULL,
-  kind text NOT NULL CONSTRAINT reports_kind_check CHECK (kind IN (${KINDS})),
+  kind text NOT NULL,
   body jsonb NOT NULL,
   at timestamptz NOT NULL DEFAULT clock_timestamp(),
   PRIMARY KEY (run_id, seq)
 );
 CREATE UNIQUE INDEX IF NOT EXISTS reports_one_finished ON teamline.reports (run_id, task_id, attempt) WHERE kind = 'finished';
--- A store made before a kind was added takes the new list.
-DO $$ BEGIN
-  IF NOT EXISTS (SELECT 1 FROM pg_constraint WHERE conname = 'reports_kind_check' AND conrelid = 'teamline.reports'::regclass AND ${HAS_EVERY_KIND}) THEN
-    ALTER TABLE teamline.reports DROP CONSTRAINT IF EXISTS reports_kind_check;
-    ALTER TABLE teamline.reports ADD CONSTRAINT reports_kind_check CHECK (kind IN (${KINDS}));
-  END IF;
-END $$;`;
+-- A spend report sent again (its first sending seemed to fail) is the same report: its number says so.
+CREATE UNIQUE INDEX IF NOT EXISTS reports_spend_once ON teamline.reports (run_id, task_id, attempt, (body->>'n')) WHERE kind = 'spend';
+${kindCheck('reports', REPORT_KINDS)}`;
 
-// Requests: cancel and resume asked from any machine, in the order they commit.
+// Requests: cancel and resume asked from any machine, and the writer's stop of one attempt, in the
+// order they commit.
 const REQUESTS = `
 CREATE TABLE IF NOT EXISTS teamline.requests (
   run_id text NOT NULL REFERENCES teamline.runs (run_id),
   id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-  kind text NOT NULL CHECK (kind IN ('cancel', 'resume')),
+  kind text NOT NULL,
   body jsonb NOT NULL,
   at timestamptz NOT NULL DEFAULT clock_timestamp()
-);`;
+);
+${kindCheck('requests', REQUEST_KINDS)}`;
 
 // The workers' tables, in the order they are made.
 export const WORKER_TABLES = [LEASES, REPORTS, REQUESTS].join('\n');

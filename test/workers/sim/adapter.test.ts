@@ -43,4 +43,9 @@ describe('the sim usage line', () => {
     expect(sim.parse('sim: usage {not json\n')).toEqual({ ok: true, finalText: 'sim: usage {not json\n' });
     expect(sim.parse('sim: usage {"cost_usd":1,"extra":"x"}\n')).not.toHaveProperty('costUsd');
   });
+
+  it('is read as the spend so far of a running attempt, and nothing before it is printed', () => {
+    expect(sim.spendSoFar!('sim: team-exec t1 attempt 1 started\nsim: usage {"cost_usd":0.5}\n')).toEqual({ costUsd: 0.5 });
+    expect(sim.spendSoFar!('sim: team-exec t1 attempt 1 started\n')).toBeUndefined();
+  });
 });
