@@ -215,7 +215,7 @@ describe('src/store/pg-leases and pg-reports', () => {
       await fx.store.createRun(RUN_FIELDS, 'run-2');
       const watch = new CancelWatch(fx.store, () => undefined);
       const stopped: string[] = [];
-      const attempt = (name: string) => ({ done: Promise.resolve(), stop: async (reason: string) => void stopped.push(`${name}: ${reason}`), hasTools: () => false, stopAfter: async (_graceMs: number, reason: string) => void stopped.push(`${name}: ${reason}`) });
+      const attempt = (name: string) => ({ taskId: 't1', attempt: 1, done: Promise.resolve(), stop: async (reason: string) => void stopped.push(`${name}: ${reason}`), hasTools: () => false, stopAfter: async (_graceMs: number, reason: string) => void stopped.push(`${name}: ${reason}`) });
       await watch.track('run-1', attempt('run-1 t1'));
       await watch.track('run-2', attempt('run-2 t1'));
       // Committed while nobody listened: no notification reaches the worker.
