@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { RunPaths } from '../src/log/write.js';
-import { foldOf, viewOf } from '../src/log/fold.js';
+import { foldOf, viewOf } from '../src/log/fold/fold.js';
 import { readForReplay } from '../src/run/machine-snapshot.js';
 import { replayRun } from '../src/run/replay.js';
 import { isProcessAlive } from '../src/sys/proc.js';

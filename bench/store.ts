@@ -7,7 +7,7 @@ import type { NewEvent } from '../src/log/schema.js';
 import { readRunFiles } from '../src/log/read.js';
 import { appendEvent, createRun, runPaths, type RunPaths } from '../src/log/write.js';
 import { makeStamp, makeToken, nowIso } from '../src/log/time.js';
-import { foldRun } from '../src/log/fold.js';
+import { foldRun } from '../src/log/fold/fold.js';
 import { median, type Comparison } from './compare.js';
 import { makeScratchDir } from './scratch.js';
 

@@ -21,7 +21,7 @@ import type { RunSession } from '../run/session.js';
 import { watchWorker } from './watchdog.js';
 import { openDesk } from '../mcp/desk.js';
 import { askToolsFirst } from '../cancel/ask-tools.js';
-import { messagesTo } from '../log/fold-team.js';
+import { messagesTo } from '../log/fold/team.js';
 import { ANSWER_MS, writeToolsContext } from '../mcp/context.js';
 import type { Stage } from '../../workers/types.js';
 

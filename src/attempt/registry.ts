@@ -3,7 +3,7 @@
 import { createProcessBackend } from '../../workers/process.js';
 import { createTmuxBackend, killServer, resolveTarget } from '../../workers/tmux/index.js';
 import type { WorkerBackend, WorkerHandle } from '../../workers/types.js';
-import type { FoldState } from '../log/fold.js';
+import type { FoldState } from '../log/fold/fold.js';
 
 export class WorkerRegistry {
   /** Handles of started workers by `task#attempt`. */

@@ -2,7 +2,7 @@
 // (attempt_spawned), and they are stopped without the machine; then the run is recorded cancelled
 // by a `run_cancelled` that names the damage, a record every reader takes without a replay.
 import type { TeamConfig } from '../../config/schema.js';
-import { foldOf } from '../log/fold.js';
+import { foldOf } from '../log/fold/fold.js';
 import { readRunFiles } from '../log/read.js';
 import { appendEvent, type RunPaths } from '../log/write.js';
 import { stopLeftoverGates } from '../gates/groups.js';

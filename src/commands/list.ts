@@ -1,6 +1,6 @@
 // `team list [--json] [--store URL]`: the project's runs (or the store's), oldest first: id, task,
 // mode, status, started, duration, cost, session.
-import { foldRun, type RunView } from '../log/fold.js';
+import { foldRun, type RunView } from '../log/fold/fold.js';
 import { openStore } from '../store/open.js';
 import { foldInput, withStore, type RunStore } from '../store/types.js';
 import { notDrivenLine } from '../views/status/render.js';

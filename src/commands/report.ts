@@ -2,7 +2,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { writeFileAtomic } from '../sys/atomic.js';
-import { foldRun } from '../log/fold.js';
+import { foldRun } from '../log/fold/fold.js';
 import { validateId } from '../log/guards.js';
 import { UsageError } from '../sys/errors.js';
 import { folderHandoffs, loggedHandoffs, makeReportData, type ReportData } from '../views/report/data.js';

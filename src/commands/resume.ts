@@ -17,12 +17,12 @@ import { describeStage } from '../views/status/render.js';
 import { openProject } from './args/project.js';
 import { openStore } from '../store/open.js';
 import { foldInput, withStore } from '../store/types.js';
-import { foldOf } from '../log/fold.js';
+import { foldOf } from '../log/fold/fold.js';
 import { chooseRunConfig, type RunConfig } from '../run/run-config.js';
 import type { Progress } from '../run/progress.js';
 import { OUTCOME_EXIT, reportEnd, reportViewEnd } from './run.js';
 import { budgetFlags } from './args/budget.js';
-import { lowBudgetProblem, type SpendView } from '../log/fold-spend.js';
+import { lowBudgetProblem, type SpendView } from '../log/fold/spend.js';
 import { randomBytes } from 'node:crypto';
 import type { RunStore } from '../store/types.js';
 

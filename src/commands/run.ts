@@ -12,7 +12,7 @@ import { startRun } from '../run/start.js';
 import { loadRunView } from '../log/read-view.js';
 import { summarize, type WorkPlaces } from '../run/summary.js';
 import { CHECKPOINT_FILE, checkpointsDir } from '../opchain/write.js';
-import type { RunView } from '../log/fold.js';
+import type { RunView } from '../log/fold/fold.js';
 import type { DriveOutcome } from '../run/drive.js';
 import { optionalInt, optionalString, parseFlags } from './args/args.js';
 import { DETACHED_RUN_VAR, detachRun } from '../run/detach.js';

@@ -1,5 +1,5 @@
 // Who a message can go to, checked against the fold of the log.
-import type { FoldState, RunView } from '../log/fold.js';
+import type { FoldState, RunView } from '../log/fold/fold.js';
 import { currentRoster, isTaskEnded } from '../log/reach.js';
 
 // Whom a message can go to: the lead, a worker the run has had (the roster now, or one a task was

@@ -2,7 +2,7 @@
 // another machine: the writer records it as the call desk records a local one. The request's key is
 // the call's key in the log, so that the worker knows the call is recorded when it sees it there.
 import { z } from 'zod';
-import type { FoldState } from '../log/fold.js';
+import type { FoldState } from '../log/fold/fold.js';
 import { STAGES, type Stage } from '../../workers/types.js';
 import { handleCall, type CallSite } from '../mcp/answer.js';
 import { callSchema } from '../mcp/calls.js';

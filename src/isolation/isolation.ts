@@ -1,10 +1,10 @@
 // Worktree isolation of one run (team.isolation): where each attempt works, the integration
 // branch `team/<run>`, and what the log already says about branches, worktrees and merges (the
-// fold's git facts, src/log/fold-git.ts, kept on as this orchestrator appends).
+// fold's git facts, src/log/fold/git.ts, kept on as this orchestrator appends).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TeamEvent } from '../log/schema.js';
-import { applyGitFact, type ConflictRecord, type GitFacts } from '../log/fold-git.js';
+import { applyGitFact, type ConflictRecord, type GitFacts } from '../log/fold/git.js';
 import type { Stage } from '../../workers/types.js';
 import { idOfRefPart, refPart } from '../git/ref-part.js';
 import { Serial } from '../git/serial.js';

@@ -1,7 +1,7 @@
 // Which branch holds what (the fold's BranchesView), told for `team status` and the end-of-run summary.
-import type { BranchesView } from '../log/fold-git.js';
+import type { BranchesView } from '../log/fold/git.js';
 
-export type { BranchesView, TaskBranchView } from '../log/fold-git.js';
+export type { BranchesView, TaskBranchView } from '../log/fold/git.js';
 
 // Lines for a person: the isolation, each task's branch, what is kept, and how to take the work.
 export function describeBranches(view: BranchesView, runId: string, status: string): string[] {

@@ -1,7 +1,7 @@
 // Who a message still reaches, from the fold's view: the current roster of workers, the tasks not
 // ended, and the messages that never reached their reader (its worker drained, its task or run ended).
-import type { RunView } from './fold.js';
-import type { TeamMessage } from './fold-team.js';
+import type { RunView } from './fold/fold.js';
+import type { TeamMessage } from './fold/team.js';
 
 // The workers that take work now: the roster of the latest change of scale, else worker-1..N.
 export function currentRoster(view: Pick<RunView, 'run' | 'pipeline'>): string[] {

@@ -4,7 +4,7 @@ import { readdirSync } from 'node:fs';
 import { TEMP_PREFIX } from '../sys/atomic.js';
 import { readRunFiles, type RunFiles } from './read.js';
 import type { RunPaths } from './write.js';
-import { foldEvents, newFold, viewOf, type FoldState, type RunView } from './fold.js';
+import { foldEvents, newFold, viewOf, type FoldState, type RunView } from './fold/fold.js';
 import { readViewSnapshot, writeViewSnapshot } from './snapshot.js';
 
 // The current view of a run, from its files alone (through its snapshot when one holds).

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../sys/atomic.js';
 import type { RunPaths } from './write.js';
-import { settleTasks, type FoldState } from './fold.js';
+import { settleTasks, type FoldState } from './fold/fold.js';
 
 export const SNAPSHOT_FILE = 'view-snapshot.json';
 // Changed whenever the fold or its state changes shape: a snapshot of another version is rebuilt.

@@ -2,9 +2,9 @@
 // event it is recorded as and the answer the agent gets, from the fold of the durable log. Every
 // answer carries the caller's unread messages and a shutdown request, when there is one.
 import { writeFileAtomic } from '../sys/atomic.js';
-import type { FoldState } from '../log/fold.js';
+import type { FoldState } from '../log/fold/fold.js';
 import type { NewEvent } from '../log/schema.js';
-import { unreadFor } from '../log/fold-team.js';
+import { unreadFor } from '../log/fold/team.js';
 import { LIMITS, validateProjectPath } from '../log/guards.js';
 import { judgeResult } from '../attempt/result.js';
 import { recipientProblem } from '../inbox/recipient.js';

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { readHandoffs } from '../../handoffs/read.js';
 import type { RunPaths } from '../log/write.js';
-import type { RunView, TaskView } from '../log/fold.js';
+import type { RunView, TaskView } from '../log/fold/fold.js';
 
 // OPCHAIN.md: key decisions are consolidated past ~20 items; recently_done holds at most 10.
 const DECISIONS_KEPT = 20;

@@ -2,7 +2,7 @@
 import type { RunPaths, WriteOptions } from '../log/write.js';
 import type { Logger } from '../sys/logger.js';
 import type { Progress } from '../run/progress.js';
-import type { RunView } from '../log/fold.js';
+import type { RunView } from '../log/fold/fold.js';
 import { CHECKPOINT_FILE, writeTeamCheckpoint } from './write.js';
 
 // The records after which `.checkpoints/team.checkpoint.json` is rewritten.

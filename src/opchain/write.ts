@@ -4,7 +4,7 @@ import { basename, join, relative } from 'node:path';
 import { readRegularFile } from '../sys/regular-file.js';
 import { moveFileInside, writeFileInside, type WriteRoot } from '../sys/safe-write.js';
 import type { RunPaths, WriteOptions } from '../log/write.js';
-import type { RunView } from '../log/fold.js';
+import type { RunView } from '../log/fold/fold.js';
 import { makeCheckpointFields } from './fields.js';
 import { isObject } from './validate.js';
 

@@ -11,7 +11,7 @@ import { handoffTextsOf } from '../run/handoff-texts.js';
 import { isWorkStage, taskBranch } from '../isolation/isolation.js';
 import { conflictToFix } from '../isolation/attempt.js';
 import { buildPrompt } from '../run/prompts.js';
-import { messagesTo } from '../log/fold-team.js';
+import { messagesTo } from '../log/fold/team.js';
 import { hasTeamTools } from '../../workers/adapters/team-tools.js';
 import type { TeamConfig } from '../../config/schema.js';
 import type { Limits } from '../log/schema.js';

@@ -6,8 +6,8 @@
 // it: one attempt_taken per attempt, each usage and spend report once (by its seq), ends only of
 // attempts the log has not ended.
 import type { AttemptInput } from '../../machines/types.js';
-import { applyReportFact } from '../log/fold-tasks.js';
-import type { WorkerReports } from '../log/fold-types.js';
+import { applyReportFact } from '../log/fold/tasks.js';
+import type { WorkerReports } from '../log/fold/types.js';
 import { readWorkerNews, type ExpiredLease, type Report } from '../store/pg/reports.js';
 import type { PgStore } from '../store/pg/store.js';
 import { terminalLine } from '../sys/terminal-text.js';

@@ -4,8 +4,8 @@
 // reading the log again.
 import type { TeamEvent } from '../log/schema.js';
 import type { RunPaths, RunRecord } from '../log/write.js';
-import { foldEvents, newFold, viewOf, type FoldState, type RunView } from '../log/fold.js';
-import { asRead } from '../log/fold-event.js';
+import { foldEvents, newFold, viewOf, type FoldState, type RunView } from '../log/fold/fold.js';
+import { asRead } from '../log/fold/event.js';
 import { writeViewSnapshot } from '../log/snapshot.js';
 
 type LoggedEvent = TeamEvent & { file: string };

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { ROLE_TEMPLATES, type TeamConfig } from '../../config/schema.js';
 import type { AttemptInput } from '../../machines/types.js';
 import { UsageError } from '../sys/errors.js';
-import type { TeamMessage } from '../log/fold-team.js';
+import type { TeamMessage } from '../log/fold/team.js';
 
 // The result each stage asks for, shown in its prompt.
 const RESULT_SHAPES: Record<string, string> = {

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { ConfigError } from '../../config/errors.js';
 import { loadConfig } from '../../config/load.js';
 import type { TeamConfig } from '../../config/schema.js';
-import type { FoldState } from '../log/fold-types.js';
+import type { FoldState } from '../log/fold/types.js';
 import type { EventOf } from '../log/schema.js';
 import { UsageError } from '../sys/errors.js';
 import { isAgentName } from './agents.js';

@@ -4,7 +4,7 @@ import type { TeamConfig } from '../../config/schema.js';
 import type { Budget, CostMode, EventOf, IsolationRecord, Limits, NewEvent } from '../log/schema.js';
 import { chooseModels } from './models.js';
 import type { RunPaths } from '../log/write.js';
-import type { RunView } from '../log/fold.js';
+import type { RunView } from '../log/fold/fold.js';
 import { makeRunId } from '../log/time.js';
 import type { RunStore } from '../store/types.js';
 import type { Routing } from './agents.js';

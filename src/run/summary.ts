@@ -1,7 +1,7 @@
 // The final summary of a run, from its log: outcome, durations, attempts, fix loops, cost, where.
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
-import type { RunView } from '../log/fold.js';
+import type { RunView } from '../log/fold/fold.js';
 import type { DriveOutcome } from './drive.js';
 import { describeBranches, type BranchesView } from '../isolation/view.js';
 

@@ -1,9 +1,9 @@
 // One store interface, two stores: the files under .team/runs (the default) and PostgreSQL. The
-// fold (src/run/replay.ts, src/log/fold.ts) reads either, the bodies being the same.
+// fold (src/run/replay.ts, src/log/fold/fold.ts) reads either, the bodies being the same.
 import type { Approval, NewEvent, TeamEvent } from '../log/schema.js';
 import type { ApprovalView } from '../log/approvals.js';
 import type { Problem, RunFiles } from '../log/read.js';
-import type { RunView } from '../log/fold.js';
+import type { RunView } from '../log/fold/fold.js';
 import type { RunPaths, RunRecord } from '../log/write.js';
 import type { InboxRead, NewInboxRequest } from './inbox.js';
 import { TeamError } from '../sys/errors.js';

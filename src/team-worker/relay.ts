@@ -3,7 +3,7 @@
 // the log — computed, as the writer did, from the log up to that event. The progress note and the
 // result of team_done are written here, where the watchdog and the finished report read them.
 import type { Stage } from '../../workers/types.js';
-import { foldOf } from '../log/fold.js';
+import { foldOf } from '../log/fold/fold.js';
 import { handleCall, type CallSite } from '../mcp/answer.js';
 import { takeOpenCalls, writeAnswer, type ToolCall } from '../mcp/calls.js';
 import { callEventKey } from '../mcp/desk.js';

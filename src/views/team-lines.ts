@@ -1,8 +1,8 @@
 // What the views show of the team tools (issue 28): the workers' messages to the lead, the questions
 // among them not yet answered (those need the person), reservations and their overlaps, progress notes.
-import type { RunView } from '../log/fold.js';
-import type { TeamMessage } from '../log/fold-team.js';
-import { messagesToLead } from '../log/fold-team.js';
+import type { RunView } from '../log/fold/fold.js';
+import type { TeamMessage } from '../log/fold/team.js';
+import { messagesToLead } from '../log/fold/team.js';
 import { undeliveredMessages } from '../log/reach.js';
 import { terminalLine } from '../sys/terminal-text.js';
 

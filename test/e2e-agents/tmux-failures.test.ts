@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { TaskView } from '../../src/log/fold.js';
+import type { TaskView } from '../../src/log/fold/fold.js';
 import { eventsOf, makeAgentProject, removeAgentProjects, scenarioPath, waitForEvent, type AgentProject } from '../helpers/agent-project.js';
 import { findLeftovers, makeSocketDir, removeSocketDirs, tmuxOf } from '../helpers/tmux-leftovers.js';
 

@@ -1,8 +1,8 @@
 // The fold's spend and rate (issue 29): spend against the budget with what running attempts
 // reported so far, the 80% warning, and agents under a rate limit, as status, watch and wait show them.
 import { describe, expect, it } from 'vitest';
-import { foldOf } from '../../src/log/fold.js';
-import { spendOf } from '../../src/log/fold-spend.js';
+import { foldOf } from '../../src/log/fold/fold.js';
+import { spendOf } from '../../src/log/fold/spend.js';
 import type { TeamEvent } from '../../src/log/schema.js';
 import { spendLines } from '../../src/views/status/spend.js';
 import { makeRunFiles } from '../helpers/runs.js';

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { foldOf, foldRun } from '../../src/log/fold.js';
+import { foldOf, foldRun } from '../../src/log/fold/fold.js';
 import { finished, makeRunFiles, started } from '../helpers/runs.js';
 
 const dirs: string[] = [];

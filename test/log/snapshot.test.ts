@@ -16,7 +16,7 @@ vi.mock('node:fs', async (importOriginal) => {
 
 const { appendEvent } = await import('../../src/log/write.js');
 const { readRunFiles } = await import('../../src/log/read.js');
-const { foldRun } = await import('../../src/log/fold.js');
+const { foldRun } = await import('../../src/log/fold/fold.js');
 const { SNAPSHOT_FILE, SNAPSHOT_VERSION, readViewSnapshot } = await import('../../src/log/snapshot.js');
 const { loadRunView, saveViewSnapshot } = await import('../../src/log/read-view.js');
 const { makeRun, removeRuns, started, finished } = await import('../helpers/runs.js');

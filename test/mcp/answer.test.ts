@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { foldOf } from '../../src/log/fold.js';
+import { foldOf } from '../../src/log/fold/fold.js';
 import type { TeamEvent } from '../../src/log/schema.js';
 import { handleCall, type CallSite } from '../../src/mcp/answer.js';
 import { CALLS_DIR, readOpenCalls, writeCall } from '../../src/mcp/calls.js';

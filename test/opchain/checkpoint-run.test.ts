@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readRunFiles } from '../../src/log/read.js';
 import { runPaths } from '../../src/log/write.js';
-import { foldRun } from '../../src/log/fold.js';
+import { foldRun } from '../../src/log/fold/fold.js';
 import { makeCheckpointFields } from '../../src/opchain/fields.js';
 import { validateCheckpointText } from '../../src/opchain/validate.js';
 import { readSnaps, snapshottingSim } from '../helpers/checkpoint-snap.js';

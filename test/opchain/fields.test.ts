@@ -1,7 +1,7 @@
 // The checkpoint's fields follow the run: blocked for a decision, failed when cancelled, running tasks as the step.
 import { describe, expect, it } from 'vitest';
 import { runPaths } from '../../src/log/write.js';
-import { foldRun } from '../../src/log/fold.js';
+import { foldRun } from '../../src/log/fold/fold.js';
 import { makeCheckpointFields } from '../../src/opchain/fields.js';
 import { validateCheckpoint } from '../../src/opchain/validate.js';
 import { finished, makeRunFiles, RUN_ID, started } from '../helpers/runs.js';

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { foldRun } from '../../src/log/fold.js';
+import { foldRun } from '../../src/log/fold/fold.js';
 import { LockedError, UsageError } from '../../src/sys/errors.js';
 import { foldInput } from '../../src/store/types.js';
 import type { StoreFixture } from './conformance.js';

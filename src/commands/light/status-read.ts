@@ -1,7 +1,7 @@
 // `team status`: read-only; what a person (or, with --json, a script) needs to know about a run, from
 // the store the project names (its files, or a PostgreSQL store with --store URL or team.store).
 import { validateId } from '../../log/guards.js';
-import type { RunView } from '../../log/fold.js';
+import type { RunView } from '../../log/fold/fold.js';
 import { optionalString, parseFlags } from '../args/args.js';
 import { FLAGS } from '../args/flags.js';
 import { STATE_FLAGS } from '../args/state-flags.js';
@@ -11,7 +11,7 @@ import { describeBranches } from '../../isolation/view.js';
 import { withStore, type RunStore } from '../../store/types.js';
 import { terminalText } from '../../sys/terminal-text.js';
 import { openQuestions } from '../../views/team-lines.js';
-import { messagesToLead } from '../../log/fold-team.js';
+import { messagesToLead } from '../../log/fold/team.js';
 import { drainingWorkers, undeliveredMessages } from '../../log/reach.js';
 
 // Opens the store a project names (`flag`: --store); undefined when this process cannot (the light

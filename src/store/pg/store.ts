@@ -6,7 +6,7 @@ import type { Approval, NewEvent, TeamEvent } from '../../log/schema.js';
 import { checkApproval, type ApprovalView } from '../../log/approvals.js';
 import { validateId } from '../../log/guards.js';
 import type { Problem } from '../../log/read.js';
-import { foldRun } from '../../log/fold.js';
+import { foldRun } from '../../log/fold/fold.js';
 import { approvalFileName, eventFileName, runPathsIn, type RunPaths, type RunRecord } from '../../log/write.js';
 import { makeRunId, nowIso } from '../../log/time.js';
 import { UsageError } from '../../sys/errors.js';

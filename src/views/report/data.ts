@@ -3,13 +3,13 @@ import { basename } from 'node:path';
 import { readHandoffs } from '../../../handoffs/read.js';
 import type { RunFiles } from '../../log/read.js';
 import type { RunPaths } from '../../log/write.js';
-import type { RunView } from '../../log/fold.js';
+import type { RunView } from '../../log/fold/fold.js';
 import { attentionLines, notDrivenLine } from '../status/render.js';
 import { currentRoster } from '../../log/reach.js';
 import { teamLines } from '../team-lines.js';
 import { unseenCheckoutChanges } from '../../isolation/view.js';
 import { prefixFor } from '../../../machines/plan.js';
-import type { GateRun as ReportGate, Marker as ReportMarker, Verdict as ReportVerdict } from '../../log/fold-story.js';
+import type { GateRun as ReportGate, Marker as ReportMarker, Verdict as ReportVerdict } from '../../log/fold/story.js';
 import { usageTables, type ReportUsage } from './usage.js';
 
 export interface ReportAttempt {

@@ -1,7 +1,7 @@
 // The report's cost and tokens, by task, stage and agent: the run view's own numbers (those `team
 // status` prints), with a row, marked unreported, for each task, stage and agent that ran an
 // attempt whose agent reported no usage (the view keeps only what an attempt_usage event said).
-import type { RunView, UsageTotals } from '../../log/fold.js';
+import type { RunView, UsageTotals } from '../../log/fold/fold.js';
 import { spendLines } from '../status/spend.js';
 
 // One row of a usage table; `reported` is false when no attempt_usage event counts towards it.

@@ -1,5 +1,5 @@
 // Renders a run's view for a person.
-import type { AttemptView, RunView } from '../../log/fold.js';
+import type { AttemptView, RunView } from '../../log/fold/fold.js';
 import { terminalLine } from '../../sys/terminal-text.js';
 import { raiseCommand, spentParts } from '../../log/budget-hint.js';
 import { spendLines } from './spend.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { spendLines } from '../status/spend.js';
 import { writeFileAtomic } from '../../sys/atomic.js';
 import { readRegularFile } from '../../sys/regular-file.js';
-import type { RunView } from '../../log/fold.js';
+import type { RunView } from '../../log/fold/fold.js';
 import { attentionLines } from '../status/render.js';
 import { teamLines } from '../team-lines.js';
 

@@ -1,6 +1,6 @@
 // The attempts of a run as the live view shows them: one lane per worker (its latest attempt), and
 // every attempt's state for the plain lines, so that none that finished between two looks is missed.
-import type { RunView } from '../../log/fold.js';
+import type { RunView } from '../../log/fold/fold.js';
 
 // One attempt's state; `worker` is absent until the attempt's worker is recorded (spawned or taken).
 export interface AttemptFact {

@@ -4,7 +4,7 @@ import { spendLines } from '../status/spend.js';
 import { join } from 'node:path';
 import { readRunFiles, type RunFiles } from '../../log/read.js';
 import type { RunPaths } from '../../log/write.js';
-import { foldRun, type RunView } from '../../log/fold.js';
+import { foldRun, type RunView } from '../../log/fold/fold.js';
 import { attentionLines, notDrivenLine } from '../status/render.js';
 import { teamLines } from '../team-lines.js';
 import { liveHolder } from '../../store/files/lock.js';

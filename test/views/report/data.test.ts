@@ -1,7 +1,7 @@
 // The report's data from a log: attempts with retries, kills and adoptions marked; stage bands with fix loops.
 import { describe, expect, it } from 'vitest';
 import { runPaths } from '../../../src/log/write.js';
-import { foldRun } from '../../../src/log/fold.js';
+import { foldRun } from '../../../src/log/fold/fold.js';
 import { folderHandoffs, makeReportData } from '../../../src/views/report/data.js';
 import { finished, makeRunFiles, RUN_ID, started } from '../../helpers/runs.js';
 

@@ -2,8 +2,8 @@
 // task has ended (no answer reaches it, and `team say` refuses an ended task). The view is built by
 // hand here: the fold's team facts and the tasks' statuses are all openQuestions reads.
 import { describe, expect, it } from 'vitest';
-import { newTeamFacts, type TeamMessage } from '../../../src/log/fold-team.js';
-import type { RunView } from '../../../src/log/fold.js';
+import { newTeamFacts, type TeamMessage } from '../../../src/log/fold/team.js';
+import type { RunView } from '../../../src/log/fold/fold.js';
 import { openQuestions, questionLines } from '../../../src/views/team-lines.js';
 
 function question(task: string, at: string): TeamMessage {

@@ -1,7 +1,7 @@
 // The live view shows spend against the budget and the agents under a rate limit (issue 29), from a
 // real fold of a run's events.
 import { describe, expect, it } from 'vitest';
-import { foldOf, viewOf } from '../../../src/log/fold.js';
+import { foldOf, viewOf } from '../../../src/log/fold/fold.js';
 import type { TeamEvent } from '../../../src/log/schema.js';
 import { plainFacts, renderFrame } from '../../../src/views/watch/frame.js';
 import { toWatchModel } from '../../../src/views/watch/model.js';

@@ -1,7 +1,7 @@
-// The tasks, attempts and iterations of a run's fold: how fold-event.ts finds or makes them; and what
+// The tasks, attempts and iterations of a run's fold: how event.ts finds or makes them; and what
 // the log holds of its team workers' reports (PostgreSQL store).
-import type { AttemptView, FoldState, IterationView, TaskView, UsageTotals, WorkerReports } from './fold-types.js';
-import type { TeamEvent } from './schema.js';
+import type { AttemptView, FoldState, IterationView, TaskView, UsageTotals, WorkerReports } from './types.js';
+import type { TeamEvent } from '../schema.js';
 
 // The task of that id, made pending when new.
 export function taskIn(tasks: Map<string, TaskView>, id: string): TaskView {

@@ -1,13 +1,13 @@
 // How each event changes the fold of a run (FoldState, fold.ts): one case per event name.
-import { EVENT_SCHEMAS, type TeamEvent } from './schema.js';
-import type { FoldState } from './fold-types.js';
-import { addTokens, applyReportFact, assignTask, attemptIn, emptyTotals, iterationIn, key, taskIn } from './fold-tasks.js';
-import { applyGitFact } from './fold-git.js';
-import { applyTeamFact } from './fold-team.js';
-import { endStory, enterStage, gatesKey } from './fold-story.js';
-import { describeDecision } from './decision.js';
-import { applyVerifyResult } from './fold-verify.js';
-import { applySpendFact } from './fold-spend.js';
+import { EVENT_SCHEMAS, type TeamEvent } from '../schema.js';
+import type { FoldState } from './types.js';
+import { addTokens, applyReportFact, assignTask, attemptIn, emptyTotals, iterationIn, key, taskIn } from './tasks.js';
+import { applyGitFact } from './git.js';
+import { applyTeamFact } from './team.js';
+import { endStory, enterStage, gatesKey } from './story.js';
+import { describeDecision } from '../decision.js';
+import { applyVerifyResult } from './verify.js';
+import { applySpendFact } from './spend.js';
 
 const RUN_END: Record<string, string> = { run_completed: 'completed', run_failed: 'failed', run_cancelled: 'cancelled', run_stopped: 'stopped' };
 

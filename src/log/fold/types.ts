@@ -1,12 +1,12 @@
 // The fold's state and the parts of a run's view (fold.ts): tasks and their attempts, conflicts,
 // usage, pipeline progress.
-import type { ApprovalView } from './approvals.js';
-import type { GitFacts } from './fold-git.js';
-import type { TeamFacts } from './fold-team.js';
-import type { RunStory } from './fold-story.js';
-import type { Problem } from './read.js';
-import type { Defect, EventOf } from './schema.js';
-import type { SpendState } from './fold-spend.js';
+import type { ApprovalView } from '../approvals.js';
+import type { GitFacts } from './git.js';
+import type { TeamFacts } from './team.js';
+import type { RunStory } from './story.js';
+import type { Problem } from '../read.js';
+import type { Defect, EventOf } from '../schema.js';
+import type { SpendState } from './spend.js';
 
 // What the log holds of the team workers' reports: the attempts taken, the attempts that stalled
 // (keys `task#attempt`) and the usage and spend reports read (by their seq). The run's writer folds
@@ -87,7 +87,7 @@ export interface PipelineProgress {
   loop: number;
   maxFixLoops?: number;
   lastDefects: Array<{ id: string; description: string; by?: string }>;
-  /** The last verify pass: each finder's verdict (the verifier, each reviewer) and the union of their defects (fold-verify.ts). */
+  /** The last verify pass: each finder's verdict (the verifier, each reviewer) and the union of their defects (verify.ts). */
   verify?: { pass: string; verdicts: Array<{ by: string; verdict: string }>; defects: Defect[] };
   lastReview?: { verdict: string; reasons: string[]; iteration: number };
   /** The cost mode and the model each role runs on (run_started; stage routing). */

@@ -1,7 +1,7 @@
 // The verify pass in the fold: the verifier's and each reviewer's verdict, and the union of their
 // defects with who found each, whatever order their results come in (stage routing, issue 30).
-import type { Defect } from './schema.js';
-import type { PipelineProgress } from './fold-types.js';
+import type { Defect } from '../schema.js';
+import type { PipelineProgress } from './types.js';
 
 // Who a verify attempt is: `verify-<p>` the verifier, `verify-<p>.<role>` a reviewer beside it.
 const REVIEWER_ID = /^((?:i\d+\.)?verify-\d+)\.(.+)$/;

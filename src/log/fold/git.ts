@@ -1,6 +1,6 @@
 // The git facts of a run's fold (worktree isolation): what the orchestrator's isolation needs to go on
 // (merges, worktrees, conflicts) and which branch holds what (BranchesView, for status and the summary).
-import type { EventOf, IsolationRecord, TeamEvent } from './schema.js';
+import type { EventOf, IsolationRecord, TeamEvent } from '../schema.js';
 
 export interface TaskBranchView {
   task: string;

@@ -1,10 +1,10 @@
 // The fold's part of spend and rate (issue 29): the run's budget, what running attempts reported
 // spending so far, each agent's lanes and back-off. Readers (status, watch, wait, report, the
 // runtime's budget check) take spendOf() of it.
-import type { Budget, TeamEvent } from './schema.js';
-import { freshThrottle, succeeded, throttled, type AgentThrottle } from './throttle.js';
+import type { Budget, TeamEvent } from '../schema.js';
+import { freshThrottle, succeeded, throttled, type AgentThrottle } from '../throttle.js';
 
-// Cost and tokens (fold-types.ts's UsageTotals, named here so that the two files do not import each other).
+// Cost and tokens (types.ts's UsageTotals, named here so that the two files do not import each other).
 interface UsageTotals {
   costUsd: number;
   tokens: { input: number; output: number };

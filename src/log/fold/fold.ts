@@ -1,19 +1,19 @@
 // The one fold of a run's events into its facts: status, list, wait, watch, report, the checkpoint
 // writer, the worker registry, isolation and resume all read it (docs/design.md, "One fold").
-import { checkApproval } from './approvals.js';
-import type { TeamEvent } from './schema.js';
-import { applyEvent } from './fold-event.js';
-import { emptyTotals } from './fold-tasks.js';
-import { branchesOf, newGitFacts, type BranchesView } from './fold-git.js';
-import { newWorkerReports } from './fold-tasks.js';
-import { newStory, type RunStory } from './fold-story.js';
-import { newTeamFacts, type TeamFacts } from './fold-team.js';
-import type { ApprovalView, Conflict, FoldState, IterationView, PipelineProgress, RunUsage, TaskView } from './fold-types.js';
-import type { Problem, RunFiles } from './read.js';
-import type { RunRecord } from './write.js';
-import { newSpend, spendOf, type SpendView } from './fold-spend.js';
+import { checkApproval } from '../approvals.js';
+import type { TeamEvent } from '../schema.js';
+import { applyEvent } from './event.js';
+import { emptyTotals } from './tasks.js';
+import { branchesOf, newGitFacts, type BranchesView } from './git.js';
+import { newWorkerReports } from './tasks.js';
+import { newStory, type RunStory } from './story.js';
+import { newTeamFacts, type TeamFacts } from './team.js';
+import type { ApprovalView, Conflict, FoldState, IterationView, PipelineProgress, RunUsage, TaskView } from './types.js';
+import type { Problem, RunFiles } from '../read.js';
+import type { RunRecord } from '../write.js';
+import { newSpend, spendOf, type SpendView } from './spend.js';
 
-export type * from './fold-types.js';
+export type * from './types.js';
 
 export interface RunView {
   run: RunRecord;

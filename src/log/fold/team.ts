@@ -1,6 +1,6 @@
 // What the fold keeps of the team tools (issue 28): the request keys recorded, the messages and who
 // read them, progress notes, reservations and their overlaps, shutdown requests.
-import type { TeamEvent } from './schema.js';
+import type { TeamEvent } from '../schema.js';
 
 export interface TeamMessage {
   key: string;

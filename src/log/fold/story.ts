@@ -1,6 +1,6 @@
 // The story of a run's fold beside its tasks: verdicts, gate runs, restart and cancel markers, the
 // stages entered, the handoffs written and the milestones done, in the order written.
-import type { Defect, GateResult } from './schema.js';
+import type { Defect, GateResult } from '../schema.js';
 
 // The verdict an attempt of team-verify or ralph-review gave, with what it found.
 export interface Verdict {
