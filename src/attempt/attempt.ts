@@ -74,7 +74,7 @@ async function runLocalAttempt(session: RunSession, input: AttemptRequest, signa
   const marker = escapeeMarker(session.runId, input.taskId, input.attempt, handle);
   if (exit.stopped && signal.aborted) {
     await stopEscapees(marker);
-    return finishInterrupted(session, input, `stopped by cancel (${exit.reason ?? 'worker ended'})`);
+    return finishInterrupted(session, input, `${whatStopped(session)} (${exit.reason ?? 'worker ended'})`);
   }
   // This attempt is counted: others are under way when the count is above one.
   const gatherMs = underWay.get(session)! > 1 ? ESCAPEES_GATHER_MS : 0;
@@ -144,4 +144,10 @@ function makeLaunchSpec(session: RunSession, input: AttemptInput, files: Attempt
       ...(agent.env ?? {}),
     },
   };
+}
+
+// Who stopped an attempt the run stopped: a cancel, else what the fold says ended it (its budget).
+function whatStopped(session: RunSession): string {
+  const st = session.events.fold.state;
+  return st.status === 'cancelling' ? 'stopped by cancel' : `stopped: ${st.spend?.exceeded ?? 'the run stopped it'}`;
 }

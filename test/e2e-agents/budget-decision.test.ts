@@ -25,6 +25,10 @@ describe('a run stopped for its budget', () => {
     expect(eventsOf(files, 'budget_exceeded')).toEqual([expect.objectContaining({ spent_tokens: 1100, parts: ['tokens'] })]);
     const stopped = eventsOf(files, 'run_stopped')[0]!.reason;
     expect(stopped).toBe('budget spent: $0.50 of $5.00, 1100 of 500 tokens; `team resume --budget-tokens N` raises it and goes on');
+    // The attempt the budget stopped says so, not "cancel": nobody cancelled the run.
+    const interrupted = eventsOf(files, 'task_finished').filter((e) => e.status === 'interrupted');
+    expect(interrupted.length).toBeGreaterThan(0);
+    for (const e of interrupted) expect(e.evidence).toMatch(/^stopped: budget spent: \$0\.50 of \$5\.00, 1100 of 500 tokens/);
     const status = await project.team(['status']);
     expect(status.exitCode, status.stderr).toBe(0);
     expect(status.stdout).not.toContain('needs attention: nothing');
