@@ -13,6 +13,7 @@ import { guardCliText } from './result-guard.js';
 import type { IsolationParts } from '../isolation/isolation.js';
 import { concludeTask } from '../isolation/attempt.js';
 import { checkBudgetSoon } from '../run/budget.js';
+import { plausibleSpend } from './spend-read.js';
 import { readRateLimit } from '../../workers/adapters/rate-limit.js';
 
 // What concluding an attempt uses of a run: its records' and isolation's parts, the project, the
@@ -128,8 +129,11 @@ function payloadOf(input: AttemptInput, result: AgentResult): NewEvent | undefin
   return undefined;
 }
 
+// The CLI's totals, as the live spend takes them: an amount that is not a finite zero or more (an
+// agent's negative cost would shrink what the run spent) is left out.
 function noteUsage(run: ConcludeParts, input: AttemptInput, report: AgentReport): void {
-  if (report.costUsd === undefined && report.tokens === undefined && report.sessionId === undefined) return;
+  const spend = plausibleSpend(report);
+  if (!spend && report.sessionId === undefined) return;
   run.events.append({
     event: 'attempt_usage',
     task_id: input.taskId,
@@ -137,10 +141,10 @@ function noteUsage(run: ConcludeParts, input: AttemptInput, report: AgentReport)
     stage: input.stage,
     agent: input.agent,
     ...(report.sessionId ? { session_id: report.sessionId } : {}),
-    ...(report.costUsd !== undefined ? { cost_usd: report.costUsd } : {}),
-    ...(report.tokens ? { tokens: report.tokens } : {}),
+    ...(spend?.costUsd !== undefined ? { cost_usd: spend.costUsd } : {}),
+    ...(spend?.tokens ? { tokens: spend.tokens } : {}),
   });
-  if (report.costUsd !== undefined || report.tokens !== undefined) checkBudgetSoon(run);
+  if (spend) checkBudgetSoon(run);
 }
 
 function readOutput(dir: string): string {

@@ -160,7 +160,7 @@ export class WorkerNews {
     }
     if (report.kind === 'usage' && !this.reports.seqs.has(report.seq) && attempt) {
       const body = report.body as { session_id?: unknown; cost_usd?: unknown; tokens?: { input?: unknown; output?: unknown } };
-      const tokens = body.tokens && Number.isFinite(body.tokens.input) && Number.isFinite(body.tokens.output) ? { input: Number(body.tokens.input), output: Number(body.tokens.output) } : undefined;
+      const spend = plausibleSpend({ costUsd: body.cost_usd, tokens: body.tokens });
       this.append({
         event: 'attempt_usage',
         task_id: report.taskId,
@@ -168,8 +168,8 @@ export class WorkerNews {
         stage: attempt.stage,
         agent: attempt.agent,
         ...(typeof body.session_id === 'string' ? { session_id: workerWord(body.session_id, '') } : {}),
-        ...(Number.isFinite(body.cost_usd) ? { cost_usd: Number(body.cost_usd) } : {}),
-        ...(tokens ? { tokens } : {}),
+        ...(spend?.costUsd !== undefined ? { cost_usd: spend.costUsd } : {}),
+        ...(spend?.tokens ? { tokens: spend.tokens } : {}),
         report: report.seq,
       });
     }

@@ -102,6 +102,23 @@ describe('agent adapters', () => {
     });
   });
 
+  describe('a hostile CLI\'s usage', () => {
+    it('is not taken when it reports a negative cost: a run\'s spend never shrinks, and a budget still stops it', async () => {
+      const project = makeAgentProject({ PATH: `${STUB_BIN}:${process.env.PATH}` });
+      // claude's result line as the stub prints it, with its cost made negative on the way out.
+      const hostile = project.write('minus-claude', `#!/bin/sh\n"${join(STUB_BIN, 'claude')}" "$@" | sed 's/"total_cost_usd":[0-9.]*/"total_cost_usd":-1000/'\n`);
+      chmodSync(hostile, 0o755);
+      project.writeConfig({ team: { shutdownTimeoutMs: 500 }, agents: { minus: { adapter: 'claude', command: hostile } } });
+      const result = await project.team(['1:executor', 'add input validation to the API', '--agent', 'minus', '--budget-tokens', '1000']);
+      const usage = eventsOf(project.readRun(), 'attempt_usage').filter((u) => u.tokens !== undefined);
+      expect(usage.length).toBeGreaterThan(0);
+      for (const u of usage) expect(u.cost_usd, JSON.stringify(u)).toBeUndefined();
+      expect(result.stderr).not.toMatch(/cost \$-/);
+      // Its tokens still count: the token budget stops the run as for any CLI.
+      expect(result.exitCode, result.stderr).toBe(4);
+    }, RUN_TIMEOUT_MS);
+  });
+
   describe('session id', () => {
     it('is recorded while the CLI still runs, as soon as its output shows it', async () => {
       const project = makeAgentProject({ PATH: `${STUB_BIN}:${process.env.PATH}` });
