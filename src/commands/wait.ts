@@ -21,6 +21,7 @@ import { OUTCOME_EXIT, workPlaces } from './run.js';
 import { summarizeProgress } from '../views/wait/summary.js';
 import { describeStage } from '../views/status/render.js';
 import { terminalText } from '../sys/terminal-text.js';
+import type { StoreOutage } from '../store/pg/outage.js';
 
 // How often the log's length is looked at; the run is folded again only when it changed.
 const POLL_MS = 250;
@@ -75,7 +76,7 @@ async function rideOutages(url: string, outageMs: number): Promise<Ride> {
 }
 
 interface Ride {
-  outage: { absorbs(error: unknown): boolean; over(): void; retry<T>(look: () => Promise<T>): Promise<T>; open<T>(open: () => Promise<T>): Promise<T> };
+  outage: StoreOutage;
   orphanGraceMs: number;
 }
 
