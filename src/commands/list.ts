@@ -9,6 +9,8 @@ import { FLAGS } from './args/flags.js';
 import { openProject } from './args/project.js';
 import { TeamError } from '../sys/errors.js';
 import { terminalLine } from '../sys/terminal-text.js';
+import { runStartMs } from '../log/fold/clock.js';
+import { parseLogTime } from '../log/time.js';
 
 export interface RunRow {
   id: string;
@@ -75,16 +77,16 @@ const RUN_ENDS = new Set(['run_completed', 'run_failed', 'run_cancelled', 'run_s
 // whether an orchestrator drives it.
 export function rowOf(id: string, view: RunView, lastAt: string | undefined, driven: boolean): RunRow {
   const running = view.status === 'running' || view.status === 'cancelling';
-  const end = running ? Date.now() : Date.parse(lastAt ?? view.run.created_at);
+  const end = running ? Date.now() : parseLogTime(lastAt ?? view.run.created_at);
   return {
     id,
-    task: view.run.task,
-    mode: view.run.mode,
+    task: view.run.task ?? '',
+    mode: view.run.mode ?? 'team',
     status: view.status,
     driven,
     orchestrated: view.orchestrated,
-    started: view.run.created_at,
-    seconds: Math.max(0, Math.round((end - Date.parse(view.run.created_at)) / 1000)),
+    started: new Date(runStartMs(view)).toISOString(),
+    seconds: Math.max(0, Math.round((end - runStartMs(view)) / 1000)),
     costUsd: Number(view.usage.run.costUsd.toFixed(6)),
     session: view.run.session,
   };

@@ -4,19 +4,18 @@ import type { BranchesView } from '../log/fold/git.js';
 export type { BranchesView, TaskBranchView } from '../log/fold/git.js';
 
 // Lines for a person: the isolation, each task's branch, what is kept, and how to take the work.
-export function describeBranches(view: BranchesView, runId: string, status: string): string[] {
+// `attention`: whether the lines that need attention (the checkout changed, a branch put back, a
+// lock left) are told here too, as the end summary does; `team status` lists them in its one list.
+export function describeBranches(view: BranchesView, runId: string, status: string, { attention = true }: { attention?: boolean } = {}): string[] {
   if (view.mode === 'none') return [`isolation: none — workers shared the project folder (${view.reason})`];
   const lines = [`isolation: worktree — merged work on ${view.branch}${view.userBranch ? ` (from ${view.userBranch})` : ''}`];
   for (const t of view.tasks) {
     const why = t.state === 'conflict' ? ` — conflict in ${t.files.join(', ')}` : t.state === 'refused' ? ` — refused: commits teamline's files ${t.files.join(', ')}` : '';
     lines.push(`  ${t.task}: ${t.branch} ${t.state}${why}`);
   }
-  for (const r of view.restored ?? []) {
-    const how = r.was === undefined ? 'was deleted' : `had moved to ${r.was.slice(0, 10)} (kept as ${r.kept})`;
-    lines.push(`  needs attention: ${view.branch} ${how} during the run; put back at ${r.commit.slice(0, 10)}, the commit the log recorded`);
-  }
-  lines.push(...checkoutLines(view));
-  for (const lock of new Set(view.userLocks)) lines.push(`  needs attention: ${lock} is a git lock in your checkout that no git process held when the run resumed; teamline left it alone`);
+  const acknowledged = (view.checkout?.changed ?? []).slice(0, view.checkout?.acknowledged ?? 0);
+  lines.push(...acknowledged.map((change) => `  acknowledged: ${describeChange(change)}`));
+  if (attention) lines.push(...branchAttention(view).map((line) => `  needs attention: ${line}`));
   const taskKept = view.kept.filter((k) => k.branch !== view.branch);
   if (taskKept.length > 0) lines.push(`  kept with work not in ${view.branch}: ${taskKept.map((k) => `${k.branch} (${k.commits} commit(s))`).join(', ')}`);
   if (view.landed) lines.push(`  landed into ${view.landed.into} at ${view.landed.commit.slice(0, 10)}`);
@@ -24,10 +23,17 @@ export function describeBranches(view: BranchesView, runId: string, status: stri
   return lines;
 }
 
-// The changes the watch saw in the user's checkout; those not acknowledged need attention.
-export function checkoutLines(view: BranchesView): string[] {
-  const acknowledged = view.checkout?.acknowledged ?? 0;
-  return (view.checkout?.changed ?? []).map((change, i) => `  ${i < acknowledged ? 'acknowledged' : 'needs attention'}: ${describeChange(change)}`);
+// What of the branches needs a person: the run's branch put back, changes of the user's checkout no
+// `team land --acknowledge` took as seen, git locks left in the checkout.
+export function branchAttention(view: BranchesView): string[] {
+  const lines: string[] = [];
+  for (const r of view.restored ?? []) {
+    const how = r.was === undefined ? 'was deleted' : `had moved to ${r.was.slice(0, 10)} (kept as ${r.kept})`;
+    lines.push(`${view.branch} ${how} during the run; put back at ${r.commit.slice(0, 10)}, the commit the log recorded`);
+  }
+  lines.push(...unseenCheckoutChanges(view));
+  for (const lock of new Set(view.userLocks)) lines.push(`${lock} is a git lock in your checkout that no git process held when the run resumed; teamline left it alone`);
+  return lines;
 }
 
 // The changes of the user's checkout no `team land --acknowledge` took as seen, each in words.

@@ -62,15 +62,33 @@ function readRunRecord(file: string): RunRecord {
     problem = (error as Error).message;
   }
   if (problem !== undefined) throw new UsageError(`${file} is unreadable or not valid JSON (${problem}); the run cannot be read`);
-  const fields = record as Partial<Record<(typeof RUN_FIELDS)[number], unknown>> | null;
-  if (typeof record !== 'object' || record === null || RUN_FIELDS.some((field) => typeof fields![field] !== 'string')) {
-    throw new UsageError(`${file} is not a run record (${RUN_FIELDS.join(', ')} must be strings); the run cannot be read`);
-  }
+  const why = typeof record === 'object' && record !== null && !Array.isArray(record) ? runRecordProblem(record as Record<string, unknown>) : 'not a JSON object';
+  if (why !== undefined) throw new UsageError(`${file} is not a run record (${why}); the run cannot be read`);
   return record as RunRecord;
 }
 
-// The fields of run.json every reader relies on.
-const RUN_FIELDS = ['run_id', 'created_at', 'task', 'mode'] as const;
+// The fields of run.json every reader relies on: the seed's, all a run its helper wrote has.
+const REQUIRED_RUN_FIELDS = ['run_id', 'created_at', 'profile', 'stage', 'status', 'session', 'parent_session'] as const;
+// teamline's additions (the invocation): optional on read, but typed when present.
+const OPTIONAL_RUN_FIELDS: Record<string, (value: unknown) => boolean> = {
+  task: isString,
+  agentType: isString,
+  workers: (value) => Number.isInteger(value) && (value as number) > 0,
+  mode: (value) => value === 'team' || value === 'ralph',
+};
+
+// Why a parsed run.json is not a run record, naming the field; undefined when it is one.
+function runRecordProblem(record: Record<string, unknown>): string | undefined {
+  const missing = REQUIRED_RUN_FIELDS.filter((field) => !isString(record[field]));
+  if (missing.length > 0) return `${missing.join(', ')} must be ${missing.length === 1 ? 'a string' : 'strings'}`;
+  const wrong = Object.keys(OPTIONAL_RUN_FIELDS).filter((field) => record[field] !== undefined && !OPTIONAL_RUN_FIELDS[field]!(record[field]));
+  if (wrong.length > 0) return `${wrong.map((field) => `${field} ${JSON.stringify(record[field])}`).join(', ')}: ${wrong.length === 1 ? 'not a valid value' : 'not valid values'}`;
+  return undefined;
+}
+
+function isString(value: unknown): value is string {
+  return typeof value === 'string';
+}
 
 function readFolder<T>(
   dir: string,

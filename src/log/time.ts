@@ -50,3 +50,12 @@ export function makeToken(): string {
 export function nowIso(): string {
   return new Date().toISOString();
 }
+
+// Milliseconds since the epoch of a log time: an ISO time (teamline's `at`) or a stamp such as
+// 20261028T131016577943Z (the seed's times, and every run id's start); NaN for anything else.
+export function parseLogTime(text: string): number {
+  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(\d{6})Z$/.exec(text);
+  if (!m) return Date.parse(text);
+  const [, y, mo, d, h, mi, sec, micro] = m.map(Number) as number[];
+  return Date.UTC(y!, mo! - 1, d!, h!, mi!, sec!) + Math.floor(micro! / 1000);
+}

@@ -1,5 +1,5 @@
 // The run store: creates runs and appends events and approvals, each file written once.
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../sys/errors.js';
 import { writeFileAtomic } from '../sys/atomic.js';
@@ -31,10 +31,12 @@ export interface RunRecord {
   status: string;
   session: string;
   parent_session: string;
-  task: string;
-  workers: number;
-  agentType: string;
-  mode: 'team' | 'ralph';
+  // teamline's additions (the invocation): optional on read, since a run the seed's helper or another
+  // tool wrote by hand has only the fields above.
+  task?: string;
+  workers?: number;
+  agentType?: string;
+  mode?: 'team' | 'ralph';
 }
 
 export interface WriteOptions {
@@ -125,8 +127,24 @@ export function approvalFileName(approval: Approval): string {
 }
 
 // The latest run id, or undefined when the project has none; a damaged `current` is a usage error naming it.
+// With no `current` (a run written by hand or by the seed's helper may have none), the newest run
+// folder holding a run.json: a run id begins with its start time, so the names sort by age.
 export function readCurrentRunId(projectDir: string): string | undefined {
-  return readCurrentId(runsDir(projectDir));
+  const dir = runsDir(projectDir);
+  return readCurrentId(dir) ?? newestRunId(dir);
+}
+
+function newestRunId(dir: string): string | undefined {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return undefined;
+  }
+  return names
+    .filter((name) => ID_PATTERN.test(name) && existsSync(join(dir, name, 'run.json')))
+    .sort()
+    .at(-1);
 }
 
 // The run a command means: `--run ID`, else the latest; an unknown run is a usage error naming

@@ -7,6 +7,7 @@ import type { PipelineEvent, PipelineInput } from '../../machines/types.js';
 import type { EventOf, NewEvent, TeamEvent } from '../log/schema.js';
 import { DeterminismError } from '../sys/errors.js';
 import type { MachineState } from './machine-snapshot.js';
+import { parseLogTime } from '../log/time.js';
 
 export type PipelineSnapshot = SnapshotFrom<typeof pipelineMachine>;
 
@@ -69,7 +70,7 @@ export function toMachineEvent(event: TeamEvent): PipelineEvent | undefined {
     case 'cancel_requested':
       return { type: 'cancel.requested', force: event.force };
     case 'attempt_throttled':
-      return { type: 'attempt.throttled', task_id: event.task_id, attempt: event.attempt, agent: event.agent, reason: event.reason, jitter: event.jitter, at: Date.parse(event.at), ...(event.retry_after_ms !== undefined && { retry_after_ms: event.retry_after_ms }) };
+      return { type: 'attempt.throttled', task_id: event.task_id, attempt: event.attempt, agent: event.agent, reason: event.reason, jitter: event.jitter, at: parseLogTime(event.at), ...(event.retry_after_ms !== undefined && { retry_after_ms: event.retry_after_ms }) };
     case 'backoff_ended':
       return { type: 'backoff.ended', agent: event.agent };
     case 'budget_exceeded':

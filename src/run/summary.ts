@@ -4,6 +4,7 @@ import { relative } from 'node:path';
 import type { RunView } from '../log/fold/fold.js';
 import type { DriveOutcome } from './drive.js';
 import { describeBranches, type BranchesView } from '../isolation/view.js';
+import { runSeconds } from '../log/fold/clock.js';
 
 // Where the run's work and records are, beside its log: its branches (worktree isolation) and the
 // project's checkpoint file, when there are any.
@@ -18,7 +19,7 @@ export interface WorkPlaces {
 export function summarize(view: RunView, outcome: DriveOutcome, runDir: string, places: WorkPlaces = {}): { lines: string[]; data: { type: string } & Record<string, unknown> } {
   const attempts = view.tasks.flatMap((t) => t.attempts.map((a) => ({ task: t.id, ...a })));
   const failed = attempts.filter((a) => a.status === 'failed');
-  const seconds = (Date.now() - Date.parse(view.run.created_at)) / 1000;
+  const seconds = runSeconds(view);
   const data = {
     type: 'summary',
     run: view.run.run_id,

@@ -21,7 +21,15 @@ export function questionLines(view: Pick<RunView, 'team' | 'tasks'>): string[] {
   return openQuestions(view).map((q) => `question from ${sender(q)}: ${oneLine(q.text)} — answer with \`team say --to ${q.task ?? q.from} "…"\``);
 }
 
-// The team's lines: messages to the lead, reservations and overlaps, the latest progress notes of running attempts.
+// Needs attention: each message nobody read and nobody will (a `team say` to a task that ended, to a
+// drained worker, or sent as the run ended).
+export function undeliveredLines(view: Pick<RunView, 'team' | 'tasks' | 'run' | 'pipeline' | 'endedAt'>): string[] {
+  return undeliveredMessages(view).map((u) => `undelivered: message from ${sender(u.message)} to ${u.message.to} at ${u.message.at.slice(11, 19)} (${u.why}): ${oneLine(u.message.text)}`);
+}
+
+// The team's lines: messages to the lead, reservations and overlaps, the latest progress notes of
+// running attempts (what needs attention of the team, its questions and undelivered messages, is in
+// the views' one attention list).
 export function teamLines(view: Pick<RunView, 'team' | 'tasks' | 'run' | 'pipeline' | 'endedAt'>): string[] {
   const lines: string[] = [];
   const toLead = messagesToLead(view.team);
@@ -33,7 +41,6 @@ export function teamLines(view: Pick<RunView, 'team' | 'tasks' | 'run' | 'pipeli
   for (const r of view.team.reservations) if (running.has(`${r.task}#${r.attempt}`)) held.set(r.file, [...(held.get(r.file) ?? []), `${r.worker} (${r.task})`]);
   for (const [file, by] of held) lines.push(`reserved ${file} by ${by.join(', ')}`);
   for (const o of view.team.overlaps) lines.push(`overlap: ${o.file} reserved by ${o.worker} (${o.task}) while ${o.heldBy.worker} (${o.heldBy.task}) held it`);
-  for (const u of undeliveredMessages(view)) lines.push(`undelivered: message from ${sender(u.message)} to ${u.message.to} at ${u.message.at.slice(11, 19)} (${u.why}): ${oneLine(u.message.text)}`);
   return lines;
 }
 

@@ -37,7 +37,7 @@ describe('team list with a damaged run', () => {
     expect(lines[1]).toMatch(new RegExp(`^${ids[1]} +team +completed .* second run of two$`));
     expect(listed.stderr).toBe(
       `team list: run ${ids[0]} is not listed: ${runJson(ids[0]!)} is unreadable or not valid JSON (${jsonError(ids[0]!)}); the run cannot be read\n` +
-        `team list: run ${ids[2]} is not listed: ${runJson(ids[2]!)} is not a run record (run_id, created_at, task, mode must be strings); the run cannot be read\n`,
+        `team list: run ${ids[2]} is not listed: ${runJson(ids[2]!)} is not a run record (not a JSON object); the run cannot be read\n`,
     );
     const json = await project.team('list', '--json');
     expect(json.exitCode).toBe(0);
@@ -50,7 +50,7 @@ describe('team list with a damaged run', () => {
     expect(good.exitCode, good.stderr).toBe(0);
     expect(good.stdout).toContain('  task   second run of two\n');
     const bad = await project.team('status', '--run', ids[2]!);
-    expect(bad).toEqual({ exitCode: 2, stdout: '', stderr: `team: ${runJson(ids[2]!)} is not a run record (run_id, created_at, task, mode must be strings); the run cannot be read\n` });
+    expect(bad).toEqual({ exitCode: 2, stdout: '', stderr: `team: ${runJson(ids[2]!)} is not a run record (not a JSON object); the run cannot be read\n` });
   });
 
   // The parser's own words for the torn file.

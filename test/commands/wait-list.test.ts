@@ -58,6 +58,20 @@ describe('team wait', () => {
     expect(waited.stdout).toContain('COMPLETED');
   });
 
+  it('tells an ended run its duration from the log, the same at every later wait', async () => {
+    const project = makeSimProject('e2e-one-task');
+    expect((await project.team('1:executor', 'refuse empty names', '--agent', 'sim')).exitCode).toBe(0);
+    const seconds = (text: string) => Number(/ (\d+\.\d)s\n/.exec(text)?.[1]);
+    const first = await project.team('wait');
+    const json = JSON.parse((await project.team('list', '--json')).stdout) as Array<{ seconds: number }>;
+    // The clock moves on between the waits; an ended run's duration does not.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const second = await project.team('wait');
+    expect(seconds(first.stdout)).toBeGreaterThanOrEqual(0);
+    expect(seconds(second.stdout)).toBe(seconds(first.stdout));
+    expect(Math.round(seconds(first.stdout))).toBe(json[0]!.seconds);
+  });
+
   it('tells, when the run ended, where the work is, the land command, the checkpoint file and what the handoffs decided, risked and left', async () => {
     const project = makeGitProject(DIAMOND, {}, { 'README.md': 'base\n' });
     const ran = await project.run('2:executor', 'validate the inputs', '--agent', 'sim');

@@ -41,14 +41,20 @@ describe('worktree isolation: the watch on the user\'s checkout', () => {
     expect(changed).toMatchObject({ seen: 'at the merge of t1', attempts: ['t1 a1 on worker-1'] });
     const sideNow = project.git('rev-parse', 'side');
     expect(sideNow).not.toBe(sideBefore);
-    const line = `needs attention: your checkout changed while the run ran (seen at the merge of t1): branch side moved from ${sideBefore.slice(0, 10)} to ${sideNow.slice(0, 10)}; files changed: notes.txt; running then: t1 a1 on worker-1`;
+    const change = `your checkout changed while the run ran (seen at the merge of t1): branch side moved from ${sideBefore.slice(0, 10)} to ${sideNow.slice(0, 10)}; files changed: notes.txt; running then: t1 a1 on worker-1`;
+    const line = `needs attention: ${change}`;
     expect(result.stderr).toContain(line);
     expect(result.stderr.split('── run')[1]).toContain(line);
-    expect((await project.run('status')).stdout).toContain(line);
+    // team status says it once, in its one list of what needs attention (never "nothing" beside it).
+    const status = await project.run('status');
+    expect(status.stdout).toContain(`needs attention:\n  ${change}\n`);
+    expect(status.stdout).not.toContain('needs attention: nothing');
+    expect(status.stdout.split(change)).toHaveLength(2);
+    expect(JSON.parse((await project.run('status', '--json')).stdout).attention.checkout).toEqual([change]);
     expect((await project.run('wait')).stdout).toContain(line);
     const report = join(project.dir, 'report.html');
     expect((await project.run('report', '--out', report)).exitCode).toBe(0);
-    expect(readFileSync(report, 'utf8')).toContain(JSON.stringify(line).slice(1, -1));
+    expect(readFileSync(report, 'utf8')).toContain(JSON.stringify(change).slice(1, -1));
     const before = project.git('rev-parse', 'main');
     const land = await project.run('land');
     expect(land.exitCode).toBe(2);
@@ -57,7 +63,9 @@ describe('worktree isolation: the watch on the user\'s checkout', () => {
     const acknowledged = await project.run('land', '--acknowledge');
     expect(acknowledged.exitCode, acknowledged.stderr).toBe(0);
     expect(eventsOf(project.readRun().events, 'checkout_acknowledged').map((e) => e.changes)).toEqual([1]);
-    expect((await project.run('status')).stdout).toContain(line.replace('needs attention', 'acknowledged'));
+    const after = (await project.run('status')).stdout;
+    expect(after).toContain(`acknowledged: ${change}`);
+    expect(after).toContain('needs attention: nothing');
   });
 
   it('says nothing of the checkout when no one touched it, and notices a change made at the very end', async () => {

@@ -81,6 +81,6 @@ describe('worktree isolation: kill -9 of the process group while git holds its l
     expect(resumed.stderr).toContain(`needs attention: ${userLock} is a git lock in your checkout that no git process holds; teamline leaves it alone: remove it once no git runs there`);
     expect(eventsOf(run.events, 'git_lock_stale').filter((e) => e.path === userLock).map((e) => e.removed)).toEqual([false]);
     const status = await project.run('status');
-    expect(status.stdout).toContain(`needs attention: ${userLock} is a git lock in your checkout that no git process held when the run resumed; teamline left it alone`);
+    expect(status.stdout).toContain(`needs attention:\n  ${userLock} is a git lock in your checkout that no git process held when the run resumed; teamline left it alone`);
   });
 });

@@ -59,6 +59,6 @@ describe('worktree isolation: the integration branch kept as recorded', () => {
     expect(project.git('rev-parse', `team/${run.runId}`)).toBe(t1Merge.commit);
     expect(eventsOf(run.events, 'branch_restored').map((e) => e.commit)).toEqual([t1Merge.commit]);
     const status = await project.run('status');
-    expect(status.stdout).toContain(`needs attention: team/${run.runId} was deleted during the run; put back at ${t1Merge.commit.slice(0, 10)}, the commit the log recorded`);
+    expect(status.stdout).toContain(`needs attention:\n  team/${run.runId} was deleted during the run; put back at ${t1Merge.commit.slice(0, 10)}, the commit the log recorded`);
   });
 });

@@ -46,10 +46,14 @@ describe('team say on a scaled run', () => {
     expect(result.exitCode, result.stderr).toBe(0);
     // worker-2 made no tool call before it was drained: its message was never read; t4's attempt had its message in its prompt.
     const status = await project.team('status');
-    expect(status.stdout).toMatch(/ {2}undelivered: message from human to worker-2 at \d\d:\d\d:\d\d \(worker-2 was drained\): for worker two\n/);
+    // It needs attention, in team status's one list as in the report (once, not also under team:).
+    const attention = status.stdout.split('\nneeds attention:')[1] ?? '';
+    expect(attention).toMatch(/^\n {2}undelivered: message from human to worker-2 at \d\d:\d\d:\d\d \(worker-2 was drained\): for worker two\n/);
+    expect(status.stdout.match(/undelivered: /g)).toHaveLength(1);
     expect(status.stdout).not.toContain('mind the header');
-    const json = JSON.parse((await project.team('status', '--json')).stdout) as { team: { undelivered: Array<{ to: string; text: string; why: string }> } };
+    const json = JSON.parse((await project.team('status', '--json')).stdout) as { team: { undelivered: Array<{ to: string; text: string; why: string }> }; attention: { undelivered: unknown[] } };
     expect(json.team.undelivered).toEqual([expect.objectContaining({ to: 'worker-2', text: 'for worker two', why: 'worker-2 was drained' })]);
+    expect(json.attention.undelivered).toEqual(json.team.undelivered);
   });
 });
 

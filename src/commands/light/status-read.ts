@@ -7,7 +7,7 @@ import { FLAGS } from '../args/flags.js';
 import { STATE_FLAGS } from '../args/state-flags.js';
 import { openProject, type Project } from '../args/project.js';
 import { budgetDecision, notDrivenLine, renderStatus, type PendingRequests } from '../../views/status/render.js';
-import { describeBranches } from '../../isolation/view.js';
+import { branchAttention, describeBranches } from '../../isolation/view.js';
 import { withStore, type RunStore } from '../../store/types.js';
 import { terminalText } from '../../sys/terminal-text.js';
 import { openQuestions } from '../../views/team-lines.js';
@@ -46,7 +46,7 @@ export async function showStatus(argv: string[], cmd: string, open: OpenStore): 
 export function printStatus(view: RunView, runId: string, json: boolean, driven: boolean, pending: PendingRequests = {}): void {
   const { branches } = view;
   if (json) process.stdout.write(`${JSON.stringify({ ...toJson(view, driven, pending), ...(branches ? { branches } : {}) }, null, 2)}\n`);
-  else process.stdout.write(terminalText(renderStatus(view, driven, pending) + (branches ? `${describeBranches(branches, runId, view.status).join('\n')}\n` : '')));
+  else process.stdout.write(terminalText(renderStatus(view, driven, pending) + (branches ? `${describeBranches(branches, runId, view.status, { attention: false }).join('\n')}\n` : '')));
 }
 
 // The JSON document of `team status --json`: `driven` and `attention.notDriven` say what the text's
@@ -54,7 +54,8 @@ export function printStatus(view: RunView, runId: string, json: boolean, driven:
 export function toJson(view: RunView, driven: boolean, pending: PendingRequests = {}) {
   const notDriven = notDrivenLine(view, driven);
   return {
-    run: view.run,
+    // The record as written, with the stage and status the log says now: one truth per field.
+    run: { ...view.run, stage: view.stage, status: view.status },
     stage: view.stage,
     status: view.status,
     driven,
@@ -70,6 +71,8 @@ export function toJson(view: RunView, driven: boolean, pending: PendingRequests 
       malformed: view.problems,
       conflicts: view.conflicts,
       questions: openQuestions(view),
+      checkout: view.branches ? branchAttention(view.branches) : [],
+      undelivered: undeliveredMessages(view).map((u) => ({ ...u.message, why: u.why })),
     },
     scale: { requested: pending.scale ?? null, draining: drainingWorkers(view) },
     team: { toLead: messagesToLead(view.team), undelivered: undeliveredMessages(view).map((u) => ({ ...u.message, why: u.why })), reservations: view.team.reservations, overlaps: view.team.overlaps, notes: Object.fromEntries(view.team.notes) },

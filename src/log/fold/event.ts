@@ -8,6 +8,7 @@ import { endStory, enterStage, gatesKey } from './story.js';
 import { describeDecision } from '../decision.js';
 import { applyVerifyResult } from './verify.js';
 import { applySpendFact } from './spend.js';
+import { parseLogTime } from '../time.js';
 
 const RUN_END: Record<string, string> = { run_completed: 'completed', run_failed: 'failed', run_cancelled: 'cancelled', run_stopped: 'stopped' };
 
@@ -152,10 +153,10 @@ export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): 
       break;
     case 'cancel_requested':
       if (!FINAL_STATUSES.has(st.status)) st.status = 'cancelling';
-      story.markers.push({ kind: 'cancel', at: Date.parse(event.at), label: `cancel: ${event.by}${event.force ? ' --force' : ''}` });
+      story.markers.push({ kind: 'cancel', at: parseLogTime(event.at), label: `cancel: ${event.by}${event.force ? ' --force' : ''}` });
       break;
     case 'run_resumed':
-      story.markers.push({ kind: 'restart', at: Date.parse(event.at), label: `restart: team resume (pid ${event.pid})` });
+      story.markers.push({ kind: 'restart', at: parseLogTime(event.at), label: `restart: team resume (pid ${event.pid})` });
       break;
     case 'workers_changed':
       pipeline.roster = event.roster;

@@ -1,6 +1,7 @@
 // The git facts of a run's fold (worktree isolation): what the orchestrator's isolation needs to go on
 // (merges, worktrees, conflicts) and which branch holds what (BranchesView, for status and the summary).
 import type { EventOf, IsolationRecord, TeamEvent } from '../schema.js';
+import { parseLogTime } from '../time.js';
 
 export interface TaskBranchView {
   task: string;
@@ -93,7 +94,7 @@ export function applyGitFact(git: GitFacts, event: TeamEvent): void {
       git.worktrees.add(event.path);
       git.attempts.set(event.task_id, event.attempt);
       // A resumed attempt's worktree is made ready again: its agent's commits count from the first time.
-      if (!git.readyAt.has(key)) git.readyAt.set(key, Date.parse(event.at));
+      if (!git.readyAt.has(key)) git.readyAt.set(key, parseLogTime(event.at));
       if (event.merging) git.fixing.set(event.task_id, event.conflicts ?? []);
       break;
     case 'branch_created':

@@ -3,6 +3,7 @@
 // runtime's budget check) take spendOf() of it.
 import type { Budget, TeamEvent } from '../schema.js';
 import { freshThrottle, succeeded, throttled, type AgentThrottle } from '../throttle.js';
+import { parseLogTime } from '../time.js';
 
 // Cost and tokens (types.ts's UsageTotals, named here so that the two files do not import each other).
 interface UsageTotals {
@@ -63,7 +64,7 @@ export function applySpendFact(st: { spend?: SpendState }, event: TeamEvent): vo
       break;
     case 'attempt_throttled': {
       const current = spend.throttle[event.agent] ?? freshThrottle(spend.workers);
-      spend.throttle[event.agent] = throttled(current, { at: Date.parse(event.at), jitter: event.jitter, ...(event.retry_after_ms !== undefined && { retryAfterMs: event.retry_after_ms }) });
+      spend.throttle[event.agent] = throttled(current, { at: parseLogTime(event.at), jitter: event.jitter, ...(event.retry_after_ms !== undefined && { retryAfterMs: event.retry_after_ms }) });
       break;
     }
     case 'backoff_ended': {

@@ -7,10 +7,10 @@ import type { RunView } from '../../log/fold/fold.js';
 import { attentionLines, notDrivenLine } from '../status/render.js';
 import { currentRoster } from '../../log/reach.js';
 import { teamLines } from '../team-lines.js';
-import { unseenCheckoutChanges } from '../../isolation/view.js';
 import { prefixFor } from '../../../machines/plan.js';
 import type { GateRun as ReportGate, Marker as ReportMarker, Verdict as ReportVerdict } from '../../log/fold/story.js';
 import { usageTables, type ReportUsage } from './usage.js';
+import { parseLogTime } from '../../log/time.js';
 
 export interface ReportAttempt {
   id: string;
@@ -77,8 +77,8 @@ export interface ReportMoment {
 // Builds the report's data from a run's events (files or PostgreSQL), its fold and its handoffs.
 export function makeReportData(files: Pick<RunFiles, 'events'>, view: RunView, handoffs: ReportData['handoffs'], moment: ReportMoment): ReportData {
   const now = moment.now ?? Date.now();
-  const times = files.events.map((e) => Date.parse(e.at));
-  const start = times[0] ?? Date.parse(view.run.created_at);
+  const times = files.events.map((e) => parseLogTime(e.at));
+  const start = times[0] ?? parseLogTime(view.run.created_at);
   const end = view.endedAt !== undefined ? Math.max(...times) : Math.max(now, ...times);
   const { story } = view;
   // The gates of each verify pass, by the verify task whose verifier runs after them (as machines/steps.ts names it).
@@ -87,8 +87,8 @@ export function makeReportData(files: Pick<RunFiles, 'events'>, view: RunView, h
   const attempts: ReportAttempt[] = [];
   for (const task of view.tasks) {
     for (const a of task.attempts) {
-      const begun = a.startedAt ? Date.parse(a.startedAt) : start;
-      const finished = a.finishedAt ? Date.parse(a.finishedAt) : undefined;
+      const begun = a.startedAt ? parseLogTime(a.startedAt) : start;
+      const finished = a.finishedAt ? parseLogTime(a.finishedAt) : undefined;
       const retry = task.retries.find((r) => r.attempt === a.attempt);
       const id = `${task.id}#${a.attempt}`;
       const gates = gatesOf[task.id];
@@ -130,12 +130,12 @@ export function makeReportData(files: Pick<RunFiles, 'events'>, view: RunView, h
     start,
     end: Math.max(end, start + 1),
     attempts,
-    bands: story.stages.map((s) => ({ stage: s.stage, iteration: s.iteration, loop: s.loop, start: Date.parse(s.at), end: s.until === undefined ? end : Date.parse(s.until) })),
+    bands: story.stages.map((s) => ({ stage: s.stage, iteration: s.iteration, loop: s.loop, start: parseLogTime(s.at), end: s.until === undefined ? end : parseLogTime(s.until) })),
     markers: story.markers,
     usage: usageTables(view),
     undriven: notDrivenLine(view, moment.driven),
     handoffs,
-    attention: [...attentionLines(view, moment.driven), ...checkoutAttention(view), ...teamLines(view).map((line) => `team: ${line}`)],
+    attention: [...attentionLines(view, moment.driven), ...teamLines(view).map((line) => `team: ${line}`)],
     routing: {
       ...(view.pipeline.costMode !== undefined && { costMode: view.pipeline.costMode }),
       models: Object.entries(view.pipeline.models ?? {}),
@@ -151,10 +151,6 @@ function routingOf(view: RunView, task: string): { routing?: string } {
   return texts.length === 0 ? {} : { routing: texts.join('; ') };
 }
 
-// The changes the watch on the user's checkout saw while the run ran, not yet acknowledged.
-function checkoutAttention(view: RunView): string[] {
-  return view.branches ? unseenCheckoutChanges(view.branches).map((change) => `needs attention: ${change}`) : [];
-}
 
 // The handoffs of a run's folder, in the order written.
 export function folderHandoffs(paths: RunPaths): ReportData['handoffs'] {

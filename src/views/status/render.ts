@@ -4,7 +4,9 @@ import { terminalLine } from '../../sys/terminal-text.js';
 import { raiseCommand, spentParts } from '../../log/budget-hint.js';
 import { spendLines } from './spend.js';
 import { drainingWorkers } from '../../log/reach.js';
-import { questionLines, teamLines } from '../team-lines.js';
+import { questionLines, teamLines, undeliveredLines } from '../team-lines.js';
+import { branchAttention } from '../../isolation/view.js';
+import { attemptSeconds } from '../../log/fold/clock.js';
 
 // Several lines: the run, its stage, each task with its attempts, and what needs attention.
 // `driven`: whether an orchestrator drives the run now (its lock's holder is alive).
@@ -25,7 +27,7 @@ export interface PendingRequests {
 export function renderStatus(view: RunView, driven: boolean, pending: PendingRequests = {}): string {
   const { run, pipeline } = view;
   const undriven = notDrivenLine(view, driven);
-  const lines = [`run ${run.run_id} (${run.mode}, profile ${run.profile})`, `  status ${view.status}${undriven ? ', nothing drives it' : ''}${view.outcome ? `: ${view.outcome}` : ''}`, `  stage  ${describeStage(view)}`];
+  const lines = [`run ${run.run_id} (${run.mode ? `${run.mode}, ` : ''}profile ${run.profile})`, `  status ${view.status}${undriven ? ', nothing drives it' : ''}${view.outcome ? `: ${view.outcome}` : ''}`, `  stage  ${describeStage(view)}`];
   if (run.task) lines.push(`  task   ${oneLine(run.task)}`);
   if (run.session) lines.push(`  session ${run.session}`);
   if (pipeline.maxIterations !== undefined) lines.push(`  iteration ${pipeline.iteration} of ${pipeline.maxIterations}`);
@@ -84,15 +86,17 @@ function describeAttempt(a: AttemptView): string {
   const parts = [`a${a.attempt} ${a.status}`, a.stage];
   if (a.worker) parts.push(a.worker);
   if (a.agent) parts.push(`agent ${a.agent}`);
-  if (a.startedAt && a.finishedAt) parts.push(`${((Date.parse(a.finishedAt) - Date.parse(a.startedAt)) / 1000).toFixed(1)}s`);
+  const seconds = a.finishedAt ? attemptSeconds(a) : undefined;
+  if (seconds !== undefined) parts.push(`${seconds.toFixed(1)}s`);
   if (a.costUsd > 0) parts.push(`$${a.costUsd.toFixed(4)}`);
   if (a.stalled) parts.push('stalled');
   if (a.evidence) parts.push(`— ${oneLine(a.evidence)}`);
   return parts.join(' · ');
 }
 
-// What needs a person: a run nothing drives, uncertain attempts, decisions, stale approvals,
-// malformed files, conflicts. A running attempt of a driven run is its orchestrator's to watch.
+// What needs a person, in one list: a run nothing drives, uncertain attempts, decisions, stale
+// approvals, malformed files, conflicts, the user's checkout changed under the run, open questions,
+// undelivered messages. A running attempt of a driven run is its orchestrator's to watch.
 export function attentionLines(view: RunView, driven: boolean): string[] {
   const lines: string[] = [];
   const undriven = notDrivenLine(view, driven);
@@ -111,7 +115,8 @@ export function attentionLines(view: RunView, driven: boolean): string[] {
   for (const a of view.approvals.filter((x) => x.stale)) lines.push(`stale approval: ${a.stage} ${a.artifact} (${a.staleReason})`);
   for (const p of view.problems) lines.push(`malformed: ${p.file} — ${p.reason}`);
   for (const c of view.conflicts) lines.push(`conflict: ${c.task} attempt ${c.attempt} has ${c.statuses.length} terminal events (${c.statuses.join(', ')}): ${c.files.join(', ')}`);
-  if (view.team) lines.push(...questionLines(view));
+  if (view.branches) lines.push(...branchAttention(view.branches));
+  if (view.team) lines.push(...questionLines(view), ...undeliveredLines(view));
   return lines;
 }
 

@@ -7,6 +7,7 @@ import { readRegularFile } from '../../sys/regular-file.js';
 import type { RunView } from '../../log/fold/fold.js';
 import { attentionLines } from '../status/render.js';
 import { teamLines } from '../team-lines.js';
+import { runSeconds } from '../../log/fold/clock.js';
 
 // What the previous `team wait` saw; not an event, never read by the pipeline.
 export const WAIT_MARK_FILE = 'wait-mark.json';
@@ -33,7 +34,7 @@ export function summarizeProgress(view: RunView, runDir: string, waitedS: number
   const where = [`stage ${view.stage}`];
   if (pipeline.maxFixLoops !== undefined) where.push(`fix loop ${pipeline.loop} of ${pipeline.maxFixLoops}`);
   if (pipeline.maxIterations !== undefined) where.push(`iteration ${pipeline.iteration} of ${pipeline.maxIterations}`);
-  const minutes = ((Date.now() - Date.parse(run.created_at)) / 60_000).toFixed(1);
+  const minutes = (runSeconds(view) / 60).toFixed(1);
   const lines = [
     `run ${run.run_id} is still ${view.status} after ${waitedS}s of waiting (${minutes} min since it started)`,
     `  ${where.join(' · ')}`,

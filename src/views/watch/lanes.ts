@@ -1,6 +1,8 @@
 // The attempts of a run as the live view shows them: one lane per worker (its latest attempt), and
 // every attempt's state for the plain lines, so that none that finished between two looks is missed.
 import type { RunView } from '../../log/fold/fold.js';
+import { attemptSeconds } from '../../log/fold/clock.js';
+import { parseLogTime } from '../../log/time.js';
 
 // One attempt's state; `worker` is absent until the attempt's worker is recorded (spawned or taken).
 export interface AttemptFact {
@@ -35,11 +37,11 @@ export function lanesOf(view: RunView, tail: (task: string, attempt: number) => 
     for (const a of task.attempts) {
       const worker = a.worker;
       if (!worker) continue;
-      const start = a.startedAt ? Date.parse(a.startedAt) : now;
+      const start = a.startedAt ? parseLogTime(a.startedAt) : now;
       const seen = latest.get(worker);
       if (seen && seen.start > start) continue;
-      const end = a.finishedAt ? Date.parse(a.finishedAt) : now;
-      latest.set(worker, { worker, task: task.id, title: task.title ?? '', attempt: a.attempt, stage: a.stage, status: a.status, elapsedMs: Math.max(0, end - start), lastLine: '', start });
+      const elapsed = attemptSeconds(a, now) ?? 0;
+      latest.set(worker, { worker, task: task.id, title: task.title ?? '', attempt: a.attempt, stage: a.stage, status: a.status, elapsedMs: elapsed * 1000, lastLine: '', start });
     }
   }
   const lanes = [...latest.values()].sort((x, y) => x.worker.localeCompare(y.worker, undefined, { numeric: true }));

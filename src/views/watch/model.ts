@@ -11,6 +11,7 @@ import { liveHolder } from '../../store/files/lock.js';
 import { openRegularFile } from '../../sys/regular-file.js';
 import { terminalLine } from '../../sys/terminal-text.js';
 import { attemptFacts, lanesOf, type AttemptFact, type Lane } from './lanes.js';
+import { ENDED_STATUSES, runClockMs, runStartMs } from '../../log/fold/clock.js';
 
 // A lane and an attempt's state, as the model holds them (lanes.ts).
 export type { AttemptFact, Lane };
@@ -47,7 +48,6 @@ export interface WatchModel {
   ended: boolean;
 }
 
-const ENDED = new Set(['completed', 'failed', 'cancelled', 'stopped']);
 // Only the end of output.log is read: a chatty worker's megabytes are never loaded.
 const TAIL_BYTES = 4096;
 
@@ -81,8 +81,8 @@ export function loadWatchModel(paths: RunPaths, now = Date.now()): WatchModel {
 // The model of a run read from either store; an ended run's clock stops at its last event.
 export function modelOf(source: WatchRead, now = Date.now()): WatchModel {
   const view = foldRun(source.read, source.projectDir);
-  const ended = ENDED.has(view.status);
-  const at = ended && view.lastAt !== undefined ? Date.parse(view.lastAt) : now;
+  const ended = ENDED_STATUSES.has(view.status);
+  const at = runClockMs(view, now);
   // A live orchestrator watches its own running attempts: they are not uncertain.
   const live = !ended && source.live();
   const model = toWatchModel(view, source.tail, at, live);
@@ -92,12 +92,12 @@ export function modelOf(source: WatchRead, now = Date.now()): WatchModel {
 
 // Builds the model from a folded view; `tail` gives each lane its last output line.
 export function toWatchModel(view: RunView, tail: WatchRead['tail'], now = Date.now(), live = false): WatchModel {
-  const ended = ENDED.has(view.status);
-  const started = Date.parse(view.run.created_at);
+  const ended = ENDED_STATUSES.has(view.status);
+  const started = runStartMs(view);
   return {
     runId: view.run.run_id,
-    mode: view.run.mode,
-    task: view.run.task,
+    mode: view.run.mode ?? 'team',
+    task: view.run.task ?? '',
     status: view.status,
     stage: view.stage,
     iteration: view.pipeline.iteration,
