@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { findPlanProblem } from '../../machines/plan.js';
 import type { AttemptInput } from '../../machines/types.js';
 import type { AgentAdapter, AgentReport, WorkerExit } from '../../workers/types.js';
-import { lastMeaningfulLines } from '../../workers/adapters/output-end.js';
+import { lastMeaningfulLineList, lastMeaningfulLines } from '../../workers/adapters/output-end.js';
 import { OUTPUT_FILE } from '../../workers/wrapper.js';
 import type { Limits, NewEvent } from '../log/schema.js';
 import { finishInterrupted, taskFinished, type AttemptFiles, type RecordParts } from './records.js';
@@ -14,7 +14,7 @@ import type { IsolationParts } from '../isolation/isolation.js';
 import { concludeTask } from '../isolation/attempt.js';
 import { checkBudgetSoon } from '../run/budget.js';
 import { plausibleSpend } from './spend-read.js';
-import { readRateLimit } from '../../workers/adapters/rate-limit.js';
+import { plainReason, readRateLimit } from '../../workers/adapters/rate-limit.js';
 
 // What concluding an attempt uses of a run: its records' and isolation's parts, the project, the
 // limits it started with, and whether its attempts run on team workers.
@@ -62,16 +62,24 @@ export async function concludeEnd(run: ConcludeParts, input: AttemptInput, adapt
     return;
   }
   // A rate limit or an overload is no failure: the machine retries it after a back-off (issue 29).
-  const limit = verdict.retryable === false || unmerged ? undefined : (report.rateLimit ?? readRateLimit(lastMeaningfulLines(output, 5)));
+  const limit = verdict.retryable === false || unmerged ? undefined : (report.rateLimit ?? readRateLimit(lastMeaningfulLineList(output, 5).join('\n')));
   if (limit) {
+    // Not a failure: the attempt is interrupted (the seed's status for it), and tried again.
     const reason = guardCliText(limit.reason);
     run.events.commit({ event: 'attempt_throttled', task_id: input.taskId, attempt: input.attempt, agent: input.agent, reason, jitter: Math.random(), ...(limit.retryAfterMs !== undefined && { retry_after_ms: limit.retryAfterMs }) });
-    run.progress.emit({ type: 'attempt.throttled', task: input.taskId, attempt: input.attempt, worker: input.worker, agent: input.agent, reason }, `⧗ ${input.taskId} a${input.attempt} rate limited on ${input.worker} (${input.agent}): ${reason}; retried after a back-off`);
-    run.events.commit(taskFinished(run, input, 'failed', `${prefix}rate limited: ${reason}`, [], ''));
+    const evidence = `${prefix}${rateLimitedSentence(input.agent, plainReason(reason))}`;
+    run.progress.emit({ type: 'attempt.throttled', task: input.taskId, attempt: input.attempt, worker: input.worker, agent: input.agent, reason }, `⧗ ${input.taskId} a${input.attempt} on ${input.worker}: ${evidence}`);
+    run.events.commit(taskFinished(run, input, 'interrupted', evidence, [], ''));
     return;
   }
   run.progress.emit({ type: 'attempt.finished', task: input.taskId, attempt: input.attempt, worker: input.worker, status: 'failed', durationMs: exit.durationMs, evidence: verdict.evidence }, `✘ ${input.taskId} a${input.attempt} failed on ${input.worker} in ${seconds}s: ${verdict.evidence}`);
   run.events.commit(taskFinished(run, input, 'failed', prefix + verdict.evidence + describeDenials(report), verdict.result?.artifacts ?? [], verdict.result?.next ?? '', verdict.retryable));
+}
+
+// "rate limited by codex (Reconnecting... 5/5 (… 429 Too Many Requests)); tried again after a
+// back-off": what an attempt a rate limit interrupted says of itself, in one sentence.
+export function rateLimitedSentence(agent: string, reason: string): string {
+  return `rate limited by ${agent} (${reason.replace(/[.\s]+$/, '')}); tried again after a back-off`;
 }
 
 // The folder the agent worked in, where its artifact paths must stay (a link out of its worktree

@@ -5,6 +5,7 @@ import type { RunView } from '../log/fold/fold.js';
 import type { DriveOutcome } from './drive.js';
 import { describeBranches, type BranchesView } from '../isolation/view.js';
 import { runSeconds } from '../log/fold/clock.js';
+import { countAttempts, describeAttemptCounts } from '../log/fold/counts.js';
 
 // Where the run's work and records are, beside its log: its branches (worktree isolation) and the
 // project's checkpoint file, when there are any.
@@ -19,6 +20,7 @@ export interface WorkPlaces {
 export function summarize(view: RunView, outcome: DriveOutcome, runDir: string, places: WorkPlaces = {}): { lines: string[]; data: { type: string } & Record<string, unknown> } {
   const attempts = view.tasks.flatMap((t) => t.attempts.map((a) => ({ task: t.id, ...a })));
   const failed = attempts.filter((a) => a.status === 'failed');
+  const counts = countAttempts(view.tasks);
   const seconds = runSeconds(view);
   const data = {
     type: 'summary',
@@ -28,7 +30,9 @@ export function summarize(view: RunView, outcome: DriveOutcome, runDir: string, 
     seconds: Number(seconds.toFixed(1)),
     tasks: view.tasks.length,
     attempts: attempts.length,
-    failedAttempts: failed.length,
+    failedAttempts: counts.failed,
+    rateLimitedAttempts: counts.rateLimited,
+    interruptedAttempts: counts.interrupted,
     fixLoops: view.pipeline.loop,
     iteration: view.pipeline.iteration,
     costUsd: Number(view.usage.run.costUsd.toFixed(6)),
@@ -38,7 +42,7 @@ export function summarize(view: RunView, outcome: DriveOutcome, runDir: string, 
   };
   const lines = [
     `── run ${view.run.run_id}: ${outcome.kind.toUpperCase()}${data.reason ? ` — ${data.reason}` : ''}`,
-    `   ${view.tasks.length} tasks, ${attempts.length} attempts (${failed.length} failed), ${view.pipeline.loop} fix loop(s)${view.run.mode === 'ralph' ? `, iteration ${view.pipeline.iteration} of ${view.pipeline.maxIterations}` : ''}, ${seconds.toFixed(1)}s`,
+    `   ${view.tasks.length} tasks, ${describeAttemptCounts(counts)}, ${view.pipeline.loop} fix loop(s)${view.run.mode === 'ralph' ? `, iteration ${view.pipeline.iteration} of ${view.pipeline.maxIterations}` : ''}, ${seconds.toFixed(1)}s`,
   ];
   if (view.usage.run.costUsd > 0 || view.usage.run.tokens.input > 0) {
     lines.push(`   cost $${view.usage.run.costUsd.toFixed(4)}, tokens ${view.usage.run.tokens.input} in / ${view.usage.run.tokens.output} out`);

@@ -46,12 +46,25 @@ describe('rate limits', () => {
     const finished = eventsOf(files, 'task_finished').filter((e) => /^(i1-)?t\d+$/.test(e.task_id));
     const completed = new Set(finished.filter((e) => e.status === 'completed').map((e) => e.task_id));
     expect(completed.size).toBe(20);
-    // maxTaskAttempts is 1: a rate limit counted as a failure would have failed its task.
-    expect(finished.filter((e) => e.status === 'failed').every((e) => e.evidence.startsWith('rate limited: API Error: 429'))).toBe(true);
+    // maxTaskAttempts is 1: a rate limit counted as a failure would have failed its task. An attempt
+    // a rate limit stopped did not fail: it is interrupted, and says so in one sentence.
+    expect(finished.filter((e) => e.status === 'failed')).toEqual([]);
+    const limited = finished.filter((e) => e.status === 'interrupted');
+    expect(limited.length).toBeGreaterThan(0);
+    for (const e of limited) expect(e.evidence).toMatch(/^rate limited by rl \(API Error: 429 [^{}]*\); tried again after a back-off$/);
     expect(server.refused).toBeGreaterThan(0);
     expect(server.peak).toBeLessThanOrEqual(4);
     const throttled = eventsOf(files, 'attempt_throttled');
-    expect(throttled.length).toBe(finished.filter((e) => e.status === 'failed').length);
+    expect(throttled.length).toBe(limited.length);
+    // Counted apart wherever attempts are counted: the end summary, status and the report.
+    const counts = `${limited.length} rate-limited, 0 failed)`;
+    expect(result.stderr).toMatch(new RegExp(`\\d+ tasks, \\d+ attempts \\(${counts.replace(')', '\\)')}`));
+    const status = await project.team(['status']);
+    expect(status.stdout).toContain(counts);
+    expect(status.stdout).toMatch(/a1 rate-limited · team-exec/);
+    const report = join(project.dir, 'report.html');
+    expect((await project.team(['report', '--out', report])).exitCode).toBe(0);
+    expect(readFileSync(report, 'utf8')).toContain(counts);
     expect(throttled[0]).toMatchObject({ agent: 'rl', retry_after_ms: 1000 });
     // Every back-off ended no sooner than its retry-after.
     const ended = eventsOf(files, 'backoff_ended');

@@ -13,12 +13,17 @@ export function stripAnsi(text: string): string {
 
 // Up to `count` last non-blank, non-stack-frame lines, joined by " | ".
 export function lastMeaningfulLines(output: string, count = 3): string {
-  const lines = stripAnsi(output)
+  const text = lastMeaningfulLineList(output, count).join(' | ');
+  return text.length > MAX_CHARS ? `…${text.slice(-(MAX_CHARS - 1))}` : text;
+}
+
+// Up to `count` last non-blank, non-stack-frame lines, each whole.
+export function lastMeaningfulLineList(output: string, count = 3): string[] {
+  return stripAnsi(output)
     .split(/\r?\n/)
     .map((line) => line.trim())
-    .filter((line) => !NOISE.test(line));
-  const text = lines.slice(-count).join(' | ');
-  return text.length > MAX_CHARS ? `…${text.slice(-(MAX_CHARS - 1))}` : text;
+    .filter((line) => !NOISE.test(line))
+    .slice(-count);
 }
 
 // Each complete JSON object line of `lines` (the records of a JSONL stream), others skipped.

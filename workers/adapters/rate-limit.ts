@@ -13,13 +13,69 @@ const AFTER = /(?:retry[-_ ]?after(?:[-_ ]?(ms))?|retry_delay_ms|(?:try again|re
 // What the reason quotes of the CLI's words at most.
 const MAX_REASON_CHARS = 300;
 
-// A rate limit in the text, with the wait it asks for when it names one.
+// A rate limit in the text (lines of a CLI's output), with the wait it asks for when it names one.
+// The reason is the CLI's own sentence: the last line with the limit's words, a JSON line's message
+// rather than its JSON, whole up to a bound and cut at a word.
 export function readRateLimit(text: string): RateLimit | undefined {
-  const match = LIMIT_WORDS.exec(text);
-  if (!match || QUOTA_WORDS.test(text)) return undefined;
+  if (!LIMIT_WORDS.test(text) || QUOTA_WORDS.test(text)) return undefined;
   const retryAfterMs = readRetryAfterMs(text);
-  const start = Math.max(0, match.index - 80);
-  return { reason: text.slice(start, start + MAX_REASON_CHARS).replace(/\s+/g, ' ').trim(), ...(retryAfterMs !== undefined && { retryAfterMs }) };
+  const said = text
+    .split(/\r?\n/)
+    .map(wordsOfLine)
+    .filter((line) => LIMIT_WORDS.test(line))
+    .at(-1);
+  return { reason: capAtWord(said ?? text.replace(/\s+/g, ' ').trim(), MAX_REASON_CHARS), ...(retryAfterMs !== undefined && { retryAfterMs }) };
+}
+
+// What a line says: a JSON record's message (codex's `{"type":"error","message":…}`, an item's or an
+// error's message), else the line itself, in single spaces.
+function wordsOfLine(line: string): string {
+  const trimmed = line.trim();
+  if (trimmed.startsWith('{')) {
+    try {
+      const message = messageOf(JSON.parse(trimmed) as unknown, 0);
+      if (message !== undefined) return message.replace(/\s+/g, ' ').trim();
+    } catch {
+      // Not JSON after all (or cut off): the words as printed.
+    }
+  }
+  return trimmed.replace(/\s+/g, ' ');
+}
+
+function messageOf(value: unknown, depth: number): string | undefined {
+  if (typeof value !== 'object' || value === null || depth > 2) return undefined;
+  const record = value as Record<string, unknown>;
+  if (typeof record.message === 'string' && record.message.trim() !== '') return record.message;
+  for (const key of ['error', 'item', 'msg']) {
+    if (typeof record[key] === 'string' && depth > 0) return record[key] as string;
+    const inner = messageOf(record[key], depth + 1);
+    if (inner !== undefined) return inner;
+  }
+  return undefined;
+}
+
+// A CLI's words of an error as a person reads them: JSON in them (a whole JSON line, or claude's
+// "API Error: 429 {…}") gives its message in its place; whole up to `max`, cut at a word.
+export function plainReason(text: string, max = MAX_REASON_CHARS): string {
+  const words = wordsOfLine(text);
+  const brace = words.indexOf('{');
+  if (brace > 0) {
+    try {
+      const message = messageOf(JSON.parse(words.slice(brace)) as unknown, 0);
+      if (message !== undefined) return capAtWord(`${words.slice(0, brace).trim()} ${message.replace(/\s+/g, ' ').trim()}`, max);
+    } catch {
+      // Not JSON to its end: the words as they are.
+    }
+  }
+  return capAtWord(words, max);
+}
+
+// The text whole when it fits, else cut at the last space before `max` characters, with an ellipsis.
+export function capAtWord(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:|]+$/, '')}…`;
 }
 
 // The HTTP statuses of a rate limit (429) or an overload (529; 503 is gemini's UNAVAILABLE).

@@ -48,6 +48,10 @@ export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): 
       }
       break;
     }
+    case 'attempt_throttled':
+      // A rate limit interrupted it: told apart from the attempts that failed.
+      attemptOf(event.task_id, event.attempt, {}).rateLimited = true;
+      break;
     case 'task_retry':
       taskOf(event.task_id).retries.push({ attempt: event.attempt, reason: event.reason, at: event.at });
       break;

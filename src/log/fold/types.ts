@@ -34,6 +34,8 @@ export interface AttemptView {
   evidence: string;
   next: string;
   worker?: string;
+  /** A rate limit interrupted it (attempt_throttled): no failure, tried again after a back-off. */
+  rateLimited?: true;
   /** No terminal event: the log cannot say whether it finished. */
   uncertain: boolean;
   stalled: boolean;

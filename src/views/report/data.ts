@@ -11,6 +11,8 @@ import { prefixFor } from '../../../machines/plan.js';
 import type { GateRun as ReportGate, Marker as ReportMarker, Verdict as ReportVerdict } from '../../log/fold/story.js';
 import { usageTables, type ReportUsage } from './usage.js';
 import { parseLogTime } from '../../log/time.js';
+import { statusWord } from '../watch/lanes.js';
+import { countAttempts, describeAttemptCounts } from '../../log/fold/counts.js';
 
 export interface ReportAttempt {
   id: string;
@@ -50,6 +52,8 @@ export interface ReportData {
   workers: number;
   status: string;
   stage: string;
+  /** "12 attempts (8 rate-limited, 0 failed)": how the attempts ended, counted apart. */
+  attemptCounts: string;
   outcome?: string;
   generatedAt: number;
   start: number;
@@ -100,7 +104,7 @@ export function makeReportData(files: Pick<RunFiles, 'events'>, view: RunView, h
         stage: a.stage,
         agent: a.agent,
         ...(a.worker !== undefined && { lane: a.worker }),
-        status: a.status,
+        status: statusWord(a),
         start: begun,
         end: finished,
         evidence: a.evidence,
@@ -109,7 +113,7 @@ export function makeReportData(files: Pick<RunFiles, 'events'>, view: RunView, h
         costUsd: a.costUsd,
         tokens: a.tokens,
         retryOf: a.attempt > 1 ? (retry?.reason ?? `attempt ${a.attempt - 1} ${task.attempts.find((p) => p.attempt === a.attempt - 1)?.status ?? 'ended'}`) : undefined,
-        killed: /\bkilled\b|watchdog/i.test(a.evidence) || a.status === 'interrupted',
+        killed: /\bkilled\b|watchdog/i.test(a.evidence) || (a.status === 'interrupted' && !a.rateLimited),
         adopted: restarts.some((r) => r > begun && (finished === undefined || r < finished)) || /recovered after a restart/.test(a.evidence),
         stalled: a.stalled,
         ...(story.verdicts[id] && { verdict: story.verdicts[id] }),
@@ -125,6 +129,7 @@ export function makeReportData(files: Pick<RunFiles, 'events'>, view: RunView, h
     workers: currentRoster(view).length,
     status: view.status,
     stage: view.stage,
+    attemptCounts: describeAttemptCounts(countAttempts(view.tasks)),
     outcome: view.outcome,
     generatedAt: now,
     start,

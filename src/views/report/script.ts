@@ -11,8 +11,8 @@ const HEAD_JS = String.raw`
 
   var head = document.getElementById('head');
   add(head, el('h1', '', 'teamline run ' + data.run.run_id));
-  var meta = add(el('div', 'meta'), el('span', '', 'status '), el('b', 'status-' + data.status, data.status), el('span', '', ' · stage ' + data.stage + ' · ' + data.run.mode + ' · ' + data.workers + (data.workers === 1 ? ' worker · ' : ' workers · ') + usd(data.usage.run.costUsd) + ' · tokens ' + data.usage.run.tokens.input + ' in / ' + data.usage.run.tokens.output + ' out · ' + secs(data.end - data.start)));
-  add(head, meta, el('div', 'meta', 'task: ' + data.run.task));
+  var meta = add(el('div', 'meta'), el('span', '', 'status '), el('b', 'status-' + data.status, data.status), el('span', '', ' · stage ' + data.stage + ' · ' + (data.run.mode || 'team') + ' · ' + data.attemptCounts + ' · ' + data.workers + (data.workers === 1 ? ' worker · ' : ' workers · ') + usd(data.usage.run.costUsd) + ' · tokens ' + data.usage.run.tokens.input + ' in / ' + data.usage.run.tokens.output + ' out · ' + secs(data.end - data.start)));
+  add(head, meta, el('div', 'meta', 'task: ' + (data.run.task || '(none recorded)')));
   if (data.outcome) add(head, el('div', 'meta', 'outcome: ' + data.outcome));
   if (data.undriven) add(head, el('div', 'undriven', data.undriven));
 `;

@@ -22,7 +22,7 @@ section { background: #fff; border: 1px solid #dde1e8; border-radius: 6px; paddi
 .stage-team-plan { background: var(--plan); } .stage-team-prd { background: var(--prd); } .stage-team-exec { background: var(--exec); }
 .stage-team-verify { background: var(--verify); } .stage-team-fix { background: var(--fix); } .stage-ralph-review { background: var(--review); }
 .outcome-failed { border-color: var(--fail); background-image: repeating-linear-gradient(45deg, transparent 0 6px, rgba(214,39,40,.55) 6px 10px); }
-.outcome-interrupted { background-image: repeating-linear-gradient(-45deg, transparent 0 5px, rgba(0,0,0,.35) 5px 9px); }
+.outcome-interrupted, .outcome-rate-limited { background-image: repeating-linear-gradient(-45deg, transparent 0 5px, rgba(0,0,0,.35) 5px 9px); }
 .outcome-running { border-style: dashed; border-color: #1d2330; }
 .outcome-conflict, .outcome-awaiting_approval { border-color: #1d2330; border-style: double; }
 .verdict-fail, .bar.verdict-fail { background-color: var(--fail); border-color: #7d1011; background-image: repeating-linear-gradient(-45deg, transparent 0 5px, rgba(255,255,255,.3) 5px 8px); }

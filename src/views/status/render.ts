@@ -7,6 +7,8 @@ import { drainingWorkers } from '../../log/reach.js';
 import { questionLines, teamLines, undeliveredLines } from '../team-lines.js';
 import { branchAttention } from '../../isolation/view.js';
 import { attemptSeconds } from '../../log/fold/clock.js';
+import { countAttempts, describeAttemptCounts } from '../../log/fold/counts.js';
+import { statusWord } from '../watch/lanes.js';
 
 // Several lines: the run, its stage, each task with its attempts, and what needs attention.
 // `driven`: whether an orchestrator drives the run now (its lock's holder is alive).
@@ -47,7 +49,9 @@ export function renderStatus(view: RunView, driven: boolean, pending: PendingReq
     lines.push(`  cost   $${view.usage.run.costUsd.toFixed(4)}, tokens ${view.usage.run.tokens.input} in / ${view.usage.run.tokens.output} out`);
   }
   lines.push(...spendLines(view.spend, Date.now()).map((line) => `  ${line}`));
-  lines.push(`tasks (${view.tasks.length}):`);
+  const counts = countAttempts(view.tasks);
+  const told = counts.failed + counts.rateLimited + counts.interrupted > 0 ? `: ${describeAttemptCounts(counts)}` : '';
+  lines.push(`tasks (${view.tasks.length})${told}:`);
   if (view.tasks.length === 0) lines.push('  (none yet)');
   for (const task of view.tasks) {
     const title = task.title;
@@ -83,7 +87,7 @@ function verifyLines(pipeline: RunView['pipeline']): string[] {
 }
 
 function describeAttempt(a: AttemptView): string {
-  const parts = [`a${a.attempt} ${a.status}`, a.stage];
+  const parts = [`a${a.attempt} ${statusWord(a)}`, a.stage];
   if (a.worker) parts.push(a.worker);
   if (a.agent) parts.push(`agent ${a.agent}`);
   const seconds = a.finishedAt ? attemptSeconds(a) : undefined;

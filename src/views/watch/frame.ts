@@ -54,7 +54,8 @@ function attemptFact(a: AttemptFact): string {
 }
 
 function doneText(m: WatchModel): string {
-  return m.tasks.total ? `${m.tasks.done}/${m.tasks.total} tasks done` : 'no tasks planned yet';
+  const done = m.tasks.total ? `${m.tasks.done}/${m.tasks.total} tasks done` : 'no tasks planned yet';
+  return m.attemptCounts ? `${done} · ${m.attemptCounts}` : done;
 }
 
 function loopText(m: WatchModel): string {

@@ -25,7 +25,7 @@ export interface Lane extends AttemptFact {
 // Every attempt of every task, in the order the view holds them.
 export function attemptFacts(view: RunView): AttemptFact[] {
   return view.tasks.flatMap((task) =>
-    task.attempts.map((a) => ({ ...(a.worker ? { worker: a.worker } : {}), task: task.id, title: task.title ?? '', attempt: a.attempt, stage: a.stage, status: a.status })),
+    task.attempts.map((a) => ({ ...(a.worker ? { worker: a.worker } : {}), task: task.id, title: task.title ?? '', attempt: a.attempt, stage: a.stage, status: statusWord(a) })),
   );
 }
 
@@ -41,9 +41,14 @@ export function lanesOf(view: RunView, tail: (task: string, attempt: number) => 
       const seen = latest.get(worker);
       if (seen && seen.start > start) continue;
       const elapsed = attemptSeconds(a, now) ?? 0;
-      latest.set(worker, { worker, task: task.id, title: task.title ?? '', attempt: a.attempt, stage: a.stage, status: a.status, elapsedMs: elapsed * 1000, lastLine: '', start });
+      latest.set(worker, { worker, task: task.id, title: task.title ?? '', attempt: a.attempt, stage: a.stage, status: statusWord(a), elapsedMs: elapsed * 1000, lastLine: '', start });
     }
   }
   const lanes = [...latest.values()].sort((x, y) => x.worker.localeCompare(y.worker, undefined, { numeric: true }));
   return lanes.map(({ start: _s, ...lane }) => ({ ...lane, lastLine: tail(lane.task, lane.attempt) }));
+}
+
+// An attempt's status in one word: a rate limit's interruption is told as such.
+export function statusWord(a: { status: string; rateLimited?: true }): string {
+  return a.status === 'interrupted' && a.rateLimited ? 'rate-limited' : a.status;
 }

@@ -11,6 +11,7 @@ import { liveHolder } from '../../store/files/lock.js';
 import { openRegularFile } from '../../sys/regular-file.js';
 import { terminalLine } from '../../sys/terminal-text.js';
 import { attemptFacts, lanesOf, type AttemptFact, type Lane } from './lanes.js';
+import { countAttempts, describeAttemptCounts } from '../../log/fold/counts.js';
 import { ENDED_STATUSES, runClockMs, runStartMs } from '../../log/fold/clock.js';
 
 // A lane and an attempt's state, as the model holds them (lanes.ts).
@@ -35,6 +36,8 @@ export interface WatchModel {
   elapsedMs: number;
   /** The current tasks completed, of how many (the plan's and its fix loops'). */
   tasks: { done: number; total: number };
+  /** How the attempts ended, told when one did not complete: "5 attempts (2 rate-limited, 0 failed)". */
+  attemptCounts?: string;
   /** One per worker: its latest attempt. */
   lanes: Lane[];
   /** Every attempt's state, for the plain lines. */
@@ -110,6 +113,7 @@ export function toWatchModel(view: RunView, tail: WatchRead['tail'], now = Date.
     tokens: view.usage.run.tokens,
     elapsedMs: Math.max(0, now - started),
     tasks: { done: view.tasks.filter((t) => view.current.has(t.id) && t.status === 'completed').length, total: view.current.size },
+    ...attemptCountsOf(view),
     lanes: lanesOf(view, tail, now),
     attempts: attemptFacts(view),
     // A live run's writes in flight (temporary files) are not problems yet.
@@ -139,4 +143,10 @@ export function lastLine(file: string): string {
   } finally {
     closeSync(fd);
   }
+}
+
+// The attempts' counts, once one of them did not complete (a run going right says nothing more).
+function attemptCountsOf(view: RunView): { attemptCounts?: string } {
+  const counts = countAttempts(view.tasks);
+  return counts.failed + counts.rateLimited + counts.interrupted > 0 ? { attemptCounts: describeAttemptCounts(counts) } : {};
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claude } from '../../../workers/adapters/claude.js';
 import { codex } from '../../../workers/adapters/codex.js';
-import { rateLimitOfStatus, readRateLimit, readRetryAfterHeader, readRetryAfterMs } from '../../../workers/adapters/rate-limit.js';
+import { capAtWord, plainReason, rateLimitOfStatus, readRateLimit, readRetryAfterHeader, readRetryAfterMs } from '../../../workers/adapters/rate-limit.js';
 import { ROOT } from '../../helpers/team.js';
 
 const lines = (...records: object[]) => records.map((r) => JSON.stringify(r)).join('\n');
@@ -94,5 +94,35 @@ describe('spend so far', () => {
   it('reads codex\'s turn usage from a recorded run as it streams', () => {
     const output = readFileSync(join(ROOT, 'test/fixtures/cli/codex/real-run-t1.txt'), 'utf8');
     expect(codex.spendSoFar!(output)?.tokens?.input).toBeGreaterThan(0);
+  });
+});
+
+describe('the words of a rate limit', () => {
+  // codex's stream as it rides out a 429 window and gives up: error records whose message is the sentence.
+  const codexEnd = [
+    '{"type":"error","message":"Reconnecting... 3/5 (exceeded retry limit, last status: 429 Too Many Requests)"}',
+    '{"type":"error","message":"Reconnecting... 4/5 (exceeded retry limit, last status: 429 Too Many Requests)"}',
+    '{"type":"item.completed","item":{"id":"item_3","type":"error","message":"Reconnecting... 5/5 (exceeded retry limit, last status: 429 Too Many Requests)"}}',
+    '{"type":"turn.failed","error":{"message":"exceeded retry limit, last status: 429 Too Many Requests"}}',
+  ].join('\n');
+
+  it('is the last sentence that names the limit, never JSON', () => {
+    expect(readRateLimit(codexEnd)).toEqual({ reason: 'exceeded retry limit, last status: 429 Too Many Requests' });
+    expect(readRateLimit(codexEnd.split('\n').slice(0, 3).join('\n'))).toEqual({ reason: 'Reconnecting... 5/5 (exceeded retry limit, last status: 429 Too Many Requests)' });
+  });
+
+  it('takes a JSON error inside claude\'s words for its message', () => {
+    expect(plainReason('API Error: 429 {"type":"error","error":{"type":"rate_limit_error","message":"Number of concurrent connections has exceeded your rate limit"}}')).toBe(
+      'API Error: 429 Number of concurrent connections has exceeded your rate limit',
+    );
+    expect(plainReason('Error: 429 Too Many Requests')).toBe('Error: 429 Too Many Requests');
+  });
+
+  it('cuts a long sentence at a word, never inside one or inside JSON', () => {
+    const long = `429 Too Many Requests: ${'slow down please '.repeat(40)}`;
+    const reason = readRateLimit(long)!.reason;
+    expect(reason.length).toBeLessThanOrEqual(300);
+    expect(reason).toMatch(/ please…$|slow down…$|down…$/);
+    expect(capAtWord('one two three four', 12)).toBe('one two…');
   });
 });
