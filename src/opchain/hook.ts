@@ -5,6 +5,9 @@ import type { Progress } from '../run/progress.js';
 import type { RunView } from '../log/fold/fold.js';
 import { CHECKPOINT_FILE, writeTeamCheckpoint } from './write.js';
 
+// The runs whose unwritten checkpoint this process has told of.
+const told = new Set<string>();
+
 // The records after which `.checkpoints/team.checkpoint.json` is rewritten.
 const TRIGGERS = new Set(['stage_entered', 'stage_skipped', 'fix_loop_started', 'iteration_started', 'run_completed', 'run_failed', 'run_cancelled', 'run_stopped']);
 
@@ -26,5 +29,11 @@ export function updateCheckpointAfter(event: string, target: { paths: RunPaths; 
     }
   } catch (error) {
     target.log.warn({ err: error }, 'opchain checkpoint not written');
+    // Said where the user looks, once a run: the end summary and `team status` say it again.
+    if (!told.has(target.paths.runDir)) {
+      told.add(target.paths.runDir);
+      const reason = error instanceof Error ? error.message : String(error);
+      target.progress.emit({ type: 'checkpoint.unwritten', reason }, `! .checkpoints/${CHECKPOINT_FILE} not written: ${reason}`);
+    }
   }
 }

@@ -1,17 +1,17 @@
 // The final summary of a run, from its log: outcome, durations, attempts, fix loops, cost, where.
-import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { RunView } from '../log/fold/fold.js';
 import type { DriveOutcome } from './drive.js';
 import { describeBranches, type BranchesView } from '../isolation/view.js';
 import { runSeconds } from '../log/fold/clock.js';
+import { checkpointRecordOf, unwrittenCheckpointLine } from '../opchain/written.js';
 import { countAttempts, describeAttemptCounts } from '../log/fold/counts.js';
 
 // Where the run's work and records are, beside its log: its branches (worktree isolation) and the
 // project's checkpoint file, when there are any.
 export interface WorkPlaces {
   branches?: BranchesView;
-  /** The project's `.checkpoints/team.checkpoint.json`, told of only when it exists. */
+  /** The project's `.checkpoints/team.checkpoint.json`, told of only when it holds the run's record. */
   checkpointFile?: string;
   projectDir?: string;
 }
@@ -21,6 +21,9 @@ export function summarize(view: RunView, outcome: DriveOutcome, runDir: string, 
   const attempts = view.tasks.flatMap((t) => t.attempts.map((a) => ({ task: t.id, ...a })));
   const failed = attempts.filter((a) => a.status === 'failed');
   const counts = countAttempts(view.tasks);
+  // The plan's tasks (of the iteration under way), as the outcome's "5 of 5 tasks completed" counts
+  // them; the planner's, analyst's and verifier's attempts are among the attempts.
+  const planned = view.current.size ? view.tasks.filter((t) => view.current.has(t.id)).length : view.tasks.length;
   const seconds = runSeconds(view);
   const data = {
     type: 'summary',
@@ -28,7 +31,7 @@ export function summarize(view: RunView, outcome: DriveOutcome, runDir: string, 
     outcome: outcome.kind,
     reason: outcome.reason || view.outcome || '',
     seconds: Number(seconds.toFixed(1)),
-    tasks: view.tasks.length,
+    tasks: planned,
     attempts: attempts.length,
     failedAttempts: counts.failed,
     rateLimitedAttempts: counts.rateLimited,
@@ -42,7 +45,7 @@ export function summarize(view: RunView, outcome: DriveOutcome, runDir: string, 
   };
   const lines = [
     `── run ${view.run.run_id}: ${outcome.kind.toUpperCase()}${data.reason ? ` — ${data.reason}` : ''}`,
-    `   ${view.tasks.length} tasks, ${describeAttemptCounts(counts)}, ${view.pipeline.loop} fix loop(s)${view.run.mode === 'ralph' ? `, iteration ${view.pipeline.iteration} of ${view.pipeline.maxIterations}` : ''}, ${seconds.toFixed(1)}s`,
+    `   ${planned} ${planned === 1 ? 'task' : 'tasks'}, ${describeAttemptCounts(counts)}, ${view.pipeline.loop} fix loop(s)${view.run.mode === 'ralph' ? `, iteration ${view.pipeline.iteration} of ${view.pipeline.maxIterations}` : ''}, ${seconds.toFixed(1)}s`,
   ];
   if (view.usage.run.costUsd > 0 || view.usage.run.tokens.input > 0) {
     lines.push(`   cost $${view.usage.run.costUsd.toFixed(4)}, tokens ${view.usage.run.tokens.input} in / ${view.usage.run.tokens.output} out`);
@@ -60,9 +63,13 @@ export function summarize(view: RunView, outcome: DriveOutcome, runDir: string, 
     }
   }
   if (places.branches) lines.push(...describeBranches(places.branches, view.run.run_id, outcome.kind).map((line) => `   ${line}`));
-  if (places.checkpointFile && existsSync(places.checkpointFile)) {
-    const shown = places.projectDir ? relative(places.projectDir, places.checkpointFile) : places.checkpointFile;
-    lines.push(`   ${shown}: the run's checkpoint record, kept in the project and meant to be committed with its work`);
+  if (places.checkpointFile && places.projectDir) {
+    // Claimed only when the file holds this run's record: a link out of the project is never written.
+    const record = checkpointRecordOf(places.projectDir, view.run.run_id);
+    const shown = relative(places.projectDir, places.checkpointFile);
+    if (record.state === 'written') lines.push(`   ${shown}: the run's checkpoint record, kept in the project and meant to be committed with its work`);
+    const unwritten = unwrittenCheckpointLine(places.projectDir, view.run.run_id);
+    if (unwritten) lines.push(`   needs attention: ${unwritten}`);
   }
   lines.push(`   run folder: ${runDir}`);
   return { lines, data };

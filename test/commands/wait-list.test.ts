@@ -70,6 +70,9 @@ describe('team wait', () => {
     expect(seconds(first.stdout)).toBeGreaterThanOrEqual(0);
     expect(seconds(second.stdout)).toBe(seconds(first.stdout));
     expect(Math.round(seconds(first.stdout))).toBe(json[0]!.seconds);
+    // The plan's one task, as the outcome counts it; the planner's and verifier's attempts are attempts.
+    expect(first.stdout).toMatch(/completed: 1 of 1 tasks completed/);
+    expect(first.stdout).toMatch(/^ {3}1 task, \d+ attempts \(0 failed\)/m);
   });
 
   it('tells, when the run ended, where the work is, the land command, the checkpoint file and what the handoffs decided, risked and left', async () => {

@@ -71,6 +71,39 @@ describe('opchain checkpoint owner', () => {
     }
   }, 60_000);
 
+  it('says where the user looks that a checkpoint file linking out of the project was not written, and never claims it', async () => {
+    const project = makeCancelProject({ scenario: 'e2e-one-task.json', graceMs: 500 });
+    const outside = mkdtempSync(join(tmpdir(), 'teamline-outside-'));
+    try {
+      writeFileSync(join(outside, 'theirs.json'), '{"keep": true}\n');
+      project.write('.checkpoints/keep', '');
+      symlinkSync(join(outside, 'theirs.json'), join(project.dir, FILE));
+      const run = await project.run('1:executor', 'a run whose checkpoint file leads out');
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(readFileSync(join(outside, 'theirs.json'), 'utf8')).toBe('{"keep": true}\n');
+      // Told live once, and again in the end summary, which claims no record.
+      expect(run.stderr.match(/! \.checkpoints\/team\.checkpoint\.json not written: .*leads outside the project/g)).toHaveLength(1);
+      const end = run.stderr.split('── run')[1]!;
+      expect(end).not.toContain("the run's checkpoint record, kept in the project");
+      expect(end).toContain(`needs attention: ${FILE} is a symbolic link out of ${project.dir} (never followed): the run's checkpoint record was not written there`);
+      const status = await project.run('status');
+      expect(status.stdout).toContain(`needs attention:\n  ${FILE} is a symbolic link out of`);
+      expect(status.stdout).not.toContain('needs attention: nothing');
+      const json = JSON.parse((await project.run('status', '--json')).stdout);
+      expect(json.attention.project).toEqual([expect.stringContaining(`${FILE} is a symbolic link out of`)]);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('claims the checkpoint record in the end summary when it holds the run', async () => {
+    const project = makeCancelProject({ scenario: 'e2e-one-task.json', graceMs: 500 });
+    const run = await project.run('1:executor', 'a run with its checkpoint');
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stderr).toContain(`${FILE}: the run's checkpoint record, kept in the project`);
+    expect(run.stderr).not.toContain('not written');
+  }, 60_000);
+
   it('keeps the user\'s notes in skill_state and context_primer of its own older file across a new run', async () => {
     const project = makeCancelProject({ scenario: 'e2e-one-task.json', graceMs: 500 });
     expect((await project.run('1:executor', 'the first run')).exitCode).toBe(0);

@@ -13,6 +13,7 @@ import { terminalText } from '../../sys/terminal-text.js';
 import { openQuestions } from '../../views/team-lines.js';
 import { messagesToLead } from '../../log/fold/team.js';
 import { drainingWorkers, undeliveredMessages } from '../../log/reach.js';
+import { unwrittenCheckpointLine } from '../../opchain/written.js';
 
 // Opens the store a project names (`flag`: --store); undefined when this process cannot (the light
 // start leaves a PostgreSQL store to the whole CLI).
@@ -36,7 +37,8 @@ export async function showStatus(argv: string[], cmd: string, open: OpenStore): 
     const id = await store.pickRun(runId);
     const { view } = await store.view(id, project.dir);
     const scale = (await store.pendingRequests(id)).requests.filter((r) => r.kind === 'scale').at(-1)?.body.workers;
-    printStatus(view, id, Boolean(args.values.json), await store.hasWriter(id), typeof scale === 'number' ? { scale } : {});
+    const checkpoint = unwrittenCheckpointLine(project.dir, id);
+    printStatus(view, id, Boolean(args.values.json), await store.hasWriter(id), { ...(typeof scale === 'number' && { scale }), ...(checkpoint && { attention: [checkpoint] }) });
     return 0;
   });
 }
@@ -73,6 +75,7 @@ export function toJson(view: RunView, driven: boolean, pending: PendingRequests 
       questions: openQuestions(view),
       checkout: view.branches ? branchAttention(view.branches) : [],
       undelivered: undeliveredMessages(view).map((u) => ({ ...u.message, why: u.why })),
+      project: pending.attention ?? [],
     },
     scale: { requested: pending.scale ?? null, draining: drainingWorkers(view) },
     team: { toLead: messagesToLead(view.team), undelivered: undeliveredMessages(view).map((u) => ({ ...u.message, why: u.why })), reservations: view.team.reservations, overlaps: view.team.overlaps, notes: Object.fromEntries(view.team.notes) },

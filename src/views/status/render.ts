@@ -24,6 +24,8 @@ function describeModels(models: Record<string, string>): string {
 // What the run's writer inbox holds for the run and status shows: a scale asked for, not yet recorded.
 export interface PendingRequests {
   scale?: number;
+  /** What needs attention that the project shows beside the log (the checkpoint record not written). */
+  attention?: string[];
 }
 
 export function renderStatus(view: RunView, driven: boolean, pending: PendingRequests = {}): string {
@@ -60,7 +62,7 @@ export function renderStatus(view: RunView, driven: boolean, pending: PendingReq
   }
   const team = teamLines(view);
   if (team.length) lines.push('team:', ...team.map((line) => `  ${line}`));
-  const attention = attentionLines(view, driven);
+  const attention = [...attentionLines(view, driven), ...(pending.attention ?? [])];
   lines.push(attention.length ? 'needs attention:' : 'needs attention: nothing');
   lines.push(...attention.map((line) => `  ${line}`));
   if (view.approvals.length) {
