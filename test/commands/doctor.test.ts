@@ -96,13 +96,23 @@ describe('team doctor', () => {
     expect(data.checks.find((check) => check.name === 'agent gemini')).toEqual({ name: 'agent gemini', status: 'info', detail: 'not found on PATH (optional)' });
   });
 
-  it('warns of an agent CLI with no sign of a login, without failing', async () => {
+  it('fails when the agent CLIs on PATH show no sign of a login: their first attempt would fail', async () => {
     const setup = makeSetup();
     addFakeClaude(setup, false);
+    writeFileSync(join(setup.bin, 'codex'), `#!/bin/sh\nif [ "$*" = "--version" ]; then echo "codex-cli 0.171.0"; exit 0; fi\nexit 2\n`);
+    chmodSync(join(setup.bin, 'codex'), 0o755);
     const result = await doctor(setup);
-    expect(result.exitCode).toBe(0);
+    expect(result.exitCode).toBe(1);
     expect(result.lines).toContain('warn  agent claude: 2.1.197 (Claude Code); no sign of a login — fix: run `claude` and /login, or set ANTHROPIC_API_KEY');
-    expect((await doctor(setup, [], { ANTHROPIC_API_KEY: 'k' })).lines).toContain('ok    agent claude: 2.1.197 (Claude Code); ANTHROPIC_API_KEY is set');
+    expect(result.lines).toContain(
+      'FAIL  an agent to run: claude, codex are on PATH, but none shows a login, so its first attempt would fail (only the demo runs: --agent sim) — fix: log in to one: run `claude` and /login, or set ANTHROPIC_API_KEY; run `codex login`, or set OPENAI_API_KEY',
+    );
+    expect(result.lines.at(-1)).toBe('team doctor: 1 required check(s) fail');
+    // One logged in is enough: a run has an agent that can start.
+    const keyed = await doctor(setup, [], { ANTHROPIC_API_KEY: 'k' });
+    expect(keyed.exitCode).toBe(0);
+    expect(keyed.lines).toContain('ok    agent claude: 2.1.197 (Claude Code); ANTHROPIC_API_KEY is set');
+    expect(keyed.lines).toContain('ok    an agent to run: claude');
   });
 
   it('prints what an agent CLI says of its version without its escape sequences', async () => {

@@ -39,22 +39,34 @@ const AUTH: Record<string, AuthSigns> = {
 // The agent CLIs teamline has adapters for, in the order doctor lists them.
 export const AGENT_CLIS = ['claude', 'codex', 'gemini', 'opencode', 'aider'] as const;
 
-// One check per agent CLI, then whether a run has any agent to start: a CLI found, or agents named
-// in the config (the built-in sim agent runs only the demo's script); `onPath` tells whether a name
-// is an executable on PATH.
+// One check per agent CLI, then whether a run has any agent to start: a CLI found that shows a
+// login, or agents named in the config (the built-in sim agent runs only the demo's script); a CLI
+// with no sign of a login fails its first attempt, so CLIs found but none logged in fail this check.
+// `onPath` tells whether a name is an executable on PATH.
 export async function checkAgentClis(env: NodeJS.ProcessEnv, onPath: (name: string) => boolean, configured: string[]): Promise<Check[]> {
   const checks = await Promise.all(AGENT_CLIS.map((cli) => checkAgentCli(cli, env, onPath(cli))));
   const found = AGENT_CLIS.filter((cli) => onPath(cli));
-  const any: Check =
-    found.length > 0 || configured.length > 0
-      ? { name: 'an agent to run', status: 'ok', detail: [...found, ...configured.map((name) => `${name} (config)`)].join(', ') }
-      : {
-          name: 'an agent to run',
-          status: 'fail',
-          detail: 'no agent CLI on PATH and none in the config, so `team "task"` has no agent to start (only the demo runs: --agent sim)',
-          fix: 'install one of claude, codex, gemini, opencode, aider and log in, or name an agent in .team/config.json (docs/formats.md)',
-        };
-  return [...checks, any];
+  const ready = AGENT_CLIS.filter((_cli, i) => checks[i]!.status === 'ok');
+  return [...checks, anyAgent(found, ready, configured)];
+}
+
+function anyAgent(found: readonly string[], ready: readonly string[], configured: string[]): Check {
+  const name = 'an agent to run';
+  if (ready.length > 0 || configured.length > 0) return { name, status: 'ok', detail: [...ready, ...configured.map((agent) => `${agent} (config)`)].join(', ') };
+  if (found.length > 0) {
+    return {
+      name,
+      status: 'fail',
+      detail: `${found.join(', ')} ${found.length === 1 ? 'is' : 'are'} on PATH, but none shows a login, so its first attempt would fail (only the demo runs: --agent sim)`,
+      fix: `log in to one: ${found.map((cli) => AUTH[cli]!.login).join('; ')}`,
+    };
+  }
+  return {
+    name,
+    status: 'fail',
+    detail: 'no agent CLI on PATH and none in the config, so `team "task"` has no agent to start (only the demo runs: --agent sim)',
+    fix: 'install one of claude, codex, gemini, opencode, aider and log in, or name an agent in .team/config.json (docs/formats.md)',
+  };
 }
 
 async function checkAgentCli(cli: string, env: NodeJS.ProcessEnv, found: boolean): Promise<Check> {
