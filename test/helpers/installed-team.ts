@@ -2,6 +2,8 @@
 // of the tarball. npm resolves the dependencies from a registry on 127.0.0.1 that knows only the
 // lock's versions and takes their tarballs from npm's cache (filled by `npm ci`): no other network.
 import { execFileSync } from 'node:child_process';
+import { accessSync, chmodSync, constants, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { execa } from 'execa';
 import { startLockRegistry } from './lock-registry.js';
@@ -29,7 +31,44 @@ export async function installTeam(scratch: string, prefix: string): Promise<Inst
   return { prefix, bin: join(prefix, 'bin'), files: packed[0]!.files.map((file) => file.path) };
 }
 
-// The system's PATH as a user has it: this process's PATH without the clone and its node_modules.
+// The system's PATH as a user without teamline has it: one folder of links to the commands of this
+// process's PATH (the first of each name, as a shell finds it), built from scratch without the clone,
+// its node_modules, and any `team` the runner installed (as the README says, `npm install -g .` puts
+// one in /usr/bin or ~/.local/bin): a test that wants `team` off the PATH never finds the runner's.
 export function systemPath(): string[] {
-  return (process.env.PATH ?? '').split(delimiter).filter((dir) => dir !== '' && !dir.includes('node_modules') && !dir.startsWith(ROOT));
+  return [systemTools()];
+}
+
+let tools: string | undefined;
+
+function systemTools(): string {
+  if (tools !== undefined) return tools;
+  const dir = mkdtempSync(join(tmpdir(), 'teamline-tools-'));
+  // Another user (a test's `nobody`) finds its commands there too.
+  chmodSync(dir, 0o755);
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  const dirs = (process.env.PATH ?? '').split(delimiter).filter((d) => d !== '' && !d.includes('node_modules') && !d.startsWith(ROOT));
+  const seen = new Set<string>(['team']);
+  for (const from of dirs) {
+    let names: string[];
+    try {
+      names = readdirSync(from);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      if (seen.has(name)) continue;
+      const path = join(from, name);
+      try {
+        accessSync(path, constants.X_OK);
+        if (statSync(path).isDirectory()) continue;
+      } catch {
+        continue;
+      }
+      seen.add(name);
+      symlinkSync(path, join(dir, name));
+    }
+  }
+  tools = dir;
+  return dir;
 }

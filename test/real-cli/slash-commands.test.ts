@@ -130,7 +130,7 @@ describe('team as the README installs it', () => {
     expect(noPath.stderr).toContain('team init: `team` is not on PATH, so claude cannot run it: install it with `npm install -g .` in a clone of teamline');
     // A profile that sets PATH anew, without ~/.local/bin, as many do: codex's login shell finds no team.
     const home = mkdtempSync(join(user.home, 'home-'));
-    writeFileSync(join(home, '.profile'), 'PATH=/usr/local/bin:/usr/bin:/bin\nexport PATH\n');
+    writeFileSync(join(home, '.profile'), `PATH=${system}\nexport PATH\n`);
     const lost = await init(dir, ['--codex', '--force'], { HOME: home, PATH: `${user.bin}${delimiter}${system}` });
     expect(lost.exitCode).toBe(0);
     expect(lost.stderr).toContain("team init: `team` is not on a login shell's PATH (`bash -lc 'command -v team'` finds nothing), where codex runs its commands");
