@@ -29,7 +29,7 @@ export async function landRun(dir: string, runId: string, branches: BranchesView
   const again = `run \`team land --run ${runId}\` again (the work stays on ${branch})`;
   const unseen = unseenCheckoutChanges(branches);
   if (unseen.length > 0 && !acknowledge) {
-    throw new UsageError(`team land: ${unseen.join('; and ')}; nothing was changed. Look at your checkout (git status, git log, git reflog) and mend what you need, then run \`team land --run ${runId} --acknowledge\` to land anyway`);
+    throw new UsageError(`team land: ${unseen.join('; and ')}; nothing was changed. If you made these changes yourself (a commit or an edit of yours during the run), they are fine: \`team land --run ${runId} --acknowledge\` lands the run's work beside them. If an agent made them, look at your checkout first (git status, git log, git reflog) and mend what you need, then acknowledge them the same way`);
   }
   if (unseen.length > 0) await target.record({ event: 'checkout_acknowledged', changes: branches.checkout!.changed.length });
   const into = (await git(dir, ['symbolic-ref', '--quiet', '--short', 'HEAD'])).stdout;

@@ -58,7 +58,7 @@ describe('worktree isolation: the watch on the user\'s checkout', () => {
     const before = project.git('rev-parse', 'main');
     const land = await project.run('land');
     expect(land.exitCode).toBe(2);
-    expect(land.stderr).toContain(`team land: your checkout changed while the run ran (seen at the merge of t1): branch side moved from ${sideBefore.slice(0, 10)} to ${sideNow.slice(0, 10)}; files changed: notes.txt; running then: t1 a1 on worker-1; nothing was changed. Look at your checkout (git status, git log, git reflog) and mend what you need, then run \`team land --run ${run.runId} --acknowledge\` to land anyway`);
+    expect(land.stderr).toContain(`team land: your checkout changed while the run ran (seen at the merge of t1): branch side moved from ${sideBefore.slice(0, 10)} to ${sideNow.slice(0, 10)}; files changed: notes.txt; running then: t1 a1 on worker-1; nothing was changed. If you made these changes yourself (a commit or an edit of yours during the run), they are fine: \`team land --run ${run.runId} --acknowledge\` lands the run's work beside them. If an agent made them, look at your checkout first (git status, git log, git reflog) and mend what you need, then acknowledge them the same way`);
     expect(project.git('rev-parse', 'main')).toBe(before);
     const acknowledged = await project.run('land', '--acknowledge');
     expect(acknowledged.exitCode, acknowledged.stderr).toBe(0);
@@ -66,6 +66,24 @@ describe('worktree isolation: the watch on the user\'s checkout', () => {
     const after = (await project.run('status')).stdout;
     expect(after).toContain(`acknowledged: ${change}`);
     expect(after).toContain('needs attention: nothing');
+  });
+
+  it('tells the user that a commit of their own during the run is fine to acknowledge, and lands beside it', async () => {
+    // The user commits on their branch while t1 runs (done from the agent's shell here, at a known moment).
+    const project = makeGitProject(
+      { plan: { tasks: [{ id: 't1', acceptance: ['a'] }] }, rules: [{ match: { task: 't1' }, do: { shell: `${CHECKOUT} && echo mine > "$top/mine.txt" && git -C "$top" add mine.txt && git -C "$top" -c user.name=U -c user.email=u@example.com commit -q -m "my own commit"` } }] },
+      {},
+      { 'notes.txt': 'committed\n' },
+    );
+    const result = await project.run('2:executor', 'work while the user commits', '--agent', 'sim');
+    expect(result.exitCode, result.stderr).toBe(0);
+    const land = await project.run('land');
+    expect(land.exitCode).toBe(2);
+    expect(land.stderr).toContain('If you made these changes yourself (a commit or an edit of yours during the run), they are fine:');
+    expect(land.stderr).toContain("--acknowledge` lands the run's work beside them");
+    const acknowledged = await project.run('land', '--acknowledge');
+    expect(acknowledged.exitCode, acknowledged.stderr).toBe(0);
+    expect(project.git('log', '--format=%s', '-n', '5')).toContain('my own commit');
   });
 
   it('says nothing of the checkout when no one touched it, and notices a change made at the very end', async () => {
