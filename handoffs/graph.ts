@@ -14,9 +14,9 @@ export function describeGraphRisks(tasks: TaskState[]): Section {
     const waiting = tasks.filter((t) => t.def.blockedBy?.includes(task.id)).length;
     if (waiting >= 2) details.push({ text: `${task.id} failing would block ${countOf(waiting, 'task')}`, key: task.id });
   }
-  const chainPart = chain.length > 1 ? `a dependency chain of ${countOf(chain.length, 'task')}` : 'no dependency chain';
-  const barePart = bare.length > 0 ? `${countOf(bare.length, 'task')} without acceptance criteria` : 'every task has acceptance criteria';
-  return { headline: `${chainPart}; ${barePart}`, details };
+  // Only what is a risk: a graph with none says so, never lists its good points as risks.
+  const parts = [...(chain.length > 1 ? [`a dependency chain of ${countOf(chain.length, 'task')}`] : []), ...(bare.length > 0 ? [`${countOf(bare.length, 'task')} without acceptance criteria`] : [])];
+  return { headline: parts.length > 0 ? parts.join('; ') : 'none in the task graph', details };
 }
 
 // The longest blockedBy chain, first task first.

@@ -27,6 +27,19 @@ describe('handoffs/render', () => {
     expect(bulletOf(text, 'Remaining')).toContain('wave 2: middleware, errors');
   });
 
+  it('lists under Risks only what is a risk: a plan of independent tasks with criteria has none', () => {
+    const context = fixtures.withTasks(fixtures.makeContext(), [
+      fixtures.makeTask({ id: 'a', title: 'A', description: 'a', acceptance: ['a works'] }),
+      fixtures.makeTask({ id: 'b', title: 'B', description: 'b', acceptance: ['b works'] }),
+    ]);
+    const text = renderHandoff(fixtures.makeInput('team-plan', 'team-exec', context));
+    expect(checkHandoffShape(text)).toBeUndefined();
+    const risks = bulletOf(text, 'Risks');
+    expect(risks).toContain('none in the task graph');
+    expect(risks).not.toContain('every task has acceptance criteria');
+    expect(risks).not.toContain('no dependency chain');
+  });
+
   it('names the previous iteration’s failed approach when ralph plans again', () => {
     const text = renderHandoff(fixtures.makeInput('team-plan', 'team-exec', fixtures.makeSecondIterationContext()));
     expect(checkHandoffShape(text)).toBeUndefined();
