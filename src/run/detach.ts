@@ -10,6 +10,7 @@ import { EXIT, UsageError } from '../sys/errors.js';
 import type { RunStore } from '../store/types.js';
 import { namespaceEndsWithCommand } from '../sys/pid-namespace.js';
 import { assertRunsWritable } from './writable.js';
+import { detachAdvice } from './detach-advice.js';
 import { keepTeamOutOfGit } from '../git/team-exclude.js';
 import { terminalText } from '../sys/terminal-text.js';
 
@@ -38,7 +39,7 @@ export async function detachRun(request: DetachRequest): Promise<number> {
   const { store, runId } = request;
   const paths = store.paths(runId);
   const ends = namespaceEndsWithCommand();
-  if (ends !== undefined) throw new UsageError(`--detach: ${ends}; run \`team\` outside the sandbox (Codex: a rule in .codex/rules/ that allows commands starting with \`team\`), or without --detach`);
+  if (ends !== undefined) throw new UsageError(`--detach: ${ends}; ${detachAdvice(paths.projectDir)}`);
   assertRunsWritable(paths.projectDir, dirname(paths.runDir));
   keepTeamOutOfGit(paths.projectDir);
   mkdirSync(paths.runDir, { recursive: true });

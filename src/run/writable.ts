@@ -24,6 +24,11 @@ export function assertGitWritable(projectDir: string, runId: string): void {
   }
 }
 
+// Why the project's run folder cannot be written, or undefined when it can (asked, not refused).
+export function runsWriteProblem(projectDir: string, dir = runsDir(projectDir)): string | undefined {
+  return writeProblem(dir);
+}
+
 // Why `dir` cannot be made or a file made in it, or undefined when it can: the folder itself, or
 // the nearest one above it that exists, is probed (a file made and removed at once). No recursive
 // mkdir: it spins forever where mkdir answers ENOENT in a folder that exists, as in /proc.

@@ -57,11 +57,32 @@ describe.skipIf(!CAN_UNSHARE)('team (a run it cannot keep)', () => {
     const detached = await teamInNamespace(project, { wrapper }, '2:executor', 'a task in a sandbox', '--detach');
     expect(detached.stderr).toMatch(
       new RegExp(
-        `^team: --detach: this command runs in a process namespace of its own \\(pid:\\[\\d+\\]\\) whose pid 1 \\(${pid1}\\) is this command's own ancestor: when the command ends, the namespace ends and a detached orchestrator with it; run \`team\` outside the sandbox \\(Codex: a rule in \\.codex/rules/ that allows commands starting with \`team\`\\), or without --detach$`,
+        `^team: --detach: this command runs in a process namespace of its own \\(pid:\\[\\d+\\]\\) whose pid 1 \\(${pid1}\\) is this command's own ancestor: when the command ends, the namespace ends and a detached orchestrator with it; run \`team\` outside the sandbox, or run it without --detach \\(it then runs in this command\\)$`,
       ),
     );
     expect(detached.exitCode).toBe(2);
     expect(runFolders(project.dir)).toEqual([]);
+  });
+
+  it('names the step Codex misses for --detach (the rule, then trusting the project), and offers running without it only where that works', async () => {
+    const project = makeRepoProject();
+    const codex = { CODEX_SANDBOX: 'seccomp' };
+    const noRule = await teamInNamespace(project, { env: codex }, '2:executor', 'a task in codex', '--detach');
+    expect(noRule.exitCode).toBe(2);
+    expect(noRule.stderr).toContain('; run `team init --codex` (it writes a rule in .codex/rules/ that lets `team` run outside Codex\'s sandbox), then trust the project in Codex');
+    expect(noRule.stderr).toContain(`add \`[projects."${project.dir}"]\` with \`trust_level = "trusted"\` to ~/.codex/config.toml`);
+    expect(noRule.stderr).toMatch(/, or run it without --detach \(it then runs in this command\)$/);
+    expect((await project.run('init', '--codex')).exitCode).toBe(0);
+    const withRule = await teamInNamespace(project, { env: codex }, '2:executor', 'a task in codex', '--detach');
+    expect(withRule.stderr).toContain('; trust the project in Codex (answer yes when codex asks whether to trust');
+    expect(withRule.stderr).not.toContain('team init --codex');
+    // Codex's read-only default: running without --detach would fail too, so it is not offered.
+    project.write('.team/runs/.keep', '');
+    const readOnly = await teamInNamespace(project, { env: codex, readOnly: '.team' }, '2:executor', 'a task in codex', '--detach');
+    expect(readOnly.exitCode).toBe(2);
+    expect(readOnly.stderr).toContain(`(without --detach it cannot run here either: ${project.dir}/.team is read-only in this sandbox)`);
+    expect(readOnly.stderr).not.toContain('or run it without --detach');
+    expect(runFolders(project.dir)).toEqual(['.keep']);
   });
 
   it('starts a detached run in a pid namespace it only entered (pid 1 is no ancestor of it), as in a container', async () => {

@@ -30,11 +30,13 @@ export function makeRepoProject(): CancelProject {
 }
 
 // `team <args>` in a new pid namespace, in the project; `wrapper` runs it (default: it is pid 1).
-export function teamInNamespace(project: CancelProject, ...rest: [{ wrapper: string[] }, ...string[]] | string[]): ResultPromise {
+export function teamInNamespace(project: CancelProject, ...rest: [{ wrapper?: string[]; env?: Record<string, string>; readOnly?: string }, ...string[]] | string[]): ResultPromise {
   const [first, ...others] = rest;
-  const wrapper = typeof first === 'object' ? first.wrapper : [];
+  const options = typeof first === 'object' ? first : {};
   const args = typeof first === 'object' ? (others as string[]) : (rest as string[]);
-  const child = execa('unshare', [...IN_NAMESPACE, ...wrapper, process.execPath, CLI, ...args], { cwd: project.dir, env: GIT_ENV, reject: false, stdin: 'ignore' });
+  // With readOnly, that path of the project is mounted read-only first (an agent CLI's sandbox).
+  const readOnly = options.readOnly === undefined ? [] : ['sh', '-c', 'mount --bind -o ro "$1" "$1" && shift && exec "$@"', 'sh', join(project.dir, options.readOnly)];
+  const child = execa('unshare', [...IN_NAMESPACE, ...(readOnly.length ? ['--mount'] : []), ...readOnly, ...(options.wrapper ?? []), process.execPath, CLI, ...args], { cwd: project.dir, env: { ...GIT_ENV, ...options.env }, reject: false, stdin: 'ignore' });
   started.push(child);
   return child;
 }
