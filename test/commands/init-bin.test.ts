@@ -14,7 +14,10 @@ afterEach(() => {
 });
 
 const BASH = realpathSync('/bin/bash');
-const FIX = `install it with \`npm install -g .\` in a clone of teamline, or write its absolute path into the files with \`team init --bin ${realpathSync(CLI)}\``;
+// Not on PATH: the path this team was started by. On PATH but not a login shell's (codex): as the
+// README says it, the team the shell finds, never the clone's file behind a link.
+const FIX = `install it with \`npm install -g .\` in a clone of teamline, or write its absolute path into the files with \`team init --bin ${CLI}\``;
+const FIX_FOUND = `install it with \`npm install -g .\` in a clone of teamline, or write its absolute path into the files with \`team init --bin "$(command -v team)"\``;
 
 describe('team init: where the CLIs find team', () => {
   it('warns when team is not on PATH, naming the CLIs, the install command and the --bin of this team', async () => {
@@ -34,7 +37,7 @@ describe('team init: where the CLIs find team', () => {
     // /etc/profile resets PATH; this profile then sets one without team, as /etc/profile does for most users.
     const lost = await runInit(project.dir, ['--codex', '--claude'], { PATH: bin, HOME: homeWithLoginPath(tempFolder('teamline-empty-')) });
     expect(lost.exitCode).toBe(0);
-    expect(lost.stderr).toBe(`team init: \`team\` is not on a login shell's PATH (\`bash -lc 'command -v team'\` finds nothing), where codex runs its commands: ${FIX}\n`);
+    expect(lost.stderr).toBe(`team init: \`team\` is not on a login shell's PATH (\`bash -lc 'command -v team'\` finds nothing), where codex runs its commands: ${FIX_FOUND}\n`);
     const kept = await runInit(project.dir, ['--codex', '--claude'], { PATH: bin, HOME: homeWithLoginPath(`${bin}:/usr/bin:/bin`) });
     expect(kept.stderr).toBe('');
   });

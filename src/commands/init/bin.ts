@@ -1,7 +1,7 @@
 // How each agent CLI will find `team`: the caller's PATH (claude, opencode and gemini start from it),
 // a login shell's for Codex (it runs commands with `bash -lc`, and /etc/profile resets PATH), or the
 // absolute path given to `team init --bin`, written into every file in place of the word `team`.
-import { realpathSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { execa } from 'execa';
 import { UsageError } from '../../sys/errors.js';
@@ -25,10 +25,14 @@ export function binFrom(value: string): string {
 
 // One line per way the named CLIs will not find the word `team`, each with the fix.
 export async function pathWarnings(clis: Cli[], env: NodeJS.ProcessEnv): Promise<string[]> {
-  const fix = `install it with ${INSTALL_TEAM}, or write its absolute path into the files with \`team init --bin ${selfPath() ?? 'PATH'}\``;
+  // As the README says it: the `team` this shell finds, by the name it finds it (never the clone's
+  // file a link leads to); else the path this command was started by.
+  const onPath = isOnPath('team', env);
+  const bin = onPath ? '"$(command -v team)"' : (selfPath() ?? 'PATH');
+  const fix = `install it with ${INSTALL_TEAM}, or write its absolute path into the files with \`team init${clis.length === 1 ? ` --${clis[0]}` : ''} --bin ${bin}\``;
   const warnings: string[] = [];
   const plain = clis.filter((cli) => cli !== 'codex');
-  if (plain.length && !isOnPath('team', env)) warnings.push(`team init: \`team\` is not on PATH, so ${plain.length > 1 ? `${plain.slice(0, -1).join(', ')} and ${plain.at(-1)}` : plain[0]} cannot run it: ${fix}`);
+  if (plain.length && !onPath) warnings.push(`team init: \`team\` is not on PATH, so ${plain.length > 1 ? `${plain.slice(0, -1).join(', ')} and ${plain.at(-1)}` : plain[0]} cannot run it: ${fix}`);
   if (clis.includes('codex') && (await loginShellFinds('team', env)) === undefined) {
     warnings.push(`team init: \`team\` is not on a login shell's PATH (\`bash -lc 'command -v team'\` finds nothing), where codex runs its commands: ${fix}`);
   }
@@ -43,10 +47,11 @@ export async function loginShellFinds(name: string, env: NodeJS.ProcessEnv): Pro
   return result.exitCode === 0 && isAbsolute(found) ? found : undefined;
 }
 
-// This `team`'s own path, when --bin would take it.
+// The path this `team` was started by (a link stays a link: it keeps working when the clone moves
+// behind it), when --bin would take it.
 function selfPath(): string | undefined {
   try {
-    const path = realpathSync(process.argv[1] ?? '');
+    const path = resolve(process.argv[1] ?? '');
     return SHELL_WORD.test(path) && isExecutable(path) ? path : undefined;
   } catch {
     return undefined;
