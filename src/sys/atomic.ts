@@ -3,6 +3,7 @@
 import { closeSync, fsync, fsyncSync, openSync, renameSync, writeSync, linkSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { customAlphabet } from 'nanoid';
+import { DiskFullError, isDiskFull } from './errors.js';
 
 // Temporary files start with a dot and end in .tmp; readers report them as stray.
 export const TEMP_PREFIX = '.tmp-';
@@ -32,14 +33,20 @@ export function writeFileAtomic(dir: string, name: string, text: string, options
 // path; renaming it into place is the caller's. A write that fails leaves no temporary file.
 export function writeTempFile(dir: string, name: string, text: string, fsync: boolean): string {
   const temp = join(dir, `${TEMP_PREFIX}${makeToken()}-${name}.tmp`);
-  const fd = openSync(temp, 'wx', 0o644);
+  let fd: number;
+  try {
+    fd = openSync(temp, 'wx', 0o644);
+  } catch (error) {
+    throw isDiskFull(error) ? new DiskFullError(join(dir, name), error.code!) : error;
+  }
   try {
     writeWhole(fd, text);
     if (fsync) fsyncSync(fd);
   } catch (error) {
     closeSync(fd);
     unlinkSync(temp);
-    throw error;
+    // A full disk names the file it could not write, never a bare "ENOSPC: …, write".
+    throw isDiskFull(error) ? new DiskFullError(join(dir, name), error.code!) : error;
   }
   closeSync(fd);
   return temp;

@@ -45,6 +45,23 @@ export class LockedError extends TeamError {
   }
 }
 
+// The disk (or the user's quota) is full: the file that could not be written is named, nothing half
+// written is left (a temporary file is removed), and what was recorded before stays as it was.
+export class DiskFullError extends TeamError {
+  constructor(
+    readonly path: string,
+    readonly code: string,
+  ) {
+    super(`the disk is full: ${path} cannot be written (${code}: ${code === 'EDQUOT' ? 'disk quota exceeded' : 'no space left on device'}); what was recorded before is as it was: free some space and run the command again`, EXIT.failed);
+  }
+}
+
+// Whether an error is a full disk's (or quota's).
+export function isDiskFull(error: unknown): error is NodeJS.ErrnoException {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT';
+}
+
 // The run's event log cannot be written (a full disk, a deleted events folder): the run stops where
 // it is, resumable once the log can be written again.
 export class LogWriteError extends TeamError {
