@@ -30,7 +30,7 @@ export interface RunRow {
 // Prints one line per run (a table), or a JSON array with --json; a project (or store) with no run says so.
 export async function listCommand(argv: string[]): Promise<number> {
   const args = parseFlags(argv, FLAGS.list, 'team list');
-  const project = openProject(args, { readsStore: true });
+  const project = openProject(args, { readsStore: true, readOnly: true });
   const store = await openStore(project, optionalString(args, 'store'), 'list');
   const { rows, unreadable } = await withStore(store, () => readRows(store, project.dir));
   if (args.values.json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);

@@ -17,7 +17,7 @@ import { openProject } from './args/project.js';
 // report-<run>.html in the project) and prints its path.
 export async function reportCommand(argv: string[]): Promise<number> {
   const args = parseFlags(argv, FLAGS.report, 'team report');
-  const project = openProject(args, { readsStore: true });
+  const project = openProject(args, { readsStore: true, readOnly: true });
   const runId = optionalString(args, 'run');
   if (runId !== undefined) validateId(runId, '--run');
   const flag = optionalString(args, 'store');

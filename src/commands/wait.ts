@@ -54,7 +54,7 @@ export async function waitCommand(argv: string[]): Promise<number> {
   const timeoutS = optionalInt(args, 'timeout', cmd, 1, 7 * 24 * 3600);
   const since = optionalInt(args, 'since', cmd, 0, Number.MAX_SAFE_INTEGER);
   const round = optionalInt(args, 'round', cmd, 1, Number.MAX_SAFE_INTEGER) ?? 1;
-  const project = openProject(args, { readsStore: true });
+  const project = openProject(args, { readsStore: true, readOnly: true });
   const runId = optionalString(args, 'run');
   const named = runId === undefined ? undefined : validateId(runId, '--run');
   const flag = optionalString(args, 'store');

@@ -24,7 +24,7 @@ const OUTAGE_RETRY_MS = 500;
 // the person quits.
 export async function watchCommand(argv: string[], cmd = 'team watch'): Promise<number> {
   const args = parseFlags(argv, FLAGS.watch, cmd);
-  const project = openProject(args, { readsStore: true });
+  const project = openProject(args, { readsStore: true, readOnly: true });
   const runId = optionalString(args, 'run');
   if (runId !== undefined) validateId(runId, '--run');
   const flag = optionalString(args, 'store');

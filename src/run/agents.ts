@@ -6,6 +6,7 @@ import { UsageError } from '../sys/errors.js';
 import { getAdapter } from '../../workers/adapters/index.js';
 import { sim } from '../../workers/sim/adapter.js';
 import type { AgentAdapter, AgentConfig, AdapterName } from '../../workers/types.js';
+import { didYouMean } from '../../config/did-you-mean.js';
 
 // The roles the pipeline itself uses; planners may name others, which run on the default agent.
 export const PIPELINE_ROLES = ['planner', 'analyst', 'executor', 'verifier', 'architect'] as const;
@@ -28,7 +29,7 @@ export interface Routing {
 // Resolves every role's agent for a run; stops with a how-to when no agent can be found.
 export function resolveRouting(config: TeamConfig, typeArg: string | undefined, agentFlag: string | undefined, env: NodeJS.ProcessEnv = process.env): Routing {
   if (agentFlag !== undefined && !isAgentName(config, agentFlag)) {
-    throw new UsageError(`--agent: unknown agent "${agentFlag}"; use one of ${knownAgents(config).join(', ')} or add it under "agents" in .team/config.json`);
+    throw new UsageError(`--agent: unknown agent "${agentFlag}"${didYouMean(agentFlag, knownAgents(config))}; use one of ${knownAgents(config).join(', ')} or add it under "agents" in .team/config.json`);
   }
   let agentType = typeArg ?? config.team.defaultAgentType;
   const agents: Record<string, string> = {};
@@ -40,7 +41,7 @@ export function resolveRouting(config: TeamConfig, typeArg: string | undefined, 
   }
   if (typeArg !== undefined && !roles.has(typeArg) && !routed.has(typeArg)) {
     if (!isAgentName(config, typeArg)) {
-      throw new UsageError(`N:agent-type: "${typeArg}" is neither a role (${[...roles].join(', ')}) nor an agent (${knownAgents(config).join(', ')})`);
+      throw new UsageError(`N:agent-type: "${typeArg}" is neither a role (${[...roles].join(', ')}) nor an agent (${knownAgents(config).join(', ')})${didYouMean(typeArg, [...roles, ...knownAgents(config)])}`);
     }
     agents.executor = typeArg;
     agents.debugger = typeArg;

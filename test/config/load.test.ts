@@ -70,22 +70,31 @@ describe('config/load', () => {
 
   it('names an unknown key and where it is', () => {
     const { dir, file } = projectWithConfig(JSON.stringify({ team: { maxFixLoop: 3 } }));
-    expect(loadError(dir)).toBe(`config ${file} is invalid:\n✖ Unrecognized key: "maxFixLoop"\n  → at team`);
+    expect(loadError(dir)).toBe(`config ${file} is invalid:\n✖ Unrecognized key: "maxFixLoop" (did you mean "maxFixLoops"?)\n  → at team`);
   });
 
   it('names an unknown top-level key', () => {
     const { dir } = projectWithConfig(JSON.stringify({ teams: {} }));
-    expect(loadError(dir)).toContain('✖ Unrecognized key: "teams"');
+    expect(loadError(dir)).toContain('✖ Unrecognized key: "teams" (did you mean "team"?)');
+  });
+
+  it('suggests the key an agent entry knows, and says nothing when no key is near', () => {
+    const { dir } = projectWithConfig(JSON.stringify({ agents: { mine: { adapter: 'command', command: 'echo', comand: 'x' } }, team: { zzzzzz: 1 } }));
+    const message = loadError(dir);
+    expect(message).toContain('✖ Unrecognized key: "comand" (did you mean "command"?)\n  → at agents.mine');
+    expect(message).toContain('✖ Unrecognized key: "zzzzzz"\n  → at team');
   });
 
   it('names the file that is not JSON', () => {
-    const { dir, file } = projectWithConfig('{ "team": { maxFixLoops: 3 } }');
-    expect(loadError(dir)).toMatch(new RegExp(`^config ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not valid JSON: `));
+    const { dir, file } = projectWithConfig('{\n  "team": {\n    maxFixLoops: 3 } }');
+    expect(loadError(dir)).toMatch(new RegExp(`^config ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not valid JSON at line 3, column 5: `));
   });
 
   it('names a role that points at an unknown agent', () => {
     const { dir, file } = projectWithConfig(JSON.stringify({ roles: { planner: 'gpt-9' } }));
     expect(loadError(dir)).toBe(`config ${file} is invalid:\n✖ role "planner" names agent "gpt-9", which is neither in agents nor built in\n  → at roles.planner`);
+    const typo = projectWithConfig(JSON.stringify({ roles: { planner: 'claud' } }));
+    expect(loadError(typo.dir)).toContain('names agent "claud", which is neither in agents nor built in (did you mean "claude"?)');
   });
 
   it('accepts a role naming a configured agent or a built-in one', () => {
@@ -110,9 +119,21 @@ describe('config/load', () => {
   it('stops the team command with exit 2 naming the file and field', async () => {
     const project = makeProject();
     const file = project.write('.team/config.json', JSON.stringify({ team: { maxFixLoops: -1 } }));
-    const result = await project.team('status');
+    const result = await project.team('1:executor', 'a task the config stops');
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toBe(`team: config ${file} is invalid:\n✖ Too small: expected number to be >=0\n  → at team.maxFixLoops\n`);
+  });
+
+  it('lets the read-only commands follow the runs through a config typo, as a warning', async () => {
+    const project = makeProject();
+    const runId = await project.startRun();
+    const file = project.write('.team/config.json', JSON.stringify({ team: { maxFixLoop: 3 } }));
+    for (const command of [['status'], ['list'], ['wait', '--timeout', '1'], ['report', '--out', join(project.dir, 'r.html')]]) {
+      const result = await project.team(...command);
+      expect(result.stderr, command[0]).toContain(`team: warning: config ${file} is invalid:\n✖ Unrecognized key: "maxFixLoop" (did you mean "maxFixLoops"?)`);
+      expect(result.exitCode, command[0]).not.toBe(2);
+    }
+    expect((await project.team('status')).stdout).toContain(`run ${runId}`);
   });
 
   it('stops the team command with exit 2 for a --config file that does not exist', async () => {

@@ -56,6 +56,12 @@ describe('pipeline usage', () => {
     expectRefused(project, await project.team('3:executor', 'refuse empty names', '--agent', 'nosuchagent'), '--agent', '"nosuchagent"');
   });
 
+  it('suggests the role or agent a mistyped name was near', async () => {
+    const project = makeSimProject('e2e-one-task');
+    expectRefused(project, await project.team('3:exector', 'refuse empty names', '--agent', 'sim'), '"exector"', '(did you mean "executor"?)');
+    expectRefused(project, await project.team('3:executor', 'refuse empty names', '--agent', 'smi'), '--agent', '(did you mean "sim"?)');
+  });
+
   it('refuses a command agent with no command, naming agents.<name>.command', async () => {
     const project = makeSimProject('e2e-one-task', { agents: { mine: { adapter: 'command' } } });
     expectRefused(project, await project.team('3:executor', 'refuse empty names', '--agent', 'mine'), 'agents.mine.command', join(project.dir, '.team', 'config.json'));

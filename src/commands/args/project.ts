@@ -1,6 +1,7 @@
 // The project a command works in: its folder and config.
 import { ConfigError } from '../../../config/errors.js';
-import { loadConfig, type LoadedConfig } from '../../../config/load.js';
+import { loadConfig, parseConfig, type LoadedConfig } from '../../../config/load.js';
+import { terminalText } from '../../sys/terminal-text.js';
 import type { TeamConfig } from '../../../config/schema.js';
 import { UsageError } from '../../sys/errors.js';
 import type { WriteOptions } from '../../log/write.js';
@@ -16,13 +17,28 @@ export interface Project {
 
 // Opens the project named by --cwd (default: the current folder) with its config. A config naming a
 // PostgreSQL store (team.store) is refused by the commands that do not read one yet (docs/scale-out.md).
-export function openProject(args: ParsedArgs, options: { readsStore?: boolean } = {}): Project {
+// `readOnly` (status, wait, list, watch, report): a config that cannot be used is a warning, and the
+// command reads the project's files with the defaults: a typo written while a run goes must not
+// break an agent's `team wait` loop with a usage error (exit 2).
+export function openProject(args: ParsedArgs, options: { readsStore?: boolean; readOnly?: boolean } = {}): Project {
   const dir = openProjectDir(args);
-  const { config, file } = readConfig(dir, optionalString(args, 'config'));
+  const { config, file } = options.readOnly ? readConfigOrDefaults(dir, optionalString(args, 'config')) : readConfig(dir, optionalString(args, 'config'));
   if (config.team.store !== undefined && !options.readsStore) {
     throw new UsageError(`config ${file ?? '(defaults)'}: team.store names a PostgreSQL store, which only \`team\`, \`team ralph\`, \`team resume\`, \`team cancel\`, \`team wait\`, \`team worker\`, \`team status\`, \`team watch\`, \`team report\`, \`team list\`, \`team approve\` and \`team land\` work on so far; this command works on the files under .team/runs: remove team.store to use it`);
   }
   return { dir, config, configFile: file, write: { fsync: config.team.fsync } };
+}
+
+function readConfigOrDefaults(dir: string, explicitFile: string | undefined): LoadedConfig {
+  // A file the user named with --config is their choice of the moment: its faults stay usage errors.
+  if (explicitFile !== undefined) return readConfig(dir, explicitFile);
+  try {
+    return loadConfig(dir, explicitFile);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${terminalText(`team: warning: ${error.message}\n  (this command only reads: it goes on with the default config, reading the runs under .team/runs; the next run or resume refuses the config until it is mended)`)}\n`);
+    return { config: parseConfig({}, '(defaults)') };
+  }
 }
 
 // A config that cannot be used is bad input: exit 2, with the loader's message naming the field.

@@ -23,7 +23,7 @@ export type OpenStore = (project: Project, flag: string | undefined) => RunStore
 // no run says so. Undefined, with nothing printed, when `open` cannot open the store.
 export async function showStatus(argv: string[], cmd: string, open: OpenStore): Promise<number | undefined> {
   const args = parseFlags(argv, cmd === 'team state status' ? STATE_FLAGS['state status'] : FLAGS.status, cmd);
-  const project = openProject(args, { readsStore: true });
+  const project = openProject(args, { readsStore: true, readOnly: true });
   const runId = optionalString(args, 'run');
   if (runId !== undefined) validateId(runId, '--run');
   const opened = open(project, optionalString(args, 'store'));
