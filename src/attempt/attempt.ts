@@ -24,6 +24,7 @@ import { askToolsFirst } from '../cancel/ask-tools.js';
 import { messagesTo } from '../log/fold/team.js';
 import { ANSWER_MS, writeToolsContext } from '../mcp/context.js';
 import type { Stage } from '../../workers/types.js';
+import { earlierAttempt } from './earlier.js';
 
 export type AttemptRequest = AttemptInput;
 
@@ -106,7 +107,9 @@ async function startWorker(session: RunSession, input: AttemptInput, files: Atte
   const handoffTexts = handoffTextsOf(session, input.handoffs.map((h) => h.path));
   const teamServer = teamServerFor(agent, files.dir);
   const messages = messagesTo(session.events.fold.state.team, input.taskId);
-  const prompt = buildPrompt({ input, config: session.config, configFile: session.configFile, projectDir: session.isolation.workDir(input.stage, input.worker), resultFile: files.resultFile, handoffTexts, workers: session.workers, messages, teamTools: teamServer !== undefined });
+  const workDir = session.isolation.workDir(input.stage, input.worker);
+  const earlier = input.attempt > 1 ? await earlierAttempt(session.events.fold.state.tasks.get(input.taskId), input.attempt, workDir, session.runId) : undefined;
+  const prompt = buildPrompt({ input, config: session.config, configFile: session.configFile, projectDir: workDir, resultFile: files.resultFile, handoffTexts, workers: session.workers, messages, teamTools: teamServer !== undefined, ...(earlier && { earlier }) });
   await writeFile(files.promptFile, prompt);
   writeToolsContext(files.dir, { run_id: session.runId, task_id: input.taskId, attempt: input.attempt, worker: input.worker, stage: input.stage, answer_ms: ANSWER_MS });
   spec.command = adapter.build({ prompt, promptFile: files.promptFile, resultFile: files.resultFile, projectDir: session.projectDir, agent, stage: input.stage, permission: permissionFor(agent, input.stage), teamServer });

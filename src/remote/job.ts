@@ -17,6 +17,7 @@ import type { TeamConfig } from '../../config/schema.js';
 import type { Limits } from '../log/schema.js';
 import type { RunPaths } from '../log/write.js';
 import type { IsolationParts } from '../isolation/isolation.js';
+import { earlierEnd } from '../attempt/earlier.js';
 
 // What making an attempt's job uses of a run: its isolation, folder, config, limits and size.
 export type JobParts = IsolationParts & {
@@ -45,6 +46,7 @@ export function makeAttemptJob(run: JobParts, input: AttemptInput): AttemptJob {
     workers: run.workers,
     messages: messagesTo(run.events.fold.state.team, input.taskId),
     teamTools: hasTeamTools(agent),
+    ...(input.attempt > 1 && { earlier: earlierEnd(run.events.fold.state.tasks.get(input.taskId), input.attempt) }),
   });
   return {
     runId: run.runId,

@@ -6,6 +6,7 @@ import { ROLE_TEMPLATES, type TeamConfig } from '../../config/schema.js';
 import type { AttemptInput } from '../../machines/types.js';
 import { UsageError } from '../sys/errors.js';
 import type { TeamMessage } from '../log/fold/team.js';
+import { earlierSection, type EarlierAttempt } from '../attempt/earlier.js';
 
 // The result each stage asks for, shown in its prompt.
 const RESULT_SHAPES: Record<string, string> = {
@@ -30,6 +31,8 @@ export interface PromptContext {
   messages?: TeamMessage[];
   /** The worker has the team tools: the prompt tells it how a teammate uses them. */
   teamTools?: boolean;
+  /** A retry: how the attempt before it ended and what it left in the folder. */
+  earlier?: EarlierAttempt;
 }
 
 // The prompt text for one attempt.
@@ -61,7 +64,9 @@ export function buildPrompt(ctx: PromptContext): string {
   // The tools' rules come just before the result they report.
   if (ctx.teamTools) values.result = `${fill(readBuiltIn(WORKER_TOOLS))}${values.result}`;
   const text = fill(readTemplate(ctx.config, ctx.configFile, templateOf(input)));
-  return ctx.messages?.length ? `${text.trimEnd()}\n\n${messagesSection(ctx.messages)}\n` : text;
+  // What differs per attempt comes last, after what all attempts of the stage share.
+  const tail = [...(ctx.messages?.length ? [messagesSection(ctx.messages)] : []), ...(ctx.earlier ? [earlierSection(ctx.earlier)] : [])];
+  return tail.length ? `${text.trimEnd()}\n\n${tail.join('\n\n')}\n` : text;
 }
 
 // The messages to the task, after the template (whatever template the user has).
