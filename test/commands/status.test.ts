@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventFileName, taskEvent, writeRawEvent } from '../helpers/events.js';
 import { makeProject, removeProjects, type TestProject } from '../helpers/project.js';
+import { makeSimProject } from '../helpers/sim-project.js';
 
 afterEach(removeProjects);
 
@@ -228,4 +229,17 @@ describe('team status with bad files in the log', () => {
       expect(human.stdout).toContain(`malformed: events/${name} — ${status.attention.malformed[0]!.reason}`);
     });
   }
+});
+
+describe('team status: the order of the tasks', () => {
+  it('lists the planner, then the PRD, then the plan\'s tasks, verify and fix as the log has them', async () => {
+    const project = makeSimProject({ plan: { needsPrd: true, tasks: [{ id: 't1', title: 'One' }, { id: 't2', title: 'Two' }] }, verify: { failPasses: 1 } });
+    const run = await project.team('1:executor', 'order the tasks', '--agent', 'sim');
+    expect(run.exitCode, run.stderr).toBe(0);
+    const status = await project.team('status');
+    const ids = status.stdout.split('\n').filter((line) => /^ {2}\S/.test(line) && status.stdout.indexOf(line) > status.stdout.indexOf('tasks (')).map((line) => line.trim().split(/\s+/)[0]);
+    expect(ids.slice(0, 4)).toEqual(['plan', 'prd', 't1', 't2']);
+    expect(ids.indexOf('verify-1')).toBeLessThan(ids.findIndex((id) => id!.startsWith('fix-1')));
+    expect(ids.findIndex((id) => id!.startsWith('fix-1'))).toBeLessThan(ids.indexOf('verify-2'));
+  }, 60_000);
 });

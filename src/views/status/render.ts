@@ -55,7 +55,7 @@ export function renderStatus(view: RunView, driven: boolean, pending: PendingReq
   const told = counts.failed + counts.rateLimited + counts.interrupted > 0 ? `: ${describeAttemptCounts(counts)}` : '';
   lines.push(`tasks (${view.tasks.length})${told}:`);
   if (view.tasks.length === 0) lines.push('  (none yet)');
-  for (const task of view.tasks) {
+  for (const task of inPipelineOrder(view.tasks)) {
     const title = task.title;
     lines.push(`  ${task.id.padEnd(18)} ${task.status.padEnd(9)}${title ? ` ${oneLine(title)}` : ''}`.trimEnd());
     for (const attempt of task.attempts) lines.push(`    ${describeAttempt(attempt)}`);
@@ -70,6 +70,19 @@ export function renderStatus(view: RunView, driven: boolean, pending: PendingReq
     for (const a of view.approvals) lines.push(`  ${a.stage} ${a.artifact} by ${a.by} at ${a.approved_at}${a.stale ? ` — STALE: ${a.staleReason}` : ''}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+// The stages whose attempts come before the plan's tasks, in the order a run goes through them.
+const BEFORE_TASKS = ['team-plan', 'team-prd'];
+
+// The tasks as the pipeline reaches them: the planner's, then the PRD's (recorded after the plan's
+// tasks, though it runs before them), then the rest in the log's order.
+function inPipelineOrder(tasks: RunView['tasks']): RunView['tasks'] {
+  const rank = (task: RunView['tasks'][number]) => {
+    const at = BEFORE_TASKS.indexOf(task.attempts[0]?.stage ?? '');
+    return at === -1 ? BEFORE_TASKS.length : at;
+  };
+  return tasks.map((task, i) => ({ task, i, rank: rank(task) })).sort((a, b) => a.rank - b.rank || a.i - b.i).map((e) => e.task);
 }
 
 // The defects status lists at most; the report has them all.
