@@ -52,6 +52,8 @@ export async function cleanCommand(argv: string[]): Promise<number> {
 // What was cleaned of one run, for a person and for --json.
 function tellCleaned(progress: Progress, id: string, report: CleanReport, orphan: boolean): void {
   const kept = report.kept.length > 0 ? `; kept ${report.kept.join(', ')}` : '';
+  // A branch kept for work nowhere else: how to delete it, and what that deletes.
+  const howTo = report.unmerged.length > 0 ? `\n  to delete the kept branches, and the commits only they hold: git branch -D ${report.unmerged.join(' ')} (look first: git log -p ${report.unmerged[0]})` : '';
   const gone = orphan ? ' (its run folder is gone)' : '';
-  progress.emit({ type: 'clean', run: id, ...(orphan && { orphan }), ...report }, `run ${id}${gone}: removed ${report.removed.length} worktree(s), deleted ${report.deleted.length} branch(es)${kept}`);
+  progress.emit({ type: 'clean', run: id, ...(orphan && { orphan }), ...report }, `run ${id}${gone}: removed ${report.removed.length} worktree(s), deleted ${report.deleted.length} branch(es)${kept}${howTo}`);
 }

@@ -16,6 +16,8 @@ export interface CleanReport {
   removed: string[];
   deleted: string[];
   kept: string[];
+  /** The branches kept for commits no other branch holds: `git branch -D` deletes them, and that work. */
+  unmerged: string[];
 }
 
 // Appends a fact to the run's log (nothing, for a run whose log is gone).
@@ -29,7 +31,7 @@ export async function cleanRun(paths: RunPaths, runId: string, integration: stri
 // Removes the worktrees under `.team/worktrees/<run>/`, then the run's branches whose commits are held:
 // a task branch by `integration`, `integration` by a local branch that is not teamline's.
 export async function cleanRunGit(dir: string, runId: string, integration: string, record: Recorder): Promise<CleanReport> {
-  const report: CleanReport = { removed: [], deleted: [], kept: [] };
+  const report: CleanReport = { removed: [], deleted: [], kept: [], unmerged: [] };
   const root = join(dir, WORKTREES_DIR, runId);
   for (const worktree of await listWorktrees(dir)) {
     const inside = relative(root, worktree.path);
@@ -80,7 +82,10 @@ async function deleteIfHeld(dir: string, branch: string, holders: string[], wher
   if (!tip) return;
   if (checkedOut.has(branch)) return void report.kept.push(`${branch} (checked out in a kept worktree)`);
   const count = Number(await gitOrThrow(dir, ['rev-list', '--count', tip, '--not', ...holders]));
-  if (count > 0) return void report.kept.push(`${branch} (${count} commit(s) not in ${where})`);
+  if (count > 0) {
+    report.unmerged.push(branch);
+    return void report.kept.push(`${branch} (${count} commit(s) not in ${where})`);
+  }
   await gitOrThrow(dir, ['update-ref', '-d', `refs/heads/${branch}`, tip]);
   record({ event: 'branch_deleted', branch, commit: tip });
   report.deleted.push(branch);

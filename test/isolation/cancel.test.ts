@@ -66,6 +66,8 @@ describe('worktree isolation: cancel', () => {
     const branches = project.git('branch', '--list', 'team/*', '--format=%(refname:short)').split('\n');
     expect(branches.sort()).toEqual([integration, `${integration}--t2`]);
     expect(clean.stderr).toContain(`${integration}--t2 (1 commit(s) not in ${integration})`);
+    // How to delete a branch kept for its work, and that it deletes that work.
+    expect(clean.stderr).toContain(`to delete the kept branches, and the commits only they hold: git branch -D ${integration}--t2 (look first: git log -p ${integration}--t2)`);
     expect(existsSync(join(project.dir, '.team', 'worktrees', run.runId))).toBe(false);
   });
 });
