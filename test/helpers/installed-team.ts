@@ -2,9 +2,9 @@
 // of the tarball. npm resolves the dependencies from a registry on 127.0.0.1 that knows only the
 // lock's versions and takes their tarballs from npm's cache (filled by `npm ci`): no other network.
 import { execFileSync } from 'node:child_process';
-import { accessSync, chmodSync, constants, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { accessSync, chmodSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { startLockRegistry } from './lock-registry.js';
 import { ROOT } from './team.js';
@@ -41,13 +41,31 @@ export function systemPath(): string[] {
 
 let tools: string | undefined;
 
+// Made once per PATH in the clone's test-artifacts/ (git ignores it), never left in /tmp: a test
+// worker may end without an exit hook. Built in a folder of its own, then renamed into place.
 function systemTools(): string {
   if (tools !== undefined) return tools;
-  const dir = mkdtempSync(join(tmpdir(), 'teamline-tools-'));
-  // Another user (a test's `nobody`) finds its commands there too.
-  chmodSync(dir, 0o755);
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   const dirs = (process.env.PATH ?? '').split(delimiter).filter((d) => d !== '' && !d.includes('node_modules') && !d.startsWith(ROOT));
+  const dir = join(ROOT, 'test-artifacts', `tools-${createHash('sha256').update(dirs.join(delimiter)).digest('hex').slice(0, 12)}`);
+  if (!existsSync(dir)) {
+    mkdirSync(dirname(dir), { recursive: true });
+    const building = mkdtempSync(`${dir}.building-`);
+    linkCommands(building, dirs);
+    // Another test worker may have built it meanwhile: then its copy stays, and this one goes.
+    try {
+      renameSync(building, dir);
+    } catch {
+      rmSync(building, { recursive: true, force: true });
+    }
+  }
+  tools = dir;
+  return dir;
+}
+
+// Links the first command of each name in `dirs` (as a shell finds it) into `into`, but `team`.
+function linkCommands(into: string, dirs: string[]): void {
+  // Another user (a test's `nobody`) finds its commands there too.
+  chmodSync(into, 0o755);
   const seen = new Set<string>(['team']);
   for (const from of dirs) {
     let names: string[];
@@ -66,9 +84,7 @@ function systemTools(): string {
         continue;
       }
       seen.add(name);
-      symlinkSync(path, join(dir, name));
+      symlinkSync(path, join(into, name));
     }
   }
-  tools = dir;
-  return dir;
 }
