@@ -14,7 +14,10 @@ export interface RateServer {
   close(): Promise<void>;
 }
 
-export async function startRateServer(options: { capacity: number; holdMs: number; retryAfterS: number }): Promise<RateServer> {
+// `holdUntilRefused`: a turn whose URL names a task matching it is held past holdMs until the server
+// has refused one, so that a test sees the limit however slowly a loaded machine starts its workers
+// (the workers held keep their lanes: the later ones are refused at once).
+export async function startRateServer(options: { capacity: number; holdMs: number; retryAfterS: number; holdUntilRefused?: RegExp }): Promise<RateServer> {
   let active = 0;
   const state = { served: 0, refused: 0, peak: 0 };
   const server: Server = createServer((request, response) => {
@@ -28,12 +31,16 @@ export async function startRateServer(options: { capacity: number; holdMs: numbe
       }
       active += 1;
       state.peak = Math.max(state.peak, active);
-      setTimeout(() => {
+      const task = new URL(request.url ?? '/', 'http://x').searchParams.get('task') ?? '';
+      const waits = options.holdUntilRefused?.test(task) === true;
+      const release = () => {
+        if (waits && state.refused === 0) return void setTimeout(release, 25);
         active -= 1;
         state.served += 1;
         response.writeHead(200, { 'content-type': 'application/json' });
         response.end('{"ok":true}');
-      }, options.holdMs);
+      };
+      setTimeout(release, options.holdMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
