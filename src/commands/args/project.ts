@@ -2,6 +2,8 @@
 import { ConfigError } from '../../../config/errors.js';
 import { loadConfig, parseConfig, type LoadedConfig } from '../../../config/load.js';
 import { terminalText } from '../../sys/terminal-text.js';
+import { readRegularFile } from '../../sys/regular-file.js';
+import { join } from 'node:path';
 import type { TeamConfig } from '../../../config/schema.js';
 import { UsageError } from '../../sys/errors.js';
 import type { WriteOptions } from '../../log/write.js';
@@ -36,8 +38,29 @@ function readConfigOrDefaults(dir: string, explicitFile: string | undefined): Lo
     return loadConfig(dir, explicitFile);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`${terminalText(`team: warning: ${error.message}\n  (this command only reads: it goes on with the default config, reading the runs under .team/runs; the next run or resume refuses the config until it is mended)`)}\n`);
-    return { config: parseConfig({}, '(defaults)') };
+    // The store the runs are in is kept: a read-only command must read the run where it is. A
+    // store that is itself wrong leaves nothing to follow: that stays a usage error.
+    const store = storeOf(dir);
+    let config: TeamConfig;
+    try {
+      config = parseConfig(store === undefined ? {} : { team: { store } }, '(defaults)');
+    } catch {
+      throw new UsageError(error.message);
+    }
+    const where = store === undefined ? 'the runs under .team/runs' : 'the runs in team.store';
+    process.stderr.write(`${terminalText(`team: warning: ${error.message}\n  (this command only reads: it goes on with the default config, reading ${where}; the next run or resume refuses the config until it is mended)`)}\n`);
+    return { config };
+  }
+}
+
+// The project config's team.store as written, read without trusting the rest of the file.
+function storeOf(dir: string): unknown {
+  const reading = readRegularFile(join(dir, '.team', 'config.json'), 1024 * 1024, { within: dir });
+  if (!reading.ok) return undefined;
+  try {
+    return (JSON.parse(reading.text) as { team?: { store?: unknown } } | null)?.team?.store;
+  } catch {
+    return undefined;
   }
 }
 
