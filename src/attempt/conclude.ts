@@ -78,7 +78,7 @@ export async function concludeEnd(run: ConcludeParts, input: AttemptInput, adapt
 
 // "rate limited by codex (Reconnecting... 5/5 (… 429 Too Many Requests)); tried again after a
 // back-off": what an attempt a rate limit interrupted says of itself, in one sentence.
-export function rateLimitedSentence(agent: string, reason: string): string {
+function rateLimitedSentence(agent: string, reason: string): string {
   return `rate limited by ${agent} (${reason.replace(/[.\s]+$/, '')}); tried again after a back-off`;
 }
 

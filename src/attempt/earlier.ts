@@ -13,12 +13,13 @@ export interface EarlierAttempt {
   attempt: number;
   status: string;
   evidence: string;
-  /** "modified src/a.ts", "added world.txt": the folder's uncommitted changes; undefined when unknown. */
+  /** "modified src/a.ts", "added world.txt": the folder's changes since the task's attempts began
+   * (teamline's commits of their leftovers, and what is not committed); undefined when unknown. */
   changes?: string[];
 }
 
-// The attempt before `attempt` of the task, with the changes of `workDir` (none for a folder that
-// is not a git checkout, or one on another machine: workDir undefined).
+// The attempt before `attempt` of the task, with the changes of `workDir` (unknown for a folder that
+// is not a git checkout; a team worker's folder is on its own machine: earlierEnd alone).
 export async function earlierAttempt(task: TaskView | undefined, attempt: number, workDir: string, runId: string): Promise<EarlierAttempt | undefined> {
   const end = earlierEnd(task, attempt);
   if (!end) return undefined;
@@ -60,8 +61,8 @@ export function earlierSection(earlier: EarlierAttempt): string {
   const ended = `${earlier.status}${evidence ? `: ${evidence.length > EVIDENCE_CHARS ? `${evidence.slice(0, EVIDENCE_CHARS - 1)}…` : evidence}` : ''}`;
   const lines = ['## The attempt before this one', '', `Attempt ${earlier.attempt} of this task ended ${ended}.`];
   if (earlier.changes === undefined) return lines.join('\n');
-  if (earlier.changes.length === 0) return [...lines, 'The folder you work in holds no uncommitted change.'].join('\n');
+  if (earlier.changes.length === 0) return [...lines, 'The folder you work in holds no change of it.'].join('\n');
   const shown = earlier.changes.slice(0, CHANGES_SHOWN).map((c) => `- ${c}`);
-  const more = earlier.changes.length > CHANGES_SHOWN ? [`- … and ${earlier.changes.length - CHANGES_SHOWN} more (git status lists them)`] : [];
+  const more = earlier.changes.length > CHANGES_SHOWN ? [`- … and ${earlier.changes.length - CHANGES_SHOWN} more (git status and git log list them)`] : [];
   return [...lines, 'The folder you work in still holds its changes, kept for you: read each file before you change or overwrite it, and build on what is right.', '', ...shown, ...more].join('\n');
 }

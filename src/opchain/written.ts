@@ -26,8 +26,8 @@ export function checkpointFileOf(projectDir: string): string {
   return join(checkpointsDir(projectDir), CHECKPOINT_FILE);
 }
 
-// "needs attention" words for a record that could not be written there; undefined otherwise.
-export function unwrittenCheckpointLine(projectDir: string, runId: string): string | undefined {
-  const record = checkpointRecordOf(projectDir, runId);
+// "needs attention" words for a record that could not be written there (read now, or as read by
+// the caller); undefined otherwise.
+export function unwrittenCheckpointLine(projectDir: string, runId: string, record = checkpointRecordOf(projectDir, runId)): string | undefined {
   return record.state === 'unwritable' ? `.checkpoints/${CHECKPOINT_FILE} is ${record.reason}: the run's checkpoint record was not written there (teamline writes a regular file inside the project only)` : undefined;
 }

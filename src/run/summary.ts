@@ -68,7 +68,7 @@ export function summarize(view: RunView, outcome: DriveOutcome, runDir: string, 
     const record = checkpointRecordOf(places.projectDir, view.run.run_id);
     const shown = relative(places.projectDir, places.checkpointFile);
     if (record.state === 'written') lines.push(`   ${shown}: the run's checkpoint record, kept in the project and meant to be committed with its work`);
-    const unwritten = unwrittenCheckpointLine(places.projectDir, view.run.run_id);
+    const unwritten = unwrittenCheckpointLine(places.projectDir, view.run.run_id, record);
     if (unwritten) lines.push(`   needs attention: ${unwritten}`);
   }
   lines.push(`   run folder: ${runDir}`);

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeProjects } from '../helpers/project.js';
 import { makeGitProject } from '../helpers/git-project.js';
+import { earlierSection } from '../../src/attempt/earlier.js';
 
 afterAll(removeProjects);
 
@@ -34,4 +35,15 @@ describe('a retried attempt', () => {
     // The part that differs per attempt comes after what every attempt of the stage shares.
     expect(retry.indexOf('## The attempt before this one')).toBeGreaterThan(retry.indexOf('## Your result'));
   }, 60_000);
+});
+
+describe('the retry section', () => {
+  it('says the folder holds nothing of the earlier attempt, names only its end when the folder is unknown, and caps a long list', () => {
+    const end = { attempt: 2, status: 'interrupted', evidence: 'stopped: budget spent' };
+    expect(earlierSection({ ...end, changes: [] })).toBe('## The attempt before this one\n\nAttempt 2 of this task ended interrupted: stopped: budget spent.\nThe folder you work in holds no change of it.');
+    expect(earlierSection(end)).toBe('## The attempt before this one\n\nAttempt 2 of this task ended interrupted: stopped: budget spent.');
+    const many = earlierSection({ ...end, changes: Array.from({ length: 25 }, (_, i) => `added f${i}.txt`) });
+    expect(many).toContain('- added f19.txt\n- … and 5 more');
+    expect(many).not.toContain('f20.txt');
+  });
 });

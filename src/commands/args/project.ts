@@ -35,7 +35,7 @@ function readConfigOrDefaults(dir: string, explicitFile: string | undefined): Lo
   // A file the user named with --config is their choice of the moment: its faults stay usage errors.
   if (explicitFile !== undefined) return readConfig(dir, explicitFile);
   try {
-    return loadConfig(dir, explicitFile);
+    return loadConfig(dir);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     // The store the runs are in is kept: a read-only command must read the run where it is. A

@@ -55,6 +55,7 @@ export function printStatus(view: RunView, runId: string, json: boolean, driven:
 // "nothing drives it" says.
 export function toJson(view: RunView, driven: boolean, pending: PendingRequests = {}) {
   const notDriven = notDrivenLine(view, driven);
+  const undelivered = undeliveredMessages(view).map((u) => ({ ...u.message, why: u.why }));
   return {
     // The record as written, with the stage and status the log says now: one truth per field.
     run: { ...view.run, stage: view.stage, status: view.status },
@@ -74,11 +75,11 @@ export function toJson(view: RunView, driven: boolean, pending: PendingRequests 
       conflicts: view.conflicts,
       questions: openQuestions(view),
       checkout: view.branches ? branchAttention(view.branches) : [],
-      undelivered: undeliveredMessages(view).map((u) => ({ ...u.message, why: u.why })),
+      undelivered,
       project: pending.attention ?? [],
     },
     scale: { requested: pending.scale ?? null, draining: drainingWorkers(view) },
-    team: { toLead: messagesToLead(view.team), undelivered: undeliveredMessages(view).map((u) => ({ ...u.message, why: u.why })), reservations: view.team.reservations, overlaps: view.team.overlaps, notes: Object.fromEntries(view.team.notes) },
+    team: { toLead: messagesToLead(view.team), undelivered, reservations: view.team.reservations, overlaps: view.team.overlaps, notes: Object.fromEntries(view.team.notes) },
     approvals: view.approvals,
     usage: view.usage,
     spend: view.spend,
