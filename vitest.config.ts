@@ -1,11 +1,18 @@
 import { defineConfig } from 'vitest/config';
+import { STATE_HOME } from './test/helpers/state-home.js';
+import { LongestFirst } from './test/helpers/sequencer.js';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Worktrees go to the state folder: the suite's own (test/helpers/state-home.ts).
+    env: { XDG_STATE_HOME: STATE_HOME },
+    globalSetup: ['test/helpers/state-home.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // End-to-end tests spawn many real processes; two cores share them better in fewer forks.
     maxWorkers: 2,
+    // The real CLIs' long suites first, so that no fork runs one alone at the end.
+    sequence: { sequencer: LongestFirst },
   },
 });

@@ -90,6 +90,7 @@ type StepActions = {
   recordFailed: undefined;
   recordCancelled: undefined;
   noteThrottle: undefined;
+  noteRetrying: undefined;
   noteGiveUp: undefined;
   endBackoff: undefined;
   requeueThrottled: undefined;
@@ -259,6 +260,10 @@ export const pipelineSetup = setup({
       noteThrottle: enqueueActions(({ context, event, enqueue }) => {
         assertEvent(event, 'attempt.throttled');
         applyStep(enqueue, rate.noteThrottle(context, event));
+      }),
+      noteRetrying: enqueueActions(({ context, event, enqueue }) => {
+        assertEvent(event, 'attempt.retrying');
+        applyStep(enqueue, rate.noteRetrying(context, event));
       }),
       noteGiveUp: enqueueActions(({ context, event, enqueue }) => {
         assertEvent(event, 'attempt.throttled');

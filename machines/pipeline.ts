@@ -90,6 +90,7 @@ export const pipelineMachine = pipelineSetup.createMachine({
     'run.resumed': { actions: 'resumeRun' },
     'workers.scaled': { actions: 'scaleWorkers' },
     'attempt.throttled': { actions: 'noteThrottle' },
+    'attempt.retrying': { actions: 'noteRetrying' },
     'backoff.ended': { actions: 'endBackoff' },
     'budget.exceeded': { actions: 'holdForBudget' },
     'budget.raised': { actions: 'releaseBudget' },

@@ -1,13 +1,14 @@
 // The pipeline's steps for rate limits (issue 29): a throttled attempt halves its agent's lanes and
 // starts a back-off; its end is no failure; the back-off's end lets its attempts start again.
 import { agentFor } from './schedule.js';
-import { givesUp, giveUpReason, succeeded, throttled, throttleOf, type AgentThrottle } from './throttle.js';
+import { cliRetrying, givesUp, giveUpReason, succeeded, throttled, throttleOf, type AgentThrottle } from './throttle.js';
 import { TaskDraft } from './task-index.js';
 import type { Step } from './steps.js';
 import * as steps from './steps.js';
 import type { PipelineContext, PipelineEvent } from './types.js';
 
 type ThrottledEvent = Extract<PipelineEvent, { type: 'attempt.throttled' }>;
+type RetryingEvent = Extract<PipelineEvent, { type: 'attempt.retrying' }>;
 type FinishEvent = Extract<PipelineEvent, { type: 'task.finished' }>;
 
 function withThrottle(context: PipelineContext, agent: string, value: AgentThrottle): Partial<PipelineContext> {
@@ -27,6 +28,12 @@ export function noteThrottle(context: PipelineContext, event: ThrottledEvent): S
     Object.assign(changes, draft.changes);
   }
   return { context: changes };
+}
+
+// A CLI retries a rate limit itself: its agent's lanes halve and a back-off starts, so that the
+// other workers slow down before it gives up; the attempt goes on, unmarked.
+export function noteRetrying(context: PipelineContext, event: RetryingEvent): Step {
+  return { context: withThrottle(context, event.agent, cliRetrying(throttleOf(context, event.agent), event)) };
 }
 
 // The limit has lasted past team.rateLimitGiveUpMs: the run fails, and says so.

@@ -2,7 +2,7 @@
 // the context (the arithmetic in src/log/throttle.ts, which the fold shares), and when a limit that
 // lasts gives up.
 import type { PipelineContext, PipelineEvent } from './types.js';
-import { DEFAULT_GIVE_UP_MS, freshThrottle, throttled as afterLimit, type AgentThrottle } from '../src/log/throttle.js';
+import { DEFAULT_GIVE_UP_MS, freshThrottle, retrying as duringRetry, throttled as afterLimit, type AgentThrottle } from '../src/log/throttle.js';
 
 export { backoffMs, succeeded, type AgentThrottle } from '../src/log/throttle.js';
 
@@ -13,9 +13,14 @@ export function throttleOf(context: Pick<PipelineContext, 'throttle' | 'workers'
   return context.throttle?.[agent] ?? freshThrottle(context.workers);
 }
 
-// A rate limit: the lanes halve (at least one), the back-off starts.
-export function throttled(current: AgentThrottle, event: ThrottledEvent): AgentThrottle {
+// A rate limit (an attempt's end, or its CLI's own retry): the lanes halve (at least one), the back-off starts.
+export function throttled(current: AgentThrottle, event: Pick<ThrottledEvent, 'at' | 'jitter' | 'retry_after_ms'>): AgentThrottle {
   return afterLimit(current, { at: event.at, jitter: event.jitter, ...(event.retry_after_ms !== undefined && { retryAfterMs: event.retry_after_ms }) });
+}
+
+// A CLI's own retry: the lanes halve, the back-off starts, the streak that gives up is not counted.
+export function cliRetrying(current: AgentThrottle, event: Pick<ThrottledEvent, 'at' | 'jitter' | 'retry_after_ms'>): AgentThrottle {
+  return duringRetry(current, { at: event.at, jitter: event.jitter, ...(event.retry_after_ms !== undefined && { retryAfterMs: event.retry_after_ms }) });
 }
 
 // The rate limit has lasted past team.rateLimitGiveUpMs: the run gives up.

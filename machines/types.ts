@@ -177,6 +177,7 @@ export type PipelineEvent =
   | { type: 'cancel.requested'; force: boolean }
   /** Issue 29: a rate-limited attempt (at: the event's time in ms), the end of an agent's back-off, the budget spent or raised. */
   | { type: 'attempt.throttled'; task_id: string; attempt: number; agent: string; reason: string; retry_after_ms?: number; jitter: number; at: number }
+  | { type: 'attempt.retrying'; agent: string; retry_after_ms?: number; jitter: number; at: number }
   | { type: 'backoff.ended'; agent: string }
   | { type: 'budget.exceeded'; reason: string; stop_running: boolean; parts?: Array<'usd' | 'tokens'> }
   | { type: 'budget.raised' }

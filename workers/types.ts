@@ -117,6 +117,20 @@ export interface OutputSignals {
   /** A tool call, tokens or a result: not a reconnect or retry notice. */
   progress: boolean;
   failure?: AgentFailure;
+  /** The last notice in these lines of a rate limit or an overload the CLI retries itself. */
+  retry?: CliRetry;
+}
+
+// A rate limit or an overload a CLI rides out itself, as its notice says: claude's api_retry
+// record, codex's "Reconnecting... 3/5 (… 429 …)".
+export interface CliRetry {
+  /** The notice in one readable line: the status and the API's words. */
+  reason: string;
+  /** Which retry this is, and of how many the CLI makes, when the notice says. */
+  n?: number;
+  max?: number;
+  /** How long the CLI waits before it, when the notice says. */
+  delayMs?: number;
 }
 
 export interface AgentAdapter {

@@ -4,7 +4,7 @@
 // its output shows that no retry can fix.
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AgentAdapter } from '../../workers/types.js';
+import type { AgentAdapter, CliRetry } from '../../workers/types.js';
 import { OUTPUT_FILE } from '../../workers/wrapper.js';
 import { OutputLines } from './output-lines.js';
 import { guardCliText } from './result-guard.js';
@@ -20,6 +20,10 @@ export interface LifeLook {
   silentMs: number;
   /** Why it must stop now: a failure its output shows that no retry can fix. */
   failure?: string;
+  /** The last notice since the last look of a rate limit the CLI retries itself. */
+  retry?: CliRetry;
+  /** Its output showed progress since the last look (a retry episode is over). */
+  progressed?: boolean;
 }
 
 export class LifeSigns {
@@ -45,7 +49,8 @@ export class LifeSigns {
     const signals = this.adapter.scan?.(this.output.readNew());
     if (signals?.progress) this.last = Date.now();
     const silentMs = Date.now() - this.last;
-    return signals?.failure ? { silentMs, failure: `${guardCliText(signals.failure.reason)} (stopped early: no retry can fix it)` } : { silentMs };
+    const told = { ...(signals?.retry && { retry: { ...signals.retry, reason: guardCliText(signals.retry.reason) } }), ...(signals?.progress && { progressed: true }) };
+    return signals?.failure ? { silentMs, failure: `${guardCliText(signals.failure.reason)} (stopped early: no retry can fix it)`, ...told } : { silentMs, ...told };
   }
 }
 

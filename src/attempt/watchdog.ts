@@ -5,7 +5,7 @@
 import { closeSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AttemptInput } from '../../machines/types.js';
-import type { AgentAdapter, LaunchSpec, WorkerExit, WorkerHandle } from '../../workers/types.js';
+import type { AgentAdapter, CliRetry, LaunchSpec, WorkerExit, WorkerHandle } from '../../workers/types.js';
 import { OUTPUT_FILE } from '../../workers/wrapper.js';
 import { attemptCapMs } from './cap.js';
 import { LifeSigns, lookEveryMs, silenceReason } from './life-signs.js';
@@ -42,6 +42,8 @@ export async function watchWorker(run: WatchParts, handle: WorkerHandle, spec: L
   const spend = new SpendWatch(run, input, adapter, resolveAgent(run.config, input.agent).agent, spec.attemptDir);
   let stalledNoted = false;
   let sessionNoted = false;
+  // A rate limit the CLI retries itself: one attempt_retrying per episode, until its output shows progress.
+  let retrying = false;
   let stopping: Promise<void> | undefined;
   let stopReason: string | undefined;
   // Stopping is an effect: the step that asked for it (and its records) is in the log first.
@@ -62,7 +64,9 @@ export async function watchWorker(run: WatchParts, handle: WorkerHandle, spec: L
     if (looking || stopping) return;
     looking = true;
     try {
-      const { silentMs: silent, failure: fatal } = life.look();
+      const { silentMs: silent, failure: fatal, retry, progressed } = life.look();
+      if (progressed) retrying = false;
+      if (retry) retrying = noteRetry(run, input, retry, retrying);
       const failure = fatal ?? spend.look();
       const ran = Date.now() - started;
       if (!sessionNoted && adapter.peekSessionId) sessionNoted = noteSessionId(run, input, adapter, spec.attemptDir);
@@ -97,6 +101,11 @@ export async function watchWorker(run: WatchParts, handle: WorkerHandle, spec: L
   const timer = setInterval(() => void look(), lookEveryMs(statusCheckMs));
   try {
     const exit = await backend.wait(handle, spec);
+    // The output's last lines, which no look read: a retry told there is told before the end is.
+    if (!looking) {
+      const last = life.look();
+      if (last.retry && !last.progressed) noteRetry(run, input, last.retry, retrying);
+    }
     if (stopping) await stopping;
     return stopReason ? { ...exit, stopped: true, reason: stopReason } : exit;
   } finally {
@@ -104,6 +113,30 @@ export async function watchWorker(run: WatchParts, handle: WorkerHandle, spec: L
     offForce();
     signal.removeEventListener('abort', onAbort);
   }
+}
+
+// Tells a retry of the CLI's own live ("worker-1: claude is retrying a rate limit, 3 of 10"), and
+// records the first of an episode, which slows the agent's other attempts (its lanes and back-off).
+function noteRetry(run: WatchParts, input: AttemptInput, retry: CliRetry, retrying: boolean): boolean {
+  const of = retry.n !== undefined ? `, ${retry.n}${retry.max !== undefined ? ` of ${retry.max}` : ''}` : '';
+  const wait = retry.delayMs !== undefined ? `, next in ${Math.max(1, Math.round(retry.delayMs / 1000))} s` : '';
+  run.progress.emit(
+    { type: 'attempt.retrying', task: input.taskId, attempt: input.attempt, worker: input.worker, agent: input.agent, reason: retry.reason, ...(retry.n !== undefined && { retry: retry.n }), ...(retry.max !== undefined && { of: retry.max }) },
+    `⟳ ${input.worker}: ${input.agent} is retrying a rate limit${of} (${input.taskId} a${input.attempt}: ${retry.reason}${wait})`,
+  );
+  if (retrying) return true;
+  run.events.commit({
+    event: 'attempt_retrying',
+    task_id: input.taskId,
+    attempt: input.attempt,
+    agent: input.agent,
+    reason: retry.reason,
+    ...(retry.n !== undefined && { retry: retry.n }),
+    ...(retry.max !== undefined && { of: retry.max }),
+    ...(retry.delayMs !== undefined && { retry_after_ms: retry.delayMs }),
+    jitter: Math.random(),
+  });
+  return true;
 }
 
 // Records the CLI's session id as soon as its output shows it.

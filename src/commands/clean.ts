@@ -38,7 +38,7 @@ export async function cleanCommand(argv: string[]): Promise<number> {
       continue;
     }
     if (!branches?.branch) continue;
-    tellCleaned(progress, id, await cleanRun(paths, id, branches.branch, project.write), false);
+    tellCleaned(progress, id, await cleanRun(paths, id, branches.branch, branches.worktrees, project.write), false);
     cleaned += 1;
   }
   for (const id of named === undefined ? orphans : []) {

@@ -9,7 +9,8 @@ import { git, gitOrThrow, linesOf } from '../git/git.js';
 import { commitOf, dirtyPaths } from '../git/repo.js';
 import { listWorktrees } from '../git/worktree.js';
 import { commitsOnNoBranch } from '../git/head-log.js';
-import { TASK_SEPARATOR, WORKTREES_DIR } from './isolation.js';
+import { TASK_SEPARATOR } from './isolation.js';
+import { worktreesRoots } from './worktree-root.js';
 
 // What one clean did: the worktrees removed, the branches deleted, what was kept and why.
 export interface CleanReport {
@@ -23,19 +24,28 @@ export interface CleanReport {
 // Appends a fact to the run's log (nothing, for a run whose log is gone).
 type Recorder = (event: NewEvent) => void;
 
-// Cleans one ended run whose integration branch is `integration`, recording it in the run's log.
-export async function cleanRun(paths: RunPaths, runId: string, integration: string, write: { fsync: boolean }): Promise<CleanReport> {
-  return cleanRunGit(paths.projectDir, runId, integration, (event) => appendEvent(paths, runId, event, write));
+// Cleans one ended run whose integration branch is `integration` and whose worktrees run_started
+// recorded in `folder` (absent in older logs), recording it in the run's log.
+export async function cleanRun(paths: RunPaths, runId: string, integration: string, folder: string | undefined, write: { fsync: boolean }): Promise<CleanReport> {
+  return cleanRunGit(paths.projectDir, runId, integration, (event) => appendEvent(paths, runId, event, write), folder);
 }
 
-// Removes the worktrees under `.team/worktrees/<run>/`, then the run's branches whose commits are held:
+// The folders that may hold a run's worktrees: the recorded one, the state folder's, the project's.
+export function runWorktreeFolders(dir: string, runId: string, recorded?: string): string[] {
+  return [...new Set([...(recorded ? [recorded] : []), ...worktreesRoots(dir).map((root) => join(root, runId))])];
+}
+
+// Removes the run's worktrees (runWorktreeFolders), then the run's branches whose commits are held:
 // a task branch by `integration`, `integration` by a local branch that is not teamline's.
-export async function cleanRunGit(dir: string, runId: string, integration: string, record: Recorder): Promise<CleanReport> {
+export async function cleanRunGit(dir: string, runId: string, integration: string, record: Recorder, recorded?: string): Promise<CleanReport> {
   const report: CleanReport = { removed: [], deleted: [], kept: [], unmerged: [] };
-  const root = join(dir, WORKTREES_DIR, runId);
+  const folders = runWorktreeFolders(dir, runId, recorded);
+  const inFolder = (path: string) => folders.some((root) => {
+    const inside = relative(root, path);
+    return inside !== '' && !inside.startsWith('..');
+  });
   for (const worktree of await listWorktrees(dir)) {
-    const inside = relative(root, worktree.path);
-    if (inside.startsWith('..') || inside === '') continue;
+    if (!inFolder(worktree.path)) continue;
     const why = existsSync(worktree.path) ? await whyKeep(worktree.path, worktree.branch) : undefined;
     if (why) {
       report.kept.push(`worktree ${worktree.path} (${why})`);
@@ -46,7 +56,8 @@ export async function cleanRunGit(dir: string, runId: string, integration: strin
     report.removed.push(worktree.path);
   }
   await git(dir, ['worktree', 'prune']);
-  sweepFolder(root, new Set((await listWorktrees(dir)).map((w) => w.path)), report);
+  const left = new Set((await listWorktrees(dir)).map((w) => w.path));
+  for (const root of folders) sweepFolder(root, left, report);
   const checkedOut = new Set((await listWorktrees(dir)).map((w) => w.branch));
   const tasks = linesOf((await git(dir, ['for-each-ref', '--format=%(refname:short)', `refs/heads/${integration}${TASK_SEPARATOR}*`])).stdout);
   for (const branch of tasks) await deleteIfHeld(dir, branch, [integration], integration, checkedOut, report, record);

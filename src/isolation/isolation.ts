@@ -11,9 +11,8 @@ import { Serial } from '../git/serial.js';
 import type { EventLog } from '../run/event-log.js';
 import type { Progress } from '../run/progress.js';
 import type { Logger } from '../sys/logger.js';
+import { PROJECT_WORKTREES_DIR } from './worktree-root.js';
 
-// The folder under the project that holds every run's worktrees (never committed).
-export const WORKTREES_DIR = join('.team', 'worktrees');
 // The integration branch's own worktree, beside the workers'.
 export const INTEGRATION_WORKTREE = 'integration';
 
@@ -83,9 +82,14 @@ export class Isolation {
     return this.active ? this.record!.remote : undefined;
   }
 
+  // The folder of the run's worktrees: as run_started recorded it, or where older runs had them.
+  get worktreesFolder(): string {
+    return this.record?.worktrees ?? join(this.projectDir, PROJECT_WORKTREES_DIR, this.runId);
+  }
+
   // The folder of a worker's worktree, or of the integration branch's.
   worktreePath(name: string): string {
-    return join(this.projectDir, WORKTREES_DIR, this.runId, name);
+    return join(this.worktreesFolder, name);
   }
 
   // Where an attempt of `stage` on `worker` works: its worktree (exec, fix), the integration

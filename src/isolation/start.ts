@@ -8,6 +8,7 @@ import { gitWriteProblem } from '../git/team-exclude.js';
 import type { IsolationParts } from './isolation.js';
 import { watchCheckout } from './watch.js';
 import { ensureIntegration } from './integration.js';
+import { worktreesRecord } from './worktree-root.js';
 
 // The integration branch of a run.
 export function integrationBranch(runId: string): string {
@@ -41,9 +42,11 @@ export async function chooseIsolation(projectDir: string, config: TeamConfig, wo
   };
 }
 
-// The record of a run: with worktrees, its integration branch named after the run.
-export function forRun(record: IsolationRecord, runId: string): IsolationRecord {
-  return record.mode === 'worktree' ? { ...record, branch: integrationBranch(runId) } : record;
+// The record of a run: with worktrees, its integration branch named after the run and the folder
+// of its worktrees (outside the project when the state folder can be written).
+export function forRun(record: IsolationRecord, runId: string, projectDir: string): IsolationRecord {
+  if (record.mode !== 'worktree') return record;
+  return { ...record, branch: integrationBranch(runId), ...worktreesRecord(projectDir, runId) };
 }
 
 // Creates the integration branch and its worktree (with worktrees) and says which isolation runs.
@@ -66,6 +69,7 @@ export async function openIsolation(run: IsolationParts): Promise<void> {
   const from = record.userBranch ? `${record.userBranch} at ${record.base!.slice(0, 10)}` : record.base!.slice(0, 10);
   run.progress.emit(
     { type: 'isolation', mode: 'worktree', branch: record.branch, base: record.base },
-    `isolation: worktree — each worker in its own worktree; merged work on ${record.branch} (from ${from}); your branch and working tree are not touched`,
+    `isolation: worktree — each worker in its own worktree (in ${iso.worktreesFolder}); merged work on ${record.branch} (from ${from}); your branch and working tree are not touched`,
   );
+  if (record.worktreesWhy) run.progress.emit({ type: 'isolation.worktrees', folder: iso.worktreesFolder, why: record.worktreesWhy }, `isolation: the worktrees are in the project's .team/worktrees/ (your test runner may see them there): ${record.worktreesWhy}`);
 }

@@ -101,6 +101,10 @@ const isolationSchema = z.object({
   land: z.boolean().optional(),
   /** PostgreSQL store: the git remote the branches go through; the workers make the task worktrees in their own clones. */
   remote: z.string().optional(),
+  /** worktree: the folder of the run's worktrees (src/isolation/worktree-root.ts); absent in older logs: `.team/worktrees/<run>`. */
+  worktrees: z.string().optional(),
+  /** Why the worktrees are in the project's `.team/worktrees/` and not the state folder. */
+  worktreesWhy: z.string().optional(),
 });
 export type IsolationRecord = z.infer<typeof isolationSchema>;
 
@@ -350,6 +354,19 @@ export const EVENT_SCHEMAS = {
     ...taskRef,
     agent: z.string(),
     reason: z.string(),
+    retry_after_ms: z.number().int().nonnegative().optional(),
+    jitter: z.number().min(0).max(1),
+  }),
+  /** A running attempt's CLI retries a rate limit or an overload itself (its first notice of an episode: until its output shows progress again); the agent's lanes halve and a back-off starts for its other attempts, the attempt goes on. */
+  attempt_retrying: z.object({
+    event: z.literal('attempt_retrying'),
+    ...base,
+    ...taskRef,
+    agent: z.string(),
+    reason: z.string(),
+    /** Which retry of how many, when the CLI's notice says. */
+    retry: z.number().int().nonnegative().optional(),
+    of: z.number().int().nonnegative().optional(),
     retry_after_ms: z.number().int().nonnegative().optional(),
     jitter: z.number().min(0).max(1),
   }),

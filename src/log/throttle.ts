@@ -48,6 +48,12 @@ export function throttled(current: AgentThrottle, fact: ThrottleFact): AgentThro
   return { lanes: Math.max(1, Math.floor(current.lanes / 2)), waiting: true, until: fact.at + backoffMs(streak, fact.jitter, fact.retryAfterMs), streak, since: current.streak === 0 ? fact.at : current.since };
 }
 
+// A CLI's own retry of a rate limit (attempt_retrying): the lanes halve and a back-off starts as
+// for a limit that ended an attempt, but the streak that gives up is not counted: the attempt goes on.
+export function retrying(current: AgentThrottle, fact: ThrottleFact): AgentThrottle {
+  return { ...throttled(current, fact), streak: current.streak, since: current.since };
+}
+
 // A completed attempt: one more lane, up to one per worker; the streak ends.
 export function succeeded(current: AgentThrottle, workers: number): AgentThrottle {
   return { ...current, lanes: Math.min(workers, current.lanes + 1), streak: 0, since: 0 };

@@ -71,6 +71,8 @@ export function toMachineEvent(event: TeamEvent): PipelineEvent | undefined {
       return { type: 'cancel.requested', force: event.force };
     case 'attempt_throttled':
       return { type: 'attempt.throttled', task_id: event.task_id, attempt: event.attempt, agent: event.agent, reason: event.reason, jitter: event.jitter, at: parseLogTime(event.at), ...(event.retry_after_ms !== undefined && { retry_after_ms: event.retry_after_ms }) };
+    case 'attempt_retrying':
+      return { type: 'attempt.retrying', agent: event.agent, jitter: event.jitter, at: parseLogTime(event.at), ...(event.retry_after_ms !== undefined && { retry_after_ms: event.retry_after_ms }) };
     case 'backoff_ended':
       return { type: 'backoff.ended', agent: event.agent };
     case 'budget_exceeded':

@@ -43,7 +43,7 @@ export async function startRun(request: StartRequest, store: RunStore): Promise<
   const runId = request.runId ?? makeRunId();
   const files = store.kind === 'files';
   // Decided before anything is written: an isolation that cannot be had is refused with nothing made.
-  const isolation = files ? forRun(await chooseIsolation(request.projectDir, config, request.workers, request.land === true), runId) : await chooseStoreIsolation(request.projectDir, config.team.remote, runId);
+  const isolation = files ? forRun(await chooseIsolation(request.projectDir, config, request.workers, request.land === true), runId, request.projectDir) : await chooseStoreIsolation(request.projectDir, config.team.remote, runId);
   if (files) assertRunsWritable(request.projectDir);
   const record = await store.createRun({ profile: 'default', stage: 'team-plan', status: 'running', ...request.session, task: request.task, workers: request.workers, agentType: routing.agentType, mode: request.mode }, runId);
   const hold = await holdRun(store, runId, `team ${request.mode === 'ralph' ? 'ralph ' : ''}run`, config);

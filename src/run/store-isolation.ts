@@ -7,6 +7,7 @@ import { UsageError } from '../sys/errors.js';
 import { integrationBranch } from '../isolation/start.js';
 import { pushIntegration } from '../isolation/remote.js';
 import { ensureIntegration } from '../isolation/integration.js';
+import { worktreesRecord } from '../isolation/worktree-root.js';
 import type { RunSession } from './session.js';
 
 // Without team.remote, a run on the store has no branches: each worker works in its own folder.
@@ -21,7 +22,7 @@ export async function chooseStoreIsolation(projectDir: string, remote: string | 
   if (!(await hasRemote(projectDir, remote))) throw new UsageError(`team.remote: this repository has no remote "${remote}" (\`git remote -v\` lists its remotes)`);
   const reached = await reachRemote(projectDir, remote);
   if (!reached.ok) throw new UsageError(`team.remote: the remote "${remote}" cannot be reached (${reached.stderr || `git exited ${reached.code}`}); nothing was started`);
-  return { mode: 'worktree', reason: `team.remote: the branches go through ${remote}`, base: repo.head, userBranch: repo.branch, prefix: repo.prefix, remote, branch: integrationBranch(runId) };
+  return { mode: 'worktree', reason: `team.remote: the branches go through ${remote}`, base: repo.head, userBranch: repo.branch, prefix: repo.prefix, remote, branch: integrationBranch(runId), ...worktreesRecord(projectDir, runId) };
 }
 
 // Says which isolation runs; through a remote, makes `team/<run>` and pushes it for the workers.

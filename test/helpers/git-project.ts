@@ -55,3 +55,12 @@ export async function runAsGroup(project: GitProject, ...args: string[]): Promis
   const result = await execa(process.execPath, [CLI, ...args], { cwd: project.dir, env: { ...GIT_ENV, TEAM_SIM_LEDGER: project.ledgerFile }, detached: true, reject: false, stdin: 'ignore' });
   return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };
 }
+
+// The folder of a run's worktrees, as its run_started recorded it: outside the project, in the
+// state folder the suite's setup points XDG_STATE_HOME at (test/helpers/state-home.ts).
+export function worktreesFolder(run: { events: ReadonlyArray<{ event: string }> }): string {
+  const started = run.events.find((e) => e.event === 'run_started') as { isolation?: { worktrees?: string } } | undefined;
+  const folder = started?.isolation?.worktrees;
+  if (folder === undefined) throw new Error('run_started records no worktrees folder');
+  return folder;
+}

@@ -7,7 +7,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeProjects } from '../helpers/project.js';
 import { eventsOf, type RunRead } from '../helpers/sim-project.js';
-import { GIT_ENV, makeGitProject, type GitProject } from '../helpers/git-project.js';
+import { GIT_ENV, makeGitProject, worktreesFolder, type GitProject } from '../helpers/git-project.js';
 import { CLI, type TeamResult } from '../helpers/team.js';
 
 afterAll(removeProjects);
@@ -68,6 +68,6 @@ describe('worktree isolation: cancel', () => {
     expect(clean.stderr).toContain(`${integration}--t2 (1 commit(s) not in ${integration})`);
     // How to delete a branch kept for its work, and that it deletes that work.
     expect(clean.stderr).toContain(`to delete the kept branches, and the commits only they hold: git branch -D ${integration}--t2 (look first: git log -p ${integration}--t2)`);
-    expect(existsSync(join(project.dir, '.team', 'worktrees', run.runId))).toBe(false);
+    expect(existsSync(worktreesFolder(run))).toBe(false);
   });
 });

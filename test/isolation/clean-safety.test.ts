@@ -4,7 +4,7 @@ import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeProjects } from '../helpers/project.js';
-import { makeGitProject, showFile } from '../helpers/git-project.js';
+import { makeGitProject, showFile, worktreesFolder } from '../helpers/git-project.js';
 
 afterAll(removeProjects);
 
@@ -36,7 +36,7 @@ describe('team clean: what it keeps', () => {
     expect(result.exitCode, result.stderr).toBe(0);
     const runId = project.readRun().runId;
     const integration = `team/${runId}`;
-    const root = join(project.dir, '.team', 'worktrees', runId);
+    const root = worktreesFolder(project.readRun());
     const loose = join(root, 'worker-1');
     execIn(project, loose, 'checkout', '--quiet', '--detach');
     writeFileSync(join(loose, 'loose.txt'), 'on no branch\n');

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeProjects } from '../helpers/project.js';
 import { eventsOf } from '../helpers/sim-project.js';
-import { makeGitProject, type GitProject } from '../helpers/git-project.js';
+import { makeGitProject, worktreesFolder, type GitProject } from '../helpers/git-project.js';
 
 afterAll(removeProjects);
 
@@ -35,7 +35,7 @@ async function crashAndResume(hook: 'post-merge' | 'prepare-commit-msg', exitCod
   const mark = installKillHook(project, hook, exitCode);
   const first = await project.run('2:executor', 'one task merged across a crash', '--agent', 'sim');
   const killed = existsSync(mark);
-  if (removeWorktree) rmSync(join(project.dir, '.team', 'worktrees', project.readRun().runId, 'worker-1'), { recursive: true, force: true });
+  if (removeWorktree) rmSync(join(worktreesFolder(project.readRun()), 'worker-1'), { recursive: true, force: true });
   const resumed = await project.run('resume');
   const run = project.readRun();
   const merges = project.git('log', '--merges', '--format=%s', `team/${run.runId}`).split('\n').filter((s) => s.includes('merge t1'));

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeProjects } from '../helpers/project.js';
 import { eventsOf, type RunRead } from '../helpers/sim-project.js';
-import { makeGitProject, showFile, type GitProject } from '../helpers/git-project.js';
+import { makeGitProject, showFile, worktreesFolder, type GitProject } from '../helpers/git-project.js';
 import type { TeamResult } from '../helpers/team.js';
 
 afterAll(removeProjects);
@@ -44,7 +44,7 @@ describe('worktree isolation: a clean merge', () => {
   it('runs each worker in its own worktree on its task branch', () => {
     const ready = eventsOf(run.events, 'worktree_ready').filter((e) => e.task_id !== 'integration');
     expect(ready.map((e) => [e.task_id, e.branch, e.path])).toEqual(
-      ['t1', 't2', 't3'].map((t, i) => [t, `${branch}--${t}`, join(project.dir, '.team', 'worktrees', run.runId, `worker-${i + 1}`)]),
+      ['t1', 't2', 't3'].map((t, i) => [t, `${branch}--${t}`, join(worktreesFolder(run), `worker-${i + 1}`)]),
     );
   });
 
@@ -94,7 +94,7 @@ describe('worktree isolation: a clean merge', () => {
     const clean = await project.run('clean');
     expect(clean.exitCode, clean.stderr).toBe(0);
     expect(project.git('branch', '--list', 'team/*')).toBe('');
-    expect(existsSync(join(project.dir, '.team', 'worktrees', run.runId))).toBe(false);
+    expect(existsSync(worktreesFolder(run))).toBe(false);
   });
 });
 

@@ -49,6 +49,22 @@ describe('pipeline machine: rate limits', () => {
     expect(d.maxRunning).toBe(8);
   });
 
+  it("slows the agent's other attempts while a CLI retries a rate limit itself, the retrying attempt going on and its streak uncounted", () => {
+    const d = toExec(new Driver(makeInput({ workers: 4 })), independent(8));
+    expect(d.running()).toHaveLength(4);
+    d.send({ type: 'attempt.retrying', agent: 'sim', jitter: 0, at: T0, retry_after_ms: 5_000 });
+    expect(d.context.throttle!.sim).toMatchObject({ lanes: 2, waiting: true, until: T0 + 5_000, streak: 0 });
+    // The retrying attempt and the others go on; none starts while the back-off lasts.
+    expect(d.context.tasks.t1).toMatchObject({ status: 'running', attempt: 1 });
+    d.finishTask('t1');
+    d.finishTask('t2');
+    expect(d.running()).toHaveLength(2);
+    d.send({ type: 'backoff.ended', agent: 'sim' });
+    // Two completed attempts gave a lane back each: 2 → 4.
+    expect(d.running()).toHaveLength(4);
+    expect(d.context.tasks.t1).toMatchObject({ status: 'completed', failures: 0 });
+  });
+
   it('never halves below one lane', () => {
     const d = toExec(new Driver(makeInput({ workers: 2 })), independent(2));
     throttle(d, 't1', T0);

@@ -1,13 +1,13 @@
 // A whole run of the real CLI whose noted exec task (model-server/progress-notes.ts) works for
 // about three status checks (watchdog.statusCheckMs) only by calling team_progress now and then,
 // its model thinking between the notes (the server holds each answer), while the other exec task's
-// model stays silent. What it proves of each CLI: gemini (--output-format json) prints nothing
-// while it works, so its attempt stays alive on its notes alone — its output does not grow from the
-// first note to the last, over two status checks. claude, codex and opencode print each tool call
-// as they make it, so each note comes with output the watchdog counts too: for them it proves that
-// the notes go from the real CLI through `team mcp` into the log, once each, and that the silences
-// between them are not taken for a stall; that the notes alone keep a quiet attempt alive is
-// proved for them by the sim agent (test/mcp/team-tools-life.test.ts).
+// model stays silent. It runs for the CLIs that print nothing while they work — gemini
+// (--output-format json) — whose attempt stays alive on its notes alone: its output does not grow
+// from the first note to the last, over two status checks. claude, codex and opencode print each
+// tool call as they make it, so their output alone keeps them alive; that their notes reach the
+// log once each the team tools run proves (team-tools-run.ts), and that notes alone keep a quiet
+// attempt alive the sim agent proves (test/mcp/team-tools-life.test.ts): this run, the longest of
+// their suites, would prove nothing more of them.
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
@@ -37,9 +37,9 @@ const SILENT_TASK = 't2';
 // A run of plan, two exec tasks and verify, on a slow-starting CLI on a busy machine.
 const RUN_TIMEOUT_MS = 180_000;
 
-// Registers the progress notes run of `ctx.cli` (inside its describe).
+// Registers the progress notes run of `ctx.cli` (inside its describe), for a CLI quiet while it works.
 export function itKeepsNotedAttemptsAlive(ctx: RealCliContext): void {
-  it('progress notes keep a long attempt alive past the silence limit while a silent one is marked stalled', async () => {
+  it.runIf(QUIET[ctx.cli])('progress notes keep a long attempt alive past the silence limit while a silent one is marked stalled', async () => {
     const { cli, server } = ctx;
     const statusCheckMs = STATUS_CHECK_MS[cli];
     const run = ctx.project(OK_KEY, { team: { fsync: false }, watchdog: { statusCheckMs, reassignMs: RUN_TIMEOUT_MS } });
@@ -68,12 +68,21 @@ export function itKeepsNotedAttemptsAlive(ctx: RealCliContext): void {
     const notes = eventsOf(files, 'team_progress');
     expect(notes.map((e) => [e.task_id, e.text])).toEqual(Array.from({ length: NOTE_COUNT }, (_, i) => [NOTED_TASK, progressNote(i + 1)]));
     expect(at(notes.at(-1)!) - at(notes[0]!)).toBeGreaterThanOrEqual(2 * statusCheckMs);
-    // Only the silent one was marked stalled (the plan's and the verify's start-up may be too).
-    const stalled = eventsOf(files, 'attempt_stalled').filter((e) => e.task_id === NOTED_TASK || e.task_id === SILENT_TASK);
-    const spawned = eventsOf(files, 'attempt_spawned').find((e) => e.task_id === NOTED_TASK)!;
-    const why = `the noted attempt's first note came ${at(notes[0]!) - at(spawned)} ms after its spawn; stalled at ${stalled.map((e) => `${e.task_id} +${at(e) - at(spawned)} ms`).join(', ')}`;
-    expect(stalled.map((e) => e.task_id), why).toEqual([SILENT_TASK]);
-    expect(stalled[0]!.silent_ms).toBeGreaterThanOrEqual(statusCheckMs);
+    // The silent one was marked stalled, after a silence of a status check at least.
+    const stalled = eventsOf(files, 'attempt_stalled');
+    const silentStall = stalled.filter((e) => e.task_id === SILENT_TASK);
+    expect(silentStall).toHaveLength(1);
+    expect(silentStall[0]!.silent_ms).toBeGreaterThanOrEqual(statusCheckMs);
+    // The noted one was never taken for stalled while its notes came: judged by the log's gaps, not
+    // by a margin. A stall of it (the watchdog notes one per attempt) is right only after a silence
+    // its log shows: a status check since its spawn or its last note — a start-up that a loaded
+    // machine makes longer than a status check is such a silence, and the notes then go on unharmed.
+    const spawned = eventsOf(files, 'attempt_spawned').find((e) => e.task_id === NOTED_TASK && e.attempt === 1)!;
+    for (const stall of stalled.filter((e) => e.task_id === NOTED_TASK)) {
+      const lastSign = [spawned, ...notes].map(at).filter((t) => t <= at(stall)).at(-1)!;
+      const why = `${NOTED_TASK} stalled +${at(stall) - at(spawned)} ms after its spawn, ${at(stall) - lastSign} ms after its last sign in the log (notes at ${notes.map((e) => `+${at(e) - at(spawned)}`).join(', ')} ms)`;
+      expect(at(stall) - lastSign, why).toBeGreaterThanOrEqual(statusCheckMs);
+    }
     // Whether the CLI printed anything from one note to the next (see the top of the file).
     const sizes = await Promise.all(printed);
     expect(sizes.slice(1).map((size, i) => size > sizes[i]!), `output sizes ${sizes.join(', ')}`).toEqual(sizes.slice(1).map(() => !QUIET[cli]));

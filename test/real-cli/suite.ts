@@ -102,7 +102,9 @@ export function describeRealCli(cli: RealCli): void {
         expect([...new Set(work.map((e) => e.task_id))].sort()).toEqual(['fix-1-d1', 't1', 't2']);
         const ready = eventsOf(files, 'worktree_ready').filter((e) => e.task_id !== 'integration');
         expect([...new Set(ready.map((e) => e.task_id))].sort()).toEqual(['fix-1-d1', 't1', 't2']);
-        for (const e of ready) expect(e.path).toContain(join(run.project.dir, '.team/worktrees/'));
+        // Outside the project (the user's test runner never sees them), in the folder run_started recorded.
+        const folder = eventsOf(files, 'run_started')[0]?.isolation?.worktrees ?? '(none recorded)';
+        for (const e of ready) expect(e.path.startsWith(`${folder}/`) && !e.path.startsWith(`${run.project.dir}/`), e.path).toBe(true);
         const attempts = join(run.project.dir, '.team/runs', run.project.runId(), 'attempts');
         const missing = work.map((e) => join(attempts, e.task_id, `a${e.attempt}`, 'result.json')).filter((file) => !existsSync(file));
         expect(missing).toEqual([]);
@@ -179,6 +181,16 @@ export function describeRealCli(cli: RealCli): void {
       expect(throttled[0]!.reason).toContain('429');
       expect(throttled[0]!.retry_after_ms).toBe(RETRY_AFTER_MS[cli]);
       expect(eventsOf(files, 'run_failed')[0]?.reason).toMatch(new RegExp(`^rate limited: ${cli} was still refused after .* \\(2 rate limits in a row; team.rateLimitGiveUpMs is 1000 ms\\)`));
+      // claude and codex print each retry of their own (gemini and opencode print nothing of theirs):
+      // told live, and recorded once per episode, here one per attempt.
+      if (cli === 'claude' || cli === 'codex') {
+        const retrying = eventsOf(files, 'attempt_retrying');
+        expect(retrying.map((e) => `${e.task_id}#${e.attempt}`)).toEqual(['plan#1', 'plan#2']);
+        expect(retrying[0]!.reason).toContain('429');
+        expect(retrying[0]!.retry).toBeGreaterThanOrEqual(1);
+        expect(retrying[0]!.of).toBeGreaterThanOrEqual(retrying[0]!.retry!);
+        expect(result.stderr).toMatch(new RegExp(`⟳ \\S+: ${cli} is retrying a rate limit, \\d+ of \\d+ \\(plan a1: [^\\n]*429`));
+      }
       await expectNoProcessLeft(run.marker);
     }, 120_000);
 

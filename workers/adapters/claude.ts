@@ -1,7 +1,7 @@
 // Claude Code in print mode: `claude -p --output-format stream-json --verbose`, the prompt on
 // stdin. Output: JSONL records (system/init with the session id, assistant turns with tool use,
 // api_retry notices) ending with one `{"type":"result", ...}` record.
-import type { AdapterInput, AgentAdapter, AgentCommand, AgentFailure, AgentReport, OutputSignals, PermissionLevel, RateLimit, SpendSoFar, TeamToolServer } from '../types.js';
+import type { AdapterInput, AgentAdapter, AgentCommand, AgentFailure, AgentReport, CliRetry, OutputSignals, PermissionLevel, RateLimit, SpendSoFar, TeamToolServer } from '../types.js';
 import { readRateLimit } from './rate-limit.js';
 import { makeAgentCommand, makeReport } from './command-line.js';
 import { dirname } from 'node:path';
@@ -138,16 +138,28 @@ function classifyResult(result: JsonObject, error: string | undefined): AgentFai
   return classifyFailure('claude', error, RULES);
 }
 
-// Progress is any record but an api_retry notice; a retry of a refused key is fatal at once.
+// Progress is any record but an api_retry notice; a retry of a refused key is fatal at once, one of a
+// rate limit or an overload is told (the CLI rides it out: CLAUDE_CODE_MAX_RETRIES times).
 function scanClaude(lines: string[]): OutputSignals {
   let progress = false;
   let failure: AgentFailure | undefined;
+  let retry: CliRetry | undefined;
   for (const record of parseJsonLines(lines)) {
     if (record.type === 'system' && record.subtype === 'api_retry') {
       if (isAuthRetry(record)) failure ??= makeFailure('claude', 'bad-key', describeRetry(record));
+      else if (typeof record.error_status === 'number' && LIMIT_STATUSES.has(record.error_status)) retry = readRetryNotice(record);
     } else progress = true;
   }
-  return failure ? { progress, failure } : { progress };
+  return { progress, ...(failure && { failure }), ...(retry && { retry }) };
+}
+
+// An api_retry record: {"attempt":3,"max_retries":10,"retry_delay_ms":4210,"error_status":429,"error":"rate_limit"}.
+function readRetryNotice(record: JsonObject): CliRetry {
+  const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.round(value) : undefined);
+  const n = count(record.attempt);
+  const max = count(record.max_retries);
+  const delayMs = count(record.retry_delay_ms);
+  return { reason: `API error ${String(record.error_status)}${typeof record.error === 'string' ? ` (${record.error})` : ''}`, ...(n !== undefined && { n }), ...(max !== undefined && { max }), ...(delayMs !== undefined && { delayMs }) };
 }
 
 // claude retries a 401 for minutes; the first notice of one is enough.

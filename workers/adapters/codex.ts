@@ -1,13 +1,14 @@
 // OpenAI Codex: `codex exec --json -`, the prompt read from stdin (the `-` argument).
 // Output: JSONL thread events (thread.started, item.completed, turn.completed / turn.failed, error).
 import { dirname } from 'node:path';
-import type { AdapterInput, AgentAdapter, AgentCommand, AgentFailure, AgentReport, OutputSignals, PermissionLevel, TeamToolServer } from '../types.js';
+import type { AdapterInput, AgentAdapter, AgentCommand, AgentFailure, AgentReport, CliRetry, OutputSignals, PermissionLevel, TeamToolServer } from '../types.js';
 import { makeAgentCommand, makeReport } from './command-line.js';
 import { spendOf } from './spend.js';
 import { classifyFailure, describeToolCall, refusedPermission, type FailureRule } from './failures.js';
 import { parseJsonLines } from './output-end.js';
 import { peekJsonString, readJsonObjects, toCount, toObject, toText, type JsonObject } from './json-objects.js';
 import { TEAM_SERVER_NAME } from './team-tools.js';
+import { plainReason, readRateLimit } from './rate-limit.js';
 
 // `codex exec` never asks; its sandbox bounds what it does. read-only reads and runs read-only
 // commands; workspace-write edits and runs commands inside the project, with no network.
@@ -105,17 +106,31 @@ function readCodexRefusal(output: string): AgentFailure | undefined {
 }
 
 // Progress is any event but an error (codex's reconnect notices: it retries a lost network forever).
+// A reconnect after a rate limit or an overload is told (codex rides it out, its stream_max_retries times).
 function scanCodex(lines: string[]): OutputSignals {
   let progress = false;
   let failure: AgentFailure | undefined;
+  let retry: CliRetry | undefined;
   for (const event of parseJsonLines(lines)) {
     if (typeof event.type !== 'string') continue;
     const message = event.type === 'error' ? describeCodexError(event) : undefined;
     // A reconnect is noise, but one after a refused key will never succeed.
-    if (message !== undefined) failure ??= classifyFailure('codex', message, RULES);
-    else progress = true;
+    if (message !== undefined) {
+      failure ??= classifyFailure('codex', message, RULES);
+      retry = readReconnect(message) ?? retry;
+    } else progress = true;
   }
-  return failure ? { progress, failure } : { progress };
+  return { progress, ...(failure && { failure }), ...(retry && { retry }) };
+}
+
+// "Reconnecting... 3/5 (exceeded retry limit, last status: 429 Too Many Requests)".
+const RECONNECT = /^Reconnecting\.*\s*(\d+)\/(\d+)\s*\((.*)\)\s*$/s;
+
+// A reconnect notice of a rate limit or an overload, as a retry of codex's own.
+function readReconnect(message: string): CliRetry | undefined {
+  const match = RECONNECT.exec(message.trim());
+  if (!match || !readRateLimit(match[3]!)) return undefined;
+  return { reason: plainReason(match[3]!), n: Number(match[1]), max: Number(match[2]) };
 }
 
 // The message of a turn.failed or error event.

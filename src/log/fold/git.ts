@@ -18,6 +18,8 @@ export interface BranchesView {
   userBranch?: string;
   /** PostgreSQL store: the git remote the run's branches went through (team.remote). */
   remote?: string;
+  /** The folder of the run's worktrees, as run_started recorded it (absent in older logs). */
+  worktrees?: string;
   tasks: TaskBranchView[];
   /** The last branches_kept: branches with commits their target lacks. */
   kept: Array<{ branch: string; commits: number }>;
@@ -132,6 +134,6 @@ export function applyGitFact(git: GitFacts, event: TeamEvent): void {
 // Which branch holds what; undefined for a run started before isolation existed.
 export function branchesOf(git: GitFacts): BranchesView | undefined {
   if (!git.record) return undefined;
-  const { mode, reason, branch, userBranch, remote } = git.record;
-  return { mode, reason, branch, userBranch, ...(remote !== undefined && { remote }), tasks: [...git.branches.values()], ...git.told };
+  const { mode, reason, branch, userBranch, remote, worktrees } = git.record;
+  return { mode, reason, branch, userBranch, ...(remote !== undefined && { remote }), ...(worktrees !== undefined && { worktrees }), tasks: [...git.branches.values()], ...git.told };
 }

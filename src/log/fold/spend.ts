@@ -2,7 +2,7 @@
 // spending so far, each agent's lanes and back-off. Readers (status, watch, wait, report, the
 // runtime's budget check) take spendOf() of it.
 import type { Budget, TeamEvent } from '../schema.js';
-import { freshThrottle, succeeded, throttled, type AgentThrottle } from '../throttle.js';
+import { freshThrottle, retrying, succeeded, throttled, type AgentThrottle } from '../throttle.js';
 import { parseLogTime } from '../time.js';
 
 // Cost and tokens (types.ts's UsageTotals, named here so that the two files do not import each other).
@@ -62,9 +62,10 @@ export function applySpendFact(st: { spend?: SpendState }, event: TeamEvent): vo
       if (spend.budget) spend.budget = { ...spend.budget, ...(event.usd !== undefined && { usd: event.usd }), ...(event.tokens !== undefined && { tokens: event.tokens }) };
       else spend.budget = { onExceed: 'stop', ...(event.usd !== undefined && { usd: event.usd }), ...(event.tokens !== undefined && { tokens: event.tokens }) };
       break;
-    case 'attempt_throttled': {
+    case 'attempt_throttled':
+    case 'attempt_retrying': {
       const current = spend.throttle[event.agent] ?? freshThrottle(spend.workers);
-      spend.throttle[event.agent] = throttled(current, { at: parseLogTime(event.at), jitter: event.jitter, ...(event.retry_after_ms !== undefined && { retryAfterMs: event.retry_after_ms }) });
+      spend.throttle[event.agent] = (event.event === 'attempt_retrying' ? retrying : throttled)(current, { at: parseLogTime(event.at), jitter: event.jitter, ...(event.retry_after_ms !== undefined && { retryAfterMs: event.retry_after_ms }) });
       break;
     }
     case 'backoff_ended': {

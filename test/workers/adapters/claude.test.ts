@@ -125,4 +125,12 @@ describe('claude', () => {
     const toolUse = JSON.stringify({ type: 'assistant', message: { content: [{ type: 'tool_use', name: 'Bash', input: { command: 'ls' } }] } });
     expect(claude.scan?.([retry(null, 'unknown'), toolUse, 'not json'])).toEqual({ progress: true });
   });
+
+  it("tells a rate limit's and an overload's retry notices as claude's own retries: which of how many, and the wait", () => {
+    const notice = (attempt: number, status: number, error: string) => JSON.stringify({ type: 'system', subtype: 'api_retry', attempt, max_retries: 10, retry_delay_ms: 4210.7, error_status: status, error, session_id: 's' });
+    expect(claude.scan?.([notice(2, 429, 'rate_limit'), notice(3, 429, 'rate_limit')])).toEqual({ progress: false, retry: { reason: 'API error 429 (rate_limit)', n: 3, max: 10, delayMs: 4211 } });
+    expect(claude.scan?.([notice(1, 529, 'overloaded')]).retry).toMatchObject({ reason: 'API error 529 (overloaded)', n: 1 });
+    // A server error is retried too, but it is no rate limit.
+    expect(claude.scan?.([notice(1, 500, 'server_error')]).retry).toBeUndefined();
+  });
 });

@@ -100,6 +100,14 @@ describe('codex', () => {
     expect(codex.scan?.([refused]).failure).toMatchObject({ kind: 'bad-key' });
   });
 
+  it("tells a reconnect after a rate limit as codex's own retry: which of how many, in words", () => {
+    const limited = (n: number) => JSON.stringify({ type: 'error', message: `Reconnecting... ${n}/5 (exceeded retry limit, last status: 429 Too Many Requests)` });
+    expect(codex.scan?.([limited(2), limited(3)])).toEqual({ progress: false, retry: { reason: 'exceeded retry limit, last status: 429 Too Many Requests', n: 3, max: 5 } });
+    // A lost network is no rate limit: nothing to slow down for.
+    const network = JSON.stringify({ type: 'error', message: 'Reconnecting... 2/5 (stream disconnected before completion: waiting for network)' });
+    expect(codex.scan?.([network]).retry).toBeUndefined();
+  });
+
   it('peeks the thread id from the first event', () => {
     const firstLines = readFixture('codex', 'success.txt').split('\n').slice(0, 2).join('\n');
     expect(codex.peekSessionId?.(firstLines)).toBe('0199a213-81c0-7800-8aa1-bbab2a035a53');
