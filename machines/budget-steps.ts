@@ -6,6 +6,7 @@ import type { Step } from './steps.js';
 import type { PipelineContext, PipelineEvent } from './types.js';
 
 type ExceededEvent = Extract<PipelineEvent, { type: 'budget.exceeded' }>;
+type QuotaEvent = Extract<PipelineEvent, { type: 'quota.reached' }>;
 type FinishEvent = Extract<PipelineEvent, { type: 'task.finished' }>;
 
 // The budget is spent: nothing new starts; with onExceed stop, running attempts are stopped.
@@ -14,6 +15,12 @@ export function holdForBudget(context: PipelineContext, event: ExceededEvent): S
   const stage = context.stageAttempt;
   if (event.stop_running && stage?.status === 'running') running.push(steps.attemptActorId(stage.id, stage.attempt));
   return { context: { budgetHold: event.reason, budgetParts: event.parts ?? [] }, stop: running };
+}
+
+// An agent's quota is spent: nothing new starts (running attempts end as they will: their CLI meets
+// the same quota); the run stops for a decision once nothing runs. It names when the quota resets.
+export function holdForQuota(event: QuotaEvent): Step {
+  return { context: { budgetHold: `${event.agent}'s quota is spent${event.resets ? ` (resets ${event.resets})` : ''}: ${event.reason}`, budgetParts: [], quotaHold: true } };
 }
 
 // A single-agent stage's attempt the budget stopped: it waits, held, for a raised budget.
@@ -39,9 +46,9 @@ export function budgetStopsRun(context: PipelineContext): boolean {
 // The budget raised: attempts start again; those the budget stopped are tried again.
 export function raiseBudget(context: PipelineContext): Step {
   const tasks = Object.fromEntries(Object.entries(context.tasks).map(([id, t]) => [id, t.status === 'interrupted' ? { ...t, status: 'pending' as const } : t]));
-  return { context: { budgetHold: '', tasks, taskIndex: indexTasks(tasks) } };
+  return { context: { budgetHold: '', quotaHold: false, tasks, taskIndex: indexTasks(tasks) } };
 }
 
 export function releaseBudget(): Step {
-  return { context: { budgetHold: '' } };
+  return { context: { budgetHold: '', quotaHold: false } };
 }

@@ -60,7 +60,7 @@ export function stopRun(c: PipelineContext): Step {
   const waiting = c.order.filter((id) => c.tasks[id]!.status === 'interrupted').map((id) => `${id}#a${c.tasks[id]!.attempt}`);
   // A spent budget (issue 29): a raised one goes on, and tries the attempts it stopped again.
   const reason = c.budgetHold
-    ? `${c.budgetHold}; ${raiseCommand(c.budgetParts)} raises it and goes on`
+    ? `${c.budgetHold}; ${c.quotaHold ? '`team resume` once it is back goes on' : `${raiseCommand(c.budgetParts)} raises it and goes on`}`
     : `interrupted attempts need a decision: ${waiting.join(', ')}; \`team resume --retry-interrupted\` retries them`;
   return { context: { reason }, records: [{ event: 'run_stopped', reason, attempts: waiting }] };
 }

@@ -9,7 +9,7 @@ import * as verify from './verify-steps.js';
 import { scaleWorkers } from './scale.js';
 import type { Step } from './steps.js';
 import * as rate from './rate-steps.js';
-import { budgetStopsRun, holdForBudget, isBudgetStoppedStageFinish, isStageHeldForBudget, raiseBudget, releaseBudget } from './budget-steps.js';
+import { budgetStopsRun, holdForBudget, holdForQuota, isBudgetStoppedStageFinish, isStageHeldForBudget, raiseBudget, releaseBudget } from './budget-steps.js';
 import type { AttemptInput, HandoffInput, NewEvent, PipelineContext, PipelineEvent, PipelineInput, Stage } from './types.js';
 
 type FinishEvent = Extract<PipelineEvent, { type: 'task.finished' }>;
@@ -98,6 +98,7 @@ type StepActions = {
   holdStageAttempt: undefined;
   restartStageAttempt: undefined;
   holdForBudget: undefined;
+  holdForQuota: undefined;
   raiseBudget: undefined;
   releaseBudget: undefined;
 };
@@ -280,6 +281,10 @@ export const pipelineSetup = setup({
       holdForBudget: enqueueActions(({ context, event, enqueue }) => {
         assertEvent(event, 'budget.exceeded');
         applyStep(enqueue, holdForBudget(context, event));
+      }),
+      holdForQuota: enqueueActions(({ event, enqueue }) => {
+        assertEvent(event, 'quota.reached');
+        applyStep(enqueue, holdForQuota(event));
       }),
       raiseBudget: enqueueActions(({ context, enqueue }) => applyStep(enqueue, raiseBudget(context))),
       releaseBudget: enqueueActions(({ enqueue }) => applyStep(enqueue, releaseBudget())),

@@ -55,6 +55,7 @@ const STAGE_HOLDS = {
   ...THROTTLE_GIVE_UP,
   'backoff.ended': [{ guard: 'heldStageAgent', actions: ['endBackoff', 'restartStageAttempt'] }, { actions: 'endBackoff' }],
   'budget.raised': [{ guard: 'stageHeldForBudget', actions: ['releaseBudget', 'restartStageAttempt'] }, { actions: 'releaseBudget' }],
+  'quota.cleared': [{ guard: 'stageHeldForBudget', actions: ['releaseBudget', 'restartStageAttempt'] }, { actions: 'releaseBudget' }],
 } as const;
 
 // A stage's optional agent (explore, the plan's architect, the critic): skipped when its guard
@@ -94,6 +95,8 @@ export const pipelineMachine = pipelineSetup.createMachine({
     'backoff.ended': { actions: 'endBackoff' },
     'budget.exceeded': { actions: 'holdForBudget' },
     'budget.raised': { actions: 'releaseBudget' },
+    'quota.reached': { actions: 'holdForQuota' },
+    'quota.cleared': { actions: 'releaseBudget' },
   },
   states: {
     plan: {
@@ -156,6 +159,7 @@ export const pipelineMachine = pipelineSetup.createMachine({
             ...THROTTLE_GIVE_UP,
             'backoff.ended': { actions: ['endBackoff', 'dispatch'] },
             'budget.raised': { actions: ['releaseBudget', 'dispatch'] },
+            'quota.cleared': { actions: ['releaseBudget', 'dispatch'] },
           },
         },
         handoff: {
@@ -259,6 +263,7 @@ export const pipelineMachine = pipelineSetup.createMachine({
         'task.retry': { guard: 'retryApplies', target: 'exec', actions: 'retryTask' },
         'run.resumed': { guard: 'retryingInterrupted', target: 'exec', actions: 'resumeRun' },
         'budget.raised': { target: 'exec', actions: 'raiseBudget' },
+        'quota.cleared': { target: 'exec', actions: 'raiseBudget' },
       },
     },
     // The run fails on its own (not retryable, no worker left): running attempts stop first.

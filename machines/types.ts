@@ -117,8 +117,10 @@ export interface PipelineContext extends PipelineInput {
   decisions: Array<{ stage: Stage; iteration: number; loop: number; text: string }>;
   /** Per agent, its lanes and back-off (issue 29); absent in snapshots of earlier versions: none throttled. */
   throttle?: Record<string, AgentThrottle>;
-  /** Why no attempt may start: the budget is spent (budget_exceeded); '' or absent: none. */
+  /** Why no attempt may start: the budget is spent (budget_exceeded), or an agent's quota (quota_reached); '' or absent: none. */
   budgetHold?: string;
+  /** The hold is a spent quota: `team resume` once it is back goes on (quota_cleared), no budget to raise. */
+  quotaHold?: boolean;
   /** The budget's parts that ran out: the flags `team resume` raises them with (none: both named). */
   budgetParts?: Array<'usd' | 'tokens'>;
 }
@@ -181,6 +183,8 @@ export type PipelineEvent =
   | { type: 'backoff.ended'; agent: string }
   | { type: 'budget.exceeded'; reason: string; stop_running: boolean; parts?: Array<'usd' | 'tokens'> }
   | { type: 'budget.raised' }
+  | { type: 'quota.reached'; agent: string; reason: string; resets?: string }
+  | { type: 'quota.cleared' }
   /**
    * Not logged: a new orchestrator asks the restored machine to restart its in-flight effects.
    * `unlaunched`: running attempts whose task_started this orchestrator writes itself (the

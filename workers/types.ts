@@ -110,6 +110,8 @@ export interface AgentFailure {
   retryable: false;
   /** Names the CLI, the cause (what it said) and what to do. */
   reason: string;
+  /** A spent quota: when it comes back, in the CLI's words ("3pm", "Jan 1st, 2031 3:00 PM"), when it says. */
+  resets?: string;
 }
 
 // What newly written output lines say: real progress or only noise, and an early fatal failure.

@@ -61,6 +61,17 @@ export async function concludeEnd(run: ConcludeParts, input: AttemptInput, adapt
     run.events.commit(taskFinished(run, input, 'completed', prefix + evidence, artifacts, next));
     return;
   }
+  // A spent quota is no failure of the task, and no back-off brings it back: nothing starts, and the
+  // run stops for a decision that names when it resets (issue 35).
+  if (report.failure?.kind === 'quota' && !unmerged) {
+    const reason = guardCliText(report.failure.reason);
+    const resets = report.failure.resets === undefined ? undefined : guardCliText(report.failure.resets);
+    run.events.commit({ event: 'quota_reached', task_id: input.taskId, attempt: input.attempt, agent: input.agent, reason, ...(resets !== undefined && { resets }) });
+    const when = resets === undefined ? '' : ` (resets ${resets})`;
+    run.progress.emit({ type: 'attempt.quota', task: input.taskId, attempt: input.attempt, worker: input.worker, agent: input.agent, reason, ...(resets !== undefined && { resets }) }, `⏸ ${input.taskId} a${input.attempt} on ${input.worker}: ${input.agent}'s quota is spent${when}; nothing more starts`);
+    run.events.commit(taskFinished(run, input, 'interrupted', `${prefix}quota spent${when}: ${reason}`, [], ''));
+    return;
+  }
   // A rate limit or an overload is no failure: the machine retries it after a back-off (issue 29).
   const limit = verdict.retryable === false || unmerged ? undefined : (report.rateLimit ?? readRateLimit(lastMeaningfulLineList(output, 5).join('\n')));
   if (limit) {

@@ -82,6 +82,12 @@ export async function driveRun(
         void session.cancel.track(session.events.settled().then(() => passCancelOn(session, start.cancel!.by, start.cancel!.force)));
       } else {
         session.events.commit({ event: 'run_resumed', pid: process.pid, retry_interrupted: start.retryInterrupted });
+        // A run a spent quota stopped: resuming says it is back; the attempts it stopped go again.
+        if (session.events.fold.state.spend?.quota) {
+          const { agent, resets } = session.events.fold.state.spend.quota;
+          session.progress.emit({ type: 'quota.cleared', agent }, `▶ ${agent}'s quota${resets ? ` (it said: resets ${resets})` : ''} taken as back: the attempts it stopped go again`);
+          session.events.commit({ event: 'quota_cleared' });
+        }
         // team resume --budget-usd / --budget-tokens: the new budget, then the run goes on (issue 29).
         if (start.raise) {
           budgetRaised(session.events);

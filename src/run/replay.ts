@@ -79,6 +79,10 @@ export function toMachineEvent(event: TeamEvent): PipelineEvent | undefined {
       return { type: 'budget.exceeded', reason: event.reason, stop_running: event.stop_running, ...(event.parts && { parts: event.parts }) };
     case 'budget_raised':
       return { type: 'budget.raised' };
+    case 'quota_reached':
+      return { type: 'quota.reached', agent: event.agent, reason: event.reason, ...(event.resets !== undefined && { resets: event.resets }) };
+    case 'quota_cleared':
+      return { type: 'quota.cleared' };
     default:
       return undefined;
   }

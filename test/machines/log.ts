@@ -62,6 +62,15 @@ function toBody(event: PipelineEvent, context: PipelineContext): Record<string, 
       return { event: 'budget_exceeded', reason: event.reason, stop_running: event.stop_running, spent_usd: 1, spent_tokens: 0 };
     case 'budget.raised':
       return { event: 'budget_raised', usd: 2 };
+    // The machine's events of these carry no task: the log's records name the attempt that met them.
+    case 'attempt.retrying': {
+      const { type: _type, at, ...rest } = event;
+      return { event: 'attempt_retrying', task_id: 'any', attempt: 1, reason: 'HTTP 429', ...rest, at: new Date(at).toISOString() };
+    }
+    case 'quota.reached':
+      return { event: 'quota_reached', task_id: 'any', attempt: 1, agent: event.agent, reason: event.reason, ...(event.resets !== undefined && { resets: event.resets }) };
+    case 'quota.cleared':
+      return { event: 'quota_cleared' };
     case 'runtime.resume':
       return undefined;
   }

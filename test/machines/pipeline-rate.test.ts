@@ -166,3 +166,31 @@ describe('pipeline machine: budget', () => {
     expect(replayRun(d.log).pending).toEqual([]);
   });
 });
+
+describe('pipeline machine: a spent quota', () => {
+  it("starts nothing once an agent's quota is spent, lets running attempts end, stops for a decision naming the reset, and tries the stopped attempt again once told it is back", () => {
+    const d = toExec(new Driver(makeInput({ workers: 2 })), independent(4));
+    d.send({ type: 'quota.reached', agent: 'sim', reason: 'claude: quota or billing limit reached', resets: '3pm' });
+    expect(d.stopped.filter((id) => id.startsWith('attempt:t'))).toEqual([]);
+    d.finishTask('t1', 'interrupted').finishTask('t2');
+    expect(d.snapshot.value).toBe('stopped');
+    expect(d.context.tasks.t3!.status).toBe('pending');
+    expect(d.recorded('run_stopped').at(-1)!.reason).toBe("sim's quota is spent (resets 3pm): claude: quota or billing limit reached; `team resume` once it is back goes on");
+    d.send({ type: 'run.resumed', retry_interrupted: false }).send({ type: 'quota.cleared' });
+    expect(d.snapshot.value).toEqual({ exec: 'working' });
+    expect(d.context.tasks.t1).toMatchObject({ status: 'running', attempt: 2 });
+    d.runExec();
+    expect(d.snapshot.value).toEqual({ exec: 'handoff' });
+    expect(replayRun(d.log).pending).toEqual([]);
+  });
+
+  it('holds the planner at a spent quota and starts its next attempt once told it is back', () => {
+    const d = new Driver(makeInput());
+    d.send({ type: 'quota.reached', agent: 'sim', reason: 'codex: quota or billing limit reached' });
+    d.finishStage('interrupted');
+    expect(isBudgetStopped(d.context)).toBe(true);
+    expect(d.recorded('run_stopped').at(-1)!.reason).toBe("sim's quota is spent: codex: quota or billing limit reached; `team resume` once it is back goes on");
+    d.send({ type: 'run.resumed', retry_interrupted: false }).send({ type: 'quota.cleared' });
+    expect(d.context.stageAttempt).toMatchObject({ attempt: 2, status: 'running', failures: 0 });
+  });
+});

@@ -31,6 +31,9 @@ const REFUSED: Record<(typeof CLIS)[number], { ok: boolean; reason: RegExp }> = 
   opencode: { ok: false, reason: /^opencode refused the write to \/\S+\/attempts\/t1\/a1\/result\.json: permission requested: external_directory \(\/\S+\/attempts\/t1\/a1\/\*\); auto-rejecting; allow it / },
 };
 
+// When the model server's spent quota resets (2031-01-01 15:00 UTC), as each CLI said it.
+const QUOTA_RESETS: Partial<Record<(typeof CLIS)[number], string>> = { claude: 'Jan 1, 2031, 3pm (UTC)', codex: 'at Jan 1st, 2031 3:00 PM' };
+
 function recorded(cli: string, prefix: string): string[] {
   const dir = join(FIXTURES, cli);
   return existsSync(dir) ? readdirSync(dir).filter((name) => name.startsWith(prefix)).sort() : [];
@@ -58,6 +61,15 @@ describe('recorded output of the real CLIs', () => {
       // gemini also counts the calls of its model router in its stats.
       if (cli === 'gemini') expect(report.tokens!.output).toBeGreaterThanOrEqual(calls * USAGE.output);
       else expect(report.tokens).toEqual({ input: calls * USAGE.input, output: calls * USAGE.output });
+    });
+
+    // A spent quota (model-server QUOTA_KEY: claude logged in to a plan, codex's usage_limit_reached):
+    // no rate limit, and when it resets in the CLI's words.
+    it.each(recorded(cli, 'real-quota-'))('reads %s as a spent quota that names its reset, no rate limit', (name) => {
+      const report = adapter.parse(readFileSync(join(FIXTURES, cli, name), 'utf8'));
+      expect(report.ok).toBe(false);
+      expect(report.rateLimit).toBeUndefined();
+      expect(report.failure).toMatchObject({ kind: 'quota', retryable: false, resets: QUOTA_RESETS[cli] });
     });
 
     it('has a recorded refusal to read', () => {

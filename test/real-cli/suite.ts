@@ -9,7 +9,7 @@ import type { TeamResult } from '../helpers/team.js';
 import { makeCliHome, type CliHome, type RealCli } from './clis.js';
 import { ensureRealClis } from './install.mjs';
 import { FIX_FILE, fixContent, taskContent, taskFile } from './model-server/scenario.js';
-import { HANG_KEY, LIMIT_KEY, OK_KEY, OVERLOAD_KEY, startModelServer, type ModelServer } from './model-server/server.js';
+import { HANG_KEY, LIMIT_KEY, OK_KEY, OVERLOAD_KEY, QUOTA_KEY, startModelServer, type ModelServer } from './model-server/server.js';
 import { expectNoProcessLeft, markRun } from './leftovers.js';
 import { saveFixtures } from './record.js';
 import { expectTeamToolsUsed, runWithTeamTools } from './team-tools.js';
@@ -204,6 +204,43 @@ export function describeRealCli(cli: RealCli): void {
       const throttled = eventsOf(run.project.readRun(), 'attempt_throttled');
       expect(throttled).toHaveLength(2);
       expect(throttled[0]!.reason).toMatch(/529|503|overloaded/i);
+      await expectNoProcessLeft(run.marker);
+    }, 120_000);
+
+    // A spent quota is no rate limit: claude's plan limit (the API's unified rate-limit headers say
+    // rejected until the reset), codex's usage_limit_reached with its resets_at. Neither CLI retries
+    // it; teamline starts nothing more and stops for a decision (exit 4) that names the reset, in
+    // the CLI's words; `team resume` takes the quota as back and tries the attempt again.
+    it.runIf(cli === 'claude' || cli === 'codex')('stops for a decision at a spent quota, naming when it resets, and resumes when told it is back', async () => {
+      // claude reads the plan's limits only when logged in to a plan (an OAuth token, not an API key).
+      const agents = cli === 'claude' ? { claude: { adapter: 'claude', env: { ANTHROPIC_API_KEY: '', CLAUDE_CODE_OAUTH_TOKEN: QUOTA_KEY } } } : {};
+      const run = ctx.project(QUOTA_KEY, { team: { fsync: false }, agents });
+      const result = await run.team(['2:executor', 'never planned: the quota is spent', '--agent', cli]);
+      saveFixtures(cli, run.project, 'quota');
+      expect(result.exitCode, `${result.stdout}\n${result.stderr}`).toBe(4);
+      const files = run.project.readRun();
+      expect(eventsOf(files, 'task_started').map((e) => `${e.task_id}#${e.attempt}`)).toEqual(['plan#1']);
+      expect(eventsOf(files, 'task_finished').map((e) => [e.task_id, e.status])).toEqual([['plan', 'interrupted']]);
+      expect(eventsOf(files, 'attempt_throttled')).toEqual([]);
+      const reached = eventsOf(files, 'quota_reached');
+      expect(reached.map((e) => e.agent)).toEqual([cli]);
+      // The reset time as the CLI said it (the server's reset is 2031-01-01 15:00 UTC).
+      expect(reached[0]!.resets, reached[0]!.reason).toMatch(/2031|3(:00)?\s?pm/i);
+      const stopped = eventsOf(files, 'run_stopped')[0]?.reason ?? '';
+      expect(stopped).toContain(`${cli}'s quota is spent (resets ${reached[0]!.resets})`);
+      expect(stopped).toContain('`team resume` once it is back goes on');
+      expect(result.stderr).toContain(`: STOPPED — ${cli}'s quota is spent (resets ${reached[0]!.resets})`);
+      // No retry loop: the CLI asked its model a handful of times at most, teamline once.
+      const asked = ctx.server.calls.filter((c) => c.key === QUOTA_KEY && c.facts?.projectDir === run.project.dir).length;
+      expect(asked).toBeGreaterThanOrEqual(1);
+      expect(asked).toBeLessThanOrEqual(2);
+      // team resume takes the quota as back: the planner's attempt goes again (and meets it again).
+      const resumed = await run.project.team(['resume']);
+      expect(resumed.exitCode, resumed.stderr).toBe(4);
+      expect(resumed.stderr).toContain(`${cli}'s quota (it said: resets ${reached[0]!.resets}) taken as back`);
+      const again = run.project.readRun();
+      expect(eventsOf(again, 'quota_cleared')).toHaveLength(1);
+      expect(eventsOf(again, 'task_started').map((e) => `${e.task_id}#${e.attempt}`)).toEqual(['plan#1', 'plan#2']);
       await expectNoProcessLeft(run.marker);
     }, 120_000);
 

@@ -26,7 +26,9 @@ const STATUS_KINDS: Record<number, AgentFailure['kind']> = { 401: 'bad-key', 403
 const RULES: FailureRule[] = [
   [/Not logged in/i, 'not-logged-in'],
   [/Invalid API key|authentication_failed|OAuth token/i, 'bad-key'],
-  [/credit balance|billing|usage limit|quota/i, 'quota'],
+  // A plan's limits, in claude's words: "You've hit your session limit · resets 3pm" (weekly, Opus,
+  // org's monthly usage, monthly spend limit), "You're out of usage credits".
+  [/credit balance|billing|usage limit|quota|(?:hit|reached) your [\w' ]{0,40}limit|out of usage credits/i, 'quota'],
   [/issue with the selected model|model.*(not found|does not exist)/i, 'unknown-model'],
 ];
 

@@ -60,7 +60,20 @@ export function classifyFailure(cli: string, said: string | undefined, rules: Fa
 export function makeFailure(cli: string, kind: FailureKind, said: string): AgentFailure {
   const remedy = REMEDIES[cli]?.[kind] ?? REMEDIES['*']![kind] ?? 'fix the CLI\'s setup';
   const quote = said.replace(/\s+/g, ' ').trim().slice(0, 300);
-  return { kind, retryable: false, reason: `${cli}: ${CAUSES[kind]} (${quote}); ${remedy}` };
+  const resets = kind === 'quota' ? readQuotaReset(quote) : undefined;
+  return { kind, retryable: false, reason: `${cli}: ${CAUSES[kind]} (${quote}); ${remedy}`, ...(resets !== undefined && { resets }) };
+}
+
+// When a spent quota comes back, in the CLI's words: claude's "You've hit your session limit ·
+// resets Jan 1, 2031, 3pm (UTC)", codex's "You've hit your usage limit. … Try again at Jan 1st, 2031 3:00 PM.", gemini's
+// "… Please retry in 2h3m4s".
+const RESETS = /\b(?:resets?|try again|retry)\s+((?:at|in|on|after)\s+)?((?:\([^)\n]{0,20}\)|.){1,60}?)(?=\s*(?:[·;)"\n]|\.(?:\s|$)|$))/i;
+
+export function readQuotaReset(said: string): string | undefined {
+  const match = RESETS.exec(said);
+  if (!match) return undefined;
+  const when = match[2]!.replace(/[\s,]+$/, '').slice(0, 60);
+  return /\d/.test(when) ? `${match[1] ?? ''}${when}`.trim() : undefined;
 }
 
 // "opencode refused the write to /p/result.json: <its words>; <remedy>": a refused permission, which

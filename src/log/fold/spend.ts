@@ -17,6 +17,8 @@ export interface SpendState {
   exceeded?: string;
   /** What each running attempt (`task#attempt`) reported so far; its attempt_usage replaces it. */
   live: Record<string, UsageTotals>;
+  /** A spent quota holds the run (quota_reached), until a quota_cleared: whose, and when it resets. */
+  quota?: { agent: string; resets?: string };
   throttle: Record<string, AgentThrottle>;
   workers: number;
 }
@@ -53,6 +55,12 @@ export function applySpendFact(st: { spend?: SpendState }, event: TeamEvent): vo
       break;
     case 'attempt_usage':
       if (event.cost_usd !== undefined || event.tokens !== undefined) delete spend.live[`${event.task_id}#${event.attempt}`];
+      break;
+    case 'quota_reached':
+      spend.quota = { agent: event.agent, ...(event.resets !== undefined && { resets: event.resets }) };
+      break;
+    case 'quota_cleared':
+      spend.quota = undefined;
       break;
     case 'budget_exceeded':
       spend.exceeded = event.reason;

@@ -56,4 +56,14 @@ export const anthropic: Protocol = {
       { type: 'error', error: status === 429 ? { type: 'rate_limit_error', message: 'Number of request tokens has exceeded your per-minute rate limit' } : { type: 'overloaded_error', message: 'Overloaded' }, request_id: makeId('req_') },
       { 'request-id': makeId('req_'), 'retry-after': '1', 'x-should-retry': 'true' },
     ),
+  // A plan's session limit, as the API refuses it: the unified rate-limit headers say rejected, for
+  // the five-hour window, until the reset.
+  refuseQuota: (res, resetsAt) =>
+    sendJson(res, 429, { type: 'error', error: { type: 'rate_limit_error', message: 'This request would exceed your account\'s rate limit. Please try again later.' }, request_id: makeId('req_') }, {
+      'request-id': makeId('req_'),
+      'anthropic-ratelimit-unified-status': 'rejected',
+      'anthropic-ratelimit-unified-reset': String(resetsAt),
+      'anthropic-ratelimit-unified-representative-claim': 'five_hour',
+      'x-should-retry': 'false',
+    }),
 };

@@ -16,6 +16,8 @@ export interface Protocol {
   rejectKey(res: ServerResponse, key: string): void;
   /** What the real API answers past its rate limit (429) or overloaded (529), with a retry-after. */
   refuseLimit(res: ServerResponse, status: 429 | 529): void;
+  /** Refuses the call as past the account's quota until `resetsAt` (seconds since the epoch), as the API says it; absent where the CLI's API has no such answer here. */
+  refuseQuota?(res: ServerResponse, resetsAt: number): void;
 }
 
 // The array at `body[name]`, or an empty one.

@@ -66,4 +66,8 @@ export const responses: Protocol = {
         : { error: { message: 'The server is overloaded. Please try again later.', type: 'server_error', param: null, code: 'server_overloaded' } },
       { 'retry-after': '1' },
     ),
+  // A ChatGPT plan's usage limit, as the Responses API refuses it: codex reads `usage_limit_reached`
+  // and its `resets_at`, and retries nothing.
+  refuseQuota: (res, resetsAt) =>
+    sendJson(res, 429, { error: { type: 'usage_limit_reached', message: 'The usage limit has been reached', plan_type: 'plus', resets_at: resetsAt } }),
 };

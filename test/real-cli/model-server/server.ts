@@ -18,6 +18,9 @@ export const HANG_KEY = 'teamline-hang-key';
 // Past the rate limit: every call is answered 429 with `retry-after: 1` (issue 29); OVERLOAD_KEY: 529 (gemini: 503).
 export const LIMIT_KEY = 'teamline-limit-key';
 export const OVERLOAD_KEY = 'teamline-overload-key';
+// Past the account's quota (a plan's usage limit) until QUOTA_RESETS_AT: no wait of a minute brings it back.
+export const QUOTA_KEY = 'teamline-quota-key';
+export const QUOTA_RESETS_AT = Math.floor(Date.parse('2031-01-01T15:00:00Z') / 1000);
 
 export interface ModelServer {
   /** http://127.0.0.1:<port> */
@@ -79,6 +82,10 @@ export async function startModelServer(cli: string): Promise<ModelServer> {
     if (key === LIMIT_KEY || key === OVERLOAD_KEY) {
       record(seen);
       return protocol.refuseLimit(res, key === LIMIT_KEY ? 429 : 529);
+    }
+    if (key === QUOTA_KEY && protocol.refuseQuota) {
+      record(seen);
+      return protocol.refuseQuota(res, QUOTA_RESETS_AT);
     }
     if (key !== OK_KEY) {
       record(seen);
