@@ -1,7 +1,7 @@
 // Whole runs of the real CLI with the team tools of `team mcp`, through the built `team`: the
 // scripted model (model-server/team-tools.ts) calls the tools as a model would.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { expect, it } from 'vitest';
 import { eventsOf, waitForEvent } from '../helpers/agent-project.js';
 import type { RealCliContext } from './suite.js';
@@ -18,7 +18,13 @@ const EVENT_TIMEOUT_MS = 60_000;
 
 // A call of an exec task of `project` after `outputs` tool answers.
 export function execCall(projectDir: string, taskId: string, outputs: number): (call: ModelCall) => boolean {
-  return (call) => call.facts?.projectDir !== undefined && call.facts.projectDir.startsWith(projectDir) && call.facts.taskId === taskId && call.facts.stage === 'team-exec' && call.outputs.length === outputs;
+  return (call) => call.facts?.projectDir !== undefined && inProject(projectDir, call.facts.projectDir) && call.facts.taskId === taskId && call.facts.stage === 'team-exec' && call.outputs.length === outputs;
+}
+
+// Whether an attempt's folder is the project's or one of its worktrees', which are outside it (in
+// the state folder, one folder per project named after it: src/isolation/worktree-root.ts).
+export function inProject(projectDir: string, dir: string): boolean {
+  return dir === projectDir || dir.startsWith(`${projectDir}/`) || dir.includes(`/teamline/worktrees/${basename(projectDir)}-`);
 }
 
 // Registers the team tools runs of `ctx.cli` (inside its describe).
