@@ -58,11 +58,11 @@ describe('a run on the PostgreSQL store when the store restarts', () => {
     await holder.query('LOCK TABLE teamline.runs IN ACCESS EXCLUSIVE MODE');
     const looking = [world.team(['wait', '--run', runId]), world.team(['watch', '--run', runId])];
     const status = world.team(['status', '--run', runId]);
-    await until(async () => (await waiting('wait|watch|status', 'FROM teamline.runs WHERE run_id')) === 3, 'the wait, the watch and the status at their first look', 30_000);
+    await until(async () => (await waiting('wait|watch|status', 'FROM teamline.runs WHERE run_id')) === 3, 'the wait, the watch and the status at their first look', 120_000);
     // The schema's lock held too: these wait while they open the store.
     await holder.query("SELECT pg_advisory_lock(hashtextextended('teamline:schema', 0))");
     const opening = [world.team(['wait', '--run', runId]), world.team(['watch', '--run', runId])];
-    await until(async () => (await waiting('wait|watch', 'pg_advisory_xact_lock')) === 2, 'a wait and a watch opening the store', 30_000);
+    await until(async () => (await waiting('wait|watch', 'pg_advisory_xact_lock')) === 2, 'a wait and a watch opening the store', 120_000);
     await env.cluster.restart(2_000);
     holder.release(true);
     // A one-shot command is not a follower: it stops, naming the store and the cause, no stack.

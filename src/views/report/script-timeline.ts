@@ -84,7 +84,8 @@ export const TIMELINE_JS = String.raw`
     data.markers.forEach(function (m) {
       var line = el('div', 'marker marker-' + m.kind); line.style.left = 'calc(120px + (100% - 120px) * ' + frac(m.at) + ')'; line.title = m.label;
       timeline.appendChild(line);
-      var tag = el('div', 'marker-label marker-' + m.kind, m.kind); tag.style.left = pct(m.at); tag.title = m.label;
+      // A label in the right half reads leftwards from its line: a cancel at the end stays in the card.
+      var tag = el('div', 'marker-label marker-' + m.kind + (frac(m.at) > 0.5 ? ' marker-label-left' : ''), m.kind); tag.style.left = pct(m.at); tag.title = m.label;
       tag.dataset.kind = m.kind;
       markTrack.appendChild(tag);
     });

@@ -27,9 +27,12 @@ section { background: #fff; border: 1px solid #dde1e8; border-radius: 6px; paddi
 .outcome-conflict, .outcome-awaiting_approval { border-color: #1d2330; border-style: double; }
 .verdict-fail, .bar.verdict-fail { background-color: var(--fail); border-color: #7d1011; background-image: repeating-linear-gradient(-45deg, transparent 0 5px, rgba(255,255,255,.3) 5px 8px); }
 .bar.verdict-fail { text-shadow: 0 0 3px #000, 0 0 1px #000; font-weight: 600; }
-.marker { position: absolute; top: 22px; bottom: 0; width: 0; z-index: 2; pointer-events: none; }
+.bar { z-index: 1; }
+/* Beneath the bars: a line shows between them, never through a bar's label. */
+.marker { position: absolute; top: 22px; bottom: 0; width: 0; z-index: 0; pointer-events: none; }
 .marker-restart { border-left: 2px dashed var(--restart); } .marker-cancel { border-left: 2px solid var(--cancel); }
 .marker-label { position: absolute; top: 3px; font-size: 11px; padding: 1px 5px; border-radius: 3px; color: #fff; white-space: nowrap; border: 0; }
+.marker-label-left { transform: translateX(-100%); }
 .marker-label.marker-restart { background: var(--restart); } .marker-label.marker-cancel { background: var(--cancel); }
 .legend { line-height: 22px; } .legend span { display: inline-block; margin-right: 14px; font-size: 12px; }
 .legend i { display: inline-block; width: 14px; height: 12px; border-radius: 2px; vertical-align: -2px; margin-right: 4px; }

@@ -131,6 +131,25 @@ describe('report story in a browser', () => {
     const cancelPage = await open('cancelled', 1400);
     expect(await texts(cancelPage, '.marker-label')).toEqual(['cancel']);
     expect(await cancelPage.locator('.marker-label').getAttribute('title')).toBe('cancel: team cancel');
+    // The cancel comes at the run's end: its label stays inside the timeline's card, at both widths.
+    for (const width of [1400, 800]) {
+      const narrow = width === 1400 ? cancelPage : await open('cancelled', width);
+      const [label, card] = await narrow.evaluate(() => [document.querySelector('.marker-label')!.getBoundingClientRect().right, document.querySelector('#timeline')!.closest('section')!.getBoundingClientRect().right]);
+      expect(label, `at ${width} px`).toBeLessThanOrEqual(card!);
+    }
+    // The restart's line runs beneath the bars it crosses (the attempts adopted across the restart):
+    // where it crosses one, what is seen there is the bar, never the line through its label.
+    const crossings = await page.evaluate(() => {
+      const line = document.querySelector('.marker.marker-restart') as HTMLElement;
+      line.style.pointerEvents = 'auto';
+      const x = line.getBoundingClientRect().left + 1;
+      return [...document.querySelectorAll('.bar')]
+        .map((bar) => ({ bar, box: bar.getBoundingClientRect() }))
+        .filter(({ box }) => box.left < x && box.right > x)
+        .map(({ bar, box }) => bar.contains(document.elementFromPoint(x, box.top + box.height / 2)));
+    });
+    expect(crossings.length).toBeGreaterThan(0);
+    expect(crossings.every(Boolean)).toBe(true);
   });
 
   it('draws one lane per worker that started an attempt, named after it', async () => {
