@@ -5,7 +5,7 @@ import type { DriveOutcome } from './drive.js';
 import { describeBranches, type BranchesView } from '../isolation/view.js';
 import { runSeconds } from '../log/fold/clock.js';
 import { checkpointRecordOf, unwrittenCheckpointLine } from '../opchain/written.js';
-import { countAttempts, describeAttemptCounts } from '../log/fold/counts.js';
+import { countAttempts, describeAttemptCounts, plannedTaskCount } from '../log/fold/counts.js';
 
 // Where the run's work and records are, beside its log: its branches (worktree isolation) and the
 // project's checkpoint file, when there are any.
@@ -23,7 +23,7 @@ export function summarize(view: RunView, outcome: DriveOutcome, runDir: string, 
   const counts = countAttempts(view.tasks);
   // The plan's tasks (of the iteration under way), as the outcome's "5 of 5 tasks completed" counts
   // them; the planner's, analyst's and verifier's attempts are among the attempts.
-  const planned = view.current.size ? view.tasks.filter((t) => view.current.has(t.id)).length : view.tasks.length;
+  const planned = plannedTaskCount(view);
   const seconds = runSeconds(view);
   const data = {
     type: 'summary',

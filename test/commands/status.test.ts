@@ -239,6 +239,10 @@ describe('team status: the order of the tasks', () => {
     const status = await project.team('status');
     const ids = status.stdout.split('\n').filter((line) => /^ {2}\S/.test(line) && status.stdout.indexOf(line) > status.stdout.indexOf('tasks (')).map((line) => line.trim().split(/\s+/)[0]);
     expect(ids.slice(0, 4)).toEqual(['plan', 'prd', 't1', 't2']);
+    // The header counts the plan's tasks as the end summary does, and says how many are listed.
+    const summary = /(\d+) of (\d+) tasks completed/.exec(run.stderr);
+    expect(summary, run.stderr).not.toBeNull();
+    expect(status.stdout).toContain(`tasks (${summary![2]} planned, ${ids.length} listed with the stages' own):`);
     expect(ids.indexOf('verify-1')).toBeLessThan(ids.findIndex((id) => id!.startsWith('fix-1')));
     expect(ids.findIndex((id) => id!.startsWith('fix-1'))).toBeLessThan(ids.indexOf('verify-2'));
   }, 60_000);

@@ -7,7 +7,7 @@ import { drainingWorkers } from '../../log/reach.js';
 import { questionLines, teamLines, undeliveredLines } from '../team-lines.js';
 import { branchAttention } from '../../isolation/view.js';
 import { attemptSeconds } from '../../log/fold/clock.js';
-import { countAttempts, describeAttemptCounts } from '../../log/fold/counts.js';
+import { countAttempts, describeAttemptCounts, plannedTaskCount } from '../../log/fold/counts.js';
 import { statusWord } from '../watch/lanes.js';
 
 // Several lines: the run, its stage, each task with its attempts, and what needs attention.
@@ -53,7 +53,9 @@ export function renderStatus(view: RunView, driven: boolean, pending: PendingReq
   lines.push(...spendLines(view.spend, Date.now()).map((line) => `  ${line}`));
   const counts = countAttempts(view.tasks);
   const told = counts.failed + counts.rateLimited + counts.interrupted > 0 ? `: ${describeAttemptCounts(counts)}` : '';
-  lines.push(`tasks (${view.tasks.length})${told}:`);
+  // The summary's count (the plan's tasks), and all that are listed: the stages' own are tasks too.
+  const planned = plannedTaskCount(view);
+  lines.push(`tasks (${planned} planned${view.tasks.length > planned ? `, ${view.tasks.length} listed with the stages' own` : ''})${told}:`);
   if (view.tasks.length === 0) lines.push('  (none yet)');
   for (const task of inPipelineOrder(view.tasks)) {
     const title = task.title;
