@@ -1,6 +1,8 @@
 // Every commit an agent makes in its worktree is kept: commits made on a detached HEAD or on a
 // branch of its own are brought onto the task's branch and merged, and `team clean` keeps a
 // worktree whose HEAD log holds commits on no branch.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeProjects } from '../helpers/project.js';
 import { eventsOf } from '../helpers/sim-project.js';
@@ -74,7 +76,7 @@ describe('worktree isolation: commits an agent made off its task branch', () => 
     const worktree = eventsOf(run.events, 'worktree_ready').find((e) => e.task_id === 't1')!.path;
     const inWorktree = (...args: string[]) => project.git('-C', worktree, ...args);
     inWorktree('switch', '-q', '--detach');
-    project.write(`${worktree.slice(project.dir.length + 1)}/lost.txt`, 'only in the reflog\n');
+    writeFileSync(join(worktree, 'lost.txt'), 'only in the reflog\n');
     inWorktree('add', 'lost.txt');
     inWorktree('commit', '-qm', 'a commit only the HEAD log holds');
     inWorktree('switch', '-q', `team/${run.runId}--t1`);
