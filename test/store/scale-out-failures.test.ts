@@ -133,10 +133,12 @@ describe('a run on the PostgreSQL store, when machines fail', () => {
     expect(t1[0]!.event === 'task_finished' && t1[0]!.evidence).toMatch(/^watchdog: no progress for \d+s \(reassign after 6s\); killed$/);
     // Marked stalled first, at watchdog.statusCheckMs of silence, from the worker's report: once.
     const events = await world.events(runId);
-    const stalled = events.filter((e) => e.event === 'attempt_stalled');
+    // (The planner's or the verifier's start-up may be marked stalled too on a loaded machine: a mark, no kill.)
+    const isT1Stall = (e: (typeof events)[number]) => e.event === 'attempt_stalled' && e.task_id === 't1';
+    const stalled = events.filter(isT1Stall);
     expect(stalled).toMatchObject([{ task_id: 't1', attempt: 1 }]);
     expect(stalled[0]!.event === 'attempt_stalled' && stalled[0]!.silent_ms).toBeGreaterThanOrEqual(2000);
-    expect(events.findIndex((e) => e.event === 'attempt_stalled')).toBeLessThan(events.findIndex((e) => e.event === 'task_finished' && e.task_id === 't1'));
+    expect(events.findIndex(isT1Stall)).toBeLessThan(events.findIndex((e) => e.event === 'task_finished' && e.task_id === 't1'));
     expect(await liveAgents(world, runId)).toEqual([]);
   });
 
