@@ -13,14 +13,20 @@ export function throttleOf(context: Pick<PipelineContext, 'throttle' | 'workers'
   return context.throttle?.[agent] ?? freshThrottle(context.workers);
 }
 
-// A rate limit (an attempt's end, or its CLI's own retry): the lanes halve (at least one), the back-off starts.
-export function throttled(current: AgentThrottle, event: Pick<ThrottledEvent, 'at' | 'jitter' | 'retry_after_ms'>): AgentThrottle {
-  return afterLimit(current, { at: event.at, jitter: event.jitter, ...(event.retry_after_ms !== undefined && { retryAfterMs: event.retry_after_ms }) });
+type LimitFact = Pick<ThrottledEvent, 'at' | 'jitter' | 'retry_after_ms'>;
+
+function factOf(event: LimitFact) {
+  return { at: event.at, jitter: event.jitter, ...(event.retry_after_ms !== undefined && { retryAfterMs: event.retry_after_ms }) };
+}
+
+// A rate limit that ended an attempt: the lanes halve (at least one), the back-off starts.
+export function throttled(current: AgentThrottle, event: LimitFact): AgentThrottle {
+  return afterLimit(current, factOf(event));
 }
 
 // A CLI's own retry: the lanes halve, the back-off starts, the streak that gives up is not counted.
-export function cliRetrying(current: AgentThrottle, event: Pick<ThrottledEvent, 'at' | 'jitter' | 'retry_after_ms'>): AgentThrottle {
-  return duringRetry(current, { at: event.at, jitter: event.jitter, ...(event.retry_after_ms !== undefined && { retryAfterMs: event.retry_after_ms }) });
+export function cliRetrying(current: AgentThrottle, event: LimitFact): AgentThrottle {
+  return duringRetry(current, factOf(event));
 }
 
 // The rate limit has lasted past team.rateLimitGiveUpMs: the run gives up.

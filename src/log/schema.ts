@@ -374,11 +374,11 @@ export const EVENT_SCHEMAS = {
   backoff_ended: z.object({ event: z.literal('backoff_ended'), ...base, agent: z.string() }),
   /** The run's spend reached its budget: no attempt starts; with onExceed stop, running ones are stopped. */
   budget_exceeded: z.object({ event: z.literal('budget_exceeded'), ...base, reason: z.string(), stop_running: z.boolean(), spent_usd: z.number(), spent_tokens: z.number(), /** The budget's parts that ran out, whose flags raise it; absent in older logs. */ parts: z.array(z.enum(['usd', 'tokens'])).optional() }),
-  /** `team resume --budget-usd / --budget-tokens`: the new budget (unnamed parts stay). */
   /** An agent's quota is spent (a plan's usage limit, a billing limit): no back-off brings it back, so no attempt starts and the run stops for a decision; `resets` is when, in the CLI's words. */
   quota_reached: z.object({ event: z.literal('quota_reached'), ...base, ...taskRef, agent: z.string(), reason: z.string(), resets: z.string().optional() }),
   /** `team resume` of a run a spent quota stopped: the user says it is back; the attempts it stopped are tried again. */
   quota_cleared: z.object({ event: z.literal('quota_cleared'), ...base }),
+  /** `team resume --budget-usd / --budget-tokens`: the new budget (unnamed parts stay). */
   budget_raised: z.object({ event: z.literal('budget_raised'), ...base, /** Taken from the writer inbox (a live run's raise): the request's key. */ key: z.string().optional(), usd: z.number().positive().optional(), tokens: z.number().int().positive().optional() }),
 } as const;
 

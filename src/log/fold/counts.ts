@@ -25,13 +25,13 @@ export function countAttempts(tasks: ReadonlyArray<Pick<TaskView, 'attempts'>>):
   return counts;
 }
 
-// "12 attempts (8 rate-limited, 0 failed)": the interrupted named only when there are any.
 // The plan's tasks (of the iteration under way) among a run's tasks, which hold the stages' own too
 // (planner, analyst, verifier): what the end summary's "5 of 5 tasks completed" counts.
 export function plannedTaskCount(view: { tasks: ReadonlyArray<{ id: string }>; current: ReadonlySet<string> }): number {
   return view.current.size ? view.tasks.filter((t) => view.current.has(t.id)).length : view.tasks.length;
 }
 
+// "12 attempts (8 rate-limited, 0 failed)": the interrupted named only when there are any.
 export function describeAttemptCounts(counts: AttemptCounts): string {
   const parts = [
     ...(counts.rateLimited > 0 ? [`${counts.rateLimited} rate-limited`] : []),
