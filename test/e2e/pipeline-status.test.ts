@@ -75,7 +75,7 @@ describe('pipeline status', () => {
     expect(human.exitCode).toBe(0);
     expect(human.stdout).toMatch(/^ {2}status completed/m);
     expect(human.stdout).toMatch(/^ {2}stage {2}team-verify$/m);
-    expect(human.stdout).toMatch(/^tasks \(3\):$/m);
+    expect(human.stdout).toMatch(/^tasks \(1 planned, 3 listed with the stages' own\):$/m);
     for (const task of ['plan', 'verify-1']) expect(human.stdout).toMatch(new RegExp(`^ {2}${task} +completed$`, 'm'));
     expect(human.stdout).toMatch(/^ {2}slow +completed +Takes as long as the test wants$/m);
     expect(human.stdout).toMatch(/^ {4}a1 completed · team-exec · worker-1 · agent gated · /m);

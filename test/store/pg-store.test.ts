@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreUnreachableError } from '../../src/store/pg/connect.js';
 import { PgStore } from '../../src/store/pg/store.js';
 import { TerminalConflictError } from '../../src/store/terminal.js';
+import { waitFor } from '../helpers/cancel-run.js';
 import { startCluster, type PgCluster } from '../helpers/postgres.js';
 import { storeConformance } from './conformance.js';
 import { makeDatabase, openPgFixture } from './pg-fixture.js';
@@ -91,6 +92,55 @@ describe('src/store/pg-store tables', () => {
       await reopened.close();
       await request('stop');
       await expect(request('gossip')).rejects.toThrow(/requests_kind_check/);
+    } finally {
+      await fx.cleanup();
+    }
+  });
+
+  it("appends to a run while a worker's transaction shares the run's key (a lease being taken): the append does not wait for it", async () => {
+    const fx = await openPgFixture(cluster.url);
+    try {
+      await fx.store.createRun(RUN_FIELDS, 'run-1');
+      // What a lease's or report's foreign key takes on the run's row, held open as a worker taking jobs would.
+      await fx.raw.query('BEGIN');
+      await fx.raw.query("SELECT 1 FROM teamline.runs WHERE run_id = 'run-1' FOR KEY SHARE");
+      await fx.store.append('run-1', [entered('team-plan')]);
+      await fx.raw.query('COMMIT');
+      expect((await fx.store.read('run-1')).events.map((e) => e.event)).toEqual(['stage_entered']);
+    } finally {
+      await fx.cleanup();
+    }
+  });
+
+  it('makes a step again that PostgreSQL rolled back for a deadlock, and commits it once', async () => {
+    const fx = await openPgFixture(cluster.url);
+    try {
+      await fx.store.createRun(RUN_FIELDS, 'run-1');
+      await fx.raw.query('CREATE TABLE public.held (id int PRIMARY KEY)');
+      await fx.raw.query('INSERT INTO public.held VALUES (1)');
+      // The other side holds a row the step will want, and (later) wants the run's row the step holds.
+      // Its own deadlock check waits long, so PostgreSQL picks the step to roll back.
+      await fx.raw.query('BEGIN');
+      await fx.raw.query("SET LOCAL deadlock_timeout = '60s'");
+      await fx.raw.query('UPDATE public.held SET id = 1 WHERE id = 1');
+      let tries = 0;
+      const step = fx.store.append('run-1', [entered('team-plan')], async (client) => {
+        tries += 1;
+        await client.query('UPDATE public.held SET id = 1 WHERE id = 1');
+      });
+      // Once the step waits for the held row, the other side asks for the run's row: a deadlock.
+      // (Activity is read as of the transaction's start unless its snapshot is cleared.)
+      const stepWaits = async () => {
+        await fx.raw.query('SELECT pg_stat_clear_snapshot()');
+        const waiting = await fx.raw.query("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'UPDATE public.held%'");
+        return waiting.rowCount === 1;
+      };
+      await waitFor(stepWaits, 60_000, 'the step to wait for the held row');
+      await fx.raw.query("SELECT 1 FROM teamline.runs WHERE run_id = 'run-1' FOR UPDATE");
+      await fx.raw.query('COMMIT');
+      await step;
+      expect(tries).toBe(2);
+      expect((await fx.store.read('run-1')).events.map((e) => e.event)).toEqual(['stage_entered']);
     } finally {
       await fx.cleanup();
     }

@@ -72,6 +72,16 @@ export async function connectClient(url: string, applicationName: string): Promi
 const GONE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006']);
 const GONE_WORDS = /Connection terminated|connection timeout|timeout exceeded when trying to connect|the database system is (starting up|shutting down|in recovery)|Client has encountered a connection error|cannot be reached/i;
 
+// SQLSTATEs of a transaction PostgreSQL rolled back whole so that another could go on (a deadlock,
+// a serialization failure): the same transaction made again is the remedy its manual gives.
+const CONTENTION_CODES = new Set(['40P01', '40001']);
+
+// Whether PostgreSQL rolled the transaction back for contention with another; nothing of it committed.
+export function isContention(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && CONTENTION_CODES.has(code);
+}
+
 // Whether an error says the store's connection went away (the outcome of what it did is unknown).
 export function isConnectionLoss(error: unknown): boolean {
   const e = error as { code?: string; message?: string } | undefined;

@@ -1,6 +1,7 @@
 // The PostgreSQL store: runs, events and approvals in schema `teamline` (docs/scale-out.md). Each
 // step is one transaction; seq is per run and gapless, given out under the run row's lock.
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import type { Approval, NewEvent, TeamEvent } from '../../log/schema.js';
 import { checkApproval, type ApprovalView } from '../../log/approvals.js';
@@ -10,7 +11,7 @@ import { foldRun } from '../../log/fold/fold.js';
 import { approvalFileName, eventFileName, runPathsIn, type RunPaths, type RunRecord } from '../../log/write.js';
 import { makeRunId, nowIso } from '../../log/time.js';
 import { UsageError } from '../../sys/errors.js';
-import { describeUrl, isConnectionLoss, makePool, StoreLostError, StoreUnreachableError } from './connect.js';
+import { describeUrl, isConnectionLoss, isContention, makePool, StoreLostError, StoreUnreachableError } from './connect.js';
 import { ensureSchema } from './schema.js';
 import { parseApprovalBody, parseEventBody } from '../parse-body.js';
 import { hasWriter, takeWriterLock, type WriterLock } from './writer-lock.js';
@@ -20,6 +21,11 @@ import { checkInboxRequest, type InboxRead, type NewInboxRequest } from '../inbo
 import { postPgRequest, readPgRequests, removePgRequest } from './inbox.js';
 
 type Row = { name: string; body: string };
+
+// How often a transaction rolled back for contention is made, and the first wait between two tries
+// (grown with each, spread at random so that the two sides do not meet again in step).
+const CONTENTION_TRIES = 6;
+const CONTENTION_WAIT_MS = 25;
 
 // A store on one database; open() makes the schema when it is missing. `projectDir`: the folder
 // this machine keeps its own files of a run in (.team/store-runs/<run>).
@@ -86,7 +92,9 @@ export class PgStore implements RunStore {
   async appendMade(runId: string, made: Array<{ event: TeamEvent; name: string }>, within?: (client: pg.ClientBase, written: TeamEvent[]) => Promise<void>): Promise<void> {
     const records = made.map((m) => m.event);
     await this.transaction(async (client) => {
-      const run = await client.query('SELECT 1 FROM teamline.runs WHERE run_id = $1 FOR UPDATE', [runId]);
+      // NO KEY UPDATE: appends of the run wait for each other (seq is given out under this lock), but a
+      // worker's lease or report, whose foreign key only shares the run's key, does not wait for them.
+      const run = await client.query('SELECT 1 FROM teamline.runs WHERE run_id = $1 FOR NO KEY UPDATE', [runId]);
       if (run.rowCount !== 1) throw this.noRun(runId);
       const ended = endedBy(records);
       if (ended.length > 0) {
@@ -228,8 +236,21 @@ export class PgStore implements RunStore {
 
   // Runs `work` in one transaction on one of the store's connections (the workers' calls use it too).
   // A connection that breaks meanwhile (the server restarted) fails the transaction's query; its
-  // 'error' event is taken here, and the broken connection leaves the pool.
+  // 'error' event is taken here, and the broken connection leaves the pool. A transaction PostgreSQL
+  // rolled back for contention (a deadlock with a worker taking jobs, say) is made again, a few times:
+  // nothing of it committed, and `work` does nothing but through `client`.
   async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    for (let tries = 1; ; tries++) {
+      try {
+        return await this.once(work);
+      } catch (error) {
+        if (!isContention(error) || tries >= CONTENTION_TRIES) throw error;
+        await sleep(CONTENTION_WAIT_MS * tries * (0.5 + Math.random()));
+      }
+    }
+  }
+
+  private async once<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     let broken: Error | undefined;
     const onError = (error: Error) => (broken = error);
