@@ -43,7 +43,7 @@ export async function makeDatabase(url: string): Promise<string> {
 }
 
 // A fresh store, and a connection of its own that writes around it.
-export async function openPgFixture(clusterUrl: string): Promise<StoreFixture & { url: string; raw: pg.Client }> {
+export async function openPgFixture(clusterUrl: string): Promise<StoreFixture & { url: string; raw: pg.Client; store: PgStore }> {
   const url = await makeDatabase(clusterUrl);
   const store = await PgStore.open(url, 'teamline test');
   const raw = new pg.Client({ connectionString: url });
