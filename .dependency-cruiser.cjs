@@ -1,23 +1,41 @@
-// The floors of the house (docs/design.md): each imports only floors below it, and no cycles.
+// The floors of the house (docs/design.md): each imports only floors below it, and no cycles, so
+// that a reader walks down the stack without turning back. The runtime's folders are floors of
+// their own: a folder that imports one above it is a ring, even without a file-level cycle.
 // `npm test` runs this check (npm run check:layers); a violation fails it.
 //
 //   src/cli.ts
 //   src/commands/            one file per command
 //   src/team-worker/         the `team worker` daemon
-//   src/run, cancel, attempt, remote, gates, isolation, opchain, views, inbox, mcp   the runtime and the views
+//   src/run/                 start, drive, take over, detach a run
+//   src/cancel/, src/views/  a run's cancel; status, watch, report
+//   src/remote/              an attempt's queued face: a team worker runs it through the store
+//   src/attempt/             an attempt on this machine: prepare, launch, watch, judge
+//   src/gates/               the verify stage's gates
+//   src/isolation/, src/opchain/   worktrees and merges; the checkpoint file
+//   src/team-tools/          the team tools' server, desk and inbox
+//   src/session/             one orchestrator's hold on a run: the log, the fold, the registry
 //   handoffs/
 //   machines/, src/store/
-//   config/, src/log/
+//   config/, src/domain/     the config; the agent protocol's rules
+//   src/log/
 //   src/git/, workers/
 //   src/sys/                 general utilities
 const FLOORS = [
   ['cli', '^src/cli[.]ts$'],
   ['commands', '^src/commands/'],
   ['team-worker', '^src/team-worker/'],
-  ['runtime', '^src/(run|cancel|attempt|remote|gates|isolation|opchain|views|inbox|mcp)/'],
+  ['run', '^src/run/'],
+  ['cancel and views', '^src/(cancel|views)/'],
+  ['remote', '^src/remote/'],
+  ['attempt', '^src/attempt/'],
+  ['gates', '^src/gates/'],
+  ['isolation and opchain', '^src/(isolation|opchain)/'],
+  ['team-tools', '^src/team-tools/'],
+  ['session', '^src/session/'],
   ['handoffs', '^handoffs/'],
   ['machines and store', '^(machines|src/store)/'],
-  ['config and log', '^(config|src/log)/'],
+  ['config and domain', '^(config|src/domain)/'],
+  ['log', '^src/log/'],
   ['git and workers', '^(src/git|workers)/'],
   ['sys', '^src/sys/'],
 ];

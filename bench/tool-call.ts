@@ -7,12 +7,12 @@ import { performance } from 'node:perf_hooks';
 import { EventGroup } from '../src/log/event-group.js';
 import { LogDigest } from '../src/log/digest.js';
 import { createRun, runPaths } from '../src/log/write.js';
-import { EventLog } from '../src/run/event-log.js';
-import { LogFold } from '../src/run/log-fold.js';
-import type { RunSession } from '../src/run/session.js';
+import { EventLog } from '../src/session/event-log.js';
+import { LogFold } from '../src/session/log-fold.js';
+import type { RunSession } from '../src/session/session.js';
 import type { Logger } from '../src/sys/logger.js';
-import { openDesk } from '../src/mcp/desk.js';
-import { callTool } from '../src/mcp/server.js';
+import { openDesk } from '../src/team-tools/desk.js';
+import { callTool } from '../src/team-tools/server.js';
 import type { Comparison } from './compare.js';
 import { makeScratchDir } from './scratch.js';
 

@@ -8,9 +8,9 @@ import type { WorkerHandle } from '../../workers/types.js';
 import { findEscapees } from '../../workers/escapees.js';
 import { OUTPUT_FILE, PID_FILE } from '../../workers/wrapper.js';
 import type { AttemptFiles } from './records.js';
-import type { EventLog } from '../run/event-log.js';
-import type { WorkerRegistry } from './registry.js';
-import { TOOLS_FILE } from '../mcp/context.js';
+import type { EventLog } from '../session/event-log.js';
+import type { WorkerRegistry } from '../session/registry.js';
+import { TOOLS_FILE } from '../team-tools/context.js';
 
 // A handle for the attempt's unrecorded worker, recorded now; undefined when it never started.
 export function adoptUnrecorded(run: { readonly events: EventLog; readonly registry: WorkerRegistry }, input: AttemptInput, attemptDir: string): WorkerHandle | undefined {

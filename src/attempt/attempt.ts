@@ -7,24 +7,23 @@ import type { AgentAdapter, AgentConfig, LaunchSpec, WorkerBackend, WorkerHandle
 import { permissionFor } from '../../workers/adapters/permissions.js';
 import { escapeeMarker, stopEscapees, stopRunLeftovers } from '../../workers/escapees.js';
 import { elsewhere } from '../sys/proc.js';
-import { resolveAttemptAgent } from '../run/agents.js';
+import { resolveAttemptAgent } from './prepare/agents.js';
 import { adoptUnrecorded, workerMayHaveStarted } from './adopt.js';
 import { attemptFiles, finishInterrupted, type AttemptFiles } from './records.js';
 import { concludeAttempt } from './conclude.js';
 import { prepareAttempt } from '../isolation/attempt.js';
-import { runRemoteAttempt } from '../remote/attempt.js';
-import { attemptEnv } from './env.js';
-import { teamServerFor } from './team-server.js';
-import { handoffTextsOf } from '../run/handoff-texts.js';
-import { buildPrompt } from '../run/prompts.js';
-import type { RunSession } from '../run/session.js';
+import { attemptEnv } from './prepare/env.js';
+import { teamServerFor } from './prepare/team-server.js';
+import { handoffTextsOf } from './prepare/handoff-texts.js';
+import { buildPrompt } from './prepare/prompts.js';
+import type { RunSession } from '../session/session.js';
 import { watchWorker } from './watchdog.js';
-import { openDesk } from '../mcp/desk.js';
-import { askToolsFirst } from '../cancel/ask-tools.js';
+import { openDesk } from '../team-tools/desk.js';
+import { askToolsFirst } from './ask-tools.js';
 import { messagesTo } from '../log/fold/team.js';
-import { ANSWER_MS, writeToolsContext } from '../mcp/context.js';
+import { ANSWER_MS, writeToolsContext } from '../team-tools/context.js';
 import type { Stage } from '../../workers/types.js';
-import { earlierAttempt } from './earlier.js';
+import { earlierAttempt } from './prepare/earlier.js';
 
 export type AttemptRequest = AttemptInput;
 
@@ -36,9 +35,9 @@ const ESCAPEES_GATHER_MS = 25;
 // How many attempts of each session are between their start and their end.
 const underWay = new WeakMap<RunSession, number>();
 
-// The effect behind the machine's runAttempt actor.
+// The effect behind the machine's runAttempt actor when this machine runs the attempt (the queued
+// face, src/remote/attempt.ts, runs it on a team worker).
 export async function runAttempt(session: RunSession, input: AttemptRequest, signal: AbortSignal): Promise<void> {
-  if (session.remote) return runRemoteAttempt(session, input, signal);
   underWay.set(session, (underWay.get(session) ?? 0) + 1);
   try {
     await runLocalAttempt(session, input, signal);

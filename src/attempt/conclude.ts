@@ -8,11 +8,11 @@ import { OUTPUT_FILE } from '../../workers/wrapper.js';
 import type { Limits, NewEvent } from '../log/schema.js';
 import { finishInterrupted, taskFinished, type AttemptFiles, type RecordParts } from './records.js';
 import { readBoundedOutput } from './output.js';
-import { judgeResult, readResultFile, resultKindOf, type AgentResult, type ResultFileText } from './result.js';
-import { guardCliText } from './result-guard.js';
-import type { IsolationParts } from '../isolation/isolation.js';
+import { judgeResult, readResultFile, resultKindOf, type AgentResult, type ResultFileText } from '../domain/result.js';
+import { guardCliText } from '../domain/result-guard.js';
+import type { IsolationParts } from '../session/isolation.js';
 import { concludeTask } from '../isolation/attempt.js';
-import { checkBudgetSoon } from '../run/budget.js';
+import { checkBudgetSoon } from '../session/budget.js';
 import { plausibleSpend } from './spend-read.js';
 import { plainReason, readRateLimit } from '../../workers/adapters/rate-limit.js';
 

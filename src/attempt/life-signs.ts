@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { AgentAdapter, CliRetry } from '../../workers/types.js';
 import { OUTPUT_FILE } from '../../workers/wrapper.js';
 import { OutputLines } from './output-lines.js';
-import { guardCliText } from './result-guard.js';
+import { guardCliText } from '../domain/result-guard.js';
 
 // Files whose change is a sign of life (progress: a note through team_progress, written once it is
 // recorded); the output file is one unless the adapter reads it.

@@ -2,8 +2,8 @@
 import { join } from 'node:path';
 import type { AttemptInput } from '../../machines/types.js';
 import type { RunPaths } from '../log/write.js';
-import type { EventLog } from '../run/event-log.js';
-import type { Progress } from '../run/progress.js';
+import type { EventLog } from '../session/event-log.js';
+import type { Progress } from '../session/progress.js';
 
 // What an attempt's records use of a run: its folder, log, progress and session ids.
 export interface RecordParts {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { AttemptInput } from '../../machines/types.js';
 import type { AgentAdapter, AgentConfig, SpendSoFar } from '../../workers/types.js';
 import { OUTPUT_FILE } from '../../workers/wrapper.js';
-import { checkBudgetSoon, type BudgetParts } from '../run/budget.js';
+import { checkBudgetSoon, type BudgetParts } from '../session/budget.js';
 import type { TeamEvent } from '../log/schema.js';
 import { SpendReader } from './spend-read.js';
 

@@ -2,7 +2,7 @@
 // adoption), the worker and what it started stop: no process of a run outlives its record.
 import { escapeeMarker, stopEscapees } from '../../workers/escapees.js';
 import { elsewhere } from '../sys/proc.js';
-import type { RunSession } from '../run/session.js';
+import type { RunSession } from '../session/session.js';
 
 // Stops the attempt's recorded worker (polite request, grace, SIGTERM, SIGKILL to its group) and its escapees.
 export async function stopLiveAttempt(session: RunSession, taskId: string, attempt: number): Promise<void> {

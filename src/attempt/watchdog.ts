@@ -10,13 +10,13 @@ import { OUTPUT_FILE } from '../../workers/wrapper.js';
 import { attemptCapMs } from './cap.js';
 import { LifeSigns, lookEveryMs, silenceReason } from './life-signs.js';
 import { SpendWatch } from './spend-watch.js';
-import { resolveAgent } from '../run/agents.js';
+import { resolveAgent } from './prepare/agents.js';
 import type { TeamConfig } from '../../config/schema.js';
 import type { Limits } from '../log/schema.js';
-import type { CancelScope } from '../cancel/scope.js';
-import type { EventLog } from '../run/event-log.js';
-import type { Progress } from '../run/progress.js';
-import type { WorkerRegistry } from './registry.js';
+import type { CancelScope } from '../session/effects.js';
+import type { EventLog } from '../session/event-log.js';
+import type { Progress } from '../session/progress.js';
+import type { WorkerRegistry } from '../session/registry.js';
 
 // What the watchdog uses of a run: its log, progress, workers, cancel scope, config and limits.
 export interface WatchParts {

@@ -3,7 +3,7 @@
 import { LogWriteError } from '../sys/errors.js';
 import { takeCancelRequest, unsignalledRequestWaits } from './request.js';
 import { listenForStoreCancel, passCancelOn } from '../remote/writer.js';
-import type { RunSession } from '../run/session.js';
+import type { RunSession } from '../session/session.js';
 
 // How often the run folder is looked at for a request no signal announces.
 const REQUEST_POLL_MS = 500;

@@ -7,7 +7,7 @@ import { readRunFiles } from '../log/read.js';
 import { appendEvent, type RunPaths } from '../log/write.js';
 import { stopLeftoverGates } from '../gates/groups.js';
 import { acquireLock } from '../store/files/lock.js';
-import { WorkerRegistry } from '../attempt/registry.js';
+import { WorkerRegistry } from '../session/registry.js';
 
 // Stops every worker and verify gate the log recorded (and the run's tmux servers), then records
 // the run cancelled with `violation` and the damaged files in its reason; returns that reason and

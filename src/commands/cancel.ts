@@ -3,7 +3,7 @@
 // store: a request its writer and the run's workers hear at once); when it is gone, this process
 // takes the run over and does the same shutdown from the log (the orphan sweep).
 import { DeterminismError } from '../sys/errors.js';
-import type { Progress } from '../run/progress.js';
+import type { Progress } from '../session/progress.js';
 import type { ParsedArgs } from './args/args.js';
 import type { Project } from './args/project.js';
 import { askOrchestrator } from './light/cancel-ask.js';
@@ -46,7 +46,7 @@ async function cancelOnStore(args: ParsedArgs): Promise<number> {
     import('./args/project.js'),
     import('./args/args.js'),
     import('../log/guards.js'),
-    import('../run/progress.js'),
+    import('../session/progress.js'),
     import('../store/open.js'),
   ]);
   const project = openProject(args, { readsStore: true });

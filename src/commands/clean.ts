@@ -6,7 +6,7 @@ import { resolveRun, runPaths, runsDir } from '../log/write.js';
 import { UsageError } from '../sys/errors.js';
 import { cleanRun, type CleanReport } from '../isolation/clean.js';
 import { cleanOrphan, orphanRunIds } from '../isolation/clean-orphans.js';
-import { makeProgress, type Progress } from '../run/progress.js';
+import { makeProgress, type Progress } from '../session/progress.js';
 import { loadRunView } from '../log/read-view.js';
 import { optionalString, parseFlags } from './args/args.js';
 import { FLAGS } from './args/flags.js';

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { UsageError } from '../sys/errors.js';
-import { isOnPath } from '../run/agents.js';
+import { isOnPath } from '../attempt/prepare/agents.js';
 import { optionalString, parseFlags } from './args/args.js';
 import { FLAGS } from './args/flags.js';
 import { binFrom, pathWarnings } from './init/bin.js';

@@ -1,7 +1,7 @@
 // `team mcp --attempt-dir DIR`: the team tools over MCP (stdio) for the attempt whose folder is DIR.
 // The agent CLIs start it; it needs no store and no environment.
 import { resolve } from 'node:path';
-import { serveAttempt } from '../mcp/server.js';
+import { serveAttempt } from '../team-tools/server.js';
 import { parseFlags, requireString } from './args/args.js';
 import { TEAM_FLAGS } from './args/team-flags.js';
 import { readVersion } from './version.js';

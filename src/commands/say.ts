@@ -2,8 +2,8 @@
 // through the writer inbox. A running worker sees it at its next tool call; a task's next attempt
 // has it in its prompt.
 import { randomBytes } from 'node:crypto';
-import { sayProblem } from '../inbox/recipient.js';
-import { checkTeamText } from '../inbox/text.js';
+import { sayProblem } from '../team-tools/recipient.js';
+import { checkTeamText } from '../team-tools/text.js';
 import { validateId } from '../log/guards.js';
 import { UsageError } from '../sys/errors.js';
 import { openStore } from '../store/open.js';

@@ -6,7 +6,7 @@ import type { WorkerHandle } from '../../workers/types.js';
 import { redactSecrets } from '../log/guards.js';
 import { runGate } from './run.js';
 import { verifyDir } from '../isolation/integration.js';
-import type { IsolationParts } from '../isolation/isolation.js';
+import type { IsolationParts } from '../session/isolation.js';
 import type { RunPaths } from '../log/write.js';
 import type { TeamConfig } from '../../config/schema.js';
 

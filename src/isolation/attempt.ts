@@ -5,13 +5,13 @@ import { commitOf, isAncestor } from '../git/repo.js';
 import { abortMerge, filesWithMarkers, mergeInProgress, startConflictedMerge } from '../git/merge.js';
 import { commitAll, detach, ensureBranch, ensureWorktree, holderOf, listWorktrees } from '../git/worktree.js';
 import { append } from './facts.js';
-import { isWorkStage, taskBranch, taskOfBranch, type ConflictRecord } from './isolation.js';
+import { isWorkStage, taskBranch, taskOfBranch, type ConflictRecord } from '../session/isolation.js';
 import { ensureIntegration } from './integration.js';
 import { collectCommits } from './collect.js';
 import { replaceGitlinks } from './gitlinks.js';
 import { mergeTask } from './merge.js';
 import { mergeRemoteTask } from './remote.js';
-import type { IsolationParts } from './isolation.js';
+import type { IsolationParts } from '../session/isolation.js';
 
 // Puts the attempt's worker worktree on its task's branch (created from `team/<run>` at the
 // task's first attempt, when its blockedBy tasks are merged). A resumed attempt's live worktree

@@ -8,7 +8,7 @@ import { runPaths } from '../log/write.js';
 import { listWorktrees } from '../git/worktree.js';
 import { cleanRunGit, type CleanReport } from './clean.js';
 import { integrationBranch } from './start.js';
-import { worktreesRoots } from './worktree-root.js';
+import { worktreesRoots } from '../session/worktree-root.js';
 
 // The ids of `<worktrees folder>/<run>/` (a folder there, or a worktree git knows in one) with no run:
 // neither its run folder nor the local folder of a run in the PostgreSQL store (`.team/store-runs/<run>`,

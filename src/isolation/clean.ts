@@ -9,8 +9,8 @@ import { git, gitOrThrow, linesOf } from '../git/git.js';
 import { commitOf, dirtyPaths } from '../git/repo.js';
 import { listWorktrees } from '../git/worktree.js';
 import { commitsOnNoBranch } from '../git/head-log.js';
-import { TASK_SEPARATOR } from './isolation.js';
-import { worktreesRoots } from './worktree-root.js';
+import { TASK_SEPARATOR } from '../session/isolation.js';
+import { worktreesRoots } from '../session/worktree-root.js';
 
 // What one clean did: the worktrees removed, the branches deleted, what was kept and why.
 export interface CleanReport {

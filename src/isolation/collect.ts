@@ -8,7 +8,7 @@ import { abortMerge, mergeInProgress } from '../git/merge.js';
 import { refPart } from '../git/ref-part.js';
 import { commitOf } from '../git/repo.js';
 import { commitAll } from '../git/worktree.js';
-import type { IsolationParts } from './isolation.js';
+import type { IsolationParts } from '../session/isolation.js';
 import { append } from './facts.js';
 
 // Brings the attempt's commits made off `branch` in the worktree at `path` onto it, and leaves the

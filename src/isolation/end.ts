@@ -4,11 +4,11 @@ import { relative } from 'node:path';
 import { git, linesOf } from '../git/git.js';
 import { listWorktrees } from '../git/worktree.js';
 import { append } from './facts.js';
-import { INTEGRATION_WORKTREE, TASK_SEPARATOR, taskOfBranch } from './isolation.js';
+import { INTEGRATION_WORKTREE, TASK_SEPARATOR, taskOfBranch } from '../session/isolation.js';
 import { ensureIntegration } from './integration.js';
 import { saveLeftovers } from './attempt.js';
 import { checkCheckout } from './watch.js';
-import type { IsolationParts } from './isolation.js';
+import type { IsolationParts } from '../session/isolation.js';
 
 export interface KeptBranch {
   branch: string;

@@ -3,7 +3,7 @@
 import type { AttemptInput } from '../../machines/types.js';
 import { git, gitOrThrow, identity, linesOf } from '../git/git.js';
 import { gitlinksAdded, stagePlain } from '../git/nested-repos.js';
-import type { IsolationParts } from './isolation.js';
+import type { IsolationParts } from '../session/isolation.js';
 import { append } from './facts.js';
 
 // Replaces the gitlinks `branch` adds since it left `team/<run>` by their folders' files, committed

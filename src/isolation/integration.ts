@@ -4,9 +4,9 @@ import { excludeTeamFolder } from '../git/team-exclude.js';
 import { ensureBranch, ensureWorktree, stashAll } from '../git/worktree.js';
 import { abortMerge, mergeInProgress } from '../git/merge.js';
 import { commitOf } from '../git/repo.js';
-import type { IsolationParts } from './isolation.js';
+import type { IsolationParts } from '../session/isolation.js';
 import { append } from './facts.js';
-import { INTEGRATION_WORKTREE } from './isolation.js';
+import { INTEGRATION_WORKTREE } from '../session/isolation.js';
 import { keepRecordedTip } from './recorded-tip.js';
 
 // The integration worktree, ready, where verify's gates and agents run (the project without isolation).

@@ -6,7 +6,7 @@ import { mergeBranch } from '../git/merge.js';
 import { append } from './facts.js';
 import { ensureIntegration, stashLeftovers } from './integration.js';
 import { checkCheckout } from './watch.js';
-import type { IsolationParts } from './isolation.js';
+import type { IsolationParts } from '../session/isolation.js';
 
 // Merges the task's branch into the integration branch: once, even across a crash mid-merge.
 export async function mergeTask(run: IsolationParts, input: AttemptInput, branch: string): Promise<string | undefined> {

@@ -3,7 +3,7 @@
 // that commit, never re-made from the run's base; what it pointed to instead is kept as a branch.
 import { git, gitOrThrow } from '../git/git.js';
 import { commitOf } from '../git/repo.js';
-import type { IsolationParts } from './isolation.js';
+import type { IsolationParts } from '../session/isolation.js';
 import { append } from './facts.js';
 
 // A branch keepRecordedTip put back: where it pointed before (undefined when it was gone).

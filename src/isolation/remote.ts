@@ -4,8 +4,8 @@
 import type { AttemptInput } from '../../machines/types.js';
 import { fetchIntoBranch, pushBranch } from '../git/remote.js';
 import { mergeTask } from './merge.js';
-import { taskBranch } from './isolation.js';
-import type { IsolationParts } from './isolation.js';
+import { taskBranch } from '../session/isolation.js';
+import type { IsolationParts } from '../session/isolation.js';
 
 // Fetches and merges the task's branch, then pushes the integration branch; why the task fails instead.
 export async function mergeRemoteTask(run: IsolationParts, input: AttemptInput): Promise<string | undefined> {

@@ -6,7 +6,7 @@ import { relative } from 'node:path';
 import { git } from '../git/git.js';
 import { lockHeld, locksIn, refLocks } from '../git/stale-locks.js';
 import { listWorktrees } from '../git/worktree.js';
-import type { IsolationParts } from './isolation.js';
+import type { IsolationParts } from '../session/isolation.js';
 import { append } from './facts.js';
 
 // Removes the stale locks of the run's worktrees and branches, and reports those of the user's checkout.

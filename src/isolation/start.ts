@@ -5,10 +5,10 @@ import type { IsolationRecord } from '../log/schema.js';
 import { UsageError } from '../sys/errors.js';
 import { dirtyPaths, probeRepo } from '../git/repo.js';
 import { gitWriteProblem } from '../git/team-exclude.js';
-import type { IsolationParts } from './isolation.js';
+import type { IsolationParts } from '../session/isolation.js';
 import { watchCheckout } from './watch.js';
 import { ensureIntegration } from './integration.js';
-import { worktreesRecord } from './worktree-root.js';
+import { worktreesRecord } from '../session/worktree-root.js';
 
 // The integration branch of a run.
 export function integrationBranch(runId: string): string {

@@ -3,7 +3,7 @@
 // for status, the end message and `team land`, which refuses until the person acknowledges it.
 import { describeCheckoutChanges, readCheckoutState } from '../git/checkout-state.js';
 import { git } from '../git/git.js';
-import type { IsolationParts } from './isolation.js';
+import type { IsolationParts } from '../session/isolation.js';
 import { append } from './facts.js';
 
 // Reads the user's checkout at the run's start, unless the log holds a reading already (a resume).

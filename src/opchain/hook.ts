@@ -1,7 +1,7 @@
 // The runtime's one call into the checkpoint: at every stage change and at the run's end.
 import type { RunPaths, WriteOptions } from '../log/write.js';
 import type { Logger } from '../sys/logger.js';
-import type { Progress } from '../run/progress.js';
+import type { Progress } from '../session/progress.js';
 import type { RunView } from '../log/fold/fold.js';
 import { CHECKPOINT_FILE, writeTeamCheckpoint } from './write.js';
 

@@ -9,13 +9,13 @@ import type { AttemptInput } from '../../machines/types.js';
 import type { WorkerExit } from '../../workers/types.js';
 import { attemptJobId, attemptQueue } from '../store/pg/attempt-job.js';
 import { cancelUntakenJob } from '../store/pg/leases.js';
-import { resolveAgent } from '../run/agents.js';
+import { resolveAgent } from '../attempt/prepare/agents.js';
 import { finishInterrupted, taskFinished } from '../attempt/records.js';
 import { concludeEnd } from '../attempt/conclude.js';
-import { guardCliText } from '../attempt/result-guard.js';
-import type { RunSession } from '../run/session.js';
+import { guardCliText } from '../domain/result-guard.js';
+import type { RunSession } from '../session/session.js';
 import { workerWord, type RemoteEnd } from './worker-news.js';
-import { passStopOn } from './writer.js';
+import { newsOf, passStopOn } from './writer.js';
 
 // A finished report as a worker writes it (src/team-worker/attempt.ts); anything else is refused.
 const finishedBody = z.object({
@@ -30,7 +30,8 @@ const finishedBody = z.object({
 // The effect behind runAttempt when a team worker runs the attempt.
 export async function runRemoteAttempt(session: RunSession, input: AttemptInput, signal: AbortSignal): Promise<void> {
   const remote = session.remote!;
-  const waiting = remote.news.waitFor(input);
+  const news = newsOf(remote);
+  const waiting = news.waitFor(input);
   try {
     let end = await Promise.race([waiting, aborted(signal)]);
     if (end === 'aborted') {
@@ -53,7 +54,7 @@ export async function runRemoteAttempt(session: RunSession, input: AttemptInput,
     }
     await conclude(session, input, end, signal);
   } finally {
-    remote.news.forget(input);
+    news.forget(input);
   }
 }
 

@@ -4,20 +4,20 @@
 import type { AttemptInput } from '../../machines/types.js';
 import { permissionFor } from '../../workers/adapters/permissions.js';
 import type { AttemptJob } from '../store/pg/attempt-job.js';
-import { resolveAttemptAgent } from '../run/agents.js';
+import { resolveAttemptAgent } from '../attempt/prepare/agents.js';
 import { attemptCapMs } from '../attempt/cap.js';
-import { attemptEnv } from '../attempt/env.js';
-import { handoffTextsOf } from '../run/handoff-texts.js';
-import { isWorkStage, taskBranch } from '../isolation/isolation.js';
+import { attemptEnv } from '../attempt/prepare/env.js';
+import { handoffTextsOf } from '../attempt/prepare/handoff-texts.js';
+import { isWorkStage, taskBranch } from '../session/isolation.js';
 import { conflictToFix } from '../isolation/attempt.js';
-import { buildPrompt } from '../run/prompts.js';
+import { buildPrompt } from '../attempt/prepare/prompts.js';
 import { messagesTo } from '../log/fold/team.js';
 import { hasTeamTools } from '../../workers/adapters/team-tools.js';
 import type { TeamConfig } from '../../config/schema.js';
 import type { Limits } from '../log/schema.js';
 import type { RunPaths } from '../log/write.js';
-import type { IsolationParts } from '../isolation/isolation.js';
-import { earlierEnd } from '../attempt/earlier.js';
+import type { IsolationParts } from '../session/isolation.js';
+import { earlierEnd } from '../attempt/prepare/earlier.js';
 
 // What making an attempt's job uses of a run: its isolation, folder, config, limits and size.
 export type JobParts = IsolationParts & {

@@ -11,11 +11,11 @@ import type { WorkerReports } from '../log/fold/types.js';
 import { readWorkerNews, type ExpiredLease, type Report } from '../store/pg/reports.js';
 import type { PgStore } from '../store/pg/store.js';
 import { terminalLine } from '../sys/terminal-text.js';
-import { guardCliText } from '../attempt/result-guard.js';
+import { guardCliText } from '../domain/result-guard.js';
 import { plausibleSpend } from '../attempt/spend-read.js';
 import { recordSpend } from '../attempt/spend-watch.js';
-import type { EventLog } from '../run/event-log.js';
-import type { Progress } from '../run/progress.js';
+import type { EventLog } from '../session/event-log.js';
+import type { Progress } from '../session/progress.js';
 import type { Logger } from '../sys/logger.js';
 
 // What of the run's session the news needs: its log, where it says things, its id.

@@ -1,37 +1,33 @@
 // A run's writer on the PostgreSQL store: its connections (store, pg-boss, the writer lock, the
 // request listener) and the workers' news. Requests from other machines reach it by NOTIFY; a
 // cancel it records is passed on to the workers the same way.
-import type PgBoss from 'pg-boss';
 import { closeQueue } from '../store/pg/queue.js';
 import { lastRequestId, listenRequests, readRequests, writeRequest } from '../store/pg/requests.js';
-import type { PgEventGroup } from '../store/pg/event-group.js';
-import type { PgStore } from '../store/pg/store.js';
-import type { KeptWriterLock } from '../store/pg/kept-lock.js';
+import type { StoreLink } from '../session/store-link.js';
 import type { Logger } from '../sys/logger.js';
 import { WorkerNews, type NewsParts } from './worker-news.js';
 
-// What a writer holds of the store.
-export interface StoreLink {
-  url: string;
-  store: PgStore;
-  boss: PgBoss;
-  lock: KeptWriterLock;
-  sink: PgEventGroup;
+// The workers' news of each writer's hold on the store: made with the session (it reads the log's
+// fold as the session began), closed with the run.
+const NEWS = new WeakMap<StoreLink, WorkerNews>();
+
+// Starts the workers' news of a session on the store.
+export function startNews(session: NewsParts & { remote?: StoreLink }): void {
+  if (session.remote) NEWS.set(session.remote, new WorkerNews(session, session.remote.store));
 }
 
-export interface Remote extends StoreLink {
-  news: WorkerNews;
-}
-
-// The writer's part of the session, once the session exists (the news reads its log's fold).
-export function makeRemote(session: NewsParts, link: StoreLink): Remote {
-  return { ...link, news: new WorkerNews(session, link.store) };
+// The workers' news of a session on the store (startNews made it).
+export function newsOf(link: StoreLink): WorkerNews {
+  const news = NEWS.get(link);
+  // Our bug: a session on the store is made with its news (run/hold.ts).
+  if (!news) throw new Error('the workers\' news of this run was not started with its session');
+  return news;
 }
 
 // What of the run's session a cancel request needs: the writer's hold on the store, the run, its log,
 // and the grace an attempt with the team tools gets to end itself (team.shutdownTimeoutMs).
 interface WriterParts {
-  remote?: Remote;
+  remote?: StoreLink;
   runId: string;
   log: Logger;
   config?: { team: { shutdownTimeoutMs: number } };
@@ -94,9 +90,14 @@ export async function listenForStoreCancel(session: WriterParts, onCancel: (by: 
 const REQUEST_POLL_MS = 2_000;
 
 // Ends what the writer holds, the lock last (a successor may take the run once it is free).
-export async function closeRemote(link: StoreLink & { news?: WorkerNews }): Promise<void> {
-  link.news?.close();
+export async function closeRemote(link: StoreLink): Promise<void> {
+  closeNews(link);
   await closeQueue(link.boss).catch(() => undefined);
   await link.lock.release();
   await link.store.close().catch(() => undefined);
+}
+
+// Stops the workers' news of a hold on the store (a second close does nothing).
+export function closeNews(link: StoreLink | undefined): void {
+  if (link) NEWS.get(link)?.close();
 }

@@ -1,7 +1,7 @@
 // Progress lines for the machine's own records.
 import type { NewEvent } from '../log/schema.js';
-import type { EventLog } from './event-log.js';
-import type { Progress } from './progress.js';
+import type { EventLog } from '../session/event-log.js';
+import type { Progress } from '../session/progress.js';
 import { terminalLine } from '../sys/terminal-text.js';
 
 // Tells the person (and --json readers) about a record as it is written.

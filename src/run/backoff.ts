@@ -3,7 +3,7 @@
 // takeover rebuilds the context from the log and sets the timers again for what is left.
 import type { AnyActorRef } from 'xstate';
 import type { PipelineContext } from '../../machines/types.js';
-import type { RunSession } from './session.js';
+import type { RunSession } from '../session/session.js';
 
 // Sets a timer for every back-off under way, as the machine's snapshots show them; returns the stop.
 export function watchBackoffs(session: Pick<RunSession, 'events' | 'progress'>, actor: AnyActorRef): () => void {

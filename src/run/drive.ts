@@ -7,20 +7,20 @@ import { LogWriteError, UsageError } from '../sys/errors.js';
 import { listenForCancel } from '../cancel/listen.js';
 import { stopFinishedLeftovers } from '../attempt/attempt.js';
 import { bindMachine } from './provide.js';
-import { makeMachineSnapshot, saveMachineSnapshot, snapshotDue } from './machine-snapshot.js';
-import { resumeEvent, type Replay } from './replay.js';
-import type { RunSession } from './session.js';
+import { makeMachineSnapshot, saveMachineSnapshot, snapshotDue } from '../session/machine-snapshot.js';
+import { resumeEvent, type Replay } from '../session/replay.js';
+import type { RunSession } from '../session/session.js';
 import { settleBranches } from '../isolation/end.js';
 import { sweepStaleLocks } from '../isolation/stale-locks.js';
 import { watchCheckout } from '../isolation/watch.js';
 import { stopLeftoverGates } from '../gates/groups.js';
-import { passCancelOn } from '../remote/writer.js';
-import { takeInbox } from '../inbox/take.js';
-import { INBOX_KINDS } from '../inbox/kinds.js';
+import { closeNews, passCancelOn } from '../remote/writer.js';
+import { takeInbox } from '../team-tools/take.js';
+import { INBOX_KINDS } from '../team-tools/kinds.js';
 import { FileStore } from '../store/files/store.js';
 import { watchBackoffs } from './backoff.js';
 import { isBudgetStopped } from '../../machines/budget-steps.js';
-import { budgetRaised, checkBudgetSoon } from './budget.js';
+import { budgetRaised, checkBudgetSoon } from '../session/budget.js';
 import type { EventOf } from '../log/schema.js';
 
 export type DriveOutcome = { kind: 'completed' | 'failed' | 'cancelled' | 'stopped'; reason: string };
@@ -172,7 +172,7 @@ function outcomeOf(snapshot: Snapshot): DriveOutcome | undefined {
 // A run that has not ended (a stop for a decision, our error) leaves its workers to the next takeover.
 async function cleanUp(session: RunSession, ended: boolean): Promise<void> {
   session.registry.close();
-  session.remote?.news.close();
+  closeNews(session.remote);
   if (!session.keepPanes) {
     await session.registry.killTmuxServers(session.runId, (error) => session.log.warn({ err: error }, 'tmux cleanup failed'));
   }

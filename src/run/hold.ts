@@ -12,8 +12,9 @@ import type { PgStore } from '../store/pg/store.js';
 import { writerName } from '../store/pg/writer-lock.js';
 import { KeptWriterLock, lastEventName } from '../store/pg/kept-lock.js';
 import type { RunStore } from '../store/types.js';
-import { closeRemote, type StoreLink } from '../remote/writer.js';
-import { makeSession, type RunSession, type SessionOptions } from './session.js';
+import { closeRemote, startNews } from '../remote/writer.js';
+import type { StoreLink } from '../session/store-link.js';
+import { makeSession, type RunSession, type SessionOptions } from '../session/session.js';
 
 // This machine's folder of the run, the session that drives it, and the release of the run's lock
 // (and of what else the writer holds).
@@ -45,6 +46,7 @@ async function holdStoreRun(store: PgStore, runId: string, outageMs: number): Pr
       keepTeamOutOfGit(paths.projectDir);
       mkdirSync(paths.handoffsDir, { recursive: true });
       const made = makeSession({ ...options, paths, log: makeRunLogger(paths.logFile), store: link });
+      startNews(made);
       void link.lock.gone.then((error) => made.cancel.fail(new LogWriteError(runId, error)));
       return (session = made);
     },

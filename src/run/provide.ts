@@ -7,6 +7,7 @@ import type { AttemptInput, HandoffInput } from '../../machines/types.js';
 import type { NewEvent } from '../log/schema.js';
 import { runAttempt, type AttemptRequest } from '../attempt/attempt.js';
 import { makeAttemptJob } from '../remote/job.js';
+import { runRemoteAttempt } from '../remote/attempt.js';
 import { taskFinished } from '../attempt/records.js';
 import { stopLiveAttempt } from '../attempt/stop-live.js';
 import { LogWriteError, UsageError } from '../sys/errors.js';
@@ -14,10 +15,12 @@ import { runGates } from '../gates/gates.js';
 import { scanChanges } from '../gates/changes.js';
 import { announceRecord } from './announce.js';
 import { triggersCheckpoint, updateCheckpointAfter } from '../opchain/hook.js';
-import type { RunSession } from './session.js';
+import type { RunSession } from '../session/session.js';
 
 // The pipeline machine with real workers, gates, handoffs and log writes.
 export function bindMachine(session: RunSession) {
+  // Who runs an attempt, chosen once for the session: this machine, or a team worker through the store.
+  const attemptOn = session.remote ? runRemoteAttempt : runAttempt;
   return pipelineMachine.provide({
     actors: {
       runAttempt: fromPromise<void, AttemptInput>(async ({ input, signal }) => {
@@ -30,7 +33,7 @@ export function bindMachine(session: RunSession) {
         await Promise.resolve();
         try {
           await session.events.flush();
-          await runAttempt(session, input as AttemptRequest, signal);
+          await attemptOn(session, input as AttemptRequest, signal);
         } catch (error) {
           // Our bug, not the agent's: the attempt fails with the error as evidence; the team goes on.
           // A log that cannot be written has already stopped the run: nothing more is recorded.

@@ -9,7 +9,7 @@ import type { TeamConfig } from '../../config/schema.js';
 import type { FoldState } from '../log/fold/types.js';
 import type { EventOf } from '../log/schema.js';
 import { UsageError } from '../sys/errors.js';
-import { isAgentName } from './agents.js';
+import { isAgentName } from '../attempt/prepare/agents.js';
 
 const ENDED = new Set(['completed', 'failed', 'cancelled']);
 

@@ -7,8 +7,8 @@ import { UsageError } from '../sys/errors.js';
 import { integrationBranch } from '../isolation/start.js';
 import { pushIntegration } from '../isolation/remote.js';
 import { ensureIntegration } from '../isolation/integration.js';
-import { worktreesRecord } from '../isolation/worktree-root.js';
-import type { RunSession } from './session.js';
+import { worktreesRecord } from '../session/worktree-root.js';
+import type { RunSession } from '../session/session.js';
 
 // Without team.remote, a run on the store has no branches: each worker works in its own folder.
 const NO_REMOTE = { mode: 'none' as const, reason: 'attempts run on team workers, each in its own folder, and no team.remote carries the code between them' };

@@ -15,13 +15,13 @@ import { fetchIntoBranch } from '../git/remote.js';
 import { UsageError } from '../sys/errors.js';
 import { foldInput, type RunStore } from '../store/types.js';
 import { holdRun } from './hold.js';
-import { holdCancelSignals } from '../cancel/hold.js';
+import { holdCancelSignals } from '../session/held-signals.js';
 import { assertRunsWritable } from './writable.js';
-import type { Progress } from './progress.js';
-import { readForReplay, writeMachineSnapshot } from './machine-snapshot.js';
-import { replayRun, type Replay } from './replay.js';
+import type { Progress } from '../session/progress.js';
+import { readForReplay, writeMachineSnapshot } from '../session/machine-snapshot.js';
+import { replayRun, type Replay } from '../session/replay.js';
 import { saveFold } from '../log/read-view.js';
-import type { RunSession } from './session.js';
+import type { RunSession } from '../session/session.js';
 
 // A temporary file this old in events/ or handoffs/ is a write its dead orchestrator never finished.
 const TORN_AGE_MS = 5_000;

@@ -1,5 +1,5 @@
 // One store interface, two stores: the files under .team/runs (the default) and PostgreSQL. The
-// fold (src/run/replay.ts, src/log/fold/fold.ts) reads either, the bodies being the same.
+// fold (src/session/replay.ts, src/log/fold/fold.ts) reads either, the bodies being the same.
 import type { Approval, NewEvent, TeamEvent } from '../log/schema.js';
 import type { ApprovalView } from '../log/approvals.js';
 import type { Problem, RunFiles } from '../log/read.js';

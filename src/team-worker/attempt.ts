@@ -12,16 +12,16 @@ import { recordLaunch } from './leftovers.js';
 import { usageOf, watchLife, watchOutputTail, watchSessionId } from './usage.js';
 import { watchSpend, type SpendWatcher } from './spend.js';
 import { readBoundedOutput } from '../attempt/output.js';
-import { readResultFile } from '../attempt/result.js';
-import { teamServerFor } from '../attempt/team-server.js';
+import { readResultFile } from '../domain/result.js';
+import { teamServerFor } from '../attempt/prepare/team-server.js';
 import { completeJob, failJob, renewLease, type TakenAttempt } from '../store/pg/leases.js';
 import { writeReport } from '../store/pg/reports.js';
 import type { WorkerContext } from './context.js';
 import { keepLease } from './lease.js';
 import { openAttemptTree, type AttemptTree, type GitOutcome } from './git.js';
 import { relayCalls, relaySite, type CallRelay } from './relay.js';
-import { ANSWER_MS, writeToolsContext } from '../mcp/context.js';
-import { CALLS_DIR } from '../mcp/calls.js';
+import { ANSWER_MS, writeToolsContext } from '../team-tools/context.js';
+import { CALLS_DIR } from '../team-tools/calls.js';
 
 // The output a finished report carries (its head and tail): where a fenced result may be found.
 const OUTPUT_REPORT_LIMIT = 64 * 1024;

@@ -4,9 +4,9 @@
 // result of team_done are written here, where the watchdog and the finished report read them.
 import type { Stage } from '../../workers/types.js';
 import { foldOf } from '../log/fold/fold.js';
-import { handleCall, type CallSite } from '../mcp/answer.js';
-import { takeOpenCalls, writeAnswer, type ToolCall } from '../mcp/calls.js';
-import { callEventKey } from '../mcp/desk.js';
+import { handleCall, type CallSite } from '../team-tools/answer.js';
+import { takeOpenCalls, writeAnswer, type ToolCall } from '../team-tools/calls.js';
+import { callEventKey } from '../team-tools/desk.js';
 import type { PgStore } from '../store/pg/store.js';
 
 // How often the calls folder and, while calls wait, the log are looked at.

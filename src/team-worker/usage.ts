@@ -5,7 +5,7 @@
 import type { AgentAdapter, AgentReport } from '../../workers/types.js';
 import { LifeSigns, lookEveryMs, silenceReason } from '../attempt/life-signs.js';
 import { readBoundedOutput } from '../attempt/output.js';
-import { guardCliText } from '../attempt/result-guard.js';
+import { guardCliText } from '../domain/result-guard.js';
 import { lastLine } from '../views/watch/model.js';
 
 // How often a running attempt's output is looked at for its session id, and for its last line.

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeProjects } from '../helpers/project.js';
 import { makeGitProject } from '../helpers/git-project.js';
-import { earlierSection } from '../../src/attempt/earlier.js';
+import { earlierSection } from '../../src/attempt/prepare/earlier.js';
 
 afterAll(removeProjects);
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type * as HandoffsRead from '../../handoffs/read.js';
 import type * as CheckpointRead from '../../src/log/read.js';
 import type * as CheckpointStore from '../../src/log/write.js';
-import type * as Replay from '../../src/run/replay.js';
+import type * as Replay from '../../src/session/replay.js';
 import { importBuilt, type LedgerLine, type RecoveryProject } from './recovery-project.js';
 
 type Event = Record<string, unknown> & { file: string };
@@ -89,7 +89,7 @@ export async function handoffProblems(project: RecoveryProject, events: Event[],
 
 // Folding the run's log through the machine reproduces its recorded state and outcome; throws a DeterminismError otherwise.
 export async function replayOf(project: RecoveryProject): Promise<{ value: unknown; status: string; pending: unknown[] }> {
-  const { replayRun } = await importBuilt<typeof Replay>('src/run/replay.js');
+  const { replayRun } = await importBuilt<typeof Replay>('src/session/replay.js');
   const { readRunFiles } = await importBuilt<typeof CheckpointRead>('src/log/read.js');
   const { runPaths } = await importBuilt<typeof CheckpointStore>('src/log/write.js');
   const files = readRunFiles(runPaths(project.dir, project.runId()));

@@ -3,7 +3,7 @@ import { initialTransition, transition } from 'xstate';
 import { pipelineMachine } from '../../machines/pipeline.js';
 import type { PipelineEvent, PipelineInput, TaskDef } from '../../machines/types.js';
 import type { NewEvent, TeamEvent } from '../../src/log/schema.js';
-import { recordsOf, type PipelineSnapshot } from '../../src/run/replay.js';
+import { recordsOf, type PipelineSnapshot } from '../../src/session/replay.js';
 import { startedEvent, toLogEvent } from './log.js';
 
 export const LIMITS = { maxTasks: 50, maxFixLoops: 3, maxTaskAttempts: 2, maxIterations: 10, statusCheckMs: 300_000, reassignMs: 600_000, shutdownTimeoutMs: 15_000 };

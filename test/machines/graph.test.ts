@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { transition } from 'xstate';
 import { getShortestPaths, getSimplePaths } from 'xstate/graph';
 import type { PipelineEvent, PipelineInput } from '../../machines/types.js';
-import { recordsOf } from '../../src/run/replay.js';
+import { recordsOf } from '../../src/session/replay.js';
 import { Driver, LIMITS, makeInput } from './drive.js';
 import { activeIds, ALL, finalSources, keyOf, nameOf, pipelineMachine, proposeEvents, type Proposals } from './graph.js';
 

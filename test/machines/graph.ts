@@ -2,7 +2,7 @@
 import { getStateNodes, type AnyStateNode } from 'xstate/graph';
 import { pipelineMachine } from '../../machines/pipeline.js';
 import type { PipelineEvent, TaskDef } from '../../machines/types.js';
-import type { PipelineSnapshot } from '../../src/run/replay.js';
+import type { PipelineSnapshot } from '../../src/session/replay.js';
 
 export interface Proposals {
   /** cancel.requested in every live state. */

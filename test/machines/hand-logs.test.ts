@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { replayRun } from '../../src/run/replay.js';
+import { replayRun } from '../../src/session/replay.js';
 import { CANCELLED, COMPLETED, FIX_LOOP, KILLED_MID_EXEC } from './hand-logs.js';
 import { resumeAt } from './resume.js';
 

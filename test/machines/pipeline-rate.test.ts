@@ -1,6 +1,6 @@
 // The pipeline machine under rate limits and a budget (issue 29): pure transitions, replayed from the log.
 import { describe, expect, it } from 'vitest';
-import { replayRun } from '../../src/run/replay.js';
+import { replayRun } from '../../src/session/replay.js';
 import { backoffMs, laneFree } from '../../machines/throttle.js';
 import { isBudgetStopped } from '../../machines/budget-steps.js';
 import { Driver, LIMITS, makeInput } from './drive.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TeamEvent } from '../../src/log/schema.js';
-import type { MachineState } from '../../src/run/machine-snapshot.js';
-import { replayRun } from '../../src/run/replay.js';
+import type { MachineState } from '../../src/session/machine-snapshot.js';
+import { replayRun } from '../../src/session/replay.js';
 import { RECORDED_ROUTES as ROUTES } from './recorded-routes.js';
 
 // The machine state after the first `seen` events, as a snapshot file holds it (JSON, no inPlace).

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TeamEvent } from '../../src/log/schema.js';
 import { DeterminismError } from '../../src/sys/errors.js';
-import { replayRun } from '../../src/run/replay.js';
+import { replayRun } from '../../src/session/replay.js';
 import { DIAMOND, Driver, makeInput } from './drive.js';
 import { driverWith, fixOnce, independent, T1, toExec, toVerify, verifyOnce } from './routes.js';
 

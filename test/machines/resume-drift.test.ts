@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TeamEvent } from '../../src/log/schema.js';
-import { replayRun } from '../../src/run/replay.js';
+import { replayRun } from '../../src/session/replay.js';
 import { resumeAt } from './resume.js';
 import { RECORDED_ROUTES } from './recorded-routes.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { transition } from 'xstate';
 import { getShortestPaths } from 'xstate/graph';
 import type { PipelineEvent, PipelineInput, RoutingPolicy } from '../../machines/types.js';
-import { recordsOf, replayRun } from '../../src/run/replay.js';
+import { recordsOf, replayRun } from '../../src/session/replay.js';
 import { renderHandoff } from '../../handoffs/render.js';
 import type { NewEvent } from '../../src/log/schema.js';
 import { Driver, LIMITS, makeInput } from './drive.js';

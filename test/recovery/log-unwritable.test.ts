@@ -4,7 +4,7 @@
 import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MACHINE_SNAPSHOT_FILE } from '../../src/run/machine-snapshot.js';
+import { MACHINE_SNAPSHOT_FILE } from '../../src/session/machine-snapshot.js';
 import { leftoverProcesses } from '../helpers/recovery-procs.js';
 import { makeRecoveryProject, removeRecoveryProjects, type RecoveryProject } from '../helpers/recovery-project.js';
 import { waitForEvent } from '../helpers/recovery-wait.js';

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config/load.js';
 import type { AttemptInput, Stage } from '../../machines/types.js';
 import { configSchema } from '../../config/schema.js';
-import { buildPrompt, type PromptContext } from '../../src/run/prompts.js';
+import { buildPrompt, type PromptContext } from '../../src/attempt/prepare/prompts.js';
 
 const INPUT: AttemptInput = {
   taskId: 't2',

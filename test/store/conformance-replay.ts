@@ -8,7 +8,7 @@ import { hashFile } from '../../src/log/approvals.js';
 import { approvalFileName } from '../../src/log/write.js';
 import type { NewEvent } from '../../src/log/schema.js';
 import { DeterminismError } from '../../src/sys/errors.js';
-import { replayRun } from '../../src/run/replay.js';
+import { replayRun } from '../../src/session/replay.js';
 import { Driver, makeInput } from '../machines/drive.js';
 import { fixOnce, independent, toExec, toVerify, verifyOnce } from '../machines/routes.js';
 import type { StoreFixture } from './conformance.js';

@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { judgeResult, readResult, type ResultFileText } from '../../src/attempt/result.js';
+import { judgeResult, readResult, type ResultFileText } from '../../src/domain/result.js';
 import { attemptJobId } from '../../src/store/pg/attempt-job.js';
 import { writeRequest } from '../../src/store/pg/requests.js';
 import { openTails } from '../../src/views/watch/tails.js';

@@ -5,7 +5,7 @@ import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { execa } from 'execa';
 import { UsageError } from '../../sys/errors.js';
-import { isExecutable, isOnPath } from '../../run/agents.js';
+import { isExecutable, isOnPath } from '../../attempt/prepare/agents.js';
 import type { Cli } from './files.js';
 
 // How a user puts `team` on the PATH; said wherever `team` does not resolve.

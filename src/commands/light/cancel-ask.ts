@@ -11,7 +11,7 @@ import { readRunEnd, readStartedGrace } from '../../log/run-marks.js';
 import { resolveRun, type RunPaths } from '../../log/write.js';
 import { writeCancelRequest } from '../../cancel/request.js';
 import { holderStillAlive, inOtherNamespace, liveHolder, signalHolder, type LockHolder } from '../../store/files/lock.js';
-import { makeProgress, type Progress } from '../../run/progress.js';
+import { makeProgress, type Progress } from '../../session/progress.js';
 import { optionalString, parseFlags, type ParsedArgs } from '../args/args.js';
 import { FLAGS } from '../args/flags.js';
 import { openProjectDir } from '../args/project-dir.js';

@@ -1,7 +1,7 @@
 // The foreground run's progress: the live view on a wide terminal, today's line per event otherwise.
 // The view's modules (log-update and its text measures cost ~100 ms to load) load only to be shown.
 import { runPaths } from '../../log/write.js';
-import { makeProgress, type Progress } from '../../run/progress.js';
+import { makeProgress, type Progress } from '../../session/progress.js';
 import { MIN_COLUMNS } from './frame.js';
 
 // How often the foreground view redraws.

@@ -7,7 +7,7 @@ import { codex } from '../../../workers/adapters/codex.js';
 import { gemini } from '../../../workers/adapters/gemini.js';
 import { opencode } from '../../../workers/adapters/opencode.js';
 import { hasTeamTools, TEAM_TOOL_NAMES } from '../../../workers/adapters/team-tools.js';
-import { teamServerFor } from '../../../src/attempt/team-server.js';
+import { teamServerFor } from '../../../src/attempt/prepare/team-server.js';
 import type { AdapterInput, AgentAdapter, AgentConfig } from '../../../workers/types.js';
 import { makeInput } from './fixtures.js';
 

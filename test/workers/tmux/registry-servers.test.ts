@@ -2,7 +2,7 @@
 // failed to open (nothing in the log names that server): no orphaned tmux server is left.
 import { existsSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { WorkerRegistry } from '../../../src/attempt/registry.js';
+import { WorkerRegistry } from '../../../src/session/registry.js';
 import { resolveTarget, runTmux, toServerName } from '../../../workers/tmux/tmux-run.js';
 import { makeTestRun, toNodeCommand, type TestRun } from './tmux-test-run.js';
 

@@ -2,11 +2,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ROLE_TEMPLATES, type TeamConfig } from '../../config/schema.js';
-import type { AttemptInput } from '../../machines/types.js';
-import { UsageError } from '../sys/errors.js';
-import type { TeamMessage } from '../log/fold/team.js';
-import { earlierSection, type EarlierAttempt } from '../attempt/earlier.js';
+import { ROLE_TEMPLATES, type TeamConfig } from '../../../config/schema.js';
+import type { AttemptInput } from '../../../machines/types.js';
+import { UsageError } from '../../sys/errors.js';
+import type { TeamMessage } from '../../log/fold/team.js';
+import { earlierSection, type EarlierAttempt } from './earlier.js';
 
 // The result each stage asks for, shown in its prompt.
 const RESULT_SHAPES: Record<string, string> = {

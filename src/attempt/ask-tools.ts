@@ -6,8 +6,8 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AttemptInput } from '../../machines/types.js';
-import { CALL_SUFFIX, CALLS_DIR } from '../mcp/calls.js';
-import type { RunSession } from '../run/session.js';
+import { CALL_SUFFIX, CALLS_DIR } from '../team-tools/calls.js';
+import type { RunSession } from '../session/session.js';
 
 // The signal the attempt's watch stops on: the run's, later by the grace period when the agent has
 // called the team tools (a call in its calls folder) and the cancel is not forced.

@@ -24,10 +24,10 @@ vi.mock('node:fs', async (importOriginal) => {
 });
 
 const { createRun, runPaths } = await import('../../src/log/write.js');
-const { EventLog } = await import('../../src/run/event-log.js');
+const { EventLog } = await import('../../src/session/event-log.js');
 const { EventGroup } = await import('../../src/log/event-group.js');
 const { LogDigest } = await import('../../src/log/digest.js');
-const { LogFold } = await import('../../src/run/log-fold.js');
+const { LogFold } = await import('../../src/session/log-fold.js');
 const { readRunFiles } = await import('../../src/log/read.js');
 const { foldOf, foldRun } = await import('../../src/log/fold/fold.js');
 const { readViewSnapshot, SNAPSHOT_FILE } = await import('../../src/log/snapshot.js');

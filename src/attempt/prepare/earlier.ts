@@ -1,8 +1,8 @@
 // What a retried attempt is told of the attempt before it: how it ended, and the changes the folder
 // it works in holds (an earlier attempt's files are kept, never thrown away: the agent reads them
 // before it changes them, as claude's write tool demands of a file its session has not read).
-import { git, linesOf } from '../git/git.js';
-import type { TaskView } from '../log/fold/types.js';
+import { git, linesOf } from '../../git/git.js';
+import type { TaskView } from '../../log/fold/types.js';
 
 // The changes listed at most; the rest are counted.
 const CHANGES_SHOWN = 20;

@@ -1,4 +1,4 @@
-// The writer's side of a tool call (src/mcp/answer.ts, calls.ts) on hostile input: the call file is
+// The writer's side of a tool call (src/team-tools/answer.ts, calls.ts) on hostile input: the call file is
 // the agent's. The fold is built from records, as the orchestrator's is from its log.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { foldOf } from '../../src/log/fold/fold.js';
 import type { TeamEvent } from '../../src/log/schema.js';
-import { handleCall, type CallSite } from '../../src/mcp/answer.js';
-import { CALLS_DIR, readOpenCalls, writeCall } from '../../src/mcp/calls.js';
+import { handleCall, type CallSite } from '../../src/team-tools/answer.js';
+import { CALLS_DIR, readOpenCalls, writeCall } from '../../src/team-tools/calls.js';
 import { RUN_FIELDS } from '../store/records.js';
 
 const RUN = { ...RUN_FIELDS, run_id: 'r1', created_at: '2026-01-01T00:00:00Z' };
@@ -22,7 +22,7 @@ const LOG = [
   { event: 'team_message', key: 'k4', from: 'worker-1', task_id: 'a', attempt: 1, to: 'worker-2', text: 'yours', read_through: 0 },
 ].map((e, i) => ({ ...e, at: at(i), run_id: 'r1', file: `f${i}` })) as unknown as Array<TeamEvent & { file: string }>;
 
-describe('src/mcp/answer', () => {
+describe('src/team-tools/answer', () => {
   let dir: string;
   let site: CallSite;
   beforeEach(() => {

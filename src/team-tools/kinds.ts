@@ -1,7 +1,7 @@
 // The kinds of request the run's writer takes from its inbox (take.ts), each with its body's schema.
 import { z } from 'zod';
 import { lowBudgetProblem, spendOf } from '../log/fold/spend.js';
-import { budgetRaised } from '../run/budget.js';
+import { budgetRaised } from '../session/budget.js';
 import { recipientProblem } from './recipient.js';
 import type { InboxHandler } from './take.js';
 import { teamTextProblem } from './text.js';

@@ -1,7 +1,7 @@
 // Records a request's event once: a key the log holds (or one being recorded now) is not recorded
 // again, so a retried call, a replayed request or one taken again after a crash is one event.
 import type { NewEvent } from '../log/schema.js';
-import type { RunSession } from '../run/session.js';
+import type { RunSession } from '../session/session.js';
 
 // Keys being recorded by this orchestrator, not yet durable (the fold knows only durable ones).
 const RECORDING = new WeakMap<RunSession, Map<string, Promise<void>>>();

@@ -3,8 +3,8 @@
 // an older log holds none, and its handoff files are read.
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { RunPaths } from '../log/write.js';
-import type { EventLog } from './event-log.js';
+import type { RunPaths } from '../../log/write.js';
+import type { EventLog } from '../../session/event-log.js';
 
 // The texts of the named handoffs (paths as handoff_written records them), in the order given; one
 // neither the log nor the folder holds is left out.

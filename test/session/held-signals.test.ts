@@ -6,7 +6,7 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/team.js';
 
-const HOLD = join(ROOT, 'dist/src/cancel/hold.js');
+const HOLD = join(ROOT, 'dist/src/session/held-signals.js');
 
 // A node process that holds the cancel signals, says so, and after `releaseAfterMs` prints what came and releases them.
 function startHolder(releaseAfterMs: number) {

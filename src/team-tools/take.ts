@@ -3,7 +3,7 @@
 // died before removing it is taken again by the next one, and its key makes it once.
 import { z } from 'zod';
 import type { NewEvent } from '../log/schema.js';
-import type { RunSession } from '../run/session.js';
+import type { RunSession } from '../session/session.js';
 import type { InboxRequest } from '../store/inbox.js';
 import type { RunStore } from '../store/types.js';
 import { recordOnce } from './record-once.js';

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { writeRun } from '../../bench/resume-log.js';
 import type { RunPaths } from '../../src/log/write.js';
-import { MACHINE_SNAPSHOT_FILE, peekMachineSnapshot, readForReplay } from '../../src/run/machine-snapshot.js';
-import { replayRun } from '../../src/run/replay.js';
+import { MACHINE_SNAPSHOT_FILE, peekMachineSnapshot, readForReplay } from '../../src/session/machine-snapshot.js';
+import { replayRun } from '../../src/session/replay.js';
 
 const root = mkdtempSync(join(tmpdir(), 'teamline-machine-snapshot-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -1,12 +1,12 @@
 // Routing: which agent runs each role, and how each agent name becomes an adapter and its config.
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import type { AgentEntry, TeamConfig } from '../../config/schema.js';
-import { UsageError } from '../sys/errors.js';
-import { getAdapter } from '../../workers/adapters/index.js';
-import { sim } from '../../workers/sim/adapter.js';
-import type { AgentAdapter, AgentConfig, AdapterName } from '../../workers/types.js';
-import { didYouMean } from '../../config/did-you-mean.js';
+import type { AgentEntry, TeamConfig } from '../../../config/schema.js';
+import { UsageError } from '../../sys/errors.js';
+import { getAdapter } from '../../../workers/adapters/index.js';
+import { sim } from '../../../workers/sim/adapter.js';
+import type { AgentAdapter, AgentConfig, AdapterName } from '../../../workers/types.js';
+import { didYouMean } from '../../../config/did-you-mean.js';
 
 // The roles the pipeline itself uses; planners may name others, which run on the default agent.
 export const PIPELINE_ROLES = ['planner', 'analyst', 'executor', 'verifier', 'architect'] as const;

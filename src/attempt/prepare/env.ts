@@ -1,8 +1,8 @@
 // The protocol's environment of an attempt (SPEC section 4) that does not depend on where it runs;
 // the machine that runs it adds TEAM_PROMPT_FILE, TEAM_RESULT_FILE and TEAM_PROJECT_DIR, and the
 // agent's own variables go on top of them all.
-import type { AttemptInput } from '../../machines/types.js';
-import type { PermissionLevel } from '../../workers/types.js';
+import type { AttemptInput } from '../../../machines/types.js';
+import type { PermissionLevel } from '../../../workers/types.js';
 
 // TEAM_RUN_ID … TEAM_WORKER and TEAM_PERMISSION.
 export function attemptEnv(runId: string, input: AttemptInput, permission: PermissionLevel): Record<string, string> {

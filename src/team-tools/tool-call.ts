@@ -4,9 +4,9 @@
 import { z } from 'zod';
 import type { FoldState } from '../log/fold/fold.js';
 import { STAGES, type Stage } from '../../workers/types.js';
-import { handleCall, type CallSite } from '../mcp/answer.js';
-import { callSchema } from '../mcp/calls.js';
-import { callEventKey } from '../mcp/desk.js';
+import { handleCall, type CallSite } from './answer.js';
+import { callSchema } from './calls.js';
+import { callEventKey } from './desk.js';
 import type { InboxHandler } from './take.js';
 
 const body = z.strictObject({ task_id: z.string().min(1), attempt: z.number().int().positive(), worker: z.string().min(1), stage: z.enum(STAGES), call: callSchema });

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readOpenCalls, writeAnswer } from '../../src/mcp/calls.js';
-import { writeToolsContext } from '../../src/mcp/context.js';
+import { readOpenCalls, writeAnswer } from '../../src/team-tools/calls.js';
+import { writeToolsContext } from '../../src/team-tools/context.js';
 import { CLI, runTeam } from '../helpers/team.js';
 
 type CallResult = { content: Array<{ type: string; text: string }>; isError?: boolean };

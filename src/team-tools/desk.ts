@@ -3,8 +3,8 @@
 // the orchestrator died is taken by the next one's desk, on resume.
 import { watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
-import type { RunSession } from '../run/session.js';
-import { recordOnce } from '../inbox/record-once.js';
+import type { RunSession } from '../session/session.js';
+import { recordOnce } from './record-once.js';
 import { CALLS_DIR, takeOpenCalls, writeAnswer } from './calls.js';
 import { handleCall, type CallSite } from './answer.js';
 

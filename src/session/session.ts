@@ -6,14 +6,14 @@ import { EventGroup } from '../log/event-group.js';
 import { LogDigest } from '../log/digest.js';
 import type { RunPaths, RunRecord } from '../log/write.js';
 import type { Logger } from '../sys/logger.js';
-import { CancelScope } from '../cancel/scope.js';
+import { CancelScope } from './effects.js';
 import { EventLog } from './event-log.js';
 import { LogFold, type FoldedLog } from './log-fold.js';
-import { makeRemote, type Remote, type StoreLink } from '../remote/writer.js';
-import { Isolation } from '../isolation/isolation.js';
+import type { StoreLink } from './store-link.js';
+import { Isolation } from './isolation.js';
 import type { Progress } from './progress.js';
-import { WorkerRegistry } from '../attempt/registry.js';
-import type { HeldSignals } from '../cancel/hold.js';
+import { WorkerRegistry } from './registry.js';
+import type { HeldSignals } from './held-signals.js';
 
 export interface SessionOptions {
   runId: string;
@@ -52,7 +52,7 @@ export interface RunSession extends Readonly<Omit<SessionOptions, 'digest' | 'fo
   /** Worktree isolation: the run's branches, worktrees and merges. */
   readonly isolation: Isolation;
   /** The writer's hold on the PostgreSQL store: attempts run on team workers. */
-  readonly remote?: Remote;
+  readonly remote?: StoreLink;
 }
 
 // A session over a run whose log was folded into `options.folded` when this orchestrator began.
@@ -71,6 +71,6 @@ export function makeSession(options: SessionOptions): RunSession {
     cancel,
     isolation: new Isolation(options.projectDir, options.runId, fold.state.git),
   };
-  if (store) session.remote = makeRemote(session, store);
+  if (store) session.remote = store;
   return session;
 }

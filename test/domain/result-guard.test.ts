@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../src/log/guards.js';
-import { guardAgentText, guardCliText } from '../../src/attempt/result-guard.js';
+import { guardAgentText, guardCliText } from '../../src/domain/result-guard.js';
 
 describe('runtime/result-guard', () => {
   it('changes nothing and notes nothing in a plain result', () => {

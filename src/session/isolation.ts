@@ -8,8 +8,8 @@ import { applyGitFact, type ConflictRecord, type GitFacts } from '../log/fold/gi
 import type { Stage } from '../../workers/types.js';
 import { idOfRefPart, refPart } from '../git/ref-part.js';
 import { Serial } from '../git/serial.js';
-import type { EventLog } from '../run/event-log.js';
-import type { Progress } from '../run/progress.js';
+import type { EventLog } from './event-log.js';
+import type { Progress } from './progress.js';
 import type { Logger } from '../sys/logger.js';
 import { PROJECT_WORKTREES_DIR } from './worktree-root.js';
 

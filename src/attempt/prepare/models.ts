@@ -1,8 +1,8 @@
 // Model tiers by cost mode: the model each role runs on, per agent CLI, chosen once at a run's start
 // and recorded in run_started. Verify's roles never go below the middle tier.
-import type { TeamConfig } from '../../config/schema.js';
-import { agentOf, ROLE_FALLBACK } from '../../machines/routing.js';
-import type { CostMode } from '../log/schema.js';
+import type { TeamConfig } from '../../../config/schema.js';
+import { agentOf, ROLE_FALLBACK } from '../../../machines/routing.js';
+import type { CostMode } from '../../log/schema.js';
 import type { Routing } from './agents.js';
 import { resolveAgent } from './agents.js';
 
