@@ -18,10 +18,18 @@ export function nextAfterReview(c: PipelineContext): string {
   return c.reviewReasons.length === 0 && c.verdict === 'pass' ? 'end (completed)' : nextAfterRejection(c);
 }
 
+// The fix loop's rule, in one place: after a verify that failed or a review that did not approve,
+// a fix loop while any is left, else (ralph) the next iteration while any is left, else the run
+// fails. The machine's guards and the handoff's words both read it.
+export function afterRejection(c: PipelineContext): 'fix' | 'next-iteration' | 'failed' {
+  if (c.loop < c.limits.maxFixLoops) return 'fix';
+  if (c.mode === 'ralph' && c.iteration < c.limits.maxIterations) return 'next-iteration';
+  return 'failed';
+}
+
 function nextAfterRejection(c: PipelineContext): string {
-  if (c.loop < c.limits.maxFixLoops) return 'team-fix';
-  if (c.mode === 'ralph' && c.iteration < c.limits.maxIterations) return `team-plan (iteration ${c.iteration + 1})`;
-  return 'end (failed)';
+  const next = afterRejection(c);
+  return next === 'fix' ? 'team-fix' : next === 'next-iteration' ? `team-plan (iteration ${c.iteration + 1})` : 'end (failed)';
 }
 
 export function noteStageFailure(c: PipelineContext, e: FinishEvent): Step {

@@ -3,7 +3,7 @@
 import { assertEvent, enqueueActions, fromPromise, setup } from 'xstate';
 import { noWorkerLeft } from './schedule.js';
 import { isPassDone, needsDecision } from './task-index.js';
-import { beginCancel, noteCancelledFinish, noteFixLoopsSpent, noteIterationsSpent, noteNoWorkerLeft, noteNotRetryable, noteStageFailure, runningAttemptIds, stopRun, stopRunning, summarize } from './endings.js';
+import { afterRejection, beginCancel, noteCancelledFinish, noteFixLoopsSpent, noteIterationsSpent, noteNoWorkerLeft, noteNotRetryable, noteStageFailure, runningAttemptIds, stopRun, stopRunning, summarize } from './endings.js';
 import * as steps from './steps.js';
 import * as verify from './verify-steps.js';
 import { scaleWorkers } from './scale.js';
@@ -132,8 +132,8 @@ export const pipelineSetup = setup({
     noGates: ({ context }) => context.gates.length === 0,
     verifyPassed: ({ context }) => context.verdict === 'pass',
     isRalph: ({ context }) => context.mode === 'ralph',
-    fixLoopsLeft: ({ context }) => context.loop < context.limits.maxFixLoops,
-    iterationsLeft: ({ context }) => context.mode === 'ralph' && context.iteration < context.limits.maxIterations,
+    fixLoopsLeft: ({ context }) => afterRejection(context) === 'fix',
+    iterationsLeft: ({ context }) => afterRejection(context) === 'next-iteration',
     reviewApproved: ({ context }) => context.reviewReasons.length === 0 && context.verdict === 'pass',
     nothingRunning: ({ context }) => context.stageAttempt?.status !== 'running' && context.taskIndex.counts.running === 0 && !context.reviewers.some((r) => r.status === 'running'),
     noRouting: ({ context }) => context.routing === undefined,
