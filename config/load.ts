@@ -6,6 +6,8 @@ import { readRegularFile } from '../src/sys/regular-file.js';
 import { didYouMean } from './did-you-mean.js';
 import { ConfigError } from './errors.js';
 import { configSchema, type TeamConfig } from './schema.js';
+import { agentsByName } from '../workers/adapters/index.js';
+import { sim } from '../workers/sim/adapter.js';
 
 // A config is a few KB; a bigger file is not one.
 const MAX_CONFIG_BYTES = 1024 * 1024;
@@ -69,7 +71,7 @@ export function parseConfig(raw: unknown, source: string): TeamConfig {
 }
 
 // Agent names usable without an `agents` entry: each adapter under its own name.
-export const BUILTIN_AGENT_NAMES = new Set(['claude', 'codex', 'gemini', 'opencode', 'aider', 'sim']);
+export const BUILTIN_AGENT_NAMES: ReadonlySet<string> = new Set(agentsByName({ sim }));
 
 // " at line 3, column 14" of a JSON.parse error that names a position, else ''.
 function lineAndColumn(text: string, message: string): string {

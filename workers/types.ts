@@ -135,8 +135,31 @@ export interface CliRetry {
   delayMs?: number;
 }
 
+// What the rest of teamline knows of an agent CLI besides how to drive it: its catalogue record,
+// kept in its adapter's file, from which every list of CLIs derives (routing, the config's built-in
+// agent names, the cost modes' tiers, `team doctor`).
+export interface CliFacts {
+  /** Usable as an agent by its own name, with no `agents` entry in the config. */
+  byName: boolean;
+  /** When a role has no agent, the CLIs on PATH are tried by this rank, lowest first; none: never. */
+  pathRank?: number;
+  /** The cost modes' models: cheapest, middle, strongest (`models` in the config adds or replaces them). */
+  tiers?: readonly [string, string, string];
+  /** The offline signs that the CLI can reach its model, for `team doctor`. */
+  login?: {
+    /** API-key variables. */
+    env: readonly string[];
+    /** Credential files, from the environment and the home folder. */
+    files(env: NodeJS.ProcessEnv, home: string): string[];
+    /** How to log in, in the doctor's words. */
+    how: string;
+  };
+}
+
 export interface AgentAdapter {
   name: AdapterName;
+  /** The CLI's catalogue record (none: not usable by its name, in no list). */
+  facts?: CliFacts;
   build(input: AdapterInput): AgentCommand;
   /** Reads the CLI's output (output.log: whole up to 4 MB, else its head and tail). A CLI with no machine output reports ok with finalText. */
   parse(output: string): AgentReport;

@@ -79,6 +79,10 @@ function readTokenCount(text: string | undefined): number {
 
 // The aider adapter: a one-shot command line in, console text out.
 export const aider: AgentAdapter = {
+  facts: {
+    byName: true,
+    login: { env: ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'GEMINI_API_KEY', 'OPENROUTER_API_KEY', 'DEEPSEEK_API_KEY'], files: () => [], how: 'set the API key of your model, such as ANTHROPIC_API_KEY' },
+  },
   name: 'aider',
   build: buildAider,
   parse: parseAider,

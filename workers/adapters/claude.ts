@@ -4,7 +4,7 @@
 import type { AdapterInput, AgentAdapter, AgentCommand, AgentFailure, AgentReport, CliRetry, OutputSignals, PermissionLevel, RateLimit, SpendSoFar, TeamToolServer } from '../types.js';
 import { readRateLimit } from './rate-limit.js';
 import { makeAgentCommand, makeReport } from './command-line.js';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { readClaudeRefusal, readDenials } from './claude-denials.js';
 import { classifyFailure, makeFailure, type FailureRule } from './failures.js';
 import { parseJsonLines } from './output-end.js';
@@ -193,6 +193,16 @@ function describeClaudeError(result: JsonObject): string {
 
 // The claude adapter: a print-mode command line in, the streamed records out.
 export const claude: AgentAdapter = {
+  facts: {
+    byName: true,
+    pathRank: 1,
+    tiers: ['haiku', 'sonnet', 'opus'],
+    login: {
+      env: ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_OAUTH_TOKEN', 'CLAUDE_CODE_USE_BEDROCK', 'CLAUDE_CODE_USE_VERTEX'],
+      files: (env, home) => [join(env.CLAUDE_CONFIG_DIR ?? join(home, '.claude'), '.credentials.json')],
+      how: 'run `claude` and /login, or set ANTHROPIC_API_KEY',
+    },
+  },
   name: 'claude',
   build: buildClaude,
   parse: parseClaude,

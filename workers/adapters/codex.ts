@@ -1,6 +1,6 @@
 // OpenAI Codex: `codex exec --json -`, the prompt read from stdin (the `-` argument).
 // Output: JSONL thread events (thread.started, item.completed, turn.completed / turn.failed, error).
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { AdapterInput, AgentAdapter, AgentCommand, AgentFailure, AgentReport, CliRetry, OutputSignals, PermissionLevel, TeamToolServer } from '../types.js';
 import { makeAgentCommand, makeReport } from './command-line.js';
 import { spendOf } from './spend.js';
@@ -142,6 +142,12 @@ function describeCodexError(event: JsonObject | undefined): string {
 
 // The codex adapter: an exec command line in, the JSONL thread events out.
 export const codex: AgentAdapter = {
+  facts: {
+    byName: true,
+    pathRank: 3,
+    tiers: ['gpt-5-codex-mini', 'gpt-5-codex', 'gpt-5'],
+    login: { env: ['OPENAI_API_KEY', 'CODEX_API_KEY'], files: (env, home) => [join(env.CODEX_HOME ?? join(home, '.codex'), 'auth.json')], how: 'run `codex login`, or set OPENAI_API_KEY' },
+  },
   spendSoFar: (partialOutput) => spendOf(parseCodex(partialOutput)),
   name: 'codex',
   build: buildCodex,

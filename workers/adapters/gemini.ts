@@ -1,6 +1,6 @@
 // Gemini CLI headless: `gemini -p ... --output-format json`, the prompt fed on stdin.
 // Output: one pretty-printed JSON object {session_id, response, stats} or {session_id, error}.
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { AdapterInput, AgentAdapter, AgentCommand, AgentFailure, AgentReport, OutputSignals, PermissionLevel } from '../types.js';
 import { makeAgentCommand, makeReport } from './command-line.js';
 import { classifyFailure, describeToolCall, refusedPermission, type FailureRule } from './failures.js';
@@ -137,6 +137,12 @@ function describeGeminiError(error: JsonObject | undefined): string {
 
 // The gemini adapter: a headless command line in, the JSON result object out.
 export const gemini: AgentAdapter = {
+  facts: {
+    byName: true,
+    pathRank: 4,
+    tiers: ['gemini-2.5-flash-lite', 'gemini-2.5-flash', 'gemini-2.5-pro'],
+    login: { env: ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_GENAI_USE_VERTEXAI'], files: (_env, home) => [join(home, '.gemini', 'oauth_creds.json')], how: 'run `gemini` and sign in, or set GEMINI_API_KEY' },
+  },
   name: 'gemini',
   build: buildGemini,
   parse: parseGemini,

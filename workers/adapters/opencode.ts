@@ -167,6 +167,15 @@ function describeOpencodeError(error: JsonObject | undefined): string {
 
 // The opencode adapter: a run command line in, the JSONL events out.
 export const opencode: AgentAdapter = {
+  facts: {
+    byName: true,
+    pathRank: 2,
+    login: {
+      env: ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'GEMINI_API_KEY', 'OPENROUTER_API_KEY'],
+      files: (env, home) => [join(env.XDG_DATA_HOME ?? join(home, '.local', 'share'), 'opencode', 'auth.json')],
+      how: 'run `opencode auth login`, or set a provider key such as ANTHROPIC_API_KEY',
+    },
+  },
   spendSoFar: (partialOutput) => spendOf(parseOpencode(partialOutput)),
   name: 'opencode',
   build: buildOpencode,

@@ -13,6 +13,7 @@ export function resolveSimAgentPath(moduleUrl: string = import.meta.url): string
 }
 
 export const sim: AgentAdapter = {
+  facts: { byName: true },
   name: 'sim',
   build(input: AdapterInput): AgentCommand {
     const { agent, projectDir } = input;

@@ -3,7 +3,7 @@ import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import type { AgentEntry, TeamConfig } from '../../../config/schema.js';
 import { UsageError } from '../../sys/errors.js';
-import { getAdapter } from '../../../workers/adapters/index.js';
+import { agentsByName, getAdapter, pathPreference } from '../../../workers/adapters/index.js';
 import { sim } from '../../../workers/sim/adapter.js';
 import type { AgentAdapter, AgentConfig, AdapterName } from '../../../workers/types.js';
 import { didYouMean } from '../../../config/did-you-mean.js';
@@ -13,10 +13,11 @@ export const PIPELINE_ROLES = ['planner', 'analyst', 'executor', 'verifier', 'ar
 // Roles stage routing adds: with no agent of their own (config, --agent), they run on their stage's default role's.
 export const ROUTED_ROLES = ['explore', 'critic', 'debugger', 'security-reviewer', 'code-reviewer'] as const;
 
-// Agents tried in this order when a role has none configured.
-const PATH_PREFERENCE = ['claude', 'opencode', 'codex', 'gemini'] as const;
+// Agents tried in this order when a role has none configured (claude, opencode, codex, gemini).
+const PATH_PREFERENCE = pathPreference();
 
-const BUILTIN: Record<string, AdapterName> = { claude: 'claude', codex: 'codex', gemini: 'gemini', opencode: 'opencode', aider: 'aider', sim: 'sim' };
+// Agents usable by their own name: each is its adapter.
+const BUILTIN: Record<string, AdapterName> = Object.fromEntries(agentsByName({ sim }).map((name) => [name, name]));
 
 export interface Routing {
   agentType: string;

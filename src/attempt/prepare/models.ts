@@ -8,12 +8,6 @@ import { resolveAgent } from './agents.js';
 
 type Tier = 0 | 1 | 2;
 
-// Built-in tiers (cheapest, middle, strongest) per CLI; `models` in the config adds or replaces them.
-export const BUILTIN_TIERS: Record<string, [string, string, string]> = {
-  claude: ['haiku', 'sonnet', 'opus'],
-  codex: ['gpt-5-codex-mini', 'gpt-5-codex', 'gpt-5'],
-  gemini: ['gemini-2.5-flash-lite', 'gemini-2.5-flash', 'gemini-2.5-pro'],
-};
 
 // Each role's tier by cost mode; a role not listed takes `other`. Planning and judging keep a stronger
 // model than doing: a cheap executor is checked by a verifier that is not cheap.
@@ -39,9 +33,10 @@ export function chooseModels(config: TeamConfig, routing: Routing, mode: CostMod
   const models: Record<string, string> = {};
   for (const role of [...roles].sort()) {
     const name = agentOf(routing, role);
-    const { agent } = resolveAgent(config, name);
+    const { adapter, agent } = resolveAgent(config, name);
     if (agent.model !== undefined) continue;
-    const tiers = config.models[name] ?? config.models[agent.adapter] ?? BUILTIN_TIERS[agent.adapter];
+    const tiers = config.models[name] ?? config.models[agent.adapter] ?? adapter.facts?.tiers;
+    // Tiers (cheapest, middle, strongest): the config's, else the CLI's catalogue record's.
     if (tiers) models[role] = tiers[tierOf(mode, role)];
   }
   return models;

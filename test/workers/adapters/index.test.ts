@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { CLI_ADAPTERS, getAdapter } from '../../../workers/adapters/index.js';
+import { agentsByName, CLI_ADAPTERS, getAdapter, loginClis, pathPreference } from '../../../workers/adapters/index.js';
+import { sim as simAdapter } from '../../../workers/sim/adapter.js';
+import { BUILTIN_AGENT_NAMES } from '../../../config/load.js';
+import { AGENT_CLIS } from '../../../src/commands/doctor/agents.js';
 import { ADAPTER_NAMES, type AgentAdapter } from '../../../workers/types.js';
 
 describe('index', () => {
@@ -15,5 +18,19 @@ describe('index', () => {
     const sim: AgentAdapter = { name: 'sim', build: () => ({ file: 'sim', args: [] }), parse: () => ({ ok: true }) };
     expect(getAdapter('sim', { sim })).toBe(sim);
     expect(getAdapter('claude', { sim })).toBe(CLI_ADAPTERS.claude);
+  });
+
+  it('derives every list of CLIs from the adapters’ catalogue records', () => {
+    // Routing tries these on PATH, in this order, when a role has no agent.
+    expect(pathPreference()).toEqual(['claude', 'opencode', 'codex', 'gemini']);
+    // Usable by name with no `agents` entry: every CLI but `command` (it needs one), and sim.
+    expect(agentsByName({ sim: simAdapter })).toEqual(['claude', 'codex', 'gemini', 'opencode', 'aider', 'sim']);
+    expect([...BUILTIN_AGENT_NAMES]).toEqual(agentsByName({ sim: simAdapter }));
+    // team doctor looks for these logins, in this order.
+    expect(AGENT_CLIS).toEqual(loginClis().map((a) => a.name));
+    expect(AGENT_CLIS).toEqual(['claude', 'codex', 'gemini', 'opencode', 'aider']);
+    // The cost modes' tiers: three models, cheapest first, for the CLIs that name them.
+    const tiers = Object.values(CLI_ADAPTERS).flatMap((a) => (a.facts?.tiers ? [[a.name, a.facts.tiers[0]]] : []));
+    expect(tiers).toEqual([['claude', 'haiku'], ['codex', 'gpt-5-codex-mini'], ['gemini', 'gemini-2.5-flash-lite']]);
   });
 });
