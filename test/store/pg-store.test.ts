@@ -97,6 +97,25 @@ describe('src/store/pg-store tables', () => {
     }
   });
 
+  it("opens a store whose tables are busy without waiting for them (a worker's report being written), and still makes what is missing", async () => {
+    const fx = await openPgFixture(cluster.url);
+    try {
+      await fx.store.createRun(RUN_FIELDS, 'run-1');
+      // What a worker writing its report holds, and a writer appending, until they commit.
+      await fx.raw.query('BEGIN');
+      await fx.raw.query('LOCK TABLE teamline.reports, teamline.events IN ROW EXCLUSIVE MODE');
+      const opened = await PgStore.open(fx.url, 'teamline status');
+      await opened.close();
+      await fx.raw.query('COMMIT');
+      await fx.raw.query('DROP INDEX teamline.reports_spend_once');
+      const again = await PgStore.open(fx.url, 'teamline status');
+      await again.close();
+      expect((await fx.raw.query("SELECT to_regclass('teamline.reports_spend_once') IS NOT NULL AS found")).rows[0].found).toBe(true);
+    } finally {
+      await fx.cleanup();
+    }
+  });
+
   it("appends to a run while a worker's transaction shares the run's key (a lease being taken): the append does not wait for it", async () => {
     const fx = await openPgFixture(cluster.url);
     try {

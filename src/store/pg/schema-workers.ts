@@ -13,15 +13,27 @@ export type RequestKind = (typeof REQUEST_KINDS)[number];
 // check a store already has takes every kind when its definition names each one.
 function kindCheck(table: string, kinds: readonly string[]): string {
   const listed = kinds.map((kind) => `'${kind}'`).join(', ');
-  const hasEvery = kinds.map((kind) => `pg_get_constraintdef(oid) LIKE '%''${kind}''%'`).join(' AND ');
   return `
 DO $$ BEGIN
-  IF NOT EXISTS (SELECT 1 FROM pg_constraint WHERE conname = '${table}_kind_check' AND conrelid = 'teamline.${table}'::regclass AND ${hasEvery}) THEN
+  IF NOT ${hasKindCheck(table, kinds)} THEN
     ALTER TABLE teamline.${table} DROP CONSTRAINT IF EXISTS ${table}_kind_check;
     ALTER TABLE teamline.${table} ADD CONSTRAINT ${table}_kind_check CHECK (kind IN (${listed}));
   END IF;
 END $$;`;
 }
+
+// True (SQL) when the table's check takes every kind.
+function hasKindCheck(table: string, kinds: readonly string[]): string {
+  const hasEvery = kinds.map((kind) => `pg_get_constraintdef(oid) LIKE '%''${kind}''%'`).join(' AND ');
+  return `EXISTS (SELECT 1 FROM pg_constraint WHERE conname = '${table}_kind_check' AND conrelid = to_regclass('teamline.${table}') AND ${hasEvery})`;
+}
+
+// True (SQL) when the workers' tables are as WORKER_TABLES makes them: tables, indexes, checks.
+export const WORKER_TABLES_MADE = [
+  ...['leases', 'reports', 'requests', 'reports_one_finished', 'reports_spend_once'].map((name) => `to_regclass('teamline.${name}') IS NOT NULL`),
+  hasKindCheck('reports', REPORT_KINDS),
+  hasKindCheck('requests', REQUEST_KINDS),
+].join(' AND ');
 
 // Leases: one row per attempt a worker took; renewed by its worker, read by the run's writer.
 const LEASES = `

@@ -1,7 +1,7 @@
 // The PostgreSQL store's tables (schema `teamline`, docs/scale-out.md), created idempotently. Bodies
 // are `json`, which keeps each record's text as the file store writes it (key order included).
 import type pg from 'pg';
-import { APPEND_ONLY_TABLES, WORKER_TABLES } from './schema-workers.js';
+import { APPEND_ONLY_TABLES, WORKER_TABLES, WORKER_TABLES_MADE } from './schema-workers.js';
 import { INBOX_TABLE } from './inbox.js';
 
 // Refuses UPDATE, DELETE and TRUNCATE: runs, events, approvals, reports and requests are written once.
@@ -44,8 +44,21 @@ DO $$ BEGIN
   END IF;
 END $$;`).join('\n');
 
-// Creates the schema when missing, in one transaction; concurrent callers wait for each other.
+// True when everything the statements above make is there, read from the catalog alone: no lock
+// on any table is taken or waited for.
+const SCHEMA_MADE = `SELECT (${[
+  "to_regprocedure('teamline.refuse_change()') IS NOT NULL",
+  ...['runs', 'events', 'approvals', 'inbox', 'events_one_terminal'].map((name) => `to_regclass('teamline.${name}') IS NOT NULL`),
+  ...APPEND_ONLY_TABLES.map((table) => `EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = '${table}_append_only' AND tgrelid = to_regclass('teamline.${table}'))`),
+  WORKER_TABLES_MADE,
+].join(' AND ')}) AS made`;
+
+// Creates the schema when missing, in one transaction; concurrent callers wait for each other. A
+// store whose schema is all there is left alone: its DDL, even `CREATE INDEX IF NOT EXISTS`, would
+// lock the tables it names, so every command that opens the store would wait for the writers and
+// workers busy in them (and make them wait).
 export async function ensureSchema(client: pg.ClientBase): Promise<void> {
+  if ((await client.query<{ made: boolean }>(SCHEMA_MADE)).rows[0]?.made === true) return;
   await client.query('BEGIN');
   try {
     await client.query("SELECT pg_advisory_xact_lock(hashtextextended('teamline:schema', 0))");
