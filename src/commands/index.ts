@@ -18,10 +18,10 @@ export async function dispatch(argv: string[]): Promise<number> {
       return (await import('./state.js')).runState(rest);
     case 'status':
       // `team status --watch` is the live view of `team watch`.
-      if (rest.includes('--watch')) return (await import('./watch.js')).watchCommand(rest.filter((a) => a !== '--watch'), 'team status --watch');
-      return (await import('./status.js')).runStatus(rest);
+      if (rest.includes('--watch')) return (await import('./follow/watch.js')).watchCommand(rest.filter((a) => a !== '--watch'), 'team status --watch');
+      return (await import('./follow/status.js')).runStatus(rest);
     case 'watch':
-      return (await import('./watch.js')).watchCommand(rest);
+      return (await import('./follow/watch.js')).watchCommand(rest);
     case 'approve':
       return (await import('./approve.js')).recordApproval(rest, 'team approve');
     case 'resume':
@@ -33,19 +33,19 @@ export async function dispatch(argv: string[]): Promise<number> {
     case 'attach':
       return (await import('./attach.js')).attachCommandLine(rest);
     case 'land':
-      return (await import('./land.js')).landCommand(rest);
+      return (await import('./git/land.js')).landCommand(rest);
     case 'clean':
-      return (await import('./clean.js')).cleanCommand(rest);
+      return (await import('./git/clean.js')).cleanCommand(rest);
     case 'report':
-      return (await import('./report.js')).reportCommand(rest);
+      return (await import('./follow/report.js')).reportCommand(rest);
     case 'checkpoint':
-      return (await import('./checkpoint.js')).checkpointCommand(rest);
+      return (await import('./git/checkpoint.js')).checkpointCommand(rest);
     case 'merge-driver':
-      return (await import('./merge-driver.js')).mergeDriverCommand(rest);
+      return (await import('./git/merge-driver.js')).mergeDriverCommand(rest);
     case 'wait':
-      return (await import('./wait.js')).waitCommand(rest);
+      return (await import('./follow/wait.js')).waitCommand(rest);
     case 'list':
-      return (await import('./list.js')).listCommand(rest);
+      return (await import('./follow/list.js')).listCommand(rest);
     case 'init':
       return (await import('./init.js')).initCommand(rest);
     case 'doctor':

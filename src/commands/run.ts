@@ -95,7 +95,7 @@ export async function runTeam(argv: string[], mode: 'team' | 'ralph'): Promise<n
 // --land: lands the completed run; a refusal is said, and the summary then names the command.
 async function landAfterRun(store: RunStore, runId: string, projectDir: string, progress: ReturnType<typeof makeProgress>): Promise<void> {
   try {
-    await (await import('./land.js')).landWork(store, runId, progress, projectDir);
+    await (await import('./git/land.js')).landWork(store, runId, progress, projectDir);
   } catch (error) {
     progress.emit({ type: 'land.refused', run: runId, reason: (error as Error).message }, `--land: ${(error as Error).message}`);
   }

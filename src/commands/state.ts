@@ -11,7 +11,7 @@ import { listOf, optionalString, parseFlags, requireString, type ParsedArgs } fr
 import { recordApproval } from './approve.js';
 import { openProject } from './args/project.js';
 import { STATE_FLAGS } from './args/state-flags.js';
-import { runStatus } from './status.js';
+import { runStatus } from './follow/status.js';
 
 // Runs one `team state` subcommand; returns the exit code.
 export function runState(argv: string[]): number | Promise<number> {

@@ -5,7 +5,7 @@ import { readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { appendEvent, runPaths } from '../../src/log/write.js';
-import { waitSource } from '../../src/commands/wait.js';
+import { waitSource } from '../../src/commands/follow/wait.js';
 import { FileStore } from '../../src/store/files/store.js';
 import { TEMP_PREFIX } from '../../src/sys/atomic.js';
 import { makeProject, removeProjects } from '../helpers/project.js';

@@ -2,7 +2,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { toJson } from '../../src/commands/status.js';
+import type { toJson } from '../../src/commands/follow/status.js';
 import { runTeam, type TeamResult } from './team.js';
 
 // The document `team status --json` prints for a project with a run.

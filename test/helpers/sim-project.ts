@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { readRunFiles, type RunFiles } from '../../src/log/read.js';
 import { resolveRun, type RunPaths } from '../../src/log/write.js';
 import type { EventName, EventOf } from '../../src/log/schema.js';
-import { toJson } from '../../src/commands/status.js';
+import { toJson } from '../../src/commands/follow/status.js';
 import { loadRunView } from '../../src/log/read-view.js';
 import { makeProject, type StatusJson, type TestProject } from './project.js';
 import { ROOT } from './team.js';

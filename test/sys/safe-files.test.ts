@@ -18,7 +18,7 @@ const MODULES = [
   'src/views/wait/summary.ts',
   'src/opchain/write.ts',
   'src/opchain/git-drivers.ts',
-  'src/commands/checkpoint.ts',
+  'src/commands/git/checkpoint.ts',
   'src/commands/init.ts',
   'src/commands/init/current.ts',
   'src/commands/doctor/files.ts',

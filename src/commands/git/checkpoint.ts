@@ -1,12 +1,12 @@
 // `team checkpoint validate [FILE...] [--strict]`: OPCHAIN.md's validator over checkpoint files.
-import { readRegularFile } from '../sys/regular-file.js';
+import { readRegularFile } from '../../sys/regular-file.js';
 import { join, resolve } from 'node:path';
-import { UsageError } from '../sys/errors.js';
-import { validateCheckpointText } from '../opchain/validate.js';
-import { checkpointsDir, CHECKPOINT_FILE } from '../opchain/write.js';
-import { optionalString, parseFlags } from './args/args.js';
-import { terminalText } from '../sys/terminal-text.js';
-import { FLAGS } from './args/flags.js';
+import { UsageError } from '../../sys/errors.js';
+import { validateCheckpointText } from '../../opchain/validate.js';
+import { checkpointsDir, CHECKPOINT_FILE } from '../../opchain/write.js';
+import { optionalString, parseFlags } from '../args/args.js';
+import { terminalText } from '../../sys/terminal-text.js';
+import { FLAGS } from '../args/flags.js';
 
 // A checkpoint is far smaller (OPCHAIN.md warns above 32 KB); a bigger file is not one to read whole.
 const MAX_CHECKPOINT_BYTES = 16 * 1024 * 1024;

@@ -1,16 +1,16 @@
 // `team clean [--run ID]`: removes the worktrees and merged branches of ended runs (all, or one),
 // and of runs whose folder is gone but whose worktrees are still there.
 import { existsSync, readdirSync } from 'node:fs';
-import { validateId } from '../log/guards.js';
-import { resolveRun, runPaths, runsDir } from '../log/write.js';
-import { UsageError } from '../sys/errors.js';
-import { cleanRun, type CleanReport } from '../isolation/clean.js';
-import { cleanOrphan, orphanRunIds } from '../isolation/clean-orphans.js';
-import { makeProgress, type Progress } from '../session/progress.js';
-import { loadRunView } from '../log/read-view.js';
-import { optionalString, parseFlags } from './args/args.js';
-import { FLAGS } from './args/flags.js';
-import { openProject } from './args/project.js';
+import { validateId } from '../../log/guards.js';
+import { resolveRun, runPaths, runsDir } from '../../log/write.js';
+import { UsageError } from '../../sys/errors.js';
+import { cleanRun, type CleanReport } from '../../isolation/clean.js';
+import { cleanOrphan, orphanRunIds } from '../../isolation/clean-orphans.js';
+import { makeProgress, type Progress } from '../../session/progress.js';
+import { loadRunView } from '../../log/read-view.js';
+import { optionalString, parseFlags } from '../args/args.js';
+import { FLAGS } from '../args/flags.js';
+import { openProject } from '../args/project.js';
 
 // A run that ended: nothing drives it and nothing will (a stopped run waits for a decision).
 const ENDED = new Set(['completed', 'failed', 'cancelled']);

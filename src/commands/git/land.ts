@@ -1,18 +1,18 @@
 // `team land [--run ID] [--store URL]`: merges a completed run's integration branch into your branch
 // (a run on the PostgreSQL store: its branch fetched from the run's git remote).
-import { validateId } from '../log/guards.js';
-import { EXIT, TeamError, UsageError } from '../sys/errors.js';
-import { fetchTracking } from '../git/remote.js';
-import type { BranchesView } from '../isolation/view.js';
-import { landRun, type LandOutcome } from '../isolation/land.js';
-import { openStore } from '../store/open.js';
-import type { PgStore } from '../store/pg/store.js';
-import { withStore, type RunStore } from '../store/types.js';
-import type { Progress } from '../session/progress.js';
-import { makeProgress } from '../session/progress.js';
-import { optionalString, parseFlags } from './args/args.js';
-import { FLAGS } from './args/flags.js';
-import { openProject } from './args/project.js';
+import { validateId } from '../../log/guards.js';
+import { EXIT, TeamError, UsageError } from '../../sys/errors.js';
+import { fetchTracking } from '../../git/remote.js';
+import type { BranchesView } from '../../isolation/view.js';
+import { landRun, type LandOutcome } from '../../isolation/land.js';
+import { openStore } from '../../store/open.js';
+import type { PgStore } from '../../store/pg/store.js';
+import { withStore, type RunStore } from '../../store/types.js';
+import type { Progress } from '../../session/progress.js';
+import { makeProgress } from '../../session/progress.js';
+import { optionalString, parseFlags } from '../args/args.js';
+import { FLAGS } from '../args/flags.js';
+import { openProject } from '../args/project.js';
 
 // Lands the latest or named run; exit 0 landed (or already), 2 refused, 1 a conflict.
 export async function landCommand(argv: string[]): Promise<number> {

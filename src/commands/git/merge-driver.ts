@@ -1,10 +1,10 @@
 // `team merge-driver %O %A %B %P`: git's merge driver for `.checkpoints/*.checkpoint.json`.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { execa } from 'execa';
-import { UsageError } from '../sys/errors.js';
-import { mergeCheckpoints } from '../opchain/merge.js';
-import { isObject } from '../opchain/validate.js';
-import { terminalLine } from '../sys/terminal-text.js';
+import { UsageError } from '../../sys/errors.js';
+import { mergeCheckpoints } from '../../opchain/merge.js';
+import { isObject } from '../../opchain/validate.js';
+import { terminalLine } from '../../sys/terminal-text.js';
 
 // Merges base %O, ours %A (the output) and theirs %B; 0 merged, 1 conflict markers left in %A.
 export async function mergeDriverCommand(argv: string[]): Promise<number> {

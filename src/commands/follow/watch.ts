@@ -1,19 +1,19 @@
 // `team watch [--run ID] [--store URL]` (and `team status --watch`): the live view of a run, until it ends or q.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { validateId } from '../log/guards.js';
-import { TeamError } from '../sys/errors.js';
-import { openStore } from '../store/open.js';
-import { StoreLostError } from '../store/pg/connect.js';
-import { StoreOutage } from '../store/pg/outage.js';
+import { validateId } from '../../log/guards.js';
+import { TeamError } from '../../sys/errors.js';
+import { openStore } from '../../store/open.js';
+import { StoreLostError } from '../../store/pg/connect.js';
+import { StoreOutage } from '../../store/pg/outage.js';
 
-import { storeUrlOf } from '../store/store-url.js';
-import { foldInput, withStore } from '../store/types.js';
-import { watchRun } from '../views/watch/live.js';
-import { modelOf, type WatchModel } from '../views/watch/model.js';
-import { openTails } from '../views/watch/tails.js';
-import { optionalInt, optionalString, parseFlags } from './args/args.js';
-import { FLAGS } from './args/flags.js';
-import { openProject } from './args/project.js';
+import { storeUrlOf } from '../../store/store-url.js';
+import { foldInput, withStore } from '../../store/types.js';
+import { watchRun } from '../../views/watch/live.js';
+import { modelOf, type WatchModel } from '../../views/watch/model.js';
+import { openTails } from '../../views/watch/tails.js';
+import { optionalInt, optionalString, parseFlags } from '../args/args.js';
+import { FLAGS } from '../args/flags.js';
+import { openProject } from '../args/project.js';
 
 // How often the view reads the log, unless --interval says otherwise.
 const DEFAULT_INTERVAL_MS = 1000;

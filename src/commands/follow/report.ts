@@ -1,17 +1,17 @@
 // `team report [--run ID] [--out FILE] [--store URL]`: one self-contained HTML page of a run, from its log alone.
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { writeFileAtomic } from '../sys/atomic.js';
-import { foldRun } from '../log/fold/fold.js';
-import { validateId } from '../log/guards.js';
-import { UsageError } from '../sys/errors.js';
-import { folderHandoffs, loggedHandoffs, makeReportData, type ReportData } from '../views/report/data.js';
-import { renderReport } from '../views/report/html.js';
-import { openStore } from '../store/open.js';
-import { foldInput, withStore } from '../store/types.js';
-import { optionalString, parseFlags } from './args/args.js';
-import { FLAGS } from './args/flags.js';
-import { openProject } from './args/project.js';
+import { writeFileAtomic } from '../../sys/atomic.js';
+import { foldRun } from '../../log/fold/fold.js';
+import { validateId } from '../../log/guards.js';
+import { UsageError } from '../../sys/errors.js';
+import { folderHandoffs, loggedHandoffs, makeReportData, type ReportData } from '../../views/report/data.js';
+import { renderReport } from '../../views/report/html.js';
+import { openStore } from '../../store/open.js';
+import { foldInput, withStore } from '../../store/types.js';
+import { optionalString, parseFlags } from '../args/args.js';
+import { FLAGS } from '../args/flags.js';
+import { openProject } from '../args/project.js';
 
 // Writes the report (default: report.html in the run's folder; for a run of PostgreSQL,
 // report-<run>.html in the project) and prints its path.

@@ -3,25 +3,25 @@
 import { mkdirSync } from 'node:fs';
 import { basename } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { validateId } from '../log/guards.js';
-import type { RunView } from '../log/fold/fold.js';
-import { EXIT } from '../sys/errors.js';
-import { summarize, type WorkPlaces } from '../run/summary.js';
-import { foldRun } from '../log/fold/fold.js';
-import { unseenCheckoutChanges } from '../isolation/view.js';
-import { readHandoffs } from '../../handoffs/read.js';
-import { digestHandoffs } from '../views/wait/handoffs.js';
-import { optionalInt, optionalString, parseFlags } from './args/args.js';
-import { FLAGS } from './args/flags.js';
-import { openProject } from './args/project.js';
-import { openStore } from '../store/open.js';
-import { storeUrlOf } from '../store/store-url.js';
-import { foldInput, withStore, type RunStore } from '../store/types.js';
-import { OUTCOME_EXIT, workPlaces } from './run.js';
-import { summarizeProgress } from '../views/wait/summary.js';
-import { describeStage } from '../views/status/render.js';
-import { terminalText } from '../sys/terminal-text.js';
-import type { StoreOutage } from '../store/pg/outage.js';
+import { validateId } from '../../log/guards.js';
+import type { RunView } from '../../log/fold/fold.js';
+import { EXIT } from '../../sys/errors.js';
+import { summarize, type WorkPlaces } from '../../run/summary.js';
+import { foldRun } from '../../log/fold/fold.js';
+import { unseenCheckoutChanges } from '../../isolation/view.js';
+import { readHandoffs } from '../../../handoffs/read.js';
+import { digestHandoffs } from '../../views/wait/handoffs.js';
+import { optionalInt, optionalString, parseFlags } from '../args/args.js';
+import { FLAGS } from '../args/flags.js';
+import { openProject } from '../args/project.js';
+import { openStore } from '../../store/open.js';
+import { storeUrlOf } from '../../store/store-url.js';
+import { foldInput, withStore, type RunStore } from '../../store/types.js';
+import { OUTCOME_EXIT, workPlaces } from '../run.js';
+import { summarizeProgress } from '../../views/wait/summary.js';
+import { describeStage } from '../../views/status/render.js';
+import { terminalText } from '../../sys/terminal-text.js';
+import type { StoreOutage } from '../../store/pg/outage.js';
 
 // How often the log's length is looked at; the run is folded again only when it changed.
 const POLL_MS = 250;
@@ -71,7 +71,7 @@ export async function waitCommand(argv: string[]): Promise<number> {
 // whose writer takes its lock again after one (within its back-off) is not taken for orphaned. A
 // store never reached is refused at once, as by every command.
 async function rideOutages(url: string, outageMs: number): Promise<Ride> {
-  const { StoreOutage } = await import('../store/pg/outage.js');
+  const { StoreOutage } = await import('../../store/pg/outage.js');
   return { outage: new StoreOutage(url, outageMs), orphanGraceMs: ORPHAN_GRACE_MS };
 }
 

@@ -1,16 +1,16 @@
 // `team list [--json] [--store URL]`: the project's runs (or the store's), oldest first: id, task,
 // mode, status, started, duration, cost, session.
-import { foldRun, type RunView } from '../log/fold/fold.js';
-import { openStore } from '../store/open.js';
-import { foldInput, withStore, type RunStore } from '../store/types.js';
-import { notDrivenLine } from '../views/status/render.js';
-import { optionalString, parseFlags } from './args/args.js';
-import { FLAGS } from './args/flags.js';
-import { openProject } from './args/project.js';
-import { TeamError } from '../sys/errors.js';
-import { terminalLine } from '../sys/terminal-text.js';
-import { runStartMs } from '../log/fold/clock.js';
-import { parseLogTime } from '../log/time.js';
+import { foldRun, type RunView } from '../../log/fold/fold.js';
+import { openStore } from '../../store/open.js';
+import { foldInput, withStore, type RunStore } from '../../store/types.js';
+import { notDrivenLine } from '../../views/status/render.js';
+import { optionalString, parseFlags } from '../args/args.js';
+import { FLAGS } from '../args/flags.js';
+import { openProject } from '../args/project.js';
+import { TeamError } from '../../sys/errors.js';
+import { terminalLine } from '../../sys/terminal-text.js';
+import { runStartMs } from '../../log/fold/clock.js';
+import { parseLogTime } from '../../log/time.js';
 
 export interface RunRow {
   id: string;
