@@ -118,15 +118,26 @@ export async function watchWorker(run: WatchParts, handle: WorkerHandle, spec: L
 // Tells a retry of the CLI's own live ("worker-1: claude is retrying a rate limit, 3 of 10"), and
 // records the first of an episode, which slows the agent's other attempts (its lanes and back-off).
 function noteRetry(run: WatchParts, input: AttemptInput, retry: CliRetry, retrying: boolean): boolean {
+  tellRetry(run, input, retry);
+  if (retrying) return true;
+  run.events.commit(retryingEvent(input, retry));
+  return true;
+}
+
+// The live line of a CLI's own retry (a team worker's too, src/remote/worker-news.ts).
+export function tellRetry(run: Pick<WatchParts, 'progress'>, input: Pick<AttemptInput, 'taskId' | 'attempt' | 'worker' | 'agent'>, retry: CliRetry): void {
   const of = retry.n !== undefined ? `, ${retry.n}${retry.max !== undefined ? ` of ${retry.max}` : ''}` : '';
   const wait = retry.delayMs !== undefined ? `, next in ${Math.max(1, Math.round(retry.delayMs / 1000))} s` : '';
   run.progress.emit(
     { type: 'attempt.retrying', task: input.taskId, attempt: input.attempt, worker: input.worker, agent: input.agent, reason: retry.reason, ...(retry.n !== undefined && { retry: retry.n }), ...(retry.max !== undefined && { of: retry.max }) },
     `⟳ ${input.worker}: ${input.agent} is retrying a rate limit${of} (${input.taskId} a${input.attempt}: ${retry.reason}${wait})`,
   );
-  if (retrying) return true;
-  run.events.commit({
-    event: 'attempt_retrying',
+}
+
+// The record of a retry episode's first notice: the machine slows the agent's other attempts.
+export function retryingEvent(input: Pick<AttemptInput, 'taskId' | 'attempt' | 'agent'>, retry: CliRetry) {
+  return {
+    event: 'attempt_retrying' as const,
     task_id: input.taskId,
     attempt: input.attempt,
     agent: input.agent,
@@ -135,8 +146,7 @@ function noteRetry(run: WatchParts, input: AttemptInput, retry: CliRetry, retryi
     ...(retry.max !== undefined && { of: retry.max }),
     ...(retry.delayMs !== undefined && { retry_after_ms: retry.delayMs }),
     jitter: Math.random(),
-  });
-  return true;
+  };
 }
 
 // Records the CLI's session id as soon as its output shows it.

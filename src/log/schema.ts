@@ -369,6 +369,8 @@ export const EVENT_SCHEMAS = {
     of: z.number().int().nonnegative().optional(),
     retry_after_ms: z.number().int().nonnegative().optional(),
     jitter: z.number().min(0).max(1),
+    /** On the PostgreSQL store: the seq of the worker's report it was made from. */
+    report: z.number().int().positive().optional(),
   }),
   /** The back-off of an agent is over: its lanes take attempts again. */
   backoff_ended: z.object({ event: z.literal('backoff_ended'), ...base, agent: z.string() }),

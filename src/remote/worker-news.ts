@@ -14,6 +14,8 @@ import { terminalLine } from '../sys/terminal-text.js';
 import { guardCliText } from '../domain/result-guard.js';
 import { plausibleSpend } from '../attempt/spend-read.js';
 import { recordSpend } from '../attempt/spend-watch.js';
+import { retryingEvent, tellRetry } from '../attempt/watchdog.js';
+import type { CliRetry } from '../../workers/types.js';
 import type { EventLog } from '../session/event-log.js';
 import type { Progress } from '../session/progress.js';
 import type { Logger } from '../sys/logger.js';
@@ -47,6 +49,17 @@ const MAX_SILENT_MS = 365 * 24 * 3600 * 1000;
 export function silentMsOf(body: unknown): number {
   const silent = (body as { silent_ms?: unknown } | null)?.silent_ms;
   return typeof silent === 'number' && Number.isFinite(silent) && silent >= 0 ? Math.round(Math.min(silent, MAX_SILENT_MS)) : 0;
+}
+
+// A retrying report's notice, checked as the store's rows are: the reason as a worker's words,
+// counts and the delay whole numbers within bounds.
+export function retryOf(body: unknown): CliRetry {
+  const b = (body ?? {}) as { reason?: unknown; n?: unknown; max?: unknown; delay_ms?: unknown };
+  const count = (value: unknown, most: number) => (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= most ? value : undefined);
+  const n = count(b.n, 10_000);
+  const max = count(b.max, 10_000);
+  const delayMs = count(b.delay_ms, MAX_SILENT_MS);
+  return { reason: workerWord(b.reason, 'a rate limit'), ...(n !== undefined && { n }), ...(max !== undefined && { max }), ...(delayMs !== undefined && { delayMs }) };
 }
 
 export class WorkerNews {
@@ -178,7 +191,21 @@ export class WorkerNews {
       this.append({ event: 'attempt_stalled', task_id: report.taskId, attempt: report.attempt, silent_ms: silentMs });
       this.session.progress.emit({ type: 'attempt.stalled', task: report.taskId, attempt: report.attempt, silentMs }, `… ${report.taskId} a${report.attempt} stalled on its worker: no progress for ${Math.round(silentMs / 1000)}s`);
     }
+    if (report.kind === 'retrying' && attempt && !this.reports.seqs.has(report.seq)) {
+      // A rate limit the CLI retries itself, on its worker: told live and recorded as the writer's own
+      // watchdog records it (once an episode: the worker reports each episode once).
+      const retry = retryOf(report.body);
+      const input = { taskId: report.taskId, attempt: report.attempt, agent: attempt.agent, worker: this.workerOf(report.taskId, report.attempt) };
+      tellRetry(this.session, input, retry);
+      // Committed, not only appended: the machine takes it (the agent's lanes halve, a back-off starts).
+      applyReportFact(this.reports, this.session.events.commit({ ...retryingEvent(input, retry), report: report.seq }));
+    }
     if (report.kind === 'finished') this.end(key, { kind: 'finished', report });
+  }
+
+  // The run's worker (worker-N, lead) an attempt was started on, as the log holds it now.
+  private workerOf(taskId: string, attempt: number): string {
+    return this.session.events.fold.state.tasks.get(taskId)?.attempts.find((a) => a.attempt === attempt)?.worker ?? 'a team worker';
   }
 
   private end(key: string, end: RemoteEnd): void {

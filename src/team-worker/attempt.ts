@@ -6,7 +6,7 @@ import { getAdapter } from '../../workers/adapters/index.js';
 import { escapeeMarker, stopEscapees } from '../../workers/escapees.js';
 import { killServer } from '../../workers/tmux/index.js';
 import { sim } from '../../workers/sim/adapter.js';
-import type { AgentAdapter, LaunchSpec, WorkerExit, WorkerHandle } from '../../workers/types.js';
+import type { AgentAdapter, CliRetry, LaunchSpec, WorkerExit, WorkerHandle } from '../../workers/types.js';
 import { OUTPUT_FILE, readExitRecord } from '../../workers/wrapper.js';
 import { recordLaunch } from './leftovers.js';
 import { usageOf, watchLife, watchOutputTail, watchSessionId } from './usage.js';
@@ -91,7 +91,12 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
       }
       if (job.silenceMs !== undefined) {
         const stall = job.stallMs === undefined ? undefined : { ms: job.stallMs, onStall: (silentMs: number) => void writeReport(ctx.store, ref, ctx.holder.workerId, 'stalled', { silent_ms: silentMs }).catch(() => false) };
-        silence = watchLife(spec.attemptDir, adapter, job.silenceMs, (reason) => void stop(reason), stall);
+        // A rate limit its CLI retries itself is reported once an episode: the writer tells it and slows the agent's other attempts.
+        const retrying = (retry: CliRetry) => {
+          ctx.say(`⟳ ${name}: ${job.agentName} is retrying a rate limit (${retry.reason})`);
+          void writeReport(ctx.store, ref, ctx.holder.workerId, 'retrying', { reason: retry.reason, ...(retry.n !== undefined && { n: retry.n }), ...(retry.max !== undefined && { max: retry.max }), ...(retry.delayMs !== undefined && { delay_ms: retry.delayMs }) }).catch(() => false);
+        };
+        silence = watchLife(spec.attemptDir, adapter, job.silenceMs, (reason) => void stop(reason), stall, retrying);
       }
       ctx.say(`▶ ${name} started (pid ${handle.pid})`);
       await writeReport(ctx.store, ref, ctx.holder.workerId, 'spawned', { handle, host: ctx.holder.host, attemptDir: spec.attemptDir }).catch(() => false);
@@ -102,6 +107,8 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
         void stop(reason);
       });
       const exit = await backend.wait(handle, spec);
+      // Its last look at the output (a retry in its last lines) is reported before its end is.
+      silence?.stop();
       await relay.close();
       session.stop();
       tail.stop();

@@ -2,7 +2,7 @@
 // appears, and at the end the session id, cost and tokens, as the orchestrator records them in
 // attempt_usage events. Its last output line, for `output-tail` reports (the live view's lane). And
 // its watchdog on the worker's machine (watchLife).
-import type { AgentAdapter, AgentReport } from '../../workers/types.js';
+import type { AgentAdapter, AgentReport, CliRetry } from '../../workers/types.js';
 import { LifeSigns, lookEveryMs, silenceReason } from '../attempt/life-signs.js';
 import { readBoundedOutput } from '../attempt/output.js';
 import { guardCliText } from '../domain/result-guard.js';
@@ -53,14 +53,23 @@ export function watchOutputTail(outputFile: string, onLine: (line: string) => vo
 // `stall.ms` (watchdog.statusCheckMs) `stall.onStall` is called once, and for `silenceMs`
 // (watchdog.reassignMs) `onStop` with the watchdog's reason; a failure the adapter reads in the
 // output that no retry can fix (credentials, quota, model) calls `onStop` at once. stop() ends it.
-export function watchLife(attemptDir: string, adapter: AgentAdapter, silenceMs: number, onStop: (reason: string) => void, stall?: { ms: number; onStall(silentMs: number): void }): { stop(): void } {
+export function watchLife(attemptDir: string, adapter: AgentAdapter, silenceMs: number, onStop: (reason: string) => void, stall?: { ms: number; onStall(silentMs: number): void }, onRetry?: (retry: CliRetry) => void): { stop(): void } {
   const life = new LifeSigns(attemptDir, adapter);
   let stalled = false;
+  // A rate limit the CLI retries itself: told once per episode, until its output shows progress, as
+  // the writer's own watchdog tells it.
+  let retrying = false;
+  let stopped = false;
   const timer = setInterval(() => {
-    const { silentMs, failure } = life.look();
+    const { silentMs, failure, retry, progressed } = life.look();
     if (failure) {
       clearInterval(timer);
       return onStop(failure);
+    }
+    if (progressed) retrying = false;
+    if (retry && !retrying) {
+      retrying = true;
+      onRetry?.(retry);
     }
     // Marked stalled once, at watchdog.statusCheckMs of silence, as the writer's own watchdog does.
     if (stall && !stalled && silentMs >= stall.ms) {
@@ -71,7 +80,16 @@ export function watchLife(attemptDir: string, adapter: AgentAdapter, silenceMs: 
     clearInterval(timer);
     onStop(silenceReason(silentMs, silenceMs));
   }, lookEveryMs(Math.min(silenceMs, stall?.ms ?? silenceMs)));
-  return { stop: () => clearInterval(timer) };
+  return {
+    stop: () => {
+      if (stopped) return;
+      stopped = true;
+      clearInterval(timer);
+      // The output's last lines, which no look read: a retry told there and not got past is told too.
+      const last = life.look();
+      if (last.retry && !last.progressed && !retrying) onRetry?.(last.retry);
+    },
+  };
 }
 
 // The usage of an ended attempt from its CLI's report, or undefined when it shows none.

@@ -157,6 +157,27 @@ describe('a run on the PostgreSQL store, when machines fail', () => {
     expect(await liveAgents(world, runId)).toEqual([]);
   });
 
+  it('tells a rate limit its CLI retries itself on the worker, live and in the log once an episode, and the run goes on to complete', async () => {
+    // The stub claude retries a 429 once (an api_retry record), waits as claude does, then answers.
+    const world = worlds.add(await openScaleOut(env.cluster.url, env.project, { name: 'unused' }, { maxTaskAttempts: 1 }, { adapter: 'claude', command: join(STUB_BIN, 'claude'), env: { STUB_MODE: 'rate-retry' } }));
+    world.worker('machine-a');
+    const run = await world.team(['1:executor', 'add a greeting', '--agent', 'sim']);
+    expect(run.exitCode, String(run.stderr)).toBe(0);
+    const runId = (await world.runId())!;
+    const events = await world.events(runId);
+    const started = events.flatMap((e) => (e.event === 'task_started' ? [`${e.task_id}#${e.attempt}`] : []));
+    const retrying = events.flatMap((e) => (e.event === 'attempt_retrying' ? [e] : []));
+    // Every attempt's CLI retried once: one record each, made from its worker's report.
+    expect(retrying.map((e) => `${e.task_id}#${e.attempt}`).sort()).toEqual([...started].sort());
+    for (const e of retrying) {
+      expect([e.agent, e.reason, e.retry, e.of, e.retry_after_ms]).toEqual(['sim', 'API error 429 (rate_limit)', 1, 10, 1500]);
+      expect(e.report).toBeGreaterThan(0);
+    }
+    expect(String(run.stderr)).toMatch(/^⟳ lead: sim is retrying a rate limit, 1 of 10 \(plan a1: API error 429 \(rate_limit\), next in 2 s\)$/m);
+    expect(String(run.stderr)).toMatch(/^⟳ worker-1: sim is retrying a rate limit, 1 of 10 \(t1 a1: API error 429 \(rate_limit\), next in 2 s\)$/m);
+    expect(events.at(-1)?.event).toBe('run_completed');
+  });
+
   it('marks stalled and stops on its worker a CLI that only prints reconnect notices: they are not progress there either', async () => {
     const world = worlds.add(await openScaleOut(env.cluster.url, env.project, { name: 'unused' }, { maxTaskAttempts: 1 }, { adapter: 'codex', command: join(STUB_BIN, 'codex'), env: { STUB_MODE: 'reconnect' } }));
     writeFileSync(join(world.writer, '.team', 'config.json'), JSON.stringify({ ...JSON.parse(readFileSync(join(world.writer, '.team', 'config.json'), 'utf8')), watchdog: { statusCheckMs: 1000, reassignMs: 2500 } }));

@@ -69,5 +69,5 @@ export function newWorkerReports(): WorkerReports {
 export function applyReportFact(reports: WorkerReports, event: TeamEvent): void {
   if (event.event === 'attempt_taken') reports.taken.add(`${event.task_id}#${event.attempt}`);
   else if (event.event === 'attempt_stalled') reports.stalled.add(`${event.task_id}#${event.attempt}`);
-  else if ((event.event === 'attempt_usage' || event.event === 'attempt_spend') && event.report !== undefined) reports.seqs.add(event.report);
+  else if ((event.event === 'attempt_usage' || event.event === 'attempt_spend' || event.event === 'attempt_retrying') && event.report !== undefined) reports.seqs.add(event.report);
 }

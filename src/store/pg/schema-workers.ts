@@ -2,7 +2,7 @@
 // (append-only, like the log). Workers write leases and reports; they never write events.
 
 // What a worker may report of an attempt it holds (pg-reports.ts): the table's check names them.
-export const REPORT_KINDS = ['spawned', 'usage', 'output-tail', 'stalled', 'finished', 'spend'] as const;
+export const REPORT_KINDS = ['spawned', 'usage', 'output-tail', 'stalled', 'finished', 'spend', 'retrying'] as const;
 export type ReportKind = (typeof REPORT_KINDS)[number];
 
 // What anyone may ask of a run (requests.ts): the table's check names them.
