@@ -6,7 +6,6 @@ import { fetchTracking } from '../../git/remote.js';
 import type { BranchesView } from '../../isolation/view.js';
 import { landRun, type LandOutcome } from '../../isolation/land.js';
 import { openStore } from '../../store/open.js';
-import type { PgStore } from '../../store/pg/store.js';
 import { withStore, type RunStore } from '../../store/types.js';
 import type { Progress } from '../../session/progress.js';
 import { makeProgress } from '../../session/progress.js';
@@ -39,7 +38,7 @@ export async function landWork(store: RunStore, runId: string | undefined, progr
   const record = async (event: Parameters<RunStore['append']>[1][number]) => void (await store.append(id, [event]));
   if (store.kind === 'files') return tellLanded(progress, id, branches, await landRun(projectDir, id, branches, { ref: `refs/heads/${branches.branch!}`, record }, acknowledge));
   const ref = await fetchBranch(id, branches, projectDir);
-  const lock = await (store as PgStore).lockWriter(id, `teamline land of ${id} pid ${process.pid}`);
+  const lock = await store.lockWriter(id, `teamline land of ${id} pid ${process.pid}`);
   try {
     tellLanded(progress, id, branches, await landRun(projectDir, id, branches, { ref, record }, acknowledge));
   } finally {
