@@ -1,7 +1,7 @@
 // The layering check (.dependency-cruiser.cjs) fires on what it forbids: a tree of tiny modules with
 // an upward import, a cycle and a file on no floor is checked with the project's own config.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -79,5 +79,17 @@ describe('the layering check', () => {
   it('holds for the project itself', () => {
     const out = execFileSync(DEPCRUISE, ['--config', '.dependency-cruiser.cjs', '--output-type', 'err', 'src', 'machines', 'workers', 'handoffs', 'config'], { cwd: ROOT, encoding: 'utf8' });
     expect(out).toContain('no dependency violations found');
+  });
+
+  it('keeps every source folder to at most 20 files, so that each says what is in it', () => {
+    const crowded: string[] = [];
+    const walk = (dir: string) => {
+      const entries = readdirSync(join(ROOT, dir), { withFileTypes: true });
+      const sources = entries.filter((e) => e.isFile() && e.name.endsWith('.ts')).length;
+      if (sources > 20) crowded.push(`${dir} (${sources})`);
+      for (const e of entries) if (e.isDirectory()) walk(join(dir, e.name));
+    };
+    for (const top of ['src', 'machines', 'workers', 'handoffs', 'config']) walk(top);
+    expect(crowded).toEqual([]);
   });
 });
