@@ -14,7 +14,8 @@ import { finishInterrupted, taskFinished } from '../attempt/records.js';
 import { concludeEnd } from '../attempt/conclude.js';
 import { guardCliText } from '../domain/result-guard.js';
 import type { RunSession } from '../session/session.js';
-import { workerWord, type RemoteEnd } from './worker-news.js';
+import type { RemoteEnd } from './worker-news.js';
+import { workerWord } from '../domain/worker-word.js';
 import { newsOf, passStopOn } from './writer.js';
 
 // A finished report as a worker writes it (src/team-worker/attempt.ts); anything else is refused.

@@ -10,8 +10,7 @@ import { applyReportFact } from '../log/fold/tasks.js';
 import type { WorkerReports } from '../log/fold/types.js';
 import { readWorkerNews, type ExpiredLease, type Report } from '../store/pg/reports.js';
 import type { PgStore } from '../store/pg/store.js';
-import { terminalLine } from '../sys/terminal-text.js';
-import { guardCliText } from '../domain/result-guard.js';
+import { workerWord } from '../domain/worker-word.js';
 import { plausibleSpend } from '../attempt/spend-read.js';
 import { recordSpend } from '../attempt/spend-watch.js';
 import { retryingEvent, tellRetry } from '../attempt/watchdog.js';
@@ -34,15 +33,6 @@ const POLL_MS = 200;
 export type RemoteEnd = { kind: 'finished'; report: Report } | { kind: 'expired'; lease: ExpiredLease };
 
 const keyOf = (taskId: string, attempt: number) => `${taskId}#${attempt}`;
-
-// What a worker names itself with (its id, its host): rows of the store, which anyone who can write
-// the database could have written, are checked like an agent's text before the log holds them.
-const WORD_LIMIT = 200;
-export function workerWord(value: unknown, fallback: string): string {
-  if (typeof value !== 'string' || value === '') return fallback;
-  const guarded = guardCliText(terminalLine(value));
-  return guarded.length > WORD_LIMIT ? `${guarded.slice(0, WORD_LIMIT - 1)}…` : guarded;
-}
 
 // A stalled report's silence in ms: a whole number of at most a year, 0 for anything else.
 const MAX_SILENT_MS = 365 * 24 * 3600 * 1000;

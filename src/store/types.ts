@@ -32,6 +32,12 @@ export interface RunRead {
 // The fields of run.json a new run is created with.
 export type NewRun = Omit<RunRecord, 'run_id' | 'created_at'>;
 
+// Each attempt's last output line, for the live view: read() looks again, of() answers from the last look.
+export interface Tails {
+  read(): Promise<void>;
+  of(task: string, attempt: number): string;
+}
+
 // The operations of docs/scale-out.md; every store passes test/store/conformance.ts.
 export interface RunStore {
   readonly kind: 'files' | 'postgres';
@@ -67,6 +73,8 @@ export interface RunStore {
   pendingRequests(runId: string): Promise<InboxRead>;
   /** Removes a request the writer took (by the `id` pendingRequests gave). */
   removeRequest(runId: string, id: string): Promise<void>;
+  /** Each attempt's last output line, where the store keeps it: the attempt's output.log, or its worker's latest report of it. */
+  tails(runId: string): Tails;
   /** This machine's folder of the run: its handoffs, its writer's log, a wait's mark. */
   paths(runId: string): RunPaths;
   close(): Promise<void>;

@@ -6,7 +6,7 @@ import type { AgentAdapter, AgentReport, CliRetry } from '../../workers/types.js
 import { LifeSigns, lookEveryMs, silenceReason } from '../attempt/life-signs.js';
 import { readBoundedOutput } from '../attempt/output.js';
 import { guardCliText } from '../domain/result-guard.js';
-import { lastLine } from '../views/watch/model.js';
+import { lastLine } from '../sys/last-line.js';
 
 // How often a running attempt's output is looked at for its session id, and for its last line.
 const PEEK_MS = 1_000;

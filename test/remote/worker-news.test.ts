@@ -1,7 +1,8 @@
 // What a worker says of itself (its id, its host, its session id) reaches the log checked like an
 // agent's text: the store's rows could have been written by anyone who can write the database.
 import { describe, expect, it } from 'vitest';
-import { retryOf, silentMsOf, workerWord } from '../../src/remote/worker-news.js';
+import { retryOf, silentMsOf } from '../../src/remote/worker-news.js';
+import { workerWord } from '../../src/domain/worker-word.js';
 
 describe('runtime/worker-news workerWord', () => {
   it('keeps a plain worker id or host as it is', () => {

@@ -7,7 +7,6 @@ import { describe, expect, it } from 'vitest';
 import { judgeResult, readResult, type ResultFileText } from '../../src/domain/result.js';
 import { attemptJobId } from '../../src/store/pg/attempt-job.js';
 import { writeRequest } from '../../src/store/pg/requests.js';
-import { openTails } from '../../src/views/watch/tails.js';
 import { isRunning } from '../helpers/proc-groups.js';
 import { ROOT } from '../helpers/team.js';
 import { clusterAndProject } from '../store/pg-fixture.js';
@@ -122,7 +121,7 @@ describe('team worker', () => {
     const line = String(tails.at(-1)!.body.line);
     expect(line).toContain('working with');
     expect(line).not.toContain('abcdefghijklmnopqrstuvwxyz0123456789');
-    const reader = openTails(world.store, world.runId);
+    const reader = world.store.tails(world.runId);
     await reader.read();
     expect(reader.of('t1', 1)).toBe(line);
     writeFileSync(release, '');

@@ -10,7 +10,6 @@ import { storeUrlOf } from '../../store/store-url.js';
 import { foldInput, withStore } from '../../store/types.js';
 import { watchRun } from '../../views/watch/live.js';
 import { modelOf, type WatchModel } from '../../views/watch/model.js';
-import { openTails } from '../../views/watch/tails.js';
 import { optionalInt, optionalString, parseFlags } from '../args/args.js';
 import { FLAGS } from '../args/flags.js';
 import { openProject } from '../args/project.js';
@@ -39,7 +38,7 @@ export async function watchCommand(argv: string[], cmd = 'team watch'): Promise<
   return withStore(store, async () => {
     const where = store.where;
     const id = outage ? await outage.retry(() => store.pickRun(runId), OUTAGE_RETRY_MS) : await store.pickRun(runId);
-    const tails = openTails(store, id);
+    const tails = store.tails(id);
     const undriven = store.kind === 'files' ? `\`team resume --run ${id}\` continues it` : `no writer holds its lock in ${where}; \`team resume --run ${id} --store ${where}\` continues it`;
     let last: WatchModel | undefined;
     const load = async (): Promise<WatchModel> => {

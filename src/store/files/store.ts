@@ -14,7 +14,8 @@ import { UsageError } from '../../sys/errors.js';
 import { acquireLock, liveHolder, readLockHolder } from './lock.js';
 import { parseEventBody } from '../parse-body.js';
 import { findConflicts, refuseSecondTerminal, type AttemptKey } from '../terminal.js';
-import type { NewRun, RunRead, RunStore } from '../types.js';
+import type { NewRun, RunRead, RunStore, Tails } from '../types.js';
+import { lastLine } from '../../sys/last-line.js';
 import { checkInboxRequest, type InboxRead, type NewInboxRequest } from '../inbox.js';
 import { postFileRequest, readFileRequests, removeFileRequest } from './inbox.js';
 
@@ -120,6 +121,12 @@ export class FileStore implements RunStore {
 
   async removeRequest(runId: string, id: string): Promise<void> {
     removeFileRequest(this.paths(runId).runDir, id);
+  }
+
+  // The tail of each attempt's output.log, read at each look.
+  tails(runId: string): Tails {
+    const dir = this.paths(runId).attemptsDir;
+    return { read: async () => undefined, of: (task, attempt) => lastLine(join(dir, task, `a${attempt}`, 'output.log')) };
   }
 
   paths(runId: string): RunPaths {

@@ -2,13 +2,9 @@
 // writer deletes a request once its event is in the log), announced on the runs' channel.
 import type { InboxRead, NewInboxRequest } from '../inbox.js';
 import { UsageError } from '../../sys/errors.js';
-import type pg from 'pg';
 import { RUN_CHANNEL } from './channel.js';
+import type { Transactor } from './transactor.js';
 
-// What of the store the inbox uses: a transaction (PgStore's).
-interface Transactor {
-  transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T>;
-}
 
 // The table; a key is posted once per run (a retried post is the same row).
 export const INBOX_TABLE = `

@@ -1,7 +1,7 @@
 // Reports: what workers say about the attempts they hold, and what the run's writer reads back to
 // turn into events (workers never write the log). The writer also learns which leases expired.
 import { REPORT_KINDS, type ReportKind } from './schema-workers.js';
-import type { PgStore } from './store.js';
+import type { Transactor } from './transactor.js';
 
 export { REPORT_KINDS, type ReportKind };
 
@@ -63,7 +63,7 @@ ORDER BY l.expires_at, l.task_id, l.attempt`;
 
 // Writes a report of the worker's attempt; false when fenced off (not its lease, the attempt ended,
 // or a second finished report).
-export async function writeReport(store: PgStore, ref: AttemptRef, workerId: string, kind: ReportKind, body: object): Promise<boolean> {
+export async function writeReport(store: Transactor, ref: AttemptRef, workerId: string, kind: ReportKind, body: object): Promise<boolean> {
   return store.transaction(async (client) => {
     await client.query(REPORT_LOCK, [ref.runId]);
     const written = await client.query(INSERT, [ref.runId, ref.taskId, ref.attempt, workerId, kind, JSON.stringify(body)]);
@@ -72,7 +72,7 @@ export async function writeReport(store: PgStore, ref: AttemptRef, workerId: str
 }
 
 // The writer's read: reports after `since` in seq order and the expired leases, from one snapshot.
-export async function readWorkerNews(store: PgStore, runId: string, since: number): Promise<WorkerNews> {
+export async function readWorkerNews(store: Transactor, runId: string, since: number): Promise<WorkerNews> {
   return store.transaction(async (client) => {
     await client.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
     const rows = await client.query<{ seq: string; task_id: string; attempt: number; worker_id: string; kind: ReportKind; body: Record<string, unknown>; at: Date }>(

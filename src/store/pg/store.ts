@@ -16,7 +16,8 @@ import { ensureSchema } from './schema.js';
 import { parseApprovalBody, parseEventBody } from '../parse-body.js';
 import { hasWriter, takeWriterLock, type WriterLock } from './writer-lock.js';
 import { endedBy, findConflicts, refuseSecondTerminal, TerminalConflictError } from '../terminal.js';
-import { foldInput, type NewRun, type RunRead, type RunStore } from '../types.js';
+import { foldInput, type NewRun, type RunRead, type RunStore, type Tails } from '../types.js';
+import { OutputTails } from './tails.js';
 import { checkInboxRequest, type InboxRead, type NewInboxRequest } from '../inbox.js';
 import { postPgRequest, readPgRequests, removePgRequest } from './inbox.js';
 
@@ -212,6 +213,11 @@ export class PgStore implements RunStore {
 
   async removeRequest(runId: string, id: string): Promise<void> {
     await removePgRequest(this, runId, id);
+  }
+
+  // The last output line of each attempt, as its worker reported it.
+  tails(runId: string): Tails {
+    return new OutputTails(this, runId);
   }
 
   // This machine's files of a run on the store: laid out as a run folder's, under .team/store-runs.

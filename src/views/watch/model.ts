@@ -1,5 +1,4 @@
 // What the live view shows, from a run's log (files or PostgreSQL) and the tail of each worker's output.log.
-import { closeSync, fstatSync, readSync } from 'node:fs';
 import { spendLines } from '../status/spend.js';
 import { join } from 'node:path';
 import { readRunFiles, type RunFiles } from '../../log/read.js';
@@ -8,8 +7,7 @@ import { foldRun, type RunView } from '../../log/fold/fold.js';
 import { attentionLines, notDrivenLine } from '../status/render.js';
 import { teamLines } from '../team-lines.js';
 import { liveHolder } from '../../store/files/lock.js';
-import { openRegularFile } from '../../sys/regular-file.js';
-import { terminalLine } from '../../sys/terminal-text.js';
+import { lastLine } from '../../sys/last-line.js';
 import { attemptFacts, lanesOf, type AttemptFact, type Lane } from './lanes.js';
 import { countAttempts, describeAttemptCounts } from '../../log/fold/counts.js';
 import { ENDED_STATUSES, runClockMs, runStartMs } from '../../log/fold/clock.js';
@@ -51,8 +49,6 @@ export interface WatchModel {
   ended: boolean;
 }
 
-// Only the end of output.log is read: a chatty worker's megabytes are never loaded.
-const TAIL_BYTES = 4096;
 
 // What the live view reads of a run, from either store: the fold's input, whether a writer drives
 // the run, what to say when none does, and the last line of an attempt's output (empty when not kept).
@@ -123,26 +119,6 @@ export function toWatchModel(view: RunView, tail: WatchRead['tail'], now = Date.
     outcome: view.outcome,
     ended,
   };
-}
-
-// The last non-empty line of a file, read from its tail, without control characters.
-export function lastLine(file: string): string {
-  let fd: number;
-  try {
-    fd = openRegularFile(file);
-  } catch {
-    return '';
-  }
-  try {
-    const size = fstatSync(fd).size;
-    const length = Math.min(size, TAIL_BYTES);
-    const buffer = Buffer.alloc(length);
-    const read = readSync(fd, buffer, 0, length, size - length);
-    const lines = buffer.subarray(0, read).toString('utf8').split(/\r?\n|\r/);
-    return lines.map((line) => terminalLine(line).trim()).reverse().find((line) => line !== '') ?? '';
-  } finally {
-    closeSync(fd);
-  }
 }
 
 // The attempts' counts, once one of them did not complete (a run going right says nothing more).

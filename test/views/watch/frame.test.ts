@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { plainFacts, renderFrame } from '../../../src/views/watch/frame.js';
-import { lastLine, type WatchModel } from '../../../src/views/watch/model.js';
+import type { WatchModel } from '../../../src/views/watch/model.js';
+import { lastLine } from '../../../src/sys/last-line.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'teamline-frame-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
