@@ -143,6 +143,8 @@ export interface CliFacts {
   byName: boolean;
   /** When a role has no agent, the CLIs on PATH are tried by this rank, lowest first; none: never. */
   pathRank?: number;
+  /** Its workers get the team tools unless their agent's config says otherwise (it speaks MCP and is wired). */
+  teamTools?: boolean;
   /** The cost modes' models: cheapest, middle, strongest (`models` in the config adds or replaces them). */
   tiers?: readonly [string, string, string];
   /** The offline signs that the CLI can reach its model, for `team doctor`. */

@@ -104,7 +104,7 @@ async function startWorker(session: RunSession, input: AttemptInput, files: Atte
   // On the thread pool: many attempts start at once, and the file system's journal may make each wait.
   await mkdir(files.dir, { recursive: true });
   const handoffTexts = handoffTextsOf(session, input.handoffs.map((h) => h.path));
-  const teamServer = teamServerFor(agent, files.dir);
+  const teamServer = teamServerFor(agent, adapter, files.dir);
   const messages = messagesTo(session.events.fold.state.team, input.taskId);
   const workDir = session.isolation.workDir(input.stage, input.worker);
   const earlier = input.attempt > 1 ? await earlierAttempt(session.events.fold.state.tasks.get(input.taskId), input.attempt, workDir, session.runId) : undefined;

@@ -34,7 +34,7 @@ export const WORKER_PLACES = { projectDir: '{{projectDir}}', resultFile: '{{resu
 
 // The job of the attempt, made when the commit of its task_started is under way.
 export function makeAttemptJob(run: JobParts, input: AttemptInput): AttemptJob {
-  const { agent } = resolveAttemptAgent(run.config, input);
+  const { adapter, agent } = resolveAttemptAgent(run.config, input);
   const permission = permissionFor(agent, input.stage);
   const prompt = buildPrompt({
     input,
@@ -45,7 +45,7 @@ export function makeAttemptJob(run: JobParts, input: AttemptInput): AttemptJob {
     handoffTexts: handoffTextsOf(run, input.handoffs.map((h) => h.path)),
     workers: run.workers,
     messages: messagesTo(run.events.fold.state.team, input.taskId),
-    teamTools: hasTeamTools(agent),
+    teamTools: hasTeamTools(agent, adapter),
     ...(input.attempt > 1 && { earlier: earlierEnd(run.events.fold.state.tasks.get(input.taskId), input.attempt) }),
   });
   return {

@@ -193,7 +193,7 @@ function makeSpec(ctx: WorkerContext, taken: TakenAttempt, workDir: string): { s
   writeToolsContext(attemptDir, { run_id: job.runId, task_id: job.taskId, attempt: job.attempt, worker: job.worker, stage: job.stage, answer_ms: ANSWER_MS });
   const adapter = getAdapter(job.agent.adapter, { sim });
   if (!adapter) throw new Error(`no adapter ${job.agent.adapter}`);
-  const command = adapter.build({ prompt, promptFile, resultFile, projectDir: workDir, agent: job.agent, stage: job.stage, permission: job.permission, teamServer: teamServerFor(job.agent, attemptDir) });
+  const command = adapter.build({ prompt, promptFile, resultFile, projectDir: workDir, agent: job.agent, stage: job.stage, permission: job.permission, teamServer: teamServerFor(job.agent, adapter, attemptDir) });
   const env = { ...job.env, TEAM_PROMPT_FILE: promptFile, TEAM_RESULT_FILE: resultFile, TEAM_PROJECT_DIR: workDir };
   return { spec: { runId: job.runId, taskId: job.taskId, attempt: job.attempt, worker: job.worker, attemptDir, cwd: workDir, command, env }, adapter };
 }

@@ -195,6 +195,7 @@ function describeClaudeError(result: JsonObject): string {
 export const claude: AgentAdapter = {
   facts: {
     byName: true,
+    teamTools: true,
     pathRank: 1,
     tiers: ['haiku', 'sonnet', 'opus'],
     login: {

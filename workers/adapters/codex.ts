@@ -144,6 +144,7 @@ function describeCodexError(event: JsonObject | undefined): string {
 export const codex: AgentAdapter = {
   facts: {
     byName: true,
+    teamTools: true,
     pathRank: 3,
     tiers: ['gpt-5-codex-mini', 'gpt-5-codex', 'gpt-5'],
     login: { env: ['OPENAI_API_KEY', 'CODEX_API_KEY'], files: (env, home) => [join(env.CODEX_HOME ?? join(home, '.codex'), 'auth.json')], how: 'run `codex login`, or set OPENAI_API_KEY' },

@@ -139,6 +139,7 @@ function describeGeminiError(error: JsonObject | undefined): string {
 export const gemini: AgentAdapter = {
   facts: {
     byName: true,
+    teamTools: true,
     pathRank: 4,
     tiers: ['gemini-2.5-flash-lite', 'gemini-2.5-flash', 'gemini-2.5-pro'],
     login: { env: ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_GENAI_USE_VERTEXAI'], files: (_env, home) => [join(home, '.gemini', 'oauth_creds.json')], how: 'run `gemini` and sign in, or set GEMINI_API_KEY' },

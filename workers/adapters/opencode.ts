@@ -169,6 +169,7 @@ function describeOpencodeError(error: JsonObject | undefined): string {
 export const opencode: AgentAdapter = {
   facts: {
     byName: true,
+    teamTools: true,
     pathRank: 2,
     login: {
       env: ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'GEMINI_API_KEY', 'OPENROUTER_API_KEY'],

@@ -8,6 +8,8 @@ import { gemini } from '../../../workers/adapters/gemini.js';
 import { opencode } from '../../../workers/adapters/opencode.js';
 import { hasTeamTools, TEAM_TOOL_NAMES } from '../../../workers/adapters/team-tools.js';
 import { teamServerFor } from '../../../src/attempt/prepare/team-server.js';
+import { getAdapter } from '../../../workers/adapters/index.js';
+import { sim } from '../../../workers/sim/adapter.js';
 import type { AdapterInput, AgentAdapter, AgentConfig } from '../../../workers/types.js';
 import { makeInput } from './fixtures.js';
 
@@ -21,21 +23,23 @@ function withServer(agent: AgentConfig, extra: Partial<AdapterInput> = {}): Adap
 
 describe('team tools', () => {
   it('are on by default for claude, codex, gemini and opencode, off when the agent says so, and off for the other adapters unless asked', () => {
+    const tools = (agent: AgentConfig) => hasTeamTools(agent, getAdapter(agent.adapter, { sim })!);
     for (const adapter of ['claude', 'codex', 'gemini', 'opencode'] as const) {
-      expect(hasTeamTools({ adapter })).toBe(true);
-      expect(hasTeamTools({ adapter, teamTools: false })).toBe(false);
+      expect(tools({ adapter })).toBe(true);
+      expect(tools({ adapter, teamTools: false })).toBe(false);
     }
-    expect(hasTeamTools({ adapter: 'aider' })).toBe(false);
-    expect(hasTeamTools({ adapter: 'command', command: 'x' })).toBe(false);
-    expect(hasTeamTools({ adapter: 'sim', teamTools: true })).toBe(true);
+    expect(tools({ adapter: 'aider' })).toBe(false);
+    expect(tools({ adapter: 'command', command: 'x' })).toBe(false);
+    expect(tools({ adapter: 'sim' })).toBe(false);
+    expect(tools({ adapter: 'sim', teamTools: true })).toBe(true);
   });
 
   it('start the server as this node running this installation\'s cli.js, the attempt folder in the arguments', () => {
-    const server = teamServerFor({ adapter: 'codex' }, '/p/.team/runs/r1/attempts/t1/a1');
+    const server = teamServerFor({ adapter: 'codex' }, codex, '/p/.team/runs/r1/attempts/t1/a1');
     expect(server?.command).toBe(process.execPath);
     expect(server?.args.slice(1)).toEqual(['mcp', '--attempt-dir', '/p/.team/runs/r1/attempts/t1/a1']);
     expect(server?.args[0]).toMatch(/\/src\/cli\.js$/);
-    expect(teamServerFor({ adapter: 'codex', teamTools: false }, '/p')).toBeUndefined();
+    expect(teamServerFor({ adapter: 'codex', teamTools: false }, codex, '/p')).toBeUndefined();
   });
 
   it('leave every adapter\'s command line as it is without the server', () => {
