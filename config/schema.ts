@@ -74,6 +74,11 @@ export const configSchema = z.strictObject({
       mode: z.enum(['headless', 'tmux']).default('headless'),
       /** Workers in git worktrees or one shared checkout; unset: worktrees when the project is a git repository and more than one worker runs. */
       isolation: z.enum(['worktree', 'none']).optional(),
+      /**
+       * The OS fence around every attempt (bubblewrap, docs/fence.md): auto, on where it can be built
+       * (a run says once when it cannot); required, a run refuses to start unfenced; off, none.
+       */
+      fence: z.enum(['auto', 'required', 'off']).default('auto'),
       /** Where runs are kept: unset, the files under .team/runs; a postgres:// URL, that database (docs/scale-out.md). */
       store: z.string().refine(isPostgresUrl, { message: 'not a PostgreSQL URL: postgres://user:password@host:port/database' }).optional(),
       /** With a store: how long the run's writer waits for the store to come back (a restart, a network gone) before the run stops, resumable. */

@@ -156,6 +156,12 @@ export interface CliFacts {
     /** How to log in, in the doctor's words. */
     how: string;
   };
+  /**
+   * The CLI's own state (sessions, settings it rewrites, caches), from the worker's environment and
+   * home folder: folders, or files the CLI rewrites in place. The fence leaves them writable; a
+   * folder missing is made first.
+   */
+  state?(env: Record<string, string | undefined>, home: string): { dirs: string[]; files?: string[] };
 }
 
 export interface AgentAdapter {

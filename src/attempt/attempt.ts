@@ -24,6 +24,7 @@ import { messagesTo } from '../log/fold/team.js';
 import { ANSWER_MS, writeToolsContext } from '../team-tools/context.js';
 import type { Stage } from '../../workers/types.js';
 import { earlierAttempt } from './prepare/earlier.js';
+import { fenceAttempt } from './prepare/fence.js';
 
 export type AttemptRequest = AttemptInput;
 
@@ -112,6 +113,7 @@ async function startWorker(session: RunSession, input: AttemptInput, files: Atte
   await writeFile(files.promptFile, prompt);
   writeToolsContext(files.dir, { run_id: session.runId, task_id: input.taskId, attempt: input.attempt, worker: input.worker, stage: input.stage, answer_ms: ANSWER_MS });
   spec.command = adapter.build({ prompt, promptFile: files.promptFile, resultFile: files.resultFile, projectDir: session.projectDir, agent, stage: input.stage, permission: permissionFor(agent, input.stage), teamServer });
+  await fenceAttempt(session.config.team.fence, spec, adapter);
   const handle = await backend.launch(spec, (launched) => {
     session.registry.record(input.taskId, input.attempt, launched);
     session.events.append({ event: 'attempt_spawned', task_id: input.taskId, attempt: input.attempt, worker: input.worker, handle: launched });

@@ -15,6 +15,7 @@ import { concludeTask } from '../isolation/attempt.js';
 import { checkBudgetSoon } from '../session/budget.js';
 import { plausibleSpend } from './spend-read.js';
 import { plainReason, readRateLimit } from '../../workers/adapters/rate-limit.js';
+import { refusedPaths } from '../../workers/fence.js';
 
 // What concluding an attempt uses of a run: its records' and isolation's parts, the project, the
 // limits it started with, and whether its attempts run on team workers.
@@ -40,6 +41,7 @@ export async function concludeEnd(run: ConcludeParts, input: AttemptInput, adapt
   const { exit, output } = end;
   const report = adapter.parse(output);
   noteUsage(run, input, report);
+  noteRefused(run, input, output);
   if (recovered && !exit.stopped) {
     // Ended while no orchestrator watched: only a valid result is adopted; without one the attempt
     // is interrupted (it may have done part of its work), never counted as a plain failure.
@@ -175,4 +177,12 @@ function verdictNote(result: object): string {
   if ('verdict' in result && result.verdict === 'fail' && 'defects' in result && Array.isArray(result.defects)) return ` — verdict fail, ${result.defects.length} defect(s)`;
   if ('verdict' in result && result.verdict === 'reject') return ' — verdict reject';
   return '';
+}
+
+// The writes the fence refused the agent, as its output tells them: recorded, and said at once.
+function noteRefused(run: ConcludeParts, input: AttemptInput, output: string): void {
+  const paths = refusedPaths(output).map((path) => guardCliText(path));
+  if (paths.length === 0) return;
+  run.events.commit({ event: 'fence_refused', task_id: input.taskId, attempt: input.attempt, worker: input.worker, paths });
+  run.progress.emit({ type: 'attempt.refused', task: input.taskId, attempt: input.attempt, worker: input.worker, paths }, `  ⚠ needs attention: the fence refused writes of ${input.taskId} a${input.attempt} outside its work: ${paths.join(', ')}`);
 }

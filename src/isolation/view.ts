@@ -15,6 +15,7 @@ export function describeBranches(view: BranchesView, runId: string, status: stri
   }
   const acknowledged = (view.checkout?.changed ?? []).slice(0, view.checkout?.acknowledged ?? 0);
   lines.push(...acknowledged.map((change) => `  acknowledged: ${describeChange(change)}`));
+  lines.push(...ownCheckoutChanges(view).map((change) => `  ${change}`));
   if (attention) lines.push(...branchAttention(view).map((line) => `  needs attention: ${line}`));
   const taskKept = view.kept.filter((k) => k.branch !== view.branch);
   if (taskKept.length > 0) lines.push(`  kept with work not in ${view.branch}: ${taskKept.map((k) => `${k.branch} (${k.commits} commit(s))`).join(', ')}`);
@@ -32,13 +33,26 @@ export function branchAttention(view: BranchesView): string[] {
     lines.push(`${view.branch} ${how} during the run; put back at ${r.commit.slice(0, 10)}, the commit the log recorded`);
   }
   lines.push(...unseenCheckoutChanges(view));
+  for (const r of view.refused ?? []) lines.push(`the fence refused writes of ${r.attempt} outside its work: ${r.paths.join(', ')}; your checkout, branches and home are as they were`);
   for (const lock of new Set(view.userLocks)) lines.push(`${lock} is a git lock in your checkout that no git process held when the run resumed; teamline left it alone`);
   return lines;
 }
 
-// The changes of the user's checkout no `team land --acknowledge` took as seen, each in words.
+// The changes of the user's checkout no `team land --acknowledge` took as seen, each in words. In a
+// fenced run with worktrees no agent could write there: the changes are the user's own, none to acknowledge.
 export function unseenCheckoutChanges(view: BranchesView): string[] {
+  if (ownChanges(view)) return [];
   return (view.checkout?.changed ?? []).slice(view.checkout?.acknowledged ?? 0).map(describeChange);
+}
+
+// The changes of the user's checkout in a fenced run with worktrees, told as theirs.
+export function ownCheckoutChanges(view: BranchesView): string[] {
+  if (!ownChanges(view)) return [];
+  return (view.checkout?.changed ?? []).map((change) => `your own change during the run (its workers were fenced out of your checkout; seen ${change.seen}): ${change.changes.join('; ')}`);
+}
+
+function ownChanges(view: BranchesView): boolean {
+  return view.mode === 'worktree' && view.fence?.on === true;
 }
 
 function describeChange(change: NonNullable<BranchesView['checkout']>['changed'][number]): string {

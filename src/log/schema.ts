@@ -193,6 +193,8 @@ export const EVENT_SCHEMAS = {
     budget: budgetSchema.optional(),
     /** The config file the run started with (absolute), which a resume without --config uses; absent: defaults, or an older log. */
     configFile: z.string().optional(),
+    /** Whether this machine's attempts run inside the OS fence (team.fence), and why not; absent in older logs: unfenced. */
+    fence: z.strictObject({ on: z.boolean(), why: z.string().optional() }).optional(),
   }),
   run_resumed: z.object({ event: z.literal('run_resumed'), ...base, pid: z.number().int(), retry_interrupted: z.boolean() }),
   gates_result: z.object({ event: z.literal('gates_result'), ...base, iteration: z.number().int(), pass: z.number().int(), gates: z.array(gateSchema) }),
@@ -299,6 +301,8 @@ export const EVENT_SCHEMAS = {
   /** The watch on the user's checkout: what it was at the run's start (or its resume). */
   checkout_recorded: z.object({ event: z.literal('checkout_recorded'), ...base, state: checkoutStateSchema }),
   /** The user's checkout changed while the run ran: what changed, when it was seen, the attempts running then, and the new reading. */
+  /** Writes an attempt's agent was refused as read-only (the fence), read from its output: the paths, at most 20. */
+  fence_refused: z.object({ event: z.literal('fence_refused'), ...base, task_id: z.string(), attempt: z.number().int().positive(), worker: z.string(), paths: z.array(z.string()).min(1) }),
   checkout_changed: z.object({ event: z.literal('checkout_changed'), ...base, changes: z.array(z.string()), seen: z.string(), attempts: z.array(z.string()), state: checkoutStateSchema }),
   /** `team land --acknowledge`: the person saw the changes to their checkout and lands anyway. */
   checkout_acknowledged: z.object({ event: z.literal('checkout_acknowledged'), ...base, changes: z.number().int() }),

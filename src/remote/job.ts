@@ -60,6 +60,7 @@ export function makeAttemptJob(run: JobParts, input: AttemptInput): AttemptJob {
     permission,
     prompt,
     capMs: attemptCapMs(run.config, input.stage),
+    fence: run.config.team.fence,
     silenceMs: run.limits.reassignMs,
     stallMs: run.limits.statusCheckMs,
     ...gitOf(run, input),

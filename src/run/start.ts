@@ -15,6 +15,7 @@ import { holdRun } from './hold.js';
 import { chooseIsolation, forRun, openIsolation } from '../isolation/start.js';
 import { chooseStoreIsolation, openStoreIsolation } from './store-isolation.js';
 import { assertRunsWritable } from './writable.js';
+import { fenceAtStart } from '../attempt/prepare/fence.js';
 
 export interface StartRequest {
   /** The id the run is created with (a detached start chose it); default a new one. */
@@ -45,6 +46,8 @@ export async function startRun(request: StartRequest, store: RunStore): Promise<
   // Decided before anything is written: an isolation that cannot be had is refused with nothing made.
   const isolation = files ? forRun(await chooseIsolation(request.projectDir, config, request.workers, request.land === true), runId, request.projectDir) : await chooseStoreIsolation(request.projectDir, config.team.remote, runId);
   if (files) assertRunsWritable(request.projectDir);
+  // This machine's attempts run fenced where they can; a required fence that cannot be built refuses the run here.
+  const fence = files ? fenceAtStart(config.team.fence, (line) => request.progress.emit({ type: 'run.unfenced' }, line)) : undefined;
   const record = await store.createRun({ profile: 'default', stage: 'team-plan', status: 'running', ...request.session, task: request.task, workers: request.workers, agentType: routing.agentType, mode: request.mode }, runId);
   const hold = await holdRun(store, runId, `team ${request.mode === 'ralph' ? 'ralph ' : ''}run`, config);
   try {
@@ -54,7 +57,7 @@ export async function startRun(request: StartRequest, store: RunStore): Promise<
     request.progress.emit({ type: 'run.started', run: runId, runDir: paths.runDir }, `teamline run ${runId} (${request.mode}, ${request.workers} workers) in ${where}`);
     const [mode, keepPanes] = files ? [request.workerMode, request.keepPanes] : (['headless', false] as const);
     const session = hold.session({ runId, projectDir: request.projectDir, config, configFile: request.configFile, progress: request.progress, mode, keepPanes, workers: request.workers, run: record, sessionIds: request.session, limits });
-    const started = session.events.append(runStartedRecord(request, limits, { workerMode: mode, keepPanes, isolation })) as EventOf<'run_started'>;
+    const started = session.events.append({ ...runStartedRecord(request, limits, { workerMode: mode, keepPanes, isolation }), ...(fence && { fence }) }) as EventOf<'run_started'>;
     session.isolation.note(started);
     await (files ? openIsolation(session) : openStoreIsolation(session));
     const outcome = await driveRun(session, { input: inputOf(started) });

@@ -6,6 +6,7 @@ import { getAdapter } from '../../workers/adapters/index.js';
 import { escapeeMarker, stopEscapees } from '../../workers/escapees.js';
 import { killServer } from '../../workers/tmux/index.js';
 import { sim } from '../../workers/sim/adapter.js';
+import { fenceAttempt } from '../attempt/prepare/fence.js';
 import type { AgentAdapter, CliRetry, LaunchSpec, WorkerExit, WorkerHandle } from '../../workers/types.js';
 import { OUTPUT_FILE, readExitRecord } from '../../workers/wrapper.js';
 import { recordLaunch } from './leftovers.js';
@@ -79,6 +80,14 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
         return;
       }
       const { spec, adapter } = makeSpec(ctx, taken, tree?.workDir ?? ctx.projectDir);
+      // The fence, as on the writer's machine: a required one this machine cannot build fails the attempt.
+      const unfenced = await fenceAttempt(job.fence ?? 'auto', spec, adapter).then(() => undefined, (error: Error) => error.message);
+      if (unfenced !== undefined) {
+        ctx.say(`■ ${name}: ${unfenced}`);
+        await tree?.finish('stopped').catch(() => undefined);
+        await finish(ctx, taken, spec, undefined, { exitCode: null, signal: null, durationMs: 0, stopped: false, reason: unfenced }, () => lost !== undefined);
+        return;
+      }
       if (job.agent.tmux) ctx.tmuxRuns.set(job.runId, (ctx.tmuxRuns.get(job.runId) ?? 0) + 1);
       relay = relayCalls(ctx.store, job.runId, relaySite(job, spec.cwd, spec.attemptDir, join(spec.attemptDir, 'result.json')), (error) => ctx.say(`a team tool call of ${name} was not relayed: ${error.message}`));
       handle = await backend.launch(spec, (launched) => recordLaunch(spec.attemptDir, ctx.holder.workerId, launched));

@@ -1,5 +1,6 @@
 // Aider: `aider --message-file <prompt> --yes-always`. It prints no machine output, so the whole
 // output is the final text; its "Tokens: ... Cost: ..." lines give tokens and cost.
+import { join } from 'node:path';
 import type { AdapterInput, AgentAdapter, AgentCommand, AgentReport } from '../types.js';
 import { makeAgentCommand, makeReport } from './command-line.js';
 import { classifyFailure, type FailureRule } from './failures.js';
@@ -82,6 +83,8 @@ export const aider: AgentAdapter = {
   facts: {
     byName: true,
     login: { env: ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'GEMINI_API_KEY', 'OPENROUTER_API_KEY', 'DEEPSEEK_API_KEY'], files: () => [], how: 'set the API key of your model, such as ANTHROPIC_API_KEY' },
+    // Its caches and analytics; its chat history and tags cache are in the project (the working folder).
+    state: (_env, home) => ({ dirs: [join(home, '.aider')] }),
   },
   name: 'aider',
   build: buildAider,

@@ -203,6 +203,8 @@ export const claude: AgentAdapter = {
       files: (env, home) => [join(env.CLAUDE_CONFIG_DIR ?? join(home, '.claude'), '.credentials.json')],
       how: 'run `claude` and /login, or set ANTHROPIC_API_KEY',
     },
+    // Sessions, settings and backups in its config folder; ~/.claude.json beside it unless CLAUDE_CONFIG_DIR moves it there.
+    state: (env, home) => (env.CLAUDE_CONFIG_DIR ? { dirs: [env.CLAUDE_CONFIG_DIR] } : { dirs: [join(home, '.claude')], files: [join(home, '.claude.json')] }),
   },
   name: 'claude',
   build: buildClaude,

@@ -148,6 +148,7 @@ export const codex: AgentAdapter = {
     pathRank: 3,
     tiers: ['gpt-5-codex-mini', 'gpt-5-codex', 'gpt-5'],
     login: { env: ['OPENAI_API_KEY', 'CODEX_API_KEY'], files: (env, home) => [join(env.CODEX_HOME ?? join(home, '.codex'), 'auth.json')], how: 'run `codex login`, or set OPENAI_API_KEY' },
+    state: (env, home) => ({ dirs: [env.CODEX_HOME ?? join(home, '.codex')] }),
   },
   spendSoFar: (partialOutput) => spendOf(parseCodex(partialOutput)),
   name: 'codex',

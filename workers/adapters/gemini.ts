@@ -143,6 +143,8 @@ export const gemini: AgentAdapter = {
     pathRank: 4,
     tiers: ['gemini-2.5-flash-lite', 'gemini-2.5-flash', 'gemini-2.5-pro'],
     login: { env: ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_GENAI_USE_VERTEXAI'], files: (_env, home) => [join(home, '.gemini', 'oauth_creds.json')], how: 'run `gemini` and sign in, or set GEMINI_API_KEY' },
+    // The user's .gemini: the attempt's own gemini home (in the attempt folder) links its entries there (chats, logs, history).
+    state: (env, home) => ({ dirs: [join(env[GEMINI_HOME_VAR] || home, '.gemini')] }),
   },
   name: 'gemini',
   build: buildGemini,

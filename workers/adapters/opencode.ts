@@ -176,6 +176,10 @@ export const opencode: AgentAdapter = {
       files: (env, home) => [join(env.XDG_DATA_HOME ?? join(home, '.local', 'share'), 'opencode', 'auth.json')],
       how: 'run `opencode auth login`, or set a provider key such as ANTHROPIC_API_KEY',
     },
+    // Its data (auth, snapshots, logs), config, cache (provider packages) and state folders.
+    state: (env, home) => ({
+      dirs: [env.XDG_DATA_HOME ?? join(home, '.local', 'share'), env.XDG_CONFIG_HOME ?? join(home, '.config'), env.XDG_CACHE_HOME ?? join(home, '.cache'), env.XDG_STATE_HOME ?? join(home, '.local', 'state')].map((dir) => join(dir, 'opencode')),
+    }),
   },
   spendSoFar: (partialOutput) => spendOf(parseOpencode(partialOutput)),
   name: 'opencode',

@@ -13,7 +13,8 @@ export function resolveSimAgentPath(moduleUrl: string = import.meta.url): string
 }
 
 export const sim: AgentAdapter = {
-  facts: { byName: true },
+  // Its ledger (TEAM_SIM_LEDGER, the tests' record of the work done) may be kept outside the working folder.
+  facts: { byName: true, state: (env) => ({ dirs: env.TEAM_SIM_LEDGER ? [dirname(resolve(env.TEAM_SIM_LEDGER))] : [] }) },
   name: 'sim',
   build(input: AdapterInput): AgentCommand {
     const { agent, projectDir } = input;

@@ -3,7 +3,7 @@
 import { validateId } from '../../log/guards.js';
 import { EXIT, TeamError, UsageError } from '../../sys/errors.js';
 import { fetchTracking } from '../../git/remote.js';
-import type { BranchesView } from '../../isolation/view.js';
+import { ownCheckoutChanges, type BranchesView } from '../../isolation/view.js';
 import { landRun, type LandOutcome } from '../../isolation/land.js';
 import { openStore } from '../../store/open.js';
 import { withStore, type RunStore } from '../../store/types.js';
@@ -69,5 +69,7 @@ export function landableBranches(runId: string, branches: BranchesView | undefin
 // What happened, for a person and for --json.
 export function tellLanded(progress: Progress, runId: string, branches: BranchesView, outcome: LandOutcome): void {
   const line = outcome.kind === 'landed' ? `landed ${branches.branch} into ${outcome.into} (${outcome.commit.slice(0, 10)})` : `${branches.branch} is already in ${outcome.into}; nothing to do`;
-  progress.emit({ type: 'land', run: runId, ...outcome, branch: branches.branch }, line);
+  // A fenced run's workers could not touch the checkout: what moved there is said, never asked about.
+  const own = ownCheckoutChanges(branches);
+  progress.emit({ type: 'land', run: runId, ...outcome, branch: branches.branch, ...(own.length > 0 && { own }) }, [...own, line].join('\n'));
 }

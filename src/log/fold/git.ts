@@ -28,6 +28,10 @@ export interface BranchesView {
   restored?: Array<{ commit: string; was?: string; kept?: string }>;
   /** Stale git locks found in the user's checkout on a resume (reported, never removed). */
   userLocks?: string[];
+  /** Whether the run's attempts ran inside the OS fence (run_started); absent in older logs and store runs. */
+  fence?: { on: boolean; why?: string };
+  /** The writes the fence refused, per attempt (`t1 a1 on worker-1`), in the log's order. */
+  refused?: Array<{ attempt: string; paths: string[] }>;
   /** What the watch on the user's checkout saw change during the run, and how many of those a `team land --acknowledge` took as seen. */
   checkout?: { changed: Array<{ changes: string[]; seen: string; attempts: string[] }>; acknowledged: number };
 }
@@ -60,7 +64,7 @@ export interface GitFacts {
   /** Each task branch's state (once the run's isolation is known), by task. */
   branches: Map<string, TaskBranchView>;
   /** What BranchesView tells beside the task branches, in the order the log first told it. */
-  told: Pick<BranchesView, 'kept' | 'landed' | 'restored' | 'userLocks' | 'checkout'>;
+  told: Pick<BranchesView, 'kept' | 'landed' | 'restored' | 'userLocks' | 'checkout' | 'fence' | 'refused'>;
 }
 
 // The git facts of a log with none.
@@ -77,6 +81,10 @@ export function applyGitFact(git: GitFacts, event: TeamEvent): void {
   switch (event.event) {
     case 'run_started':
       if (event.isolation) git.record = event.isolation;
+      if (event.fence) git.told.fence = event.fence;
+      break;
+    case 'fence_refused':
+      (git.told.refused ??= []).push({ attempt: `${event.task_id} a${event.attempt} on ${event.worker}`, paths: event.paths });
       break;
     case 'merge_started':
       git.mergesStarted.add(key);

@@ -30,6 +30,8 @@ export const attemptJobSchema = z.strictObject({
   prompt: z.string(),
   /** TEAM_* and the agent's own; the worker sets TEAM_PROMPT_FILE, TEAM_RESULT_FILE and TEAM_PROJECT_DIR to its own paths. */
   env: z.record(z.string(), z.string()),
+  /** team.fence of the run: the worker fences the agent where it can; `required` fails the attempt where it cannot. */
+  fence: z.enum(['auto', 'required', 'off']).optional(),
   /** Only workers started with this label take the attempt. */
   label: id.optional(),
   /** The attempt's wall-clock cap (team.attemptTimeoutMs, or its stage's): the worker stops the agent past it. */

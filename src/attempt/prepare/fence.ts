@@ -1,0 +1,93 @@
+// What an attempt may write, and its command line inside the fence (workers/fence.ts): one plan for
+// every CLI and both runners (this machine's, a team worker's). Writable: the working folder, the
+// attempt folder, a private temporary folder in it, the CLI's own state (its catalogue record
+// names it), and, in a linked worktree, what a commit there needs of the repository: the object
+// store, the worktree's own administrative folder and the `team/…` branches. Never the user's
+// checkout, its index, HEAD and other branches, other workers' worktrees, or the rest of the home.
+import { existsSync, mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { execa } from 'execa';
+import { fencedCommand, probeFence, type FencePlan } from '../../../workers/fence.js';
+import type { AgentAdapter, LaunchSpec } from '../../../workers/types.js';
+import { UsageError } from '../../sys/errors.js';
+
+export type FenceSetting = 'auto' | 'required' | 'off';
+
+// Where the private temporary folder is, in the attempt folder.
+const TMP_DIR = 'tmp';
+// The branches a run's worktrees commit to: refs/heads/team/<run> and team/<run>--<task>.
+const TEAM_BRANCHES = ['refs', 'heads', 'team'];
+
+export interface FenceFacts {
+  workDir: string;
+  attemptDir: string;
+  adapter: AgentAdapter;
+  /** The worker's environment additions (the agent's env among them). */
+  env: Record<string, string>;
+}
+
+// The plan of one attempt. Folders it names that do not exist yet are made (the CLI's state, the
+// temporary folder, the worktree's reflog folder for team branches).
+export async function fencePlan(facts: FenceFacts): Promise<FencePlan> {
+  const tmp = join(facts.attemptDir, TMP_DIR);
+  const writable = [facts.workDir, facts.attemptDir, tmp, ...(await gitWritable(facts.workDir))];
+  const env = { ...process.env, ...facts.env };
+  const state = facts.adapter.facts?.state?.(env, env.HOME || homedir());
+  // A state file is bound only where it is: a CLI that finds none goes on without it (claude's ~/.claude.json).
+  if (state) writable.push(...state.dirs, ...(state.files ?? []).filter((file) => existsSync(file)));
+  for (const dir of [tmp, ...(state?.dirs ?? [])]) mkdirSync(dir, { recursive: true });
+  return { writable, tmp };
+}
+
+// The places a commit in the working folder writes outside it: none when its repository is inside
+// it (a clone, or the project itself under isolation none); for a linked worktree, its own folder
+// under <common>/worktrees, the objects, and the team branches and their reflogs.
+async function gitWritable(workDir: string): Promise<string[]> {
+  const found = await execa('git', ['rev-parse', '--path-format=absolute', '--git-dir', '--git-common-dir'], { cwd: workDir, reject: false });
+  if (found.exitCode !== 0) return [];
+  const [gitDir, commonDir] = found.stdout.split('\n').map((line) => resolve(line.trim()));
+  if (!gitDir || !commonDir || inside(gitDir, workDir)) return [];
+  if (gitDir === commonDir) return [gitDir];
+  const branches = join(commonDir, ...TEAM_BRANCHES);
+  const reflogs = join(commonDir, 'logs', ...TEAM_BRANCHES);
+  for (const dir of [branches, reflogs]) mkdirSync(dir, { recursive: true });
+  return [gitDir, join(commonDir, 'objects'), branches, reflogs];
+}
+
+function inside(path: string, dir: string): boolean {
+  const rel = relative(dir, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+// What a run's attempts get: the fence, or why not. `required` with no fence is the caller's to
+// refuse (the run's start, a team worker's job).
+export function fenceFor(setting: FenceSetting): { on: true; bwrap: string } | { on: false; why: string } {
+  if (setting === 'off') return { on: false, why: 'team.fence is "off"' };
+  const probe = probeFence();
+  return probe.ok ? { on: true, bwrap: probe.bwrap } : { on: false, why: probe.why };
+}
+
+// Puts the spec's command (the adapter's, already built) inside the fence.
+export async function fenceSpec(spec: LaunchSpec, adapter: AgentAdapter, bwrap: string): Promise<void> {
+  const plan = await fencePlan({ workDir: spec.cwd, attemptDir: spec.attemptDir, adapter, env: spec.env });
+  spec.command = fencedCommand(spec.command, plan, bwrap);
+}
+
+// A run's word on its fence, at its start: the record for run_started, a line when its workers run
+// unfenced where the fence was wanted, and a refusal (exit 2) when it is required and cannot be built.
+export function fenceAtStart(setting: FenceSetting, say: (line: string) => void): { on: boolean; why?: string } {
+  const fence = fenceFor(setting);
+  if (fence.on) return { on: true };
+  if (setting === 'required') throw new UsageError(`team.fence is "required", and ${fence.why}: the run is not started`);
+  if (setting === 'auto') say(`⚠ this run's workers are unfenced: ${fence.why} (team.fence: "required" refuses to run so; "off" turns the fence off)`);
+  return { on: false, why: fence.why };
+}
+
+// Fences an attempt's command when the run's setting asks for it and this machine can: the agent
+// runs unfenced only where the setting allows it (`auto` on a machine without the fence, `off`).
+export async function fenceAttempt(setting: FenceSetting, spec: LaunchSpec, adapter: AgentAdapter): Promise<void> {
+  const fence = fenceFor(setting);
+  if (fence.on) return fenceSpec(spec, adapter, fence.bwrap);
+  if (setting === 'required') throw new UsageError(`team.fence is "required", and ${fence.why}: the attempt ${spec.taskId} a${spec.attempt} is not started`);
+}

@@ -1,0 +1,103 @@
+// The fence around an attempt's process tree: bubblewrap (Debian's `bubblewrap`) mounts the whole
+// file system read-only in a mount namespace of the attempt's own and binds back, writable, only
+// the places the attempt's work lives (its working folder, its attempt folder, a private temporary
+// folder, the CLI's own state, what a commit in a worktree needs). The agent's writes anywhere else
+// fail inside it with EROFS; the user's checkout, branches and home stay as they were.
+//
+// Why bubblewrap itself and not @anthropic-ai/sandbox-runtime (which drives bubblewrap on Linux):
+// the fence here is a file-system fence only (the CLIs need their APIs, so the network stays open),
+// and the runtime's value is its network proxy and its policy language; it would add a Node layer,
+// socat and a proxy per attempt for a list of binds we already compute. bwrap is one exec.
+//
+// Only the mount namespace (and, when not root, the user namespace bwrap needs for it) is new: the
+// agent keeps the orchestrator's pids, process group and session, so that its stop, its re-adoption
+// after a crash and the look for escaped descendants work as they do unfenced (no --unshare-pid,
+// no --new-session).
+import { execFileSync } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import type { AgentCommand } from './types.js';
+
+export interface FencePlan {
+  /** Absolute paths bound writable, each as itself; each must exist. */
+  writable: string[];
+  /** The private temporary folder (TMPDIR, TMP, TEMP inside), one of `writable`. */
+  tmp: string;
+}
+
+export type FenceProbe = { ok: true; bwrap: string } | { ok: false; why: string };
+
+// The binds that make everything readable as today and the devices usable (a pane's terminal, /dev/null).
+const BASE = ['--ro-bind', '/', '/', '--dev-bind', '/dev', '/dev'];
+
+// The command line that runs `command` inside the fence.
+export function fencedCommand(command: AgentCommand, plan: FencePlan, bwrap: string): AgentCommand {
+  const binds = unique(plan.writable).flatMap((path) => ['--bind', path, path]);
+  const env = { ...command.env, TMPDIR: plan.tmp, TMP: plan.tmp, TEMP: plan.tmp };
+  return { ...command, file: bwrap, args: [...BASE, ...binds, '--', command.file, ...command.args], env };
+}
+
+// Parents before children (a child's bind must come after its parent's, or the parent's hides it),
+// each once, none that a writable ancestor already covers.
+function unique(paths: string[]): string[] {
+  const sorted = [...new Set(paths)].sort((a, b) => a.length - b.length);
+  const kept: string[] = [];
+  for (const path of sorted) {
+    if (!kept.some((parent) => path === parent || path.startsWith(parent.endsWith('/') ? parent : `${parent}/`))) kept.push(path);
+  }
+  return kept;
+}
+
+let probed: FenceProbe | undefined;
+
+// Whether a fence can be built on this machine: bwrap on the PATH, and a trial fence that runs
+// `true` (a container without user namespaces, or a kernel that refuses them, fails here). Once
+// per process; the answer says why not in the user's words.
+export function probeFence(path = process.env.PATH ?? ''): FenceProbe {
+  if (probed) return probed;
+  if (process.platform !== 'linux') return (probed = { ok: false, why: `the fence needs Linux's bubblewrap; this is ${process.platform}` });
+  const bwrap = findOnPath('bwrap', path);
+  if (!bwrap) return (probed = { ok: false, why: 'bwrap is not on the PATH (install Debian\'s or your distribution\'s `bubblewrap` package)' });
+  try {
+    execFileSync(bwrap, [...BASE, '--', 'true'], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 30_000 });
+    return (probed = { ok: true, bwrap });
+  } catch (error) {
+    const said = String((error as { stderr?: Buffer }).stderr ?? '').trim().split('\n')[0] || (error as Error).message;
+    return (probed = { ok: false, why: `bubblewrap cannot build a fence here (${said}); user namespaces may be off in this container or kernel` });
+  }
+}
+
+function findOnPath(name: string, path: string): string | undefined {
+  for (const dir of path.split(delimiter)) {
+    if (!dir) continue;
+    const file = join(dir, name);
+    try {
+      accessSync(file, constants.X_OK);
+      return file;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+// At most this many refused paths are kept of an attempt, each at most this long.
+const MAX_REFUSED = 20;
+const MAX_PATH = 300;
+
+// The paths an attempt's output says a write to was refused as read-only (the fence's EROFS, in the
+// words of git, sh, coreutils, node and python): `'/p': Read-only file system`, `cannot create /p:
+// Read-only file system`, `EROFS: read-only file system, open '/p'`, the same inside a CLI's JSON.
+export function refusedPaths(output: string): string[] {
+  const found = new Set<string>();
+  for (const line of output.split('\n')) {
+    if (!/read-only file system|EROFS/i.test(line)) continue;
+    const quoted = [...line.matchAll(/(?:\\?["'`])(\/[^"'`\\\n]+?)(?:\\?["'`])/g)].map((m) => m[1]!);
+    const bare = [...line.matchAll(/(?:^|\s)(\/[^\s:'"`\\]+):\s*Read-only file system/gi)].map((m) => m[1]!);
+    for (const path of [...quoted, ...bare]) {
+      if (found.size >= MAX_REFUSED) break;
+      found.add(path.length > MAX_PATH ? `${path.slice(0, MAX_PATH)}…` : path);
+    }
+  }
+  return [...found];
+}
