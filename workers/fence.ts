@@ -15,7 +15,7 @@
 // no --new-session).
 import { execFileSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { delimiter, join, normalize } from 'node:path';
 import type { AgentCommand } from './types.js';
 
 export interface FencePlan {
@@ -94,7 +94,7 @@ export function refusedPaths(output: string): string[] {
     if (!/read-only file system|EROFS/i.test(line)) continue;
     const quoted = [...line.matchAll(/(?:\\?["'`])(\/[^"'`\\\n]+?)(?:\\?["'`])/g)].map((m) => m[1]!);
     const bare = [...line.matchAll(/(?:^|\s)(\/[^\s:'"`\\]+):\s*Read-only file system/gi)].map((m) => m[1]!);
-    for (const path of [...quoted, ...bare]) {
+    for (const path of [...quoted, ...bare].map((p) => normalize(p))) {
       if (found.size >= MAX_REFUSED) break;
       found.add(path.length > MAX_PATH ? `${path.slice(0, MAX_PATH)}…` : path);
     }

@@ -19,7 +19,8 @@ import { EXIT } from '../sys/errors.js';
 import { storeUrlOf } from '../store/store-url.js';
 import { optionalString, parseFlags } from './args/args.js';
 import { checkAgentClis } from './doctor/agents.js';
-import { checkConfig, checkNode, checkStore, checkTeamIgnored, checkTeamOnPath, checkTool, whichOnPath, type Check } from './doctor/checks.js';
+import { checkConfig, checkFence, checkNode, checkStore, checkTeamIgnored, checkTeamOnPath, checkTool, whichOnPath, type Check } from './doctor/checks.js';
+import { probeFence } from '../../workers/fence.js';
 import { checkCommandFiles } from './doctor/files.js';
 import { FLAGS } from './args/flags.js';
 import { openProjectDir } from './args/project-dir.js';
@@ -43,7 +44,8 @@ export async function doctorCommand(argv: string[]): Promise<number> {
     checkTeamIgnored(projectDir, env),
     storeUrl === undefined ? undefined : checkStore(storeUrl),
   ]);
-  const checks = [checkNode(), git, tmux, ...agents, ...team, ...checkCommandFiles(projectDir, env.HOME ?? homedir()), ignored, config.check, ...(store ? [store] : [])];
+  const fence = checkFence(config.loaded?.config.team.fence ?? 'auto', () => probeFence(env.PATH));
+  const checks = [checkNode(), git, tmux, fence, ...agents, ...team, ...checkCommandFiles(projectDir, env.HOME ?? homedir()), ignored, config.check, ...(store ? [store] : [])];
   const ok = checks.every((check) => check.status !== 'fail');
   if (args.values.json === true) process.stdout.write(`${JSON.stringify({ ok, checks })}\n`);
   else process.stdout.write(`${terminalText(checks.map(formatCheck).join('\n'))}\n${ok ? 'team doctor: every required check passes' : `team doctor: ${checks.filter((c) => c.status === 'fail').length} required check(s) fail`}\n`);

@@ -1,6 +1,7 @@
 // The watch on the user's checkout: read at the run's start (checkout_recorded), read again at every
 // merge and at the end; any change is a checkout_changed with what changed and the attempts running,
-// for status, the end message and `team land`, which refuses until the person acknowledges it.
+// for status, the end message and `team land`, which refuses until the person acknowledges it (in an
+// unfenced run: behind the fence no agent can write there, and the change is the user's own).
 import { describeCheckoutChanges, readCheckoutState } from '../git/checkout-state.js';
 import { git } from '../git/git.js';
 import type { IsolationParts } from '../session/isolation.js';
@@ -22,6 +23,8 @@ export async function checkCheckout(run: IsolationParts, seen: string): Promise<
   if (changes.length === 0) return;
   const attempts = [...iso.started.entries()].filter(([key]) => !run.events.isFinished(...splitKey(key))).map(([, line]) => line);
   append(run, { event: 'checkout_changed', changes, seen, attempts, state: now });
+  // Fenced workers cannot write there: the change is the user's own, told and never asked about.
+  if (iso.told.fence?.on) return run.progress.emit({ type: 'checkout.changed', changes, seen, attempts, own: true }, `  your own change during the run (its workers were fenced out of your checkout; seen ${seen}): ${changes.join('; ')}`);
   const running = attempts.length > 0 ? `; running then: ${attempts.join(', ')}` : '';
   run.progress.emit({ type: 'checkout.changed', changes, seen, attempts }, `  ⚠ needs attention: your checkout changed while the run ran (seen ${seen}): ${changes.join('; ')}${running}`);
 }

@@ -39,7 +39,8 @@ describe('worktree isolation: commits an agent made off its task branch', () => 
       'git switch -q "team/$TEAM_RUN_ID--t1"',
       'git branch -q -D mine',
     ].join(' && ');
-    const project = makeGitProject(oneTask(shell));
+    // Unfenced: the fence lets an agent make branches only under team/ (the rest of refs/heads is the user's).
+    const project = makeGitProject(oneTask(shell), { team: { fence: 'off' } });
     const result = await project.run('2:executor', 'commit on a branch and delete it', '--agent', 'sim');
     expect(result.exitCode, result.stderr).toBe(0);
     const run = project.readRun();

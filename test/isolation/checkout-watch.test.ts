@@ -1,6 +1,8 @@
-// The watch on the user's checkout: an agent that discards the user's uncommitted edit or moves
-// one of their branches is reported as needing attention (end message, status, land), with the
-// attempts running then; `team land` refuses until the person acknowledges it.
+// The watch on the user's checkout in an unfenced run (team.fence "off", or a machine where the fence
+// cannot be built): an agent that discards the user's uncommitted edit or moves one of their
+// branches is reported as needing attention (end message, status, land), with the attempts running
+// then; `team land` refuses until the person acknowledges it. (With the fence, test/isolation/fence.test.ts:
+// no agent can touch the checkout.)
 import { readFileSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
@@ -23,11 +25,14 @@ function seenChange(project: GitProject): boolean {
 // The user's checkout, as an agent in a worktree finds it.
 const CHECKOUT = 'top=$(dirname "$(git rev-parse --path-format=absolute --git-common-dir)")';
 
+// The agents here write to the user's checkout, as unfenced agents can.
+const UNFENCED = { team: { fence: 'off' } };
+
 describe('worktree isolation: the watch on the user\'s checkout', () => {
   it('reports an agent that discarded the user\'s uncommitted edit and moved a branch of theirs, and land refuses until acknowledged', async () => {
     const project = makeGitProject(
       { plan: { tasks: [{ id: 't1', acceptance: ['a'] }] }, rules: [{ match: { task: 't1' }, do: { shell: `${CHECKOUT} && git -C "$top" checkout -- notes.txt && c=$(echo stray | git commit-tree "HEAD^{tree}" -p HEAD) && git -C "$top" branch -f side "$c"` } }] },
-      {},
+      UNFENCED,
       { 'notes.txt': 'committed\n' },
     );
     project.git('branch', 'side');
@@ -72,7 +77,7 @@ describe('worktree isolation: the watch on the user\'s checkout', () => {
     // The user commits on their branch while t1 runs (done from the agent's shell here, at a known moment).
     const project = makeGitProject(
       { plan: { tasks: [{ id: 't1', acceptance: ['a'] }] }, rules: [{ match: { task: 't1' }, do: { shell: `${CHECKOUT} && echo mine > "$top/mine.txt" && git -C "$top" add mine.txt && git -C "$top" -c user.name=U -c user.email=u@example.com commit -q -m "my own commit"` } }] },
-      {},
+      UNFENCED,
       { 'notes.txt': 'committed\n' },
     );
     const result = await project.run('2:executor', 'work while the user commits', '--agent', 'sim');
@@ -87,12 +92,12 @@ describe('worktree isolation: the watch on the user\'s checkout', () => {
   });
 
   it('says nothing of the checkout when no one touched it, and notices a change made at the very end', async () => {
-    const quiet = makeGitProject({ plan: { count: 1 } });
+    const quiet = makeGitProject({ plan: { count: 1 } }, UNFENCED);
     const result = await quiet.run('2:executor', 'leave the checkout alone', '--agent', 'sim');
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stderr).not.toContain('your checkout changed');
     expect(eventsOf(quiet.readRun().events, 'checkout_changed')).toEqual([]);
-    const late = makeGitProject({ plan: { count: 1 }, rules: [{ match: { stage: 'team-verify' }, do: { shell: `${CHECKOUT} && echo appended >> "$top/scenario.json"` } }] });
+    const late = makeGitProject({ plan: { count: 1 }, rules: [{ match: { stage: 'team-verify' }, do: { shell: `${CHECKOUT} && echo appended >> "$top/scenario.json"` } }] }, UNFENCED);
     const lateRun = await late.run('2:executor', 'touch it in verify', '--agent', 'sim');
     expect(lateRun.exitCode, lateRun.stderr).toBe(0);
     expect(lateRun.stderr).toContain('needs attention: your checkout changed while the run ran (seen at the end of the run): files changed: scenario.json');
@@ -104,7 +109,7 @@ describe('worktree isolation: the watch on the user\'s checkout', () => {
     const project = makeGitProject({
       plan: { tasks: [{ id: 't1', acceptance: ['a'] }, { id: 't2', blockedBy: ['t1'], acceptance: ['b'] }] },
       rules: [{ match: { task: 't1' }, do: { shell: `${CHECKOUT} && echo mine > "$top/stray.txt"` } }, { match: { task: 't2' }, do: { shell: held } }],
-    });
+    }, UNFENCED);
     const running = project.run('2:executor', 'touch the checkout, then wait', '--agent', 'sim');
     for (let i = 0; i < 400 && !seenChange(project); i += 1) await sleep(50);
     const wait = await project.run('wait', '--timeout', '1');

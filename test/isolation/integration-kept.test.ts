@@ -1,11 +1,15 @@
 // The integration branch team/<run> is teamline's record: an agent that deletes it or moves it
 // after a merge finds it restored from the commit the log recorded, never re-made from the base.
+// The agents run unfenced (team.fence "off"): the fence refuses a ref's deletion (packed-refs is the
+// repository's), and moves only team/ branches.
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeProjects } from '../helpers/project.js';
 import { eventsOf } from '../helpers/sim-project.js';
 import { makeGitProject, showFile } from '../helpers/git-project.js';
 
 afterAll(removeProjects);
+
+const UNFENCED = { team: { fence: 'off' } };
 
 // t1 and t2 run side by side; t2's agent waits until t1 is merged, then does `shell` to the
 // integration branch (t2's own branch does not hold t1's work).
@@ -19,7 +23,7 @@ function twoTasks(shell: string) {
 
 describe('worktree isolation: the integration branch kept as recorded', () => {
   it('restores team/<run> an agent deleted from the commit of the last merge, with the merged work in it', async () => {
-    const project = makeGitProject(twoTasks('git update-ref -d "refs/heads/team/$TEAM_RUN_ID"'));
+    const project = makeGitProject(twoTasks('git update-ref -d "refs/heads/team/$TEAM_RUN_ID"'), UNFENCED);
     const result = await project.run('2:executor', 'lose the integration branch', '--agent', 'sim');
     expect(result.exitCode, result.stderr).toBe(0);
     const run = project.readRun();
@@ -34,7 +38,7 @@ describe('worktree isolation: the integration branch kept as recorded', () => {
 
   it('puts team/<run> an agent moved back at the recorded commit and keeps what it pointed to under another name', async () => {
     const shell = 'moved=$(echo "an agent moved it" | git commit-tree "team/$TEAM_RUN_ID^{tree}" -p "team/$TEAM_RUN_ID") && git update-ref "refs/heads/team/$TEAM_RUN_ID" "$moved"';
-    const project = makeGitProject(twoTasks(shell));
+    const project = makeGitProject(twoTasks(shell), UNFENCED);
     const result = await project.run('2:executor', 'move the integration branch', '--agent', 'sim');
     expect(result.exitCode, result.stderr).toBe(0);
     const run = project.readRun();
@@ -51,7 +55,7 @@ describe('worktree isolation: the integration branch kept as recorded', () => {
   });
 
   it('puts team/<run> back when the last stage\'s agent deleted it, before the run ends', async () => {
-    const project = makeGitProject({ plan: { count: 1 }, rules: [{ match: { stage: 'team-verify' }, do: { shell: 'git update-ref -d "refs/heads/team/$TEAM_RUN_ID"' } }] });
+    const project = makeGitProject({ plan: { count: 1 }, rules: [{ match: { stage: 'team-verify' }, do: { shell: 'git update-ref -d "refs/heads/team/$TEAM_RUN_ID"' } }] }, UNFENCED);
     const result = await project.run('2:executor', 'lose the branch in verify', '--agent', 'sim');
     expect(result.exitCode, result.stderr).toBe(0);
     const run = project.readRun();

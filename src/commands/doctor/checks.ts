@@ -98,3 +98,13 @@ export async function checkStore(url: string): Promise<Check> {
 export function whichOnPath(env: NodeJS.ProcessEnv, isExecutable: (path: string) => boolean): (name: string) => string | undefined {
   return (name) => (env.PATH ?? '').split(delimiter).filter((dir) => dir !== '').map((dir) => join(dir, name)).find(isExecutable);
 }
+
+// Whether this machine can fence the attempts (team.fence): ok, a warning where the run would go
+// unfenced, a failure where the config requires the fence.
+export function checkFence(setting: 'auto' | 'required' | 'off', probe: () => { ok: true } | { ok: false; why: string }): Check {
+  if (setting === 'off') return { name: 'fence', status: 'info', detail: 'off (team.fence): attempts run unfenced' };
+  const found = probe();
+  if (found.ok) return { name: 'fence', status: 'ok', detail: 'bubblewrap fences every attempt: it writes only where its work lives' };
+  const fix = 'install bubblewrap (Debian: apt-get install bubblewrap), or allow user namespaces; team.fence "off" runs unfenced on purpose';
+  return { name: 'fence', status: setting === 'required' ? 'fail' : 'warn', detail: `${found.why}; attempts run unfenced`, fix };
+}
