@@ -5,6 +5,7 @@
 import { availableParallelism } from 'node:os';
 import { benchCancel } from './cancel.js';
 import { benchFanout } from './fanout.js';
+import { benchFence } from './fence.js';
 import { formatComparison, MARKDOWN_HEADER, markdownComparison, type Comparison } from './compare.js';
 import { benchPipeline } from './pipeline.js';
 import { benchResume } from './resume.js';
@@ -23,6 +24,7 @@ const BENCHMARKS: Array<{ name: string; key: string; run: () => Comparison[] | P
   { name: 'cancel latency (20 workers)', key: 'cancel', run: benchCancel },
   { name: 'fan-out under a rate limit (20 attempts, 4 admitted at once)', key: 'fanout', run: benchFanout },
   { name: 'team tool call round trip (file store)', key: 'tools', run: benchToolCall },
+  { name: 'the fence per attempt (bubblewrap)', key: 'fence', run: benchFence },
 ];
 
 const args = process.argv.slice(2);

@@ -27,8 +27,10 @@ export interface FencePlan {
 
 export type FenceProbe = { ok: true; bwrap: string } | { ok: false; why: string };
 
-// The binds that make everything readable as today and the devices usable (a pane's terminal, /dev/null).
-const BASE = ['--ro-bind', '/', '/', '--dev-bind', '/dev', '/dev'];
+// The binds that make everything readable as today, the devices usable (a pane's terminal,
+// /dev/null), and /proc as it is: a CLI's own sandbox inside the fence (codex's bubblewrap) writes
+// its user namespace's uid map there.
+const BASE = ['--ro-bind', '/', '/', '--dev-bind', '/dev', '/dev', '--bind', '/proc', '/proc'];
 
 // The command line that runs `command` inside the fence.
 export function fencedCommand(command: AgentCommand, plan: FencePlan, bwrap: string): AgentCommand {

@@ -14,7 +14,7 @@ describe('the fence\'s command line', () => {
   it('binds each writable path once, parents before children, and none a writable parent covers', () => {
     const command = fencedCommand({ file: 'claude', args: ['-p', 'x'], env: { A: '1' } }, { writable: ['/w/attempt/tmp', '/w', '/home/u/.claude', '/w', '/home/u/.claude.json', '/wx'], tmp: '/w/attempt/tmp' }, '/usr/bin/bwrap');
     expect(command.file).toBe('/usr/bin/bwrap');
-    expect(command.args).toEqual(['--ro-bind', '/', '/', '--dev-bind', '/dev', '/dev', '--bind', '/w', '/w', '--bind', '/wx', '/wx', '--bind', '/home/u/.claude', '/home/u/.claude', '--bind', '/home/u/.claude.json', '/home/u/.claude.json', '--', 'claude', '-p', 'x']);
+    expect(command.args).toEqual(['--ro-bind', '/', '/', '--dev-bind', '/dev', '/dev', '--bind', '/proc', '/proc', '--bind', '/w', '/w', '--bind', '/wx', '/wx', '--bind', '/home/u/.claude', '/home/u/.claude', '--bind', '/home/u/.claude.json', '/home/u/.claude.json', '--', 'claude', '-p', 'x']);
     expect(command.env).toEqual({ A: '1', TMPDIR: '/w/attempt/tmp', TMP: '/w/attempt/tmp', TEMP: '/w/attempt/tmp' });
   });
 });
