@@ -36,6 +36,8 @@ export async function dispatch(argv: string[]): Promise<number> {
       return (await import('./git/land.js')).landCommand(rest);
     case 'clean':
       return (await import('./git/clean.js')).cleanCommand(rest);
+    case 'restore':
+      return (await import('./git/restore.js')).restoreCommand(rest);
     case 'report':
       return (await import('./follow/report.js')).reportCommand(rest);
     case 'checkpoint':

@@ -11,10 +11,12 @@ export interface GitResult {
 // Variables that would point git at another repository than the folder it runs in.
 const REPO_VARIABLES = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR', 'GIT_PREFIX'];
 
-// `git <args>` in `cwd` (with `input` on its stdin, else none); never throws for a non-zero exit.
-export async function git(cwd: string, args: string[], input?: string): Promise<GitResult> {
+// `git <args>` in `cwd` (with `input` on its stdin, else none; `own` variables set, such as a
+// temporary GIT_INDEX_FILE); never throws for a non-zero exit.
+export async function git(cwd: string, args: string[], input?: string, own: Record<string, string> = {}): Promise<GitResult> {
   const env: Record<string, string | undefined> = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_EDITOR: 'true', GIT_MERGE_AUTOEDIT: 'no' };
   for (const name of REPO_VARIABLES) delete env[name];
+  Object.assign(env, own);
   const result = await execa('git', args, { cwd, env, extendEnv: false, reject: false, ...(input === undefined ? { stdin: 'ignore' as const } : { input }) });
   return { ok: result.exitCode === 0, code: result.exitCode ?? -1, stdout: String(result.stdout ?? '').trimEnd(), stderr: String(result.stderr ?? '').trim() };
 }

@@ -7,6 +7,7 @@ import { dirtyPaths, probeRepo } from '../git/repo.js';
 import { gitWriteProblem } from '../git/team-exclude.js';
 import type { IsolationParts } from '../session/isolation.js';
 import { watchCheckout } from './watch.js';
+import { saveCheckout } from './saved.js';
 import { ensureIntegration } from './integration.js';
 import { worktreesRecord } from '../session/worktree-root.js';
 
@@ -56,7 +57,7 @@ export async function openIsolation(run: IsolationParts): Promise<void> {
   if (!record) return;
   if (!iso.active) {
     run.progress.emit({ type: 'isolation', mode: 'none', reason: record.reason }, `isolation: none — workers share the project folder (${record.reason})`);
-    return;
+    return saveCheckout(run);
   }
   await iso.serial(async () => {
     await watchCheckout(run);

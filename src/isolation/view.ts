@@ -7,7 +7,7 @@ export type { BranchesView, TaskBranchView } from '../log/fold/git.js';
 // `attention`: whether the lines that need attention (the checkout changed, a branch put back, a
 // lock left) are told here too, as the end summary does; `team status` lists them in its one list.
 export function describeBranches(view: BranchesView, runId: string, status: string, { attention = true }: { attention?: boolean } = {}): string[] {
-  if (view.mode === 'none') return [`isolation: none — workers shared the project folder (${view.reason})`];
+  if (view.mode === 'none') return [`isolation: none — workers shared the project folder (${view.reason})`, ...savedLines(view, runId)];
   const lines = [`isolation: worktree — merged work on ${view.branch}${view.userBranch ? ` (from ${view.userBranch})` : ''}`];
   for (const t of view.tasks) {
     const why = t.state === 'conflict' ? ` — conflict in ${t.files.join(', ')}` : t.state === 'refused' ? ` — refused: commits teamline's files ${t.files.join(', ')}` : '';
@@ -58,4 +58,12 @@ function ownChanges(view: BranchesView): boolean {
 function describeChange(change: NonNullable<BranchesView['checkout']>['changed'][number]): string {
   const running = change.attempts.length > 0 ? `; running then: ${change.attempts.join(', ')}` : '';
   return `your checkout changed while the run ran (seen ${change.seen}): ${change.changes.join('; ')}${running}`;
+}
+
+// Under isolation none: where the user's uncommitted work at the start is kept, and how to have it back.
+function savedLines(view: BranchesView, runId: string): string[] {
+  const saved = view.saved;
+  if (!saved) return [];
+  if (saved.restored) return [`  your working tree was restored to ${saved.ref}; what it held before is kept as ${saved.restored.kept}`];
+  return [`  your uncommitted work at the start is kept as ${saved.ref} (${saved.commit.slice(0, 10)}): \`team restore --run ${runId}\` brings it back`];
 }

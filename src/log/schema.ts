@@ -303,6 +303,10 @@ export const EVENT_SCHEMAS = {
   /** The user's checkout changed while the run ran: what changed, when it was seen, the attempts running then, and the new reading. */
   /** Writes an attempt's agent was refused as read-only (the fence), read from its output: the paths, at most 20. */
   fence_refused: z.object({ event: z.literal('fence_refused'), ...base, task_id: z.string(), attempt: z.number().int().positive(), worker: z.string(), paths: z.array(z.string()).min(1) }),
+  /** isolation none: the user's uncommitted work at the run's start, kept as a commit under `ref` for `team restore` (the first 50 paths). */
+  checkout_saved: z.object({ event: z.literal('checkout_saved'), ...base, ref: z.string(), commit: z.string(), paths: z.array(z.string()) }),
+  /** `team restore`: the working tree put back at the saved commit; what it held before is kept under `kept`. */
+  checkout_restored: z.object({ event: z.literal('checkout_restored'), ...base, commit: z.string(), kept: z.string(), keptCommit: z.string() }),
   checkout_changed: z.object({ event: z.literal('checkout_changed'), ...base, changes: z.array(z.string()), seen: z.string(), attempts: z.array(z.string()), state: checkoutStateSchema }),
   /** `team land --acknowledge`: the person saw the changes to their checkout and lands anyway. */
   checkout_acknowledged: z.object({ event: z.literal('checkout_acknowledged'), ...base, changes: z.number().int() }),

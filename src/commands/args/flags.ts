@@ -62,6 +62,7 @@ export const FLAGS = {
   list: { ...PROJECT_FLAGS, json: json('the runs as a JSON array'), store: store('list the runs of') },
   report: { ...PROJECT_FLAGS, run: run('to report'), out: { type: 'string', value: 'FILE', help: 'where to write the page', default: 'report.html in the run folder (with a store: report-<run>.html in the project)' }, store: store('read the run from') },
   land: { ...PROJECT_FLAGS, run: run('to land'), json: PROGRESS_JSON, store: store('the run is in'), acknowledge: { type: 'boolean', help: 'land although your checkout changed while the run ran (team status lists what changed)' } },
+  restore: { ...PROJECT_FLAGS, run: run('whose saved checkout to restore'), json: PROGRESS_JSON },
   clean: { ...PROJECT_FLAGS, run: { type: 'string', value: 'ID', help: 'clean only this run (refused unless it ended)', default: 'every ended run' }, json: PROGRESS_JSON },
   init: {
     claude: { type: 'boolean', help: 'set up Claude Code', default: 'every CLI found on the PATH, when none is named' },

@@ -2,7 +2,7 @@
 import { UsageError } from '../../sys/errors.js';
 
 // Every `team <command>`; `team "task"` has no name of its own.
-export const COMMAND_NAMES = ['ralph', 'status', 'resume', 'cancel', 'attach', 'approve', 'state', 'wait', 'list', 'init', 'merge-driver', 'watch', 'report', 'checkpoint', 'help', 'land', 'clean', 'worker', 'doctor'] as const;
+export const COMMAND_NAMES = ['ralph', 'status', 'resume', 'cancel', 'attach', 'approve', 'state', 'wait', 'list', 'init', 'merge-driver', 'watch', 'report', 'checkpoint', 'help', 'land', 'restore', 'clean', 'worker', 'doctor'] as const;
 
 // Throws a usage error for a task of one word: the closest command, or how to run a one-word task.
 // An empty or blank task is no word: the caller says it is empty.

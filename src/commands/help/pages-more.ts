@@ -48,6 +48,22 @@ export const MORE_PAGES: HelpPage[] = [
     ],
   },
   {
+    name: 'restore',
+    brief: 'put your working tree back as it was when a run in your checkout started',
+    group: 'take the work',
+    summary: 'a run under isolation none shared your checkout with its workers: put your working tree back as it was at the run\'s start',
+    about: ['The run saved your uncommitted work at its start (tracked edits and untracked files git does not ignore) under refs/team/<run>/start. What the tree holds before the restore, the run\'s work among it, is saved first under refs/team/<run>/before-restore. Your index, HEAD and branches are not touched.'],
+    flags: FLAGS.restore,
+    examples: [
+      ['team restore', 'restore what the latest run saved'],
+      ['team restore --run 20261028T131016577943Z-20fe61', 'restore what that run saved'],
+    ],
+    exits: [
+      [EXIT.completed, 'restored'],
+      [EXIT.usage, 'refused: the run saved nothing, or it still runs'],
+    ],
+  },
+  {
     name: 'clean',
     brief: "remove ended runs' worktrees and merged branches",
     group: 'take the work',

@@ -28,6 +28,8 @@ export interface BranchesView {
   restored?: Array<{ commit: string; was?: string; kept?: string }>;
   /** Stale git locks found in the user's checkout on a resume (reported, never removed). */
   userLocks?: string[];
+  /** isolation none: the user's uncommitted work saved at the start (checkout_saved), and whether `team restore` put it back. */
+  saved?: { ref: string; commit: string; paths: string[]; restored?: { kept: string } };
   /** Whether the run's attempts ran inside the OS fence (run_started); absent in older logs and store runs. */
   fence?: { on: boolean; why?: string };
   /** The writes the fence refused, per attempt (`t1 a1 on worker-1`), in the log's order. */
@@ -64,7 +66,7 @@ export interface GitFacts {
   /** Each task branch's state (once the run's isolation is known), by task. */
   branches: Map<string, TaskBranchView>;
   /** What BranchesView tells beside the task branches, in the order the log first told it. */
-  told: Pick<BranchesView, 'kept' | 'landed' | 'restored' | 'userLocks' | 'checkout' | 'fence' | 'refused'>;
+  told: Pick<BranchesView, 'kept' | 'landed' | 'restored' | 'userLocks' | 'checkout' | 'fence' | 'refused' | 'saved'>;
 }
 
 // The git facts of a log with none.
@@ -82,6 +84,12 @@ export function applyGitFact(git: GitFacts, event: TeamEvent): void {
     case 'run_started':
       if (event.isolation) git.record = event.isolation;
       if (event.fence) git.told.fence = event.fence;
+      break;
+    case 'checkout_saved':
+      git.told.saved = { ref: event.ref, commit: event.commit, paths: event.paths };
+      break;
+    case 'checkout_restored':
+      if (git.told.saved) git.told.saved.restored = { kept: event.kept };
       break;
     case 'fence_refused':
       (git.told.refused ??= []).push({ attempt: `${event.task_id} a${event.attempt} on ${event.worker}`, paths: event.paths });

@@ -1,0 +1,38 @@
+// Under isolation none the workers share the user's checkout: the uncommitted work in it at the
+// run's start (tracked edits and untracked files git does not ignore) is kept as a commit under
+// refs/team/<run>/start (checkout_saved), so that `team restore` can bring it back whatever the
+// agents did to it. A checkout with nothing uncommitted, or a folder that is no repository, saves nothing.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { dirtyPaths, isTeamPath, probeRepo } from '../git/repo.js';
+import { snapshotWorkingTree } from '../git/snapshot.js';
+import type { IsolationParts } from '../session/isolation.js';
+import { append } from './facts.js';
+
+// teamline's own files in a checkout: never part of the user's work.
+const OWN = (prefix: string) => [join(prefix, '.team'), join(prefix, '.checkpoints')].map((path) => path.replace(/^\.\//, ''));
+
+// The ref a run's saved checkout is kept under, and the one a restore keeps what it replaced under.
+export function savedRef(runId: string, which: 'start' | 'before-restore'): string {
+  return `refs/team/${runId}/${which}`;
+}
+
+// Saves the checkout once, at a fresh start (a resume finds checkout_saved, or a run that saved nothing, already past its start).
+export async function saveCheckout(run: IsolationParts): Promise<void> {
+  const iso = run.isolation;
+  if (iso.record?.mode !== 'none' || iso.told.saved !== undefined) return;
+  const repo = await probeRepo(iso.projectDir);
+  if (repo.kind !== 'git') return;
+  const paths = (await dirtyPaths(repo.top)).filter((path) => !isTeamPath(path) && !path.startsWith('.checkpoints/') && !path.includes('/.checkpoints/'));
+  if (paths.length === 0) return;
+  const ref = savedRef(iso.runId, 'start');
+  const scratch = mkdtempSync(join(tmpdir(), 'teamline-save-'));
+  try {
+    const commit = await snapshotWorkingTree(repo.top, ref, `team: your working tree at the start of run ${iso.runId}`, OWN(repo.prefix), scratch);
+    append(run, { event: 'checkout_saved', ref, commit, paths: paths.slice(0, 50) });
+    run.progress.emit({ type: 'checkout.saved', ref, commit, paths }, `isolation: your uncommitted work (${paths.slice(0, 5).join(', ')}${paths.length > 5 ? ', …' : ''}) is saved as ${ref}: \`team restore --run ${iso.runId}\` brings it back`);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
