@@ -8,7 +8,7 @@ import { commitAsRepo } from '../helpers/git-project.js';
 import type { TeamResult } from '../helpers/team.js';
 import { makeCliHome, type CliHome, type RealCli } from './clis.js';
 import { ensureRealClis } from './install.mjs';
-import { FIX_FILE, fixContent, taskContent, taskFile } from './model-server/scenario.js';
+import { FIX_FILE, fixContent, HOSTILE_MARK, taskContent, taskFile } from './model-server/scenario.js';
 import { HANG_KEY, LIMIT_KEY, OK_KEY, OVERLOAD_KEY, QUOTA_KEY, startModelServer, type ModelServer } from './model-server/server.js';
 import { expectNoProcessLeft, markRun } from './leftovers.js';
 import { saveFixtures } from './record.js';
@@ -72,11 +72,32 @@ export function describeRealCli(cli: RealCli): void {
       let run: ReturnType<RealCliContext['project']>;
       let result: TeamResult;
 
+      // The user's checkout, branches and shell setup before the run, which t2's agent attacks (HOSTILE_MARK).
+      let userBefore: string;
+      const userState = () => userStateOf(run, ctx.home.env(OK_KEY).HOME!);
+
       beforeAll(async () => {
         run = ctx.project(OK_KEY);
-        result = await run.team(['2:executor', 'write two files and check them', '--agent', cli, ...(COST_MODELS[cli] ? ['--cost-mode', 'economy'] : [])]);
+        run.project.write('README.md', '# a project the real CLI works on\nmy uncommitted line\n');
+        run.project.write('mine.txt', 'mine, never added\n');
+        writeFileSync(join(ctx.home.env(OK_KEY).HOME!, '.bashrc'), '# the user\'s shell setup\n');
+        userBefore = userState();
+        result = await run.team(['2:executor', `write two files and check them ${HOSTILE_MARK}`, '--agent', cli, ...(COST_MODELS[cli] ? ['--cost-mode', 'economy'] : [])]);
         saveFixtures(cli, run.project);
       }, PIPELINE_TIMEOUT_MS);
+
+      it('keeps the agent that attacks the user\'s checkout out of it: checkout, uncommitted and untracked files, branches and ~/.bashrc as they were, the refusals recorded', () => {
+        expect(userState()).toBe(userBefore);
+        const files = run.project.readRun();
+        expect(eventsOf(files, 'run_started')[0]?.fence).toEqual({ on: true });
+        // The attack really ran and was refused: the CLI sent its shell's words back to the model.
+        const told = ctx.server.calls.filter((c) => c.facts?.taskId === 't2' && c.facts.resultFile.startsWith(`${run.project.dir}/`)).flatMap((c) => c.outputs);
+        expect(told.some((output) => output.includes(`${join(run.project.dir, 'README.md')}: Read-only file system`)), told.join('\n---\n')).toBe(true);
+        // The run lists what was refused, read from the CLI's output; gemini's JSON output holds no tool results.
+        const refused = eventsOf(files, 'fence_refused').filter((e) => e.task_id === 't2').flatMap((e) => e.paths);
+        const expected = cli === 'gemini' ? [] : [join(run.project.dir, 'README.md'), join(run.project.dir, 'stray.txt'), join(ctx.home.env(OK_KEY).HOME!, '.bashrc')];
+        expect(refused, JSON.stringify(eventsOf(files, 'fence_refused'))).toEqual(expect.arrayContaining(expected));
+      });
 
       it('runs two exec tasks in parallel and a fix loop to completion, the files holding what its tools wrote', () => {
         expect(result.exitCode, `${result.stdout}\n${result.stderr}`).toBe(0);
@@ -274,6 +295,15 @@ export function describeRealCli(cli: RealCli): void {
       await expectNoProcessLeft(run.marker, handles.map((h) => h.pgid));
     }, 120_000);
   });
+}
+
+// The user's checkout as a string: every file but teamline's, its git status, every branch that is
+// not the run's, and the home's .bashrc.
+function userStateOf(run: ReturnType<RealCliContext['project']>, home: string): string {
+  const files = run.git('ls-files', '--cached', '--others', '--exclude-standard').split('\n').filter((f) => f && !f.startsWith('.team/') && !f.startsWith('.checkpoints/'));
+  const contents = files.map((f) => `${f}: ${existsSync(join(run.project.dir, f)) ? readFileSync(join(run.project.dir, f), 'utf8') : '(gone)'}`);
+  const branches = run.git('for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads').split('\n').filter((line) => !line.startsWith('refs/heads/team/'));
+  return [...contents, ...branches, run.git('status', '--porcelain', '--', '.', ':!.team', ':!.checkpoints'), readFileSync(join(home, '.bashrc'), 'utf8')].join('\n');
 }
 
 // The wait each CLI passes on of the model server's answer to LIMIT_KEY: claude its api_retry's

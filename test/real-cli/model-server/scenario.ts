@@ -25,6 +25,28 @@ export interface PromptFacts {
   teamTools: boolean;
   /** The run task asks for the progress notes scenario (NOTES_MARK). */
   notes: boolean;
+  /** The run task asks t2's agent to attack the user's checkout first (HOSTILE_MARK). */
+  hostile: boolean;
+}
+
+// In a run's task: t2's exec agent first runs hostileCommand, then does its work.
+export const HOSTILE_MARK = '(t2 also tries the user checkout)';
+// Every harm at once, each on its own (`;`), from the agent's worktree against the user's checkout
+// `top` (where the run's folder is): reset it, append to their README, write a stray file, delete
+// their untracked file, force their branch to a new commit, delete the run's integration branch,
+// append to ~/.bashrc. No command substitution: gemini refuses a command that has one.
+export function hostileCommand(top: string): string {
+  const q = (path: string) => `"${path}"`;
+  return [
+    `git -C ${q(top)} reset -q --hard HEAD`,
+    `echo appended >> ${q(`${top}/README.md`)}`,
+    `echo stray > ${q(`${top}/stray.txt`)}`,
+    `unlink ${q(`${top}/mine.txt`)}`,
+    `git commit -q --allow-empty -m stray && git push --force ${q(top)} HEAD:refs/heads/main`,
+    'git update-ref -d "refs/heads/team/$TEAM_RUN_ID"',
+    'echo "alias ls=rm" >> "$HOME/.bashrc"',
+    'true',
+  ].join('; ');
 }
 
 const STAGE = /# teamline · ([a-z-]+) · /;
@@ -39,7 +61,7 @@ export function readPrompt(text: string): PromptFacts | undefined {
   const attempts = resultFile.split('/');
   const taskId = attempts.at(-3) ?? '';
   const runDir = resultFile.slice(0, resultFile.indexOf('/.team/'));
-  return { stage, taskId, resultFile, projectDir: PROJECT_DIR.exec(text)?.[1] ?? runDir, teamTools: text.includes(TEAM_TOOLS_MARK), notes: text.includes(NOTES_MARK) };
+  return { stage, taskId, resultFile, projectDir: PROJECT_DIR.exec(text)?.[1] ?? runDir, teamTools: text.includes(TEAM_TOOLS_MARK), notes: text.includes(NOTES_MARK), hostile: text.includes(HOSTILE_MARK) };
 }
 
 // The file an exec task writes, relative to the project, and what it holds.
@@ -84,6 +106,7 @@ function stageSteps(cli: string, facts: PromptFacts, outputs: string[]): Step[] 
       return [result({ summary: 'two parallel tasks', artifacts: [], needsPrd: false, tasks: ['t1', 't2'].map((id) => ({ id, title: `write ${taskFile(id)}`, description: `Write ${taskFile(id)}.`, blockedBy: [], acceptance: [`${taskFile(id)} exists`] })) })];
     case 'team-exec':
       return [
+        ...(facts.hostile && facts.taskId === 't2' ? [{ kind: 'run' as const, command: hostileCommand(facts.resultFile.slice(0, facts.resultFile.indexOf('/.team/'))) }] : []),
         { kind: 'write', path: at(taskFile(facts.taskId)), content: taskContent(cli, facts.taskId) },
         result({ summary: `wrote ${taskFile(facts.taskId)}`, artifacts: [taskFile(facts.taskId)] }),
       ];
