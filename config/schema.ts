@@ -79,6 +79,8 @@ export const configSchema = z.strictObject({
        * (a run says once when it cannot); required, a run refuses to start unfenced; off, none.
        */
       fence: z.enum(['auto', 'required', 'off']).default('auto'),
+      /** More places the fence leaves writable for every attempt (a package cache such as ~/.npm, a shared data folder): absolute, or ~/ for the home. */
+      fenceWritable: z.array(z.string().refine((path) => path.startsWith('/') || path.startsWith('~/'), { message: 'an absolute path, or one under ~/' })).default([]),
       /** Where runs are kept: unset, the files under .team/runs; a postgres:// URL, that database (docs/scale-out.md). */
       store: z.string().refine(isPostgresUrl, { message: 'not a PostgreSQL URL: postgres://user:password@host:port/database' }).optional(),
       /** With a store: how long the run's writer waits for the store to come back (a restart, a network gone) before the run stops, resumable. */

@@ -113,7 +113,7 @@ async function startWorker(session: RunSession, input: AttemptInput, files: Atte
   await writeFile(files.promptFile, prompt);
   writeToolsContext(files.dir, { run_id: session.runId, task_id: input.taskId, attempt: input.attempt, worker: input.worker, stage: input.stage, answer_ms: ANSWER_MS });
   spec.command = adapter.build({ prompt, promptFile: files.promptFile, resultFile: files.resultFile, projectDir: session.projectDir, agent, stage: input.stage, permission: permissionFor(agent, input.stage), teamServer });
-  await fenceAttempt(session.config.team.fence, spec, adapter);
+  await fenceAttempt(session.config.team.fence, spec, adapter, session.config.team.fenceWritable);
   const handle = await backend.launch(spec, (launched) => {
     session.registry.record(input.taskId, input.attempt, launched);
     session.events.append({ event: 'attempt_spawned', task_id: input.taskId, attempt: input.attempt, worker: input.worker, handle: launched });

@@ -61,6 +61,7 @@ export function makeAttemptJob(run: JobParts, input: AttemptInput): AttemptJob {
     prompt,
     capMs: attemptCapMs(run.config, input.stage),
     fence: run.config.team.fence,
+    ...(run.config.team.fenceWritable.length > 0 && { fenceWritable: run.config.team.fenceWritable }),
     silenceMs: run.limits.reassignMs,
     stallMs: run.limits.statusCheckMs,
     ...gitOf(run, input),

@@ -81,7 +81,7 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
       }
       const { spec, adapter } = makeSpec(ctx, taken, tree?.workDir ?? ctx.projectDir);
       // The fence, as on the writer's machine: a required one this machine cannot build fails the attempt.
-      const unfenced = await fenceAttempt(job.fence ?? 'auto', spec, adapter).then(() => undefined, (error: Error) => error.message);
+      const unfenced = await fenceAttempt(job.fence ?? 'auto', spec, adapter, job.fenceWritable).then(() => undefined, (error: Error) => error.message);
       if (unfenced !== undefined) {
         ctx.say(`■ ${name}: ${unfenced}`);
         await tree?.finish('stopped').catch(() => undefined);

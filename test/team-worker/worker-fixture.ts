@@ -21,6 +21,7 @@ import { RUN_FIELDS } from '../store/records.js';
 
 // The ledger agent: a line when it starts and when it is done, in the ledger every agent shares; it
 // waits for `release-<task>-a<attempt>` in the ledger's folder when `hold` says so; then writes its result.
+// The ledger's folder is outside every worker's: its jobs name it writable through the fence (fenceWritable).
 export function ledgerScript(ledgerDir: string, hold: boolean): string {
   const line = `"$TEAM_TASK_ID a$TEAM_ATTEMPT $1 $(pwd)"`;
   return [
@@ -68,7 +69,7 @@ export async function openWorld(clusterUrl: string, project: string) {
     raw,
     // The writer's step: `before`, then task_started of each (task, attempt) with its ledger job.
     start: (attempts: Array<[string, number]>, hold = true, before: NewEvent[] = [], extra: Partial<AttemptJob> = {}) =>
-      appendStep(store, boss, runId, [...before, ...attempts.map(([t, a]) => started(t, a))], attempts.map(([t, a]) => shJob(runId, t, a, ledgerScript(project, hold), extra))),
+      appendStep(store, boss, runId, [...before, ...attempts.map(([t, a]) => started(t, a))], attempts.map(([t, a]) => shJob(runId, t, a, ledgerScript(project, hold), { fenceWritable: [project], ...extra }))),
     release: (task: string, attempt: number) => execa('touch', [join(project, `release-${task}-a${attempt}`)]),
     // `team worker` in its own folder (as its own machine).
     // `how.env` is added to its environment; `how.storeFlag: false` leaves --store out (the store then

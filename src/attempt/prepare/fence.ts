@@ -25,6 +25,8 @@ export interface FenceFacts {
   adapter: AgentAdapter;
   /** The worker's environment additions (the agent's env among them). */
   env: Record<string, string>;
+  /** team.fenceWritable: more places left writable, absolute or under ~/. */
+  extra?: string[];
 }
 
 // The plan of one attempt. Folders it names that do not exist yet are made (the CLI's state, the
@@ -33,7 +35,10 @@ export async function fencePlan(facts: FenceFacts): Promise<FencePlan> {
   const tmp = join(facts.attemptDir, TMP_DIR);
   const writable = [facts.workDir, facts.attemptDir, tmp, ...(await gitWritable(facts.workDir))];
   const env = { ...process.env, ...facts.env };
-  const state = facts.adapter.facts?.state?.(env, env.HOME || homedir());
+  const home = env.HOME || homedir();
+  const state = facts.adapter.facts?.state?.(env, home);
+  // The config's own places, those that exist (a bind needs its source).
+  writable.push(...(facts.extra ?? []).map((path) => (path.startsWith('~/') ? join(home, path.slice(2)) : path)).filter((path) => existsSync(path)));
   // A state file is bound only where it is: a CLI that finds none goes on without it (claude's ~/.claude.json).
   if (state) writable.push(...state.dirs, ...(state.files ?? []).filter((file) => existsSync(file)));
   for (const dir of [tmp, ...(state?.dirs ?? [])]) mkdirSync(dir, { recursive: true });
@@ -69,8 +74,8 @@ export function fenceFor(setting: FenceSetting): { on: true; bwrap: string } | {
 }
 
 // Puts the spec's command (the adapter's, already built) inside the fence.
-export async function fenceSpec(spec: LaunchSpec, adapter: AgentAdapter, bwrap: string): Promise<void> {
-  const plan = await fencePlan({ workDir: spec.cwd, attemptDir: spec.attemptDir, adapter, env: spec.env });
+export async function fenceSpec(spec: LaunchSpec, adapter: AgentAdapter, bwrap: string, extra: string[] = []): Promise<void> {
+  const plan = await fencePlan({ workDir: spec.cwd, attemptDir: spec.attemptDir, adapter, env: spec.env, extra });
   spec.command = fencedCommand(spec.command, plan, bwrap);
 }
 
@@ -86,8 +91,8 @@ export function fenceAtStart(setting: FenceSetting, say: (line: string) => void)
 
 // Fences an attempt's command when the run's setting asks for it and this machine can: the agent
 // runs unfenced only where the setting allows it (`auto` on a machine without the fence, `off`).
-export async function fenceAttempt(setting: FenceSetting, spec: LaunchSpec, adapter: AgentAdapter): Promise<void> {
+export async function fenceAttempt(setting: FenceSetting, spec: LaunchSpec, adapter: AgentAdapter, extra: string[] = []): Promise<void> {
   const fence = fenceFor(setting);
-  if (fence.on) return fenceSpec(spec, adapter, fence.bwrap);
+  if (fence.on) return fenceSpec(spec, adapter, fence.bwrap, extra);
   if (setting === 'required') throw new UsageError(`team.fence is "required", and ${fence.why}: the attempt ${spec.taskId} a${spec.attempt} is not started`);
 }

@@ -32,6 +32,8 @@ export const attemptJobSchema = z.strictObject({
   env: z.record(z.string(), z.string()),
   /** team.fence of the run: the worker fences the agent where it can; `required` fails the attempt where it cannot. */
   fence: z.enum(['auto', 'required', 'off']).optional(),
+  /** team.fenceWritable of the run: more places the fence leaves writable (~/ is the worker's home). */
+  fenceWritable: z.array(z.string()).optional(),
   /** Only workers started with this label take the attempt. */
   label: id.optional(),
   /** The attempt's wall-clock cap (team.attemptTimeoutMs, or its stage's): the worker stops the agent past it. */
