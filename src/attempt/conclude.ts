@@ -46,7 +46,14 @@ export async function concludeEnd(run: ConcludeParts, input: AttemptInput, adapt
     // Ended while no orchestrator watched: only a valid result is adopted; without one the attempt
     // is interrupted (it may have done part of its work), never counted as a plain failure.
     const reading = judgeResult(resultKindOf(input), end.result, report.finalText ?? output, agentDir(run, input));
-    if (!reading.ok) return finishInterrupted(run, input, `recovered after a restart: the worker ended with no valid result (${reading.reason})`);
+    // One a rate limit ended is the rate limit's, told as such: recorded below, or already (the
+    // orchestrator stopped between its attempt_throttled and its end).
+    const limit = reading.ok ? undefined : (report.rateLimit ?? readRateLimit(lastMeaningfulLineList(output, 5).join('\n')));
+    if (!reading.ok && limit && wasThrottled(run, input)) {
+      run.events.commit(taskFinished(run, input, 'interrupted', `recovered after a restart: ${rateLimitedSentence(input.agent, plainReason(guardCliText(limit.reason)))}`, [], ''));
+      return;
+    }
+    if (!reading.ok && !limit) return finishInterrupted(run, input, `recovered after a restart: the worker ended with no valid result (${reading.reason})`);
   }
   const judged = judge(run, input, end.result, exit, report, output);
   // With worktrees, a completed exec or fix task is merged first; a failed merge fails the task.
@@ -185,4 +192,9 @@ function noteRefused(run: ConcludeParts, input: AttemptInput, output: string): v
   if (paths.length === 0) return;
   run.events.commit({ event: 'fence_refused', task_id: input.taskId, attempt: input.attempt, worker: input.worker, paths });
   run.progress.emit({ type: 'attempt.refused', task: input.taskId, attempt: input.attempt, worker: input.worker, paths }, `  ⚠ needs attention: the fence refused writes of ${input.taskId} a${input.attempt} outside its work: ${paths.join(', ')}`);
+}
+
+// True when the log holds the attempt's attempt_throttled already.
+function wasThrottled(run: ConcludeParts, input: AttemptInput): boolean {
+  return run.events.fold.state.tasks.get(input.taskId)?.attempts.some((a) => a.attempt === input.attempt && a.rateLimited === true) ?? false;
 }

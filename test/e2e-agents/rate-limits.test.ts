@@ -85,10 +85,12 @@ describe('rate limits', () => {
     expect(restarts.length).toBeGreaterThan(0);
     expect(restarts.every((e) => e.file > ended.file)).toBe(true);
     // The attempt the rate limit stopped did not fail: it is interrupted, says so in one sentence,
-    // and is counted apart in team status and the report.
+    // and is counted apart in team status and the report. The kill may come between its
+    // attempt_throttled and its end: the resume then concludes it, recovered, as the rate limit's.
     const stopped = eventsOf(files, 'task_finished').find((e) => e.task_id === throttledEvent.task_id && e.attempt === throttledEvent.attempt)!;
     expect(stopped.status).toBe('interrupted');
-    expect(stopped.evidence).toMatch(/^rate limited by rl \(API Error: 429 [^{}]*\); tried again after a back-off$/);
+    expect(stopped.evidence).toMatch(/^(recovered after a restart: )?rate limited by rl \(API Error: 429 [^{}]*\); tried again after a back-off$/);
+    expect(eventsOf(files, 'attempt_throttled').filter((e) => e.task_id === throttledEvent.task_id && e.attempt === throttledEvent.attempt)).toHaveLength(1);
     const limited = eventsOf(files, 'task_finished').filter((e) => e.status === 'interrupted').length;
     const counts = `(${limited} rate-limited, 0 failed)`;
     const after = await project.team(['status']);
