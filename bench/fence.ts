@@ -45,7 +45,7 @@ export async function benchFence(): Promise<Comparison[]> {
     bare.push(performance.now() - start);
     start = performance.now();
     const plan = await fencePlan({ workDir: worktree, attemptDir, adapter, env: { HOME: join(dir, 'home') } });
-    const command = fencedCommand(plain, plan, probe.bwrap);
+    const command = fencedCommand(plain, plan, probe);
     await execa(command.file, command.args, { cwd: worktree, env: command.env });
     fenced.push(performance.now() - start);
   }

@@ -25,7 +25,13 @@ export interface FencePlan {
   tmp: string;
 }
 
-export type FenceProbe = { ok: true; bwrap: string } | { ok: false; why: string };
+export type FenceProbe = { ok: true; bwrap: string; env: string } | { ok: false; why: string };
+
+// The signals a stop sends the attempt's process group before SIGKILL. bwrap stays as the agent's
+// parent and would die of them at once, leaving its wrapper to report the attempt ended while the
+// agent still runs (or still winds down within its grace): bwrap ignores them (GNU env
+// --ignore-signal) and the agent has them back as it would unfenced (env --default-signal).
+const STOP_SIGNALS = 'INT,TERM';
 
 // The binds that make everything readable as today, the devices usable (a pane's terminal,
 // /dev/null), and /proc as it is: a CLI's own sandbox inside the fence (codex's bubblewrap) writes
@@ -33,10 +39,11 @@ export type FenceProbe = { ok: true; bwrap: string } | { ok: false; why: string 
 const BASE = ['--ro-bind', '/', '/', '--dev-bind', '/dev', '/dev', '--bind', '/proc', '/proc'];
 
 // The command line that runs `command` inside the fence.
-export function fencedCommand(command: AgentCommand, plan: FencePlan, bwrap: string): AgentCommand {
+export function fencedCommand(command: AgentCommand, plan: FencePlan, fence: { bwrap: string; env: string }): AgentCommand {
   const binds = unique(plan.writable).flatMap((path) => ['--bind', path, path]);
   const env = { ...command.env, TMPDIR: plan.tmp, TMP: plan.tmp, TEMP: plan.tmp };
-  return { ...command, file: bwrap, args: [...BASE, ...binds, '--', command.file, ...command.args], env };
+  const args = [`--ignore-signal=${STOP_SIGNALS}`, fence.bwrap, ...BASE, ...binds, '--', fence.env, `--default-signal=${STOP_SIGNALS}`, command.file, ...command.args];
+  return { ...command, file: fence.env, args, env };
 }
 
 // Parents before children (a child's bind must come after its parent's, or the parent's hides it),
@@ -60,9 +67,15 @@ export function probeFence(path = process.env.PATH ?? ''): FenceProbe {
   if (process.platform !== 'linux') return (probed = { ok: false, why: `the fence needs Linux's bubblewrap; this is ${process.platform}` });
   const bwrap = findOnPath('bwrap', path);
   if (!bwrap) return (probed = { ok: false, why: 'bwrap is not on the PATH (install Debian\'s or your distribution\'s `bubblewrap` package)' });
+  const env = findOnPath('env', path);
+  try {
+    execFileSync(env ?? 'env', [`--ignore-signal=${STOP_SIGNALS}`, `--default-signal=${STOP_SIGNALS}`, 'true'], { stdio: 'ignore', timeout: 30_000 });
+  } catch {
+    return (probed = { ok: false, why: 'env cannot set signals aside (GNU coreutils 8.31 or later has --ignore-signal), which the fence needs to keep an agent\'s graceful stop' });
+  }
   try {
     execFileSync(bwrap, [...BASE, '--', 'true'], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 30_000 });
-    return (probed = { ok: true, bwrap });
+    return (probed = { ok: true, bwrap, env: env! });
   } catch (error) {
     const said = String((error as { stderr?: Buffer }).stderr ?? '').trim().split('\n')[0] || (error as Error).message;
     return (probed = { ok: false, why: `bubblewrap cannot build a fence here (${said}); user namespaces may be off in this container or kernel` });

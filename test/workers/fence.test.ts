@@ -12,9 +12,10 @@ afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true 
 
 describe('the fence\'s command line', () => {
   it('binds each writable path once, parents before children, and none a writable parent covers', () => {
-    const command = fencedCommand({ file: 'claude', args: ['-p', 'x'], env: { A: '1' } }, { writable: ['/w/attempt/tmp', '/w', '/home/u/.claude', '/w', '/home/u/.claude.json', '/wx'], tmp: '/w/attempt/tmp' }, '/usr/bin/bwrap');
-    expect(command.file).toBe('/usr/bin/bwrap');
-    expect(command.args).toEqual(['--ro-bind', '/', '/', '--dev-bind', '/dev', '/dev', '--bind', '/proc', '/proc', '--bind', '/w', '/w', '--bind', '/wx', '/wx', '--bind', '/home/u/.claude', '/home/u/.claude', '--bind', '/home/u/.claude.json', '/home/u/.claude.json', '--', 'claude', '-p', 'x']);
+    const command = fencedCommand({ file: 'claude', args: ['-p', 'x'], env: { A: '1' } }, { writable: ['/w/attempt/tmp', '/w', '/home/u/.claude', '/w', '/home/u/.claude.json', '/wx'], tmp: '/w/attempt/tmp' }, { bwrap: '/usr/bin/bwrap', env: '/usr/bin/env' });
+    // bwrap ignores the stop's signals (it would die of them before its agent); the agent has them back.
+    expect(command.file).toBe('/usr/bin/env');
+    expect(command.args).toEqual(['--ignore-signal=INT,TERM', '/usr/bin/bwrap', '--ro-bind', '/', '/', '--dev-bind', '/dev', '/dev', '--bind', '/proc', '/proc', '--bind', '/w', '/w', '--bind', '/wx', '/wx', '--bind', '/home/u/.claude', '/home/u/.claude', '--bind', '/home/u/.claude.json', '/home/u/.claude.json', '--', '/usr/bin/env', '--default-signal=INT,TERM', 'claude', '-p', 'x']);
     expect(command.env).toEqual({ A: '1', TMPDIR: '/w/attempt/tmp', TMP: '/w/attempt/tmp', TEMP: '/w/attempt/tmp' });
   });
 });
@@ -58,7 +59,7 @@ describe('a real fence (bubblewrap)', () => {
     for (const dir of [work, tmp]) mkdirSync(dir);
     writeFileSync(join(root, 'user.txt'), 'mine\n');
     const script = 'echo w > "$1/made.txt"; echo t > "$TMPDIR/t.txt"; echo x >> "$2/user.txt"; echo y > "$2/new.txt"; true';
-    const command = fencedCommand({ file: 'sh', args: ['-c', script, 'sh', work, root] }, { writable: [work, tmp], tmp }, (probe as { bwrap: string }).bwrap);
+    const command = fencedCommand({ file: 'sh', args: ['-c', script, 'sh', work, root] }, { writable: [work, tmp], tmp }, probe as { bwrap: string; env: string });
     const result = await execa(command.file, command.args, { env: command.env, reject: false });
     expect(result.exitCode).toBe(0);
     expect(readFileSync(join(work, 'made.txt'), 'utf8')).toBe('w\n');

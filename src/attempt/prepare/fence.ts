@@ -67,16 +67,16 @@ function inside(path: string, dir: string): boolean {
 
 // What a run's attempts get: the fence, or why not. `required` with no fence is the caller's to
 // refuse (the run's start, a team worker's job).
-export function fenceFor(setting: FenceSetting): { on: true; bwrap: string } | { on: false; why: string } {
+export function fenceFor(setting: FenceSetting): { on: true; bwrap: string; env: string } | { on: false; why: string } {
   if (setting === 'off') return { on: false, why: 'team.fence is "off"' };
   const probe = probeFence();
-  return probe.ok ? { on: true, bwrap: probe.bwrap } : { on: false, why: probe.why };
+  return probe.ok ? { on: true, bwrap: probe.bwrap, env: probe.env } : { on: false, why: probe.why };
 }
 
 // Puts the spec's command (the adapter's, already built) inside the fence.
-export async function fenceSpec(spec: LaunchSpec, adapter: AgentAdapter, bwrap: string, extra: string[] = []): Promise<void> {
+export async function fenceSpec(spec: LaunchSpec, adapter: AgentAdapter, fence: { bwrap: string; env: string }, extra: string[] = []): Promise<void> {
   const plan = await fencePlan({ workDir: spec.cwd, attemptDir: spec.attemptDir, adapter, env: spec.env, extra });
-  spec.command = fencedCommand(spec.command, plan, bwrap);
+  spec.command = fencedCommand(spec.command, plan, fence);
 }
 
 // A run's word on its fence, at its start: the record for run_started, a line when its workers run
@@ -93,6 +93,6 @@ export function fenceAtStart(setting: FenceSetting, say: (line: string) => void)
 // runs unfenced only where the setting allows it (`auto` on a machine without the fence, `off`).
 export async function fenceAttempt(setting: FenceSetting, spec: LaunchSpec, adapter: AgentAdapter, extra: string[] = []): Promise<void> {
   const fence = fenceFor(setting);
-  if (fence.on) return fenceSpec(spec, adapter, fence.bwrap, extra);
+  if (fence.on) return fenceSpec(spec, adapter, fence, extra);
   if (setting === 'required') throw new UsageError(`team.fence is "required", and ${fence.why}: the attempt ${spec.taskId} a${spec.attempt} is not started`);
 }
