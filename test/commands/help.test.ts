@@ -69,7 +69,7 @@ describe('team help', () => {
       run: ['team', 'ralph', 'resume', 'scale', 'cancel'],
       follow: ['status', 'watch', 'wait', 'attach', 'say'],
       inspect: ['list', 'report'],
-      'take the work': ['land', 'clean'],
+      'take the work': ['land', 'restore', 'clean'],
       'set up': ['init', 'doctor'],
       'scale out': ['worker', '--store'],
       'low level': ['mcp', 'approve', 'state', 'checkpoint', 'merge-driver'],

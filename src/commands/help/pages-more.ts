@@ -49,7 +49,7 @@ export const MORE_PAGES: HelpPage[] = [
   },
   {
     name: 'restore',
-    brief: 'put your working tree back as it was when a run in your checkout started',
+    brief: 'your working tree back as a run in it found it',
     group: 'take the work',
     summary: 'a run under isolation none shared your checkout with its workers: put your working tree back as it was at the run\'s start',
     about: ['The run saved your uncommitted work at its start (tracked edits and untracked files git does not ignore) under refs/team/<run>/start. What the tree holds before the restore, the run\'s work among it, is saved first under refs/team/<run>/before-restore. Your index, HEAD and branches are not touched.'],
