@@ -39,6 +39,7 @@ async function rateServer(capacity: number, holdMs: number, retryAfterS: number,
 describe('rate limits', () => {
   it('completes a fan-out of 20 attempts against a server that admits 4 at once, with no failed task', async () => {
     // The plan's tasks are held until the server refused one: the limit is met on a machine of any speed.
+    // (Its time is the bench's to measure, beside the ideal: the cap here only ends a hung run.)
     const server = await rateServer(4, 1_000, 1, /^t\d+$/);
     const project = makeProject(server, 20, 0.01);
     const result = await project.team(['8:executor', 'fan out twenty tasks', '--agent', 'rl']);
@@ -63,7 +64,7 @@ describe('rate limits', () => {
     const ended = eventsOf(files, 'backoff_ended');
     expect(ended.length).toBeGreaterThan(0);
     expect(result.stderr).toContain('rate limited');
-  }, 90_000);
+  }, 300_000);
 
   it('rebuilds a back-off from the log after a kill -9 of the orchestrator, and waits out what is left of it', async () => {
     const server = await rateServer(1, 1_500, 3);
