@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { execa } from 'execa';
 import { median, type Comparison } from './compare.js';
 import { makeScratchDir } from './scratch.js';
-import { fencePlan } from '../src/attempt/prepare/fence.js';
+import { fencePlan } from '../src/isolation/fence.js';
 import { fencedCommand, probeFence } from '../workers/fence.js';
 import { getAdapter } from '../workers/adapters/index.js';
 

@@ -24,7 +24,7 @@ import { messagesTo } from '../log/fold/team.js';
 import { ANSWER_MS, writeToolsContext } from '../team-tools/context.js';
 import type { Stage } from '../../workers/types.js';
 import { earlierAttempt } from './prepare/earlier.js';
-import { fenceAttempt } from './prepare/fence.js';
+import { fenceAttempt } from '../isolation/fence.js';
 
 export type AttemptRequest = AttemptInput;
 

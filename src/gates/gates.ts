@@ -1,8 +1,10 @@
 // Runs the verify gate commands in the project, each with a timeout, keeping their output in the run folder.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { GateResult } from '../log/schema.js';
-import type { WorkerHandle } from '../../workers/types.js';
+import type { AgentCommand, WorkerHandle } from '../../workers/types.js';
+import { fenceGate } from '../isolation/fence.js';
 import { redactSecrets } from '../log/guards.js';
 import { runGate } from './run.js';
 import { verifyDir } from '../isolation/integration.js';
@@ -29,7 +31,10 @@ export async function runGates(parts: GateParts, commands: string[], iteration: 
       parts.events.append({ event: 'gate_spawned', iteration, pass, gate: index + 1, command, handle });
       return parts.events.flush();
     };
-    const run = await runGate(command, { cwd, outputFile, timeoutMs: parts.config.verify.timeoutMs, signal, tailChars: OUTPUT_TAIL, record });
+    // Fenced as the attempts are: the gate writes its folder, a private temporary folder (removed after it) and team.fenceWritable.
+    const own = mkdtempSync(join(tmpdir(), 'teamline-gate-'));
+    const wrap = (plain: AgentCommand) => fenceGate(parts.config.team.fence, plain, cwd, own, parts.config.team.fenceWritable);
+    const run = await runGate(command, { cwd, outputFile, timeoutMs: parts.config.verify.timeoutMs, signal, tailChars: OUTPUT_TAIL, record, wrap }).finally(() => rmSync(own, { recursive: true, force: true }));
     if (signal.aborted) return;
     // The project's own output can print a secret too: the log gets the tail redacted.
     const gate = { command, exitCode: run.exitCode, timedOut: run.timedOut, durationMs: run.durationMs, output: redactSecrets(run.tail).text };

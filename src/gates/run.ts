@@ -3,14 +3,14 @@
 import { closeSync, fstatSync, openSync, readSync, rmSync } from 'node:fs';
 import { execa } from 'execa';
 import { herePlace, listGroupMembers, readPidStart, signalGroup, waitUntil } from '../sys/proc.js';
-import type { WorkerHandle } from '../../workers/types.js';
+import type { AgentCommand, WorkerHandle } from '../../workers/types.js';
 
 // How long the group has between SIGTERM and SIGKILL.
 const GROUP_GRACE_MS = 2_000;
 // The gate's shell waits for this line, written once its group is recorded: nothing of a gate runs
 // before the log knows its group, and a gate whose orchestrator died before that never runs.
 const GO = 'go';
-const HELD_GATE = `IFS= read -r go && [ "$go" = ${GO} ] && exec sh -c "$1"`;
+const HELD_GATE = `IFS= read -r go && [ "$go" = ${GO} ] && exec "$@"`;
 // Bytes read back from the end of the output file for the log's tail (a character is at most 4).
 const TAIL_BYTES = 16 * 1024;
 
@@ -23,9 +23,11 @@ export interface GateRun {
   tail: string;
 }
 
-// Runs `sh -c command` in `cwd`, writing stdout and stderr, interleaved, to `outputFile`; `record`
-// gets the gate's process group before the command starts.
-export async function runGate(command: string, options: { cwd: string; outputFile: string; timeoutMs: number; signal: AbortSignal; tailChars: number; record: (group: WorkerHandle) => Promise<void> }): Promise<GateRun> {
+// Runs `sh -c command` in `cwd` (through `wrap`: the fence), writing stdout and stderr, interleaved,
+// to `outputFile`; `record` gets the gate's process group before the command starts.
+export async function runGate(command: string, options: { cwd: string; outputFile: string; timeoutMs: number; signal: AbortSignal; tailChars: number; record: (group: WorkerHandle) => Promise<void>; wrap?: (command: AgentCommand) => Promise<AgentCommand> }): Promise<GateRun> {
+  const plain: AgentCommand = { file: 'sh', args: ['-c', command] };
+  const gate = options.wrap ? await options.wrap(plain) : plain;
   const started = Date.now();
   // A fresh file: whatever an earlier pass or anyone else left under this name is replaced, never followed.
   rmSync(options.outputFile, { force: true });
@@ -36,8 +38,9 @@ export async function runGate(command: string, options: { cwd: string; outputFil
   let pgid: number | undefined;
   const done = new AbortController();
   try {
-    const subprocess = execa('sh', ['-c', HELD_GATE, 'sh', command], {
+    const subprocess = execa('sh', ['-c', HELD_GATE, 'sh', gate.file, ...gate.args], {
       cwd: options.cwd,
+      ...(gate.env && { env: gate.env }),
       detached: true,
       // Only the go line; the command then reads an empty stdin, as it would /dev/null.
       stdin: 'pipe',

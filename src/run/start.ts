@@ -15,7 +15,7 @@ import { holdRun } from './hold.js';
 import { chooseIsolation, forRun, openIsolation } from '../isolation/start.js';
 import { chooseStoreIsolation, openStoreIsolation } from './store-isolation.js';
 import { assertRunsWritable } from './writable.js';
-import { fenceAtStart } from '../attempt/prepare/fence.js';
+import { fenceAtStart } from '../isolation/fence.js';
 
 export interface StartRequest {
   /** The id the run is created with (a detached start chose it); default a new one. */

@@ -6,7 +6,7 @@ import { getAdapter } from '../../workers/adapters/index.js';
 import { escapeeMarker, stopEscapees } from '../../workers/escapees.js';
 import { killServer } from '../../workers/tmux/index.js';
 import { sim } from '../../workers/sim/adapter.js';
-import { fenceAttempt } from '../attempt/prepare/fence.js';
+import { fenceAttempt } from '../isolation/fence.js';
 import type { AgentAdapter, CliRetry, LaunchSpec, WorkerExit, WorkerHandle } from '../../workers/types.js';
 import { OUTPUT_FILE, readExitRecord } from '../../workers/wrapper.js';
 import { recordLaunch } from './leftovers.js';

@@ -133,6 +133,18 @@ describe('the fence around every worker', () => {
     expect(readFileSync(join(project.dir, 'sim-output/t1.txt'), 'utf8')).toContain('task t1');
   });
 
+  it('fences the verify gates the same way: they write their folder and a private TMPDIR, not the home', async () => {
+    const gate = 'echo made > gate-made.txt; echo tmp > "$TMPDIR/t"; echo "alias ls=rm" >> "$HOME/.bashrc"; test -f gate-made.txt && test -f "$TMPDIR/t"';
+    const project = makeGitProject({ plan: { count: 1 } }, { verify: { commands: [gate] } });
+    const home = scratchHome();
+    const result = await team(project, home, '2:executor', 'run the gates fenced', '--agent', 'sim');
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(readFileSync(join(home, '.bashrc'), 'utf8')).toBe('# the user\'s shell setup\n');
+    const [gates] = eventsOf(project.readRun().events, 'gates_result');
+    expect(gates!.gates[0]).toMatchObject({ exitCode: 0 });
+    expect(gates!.gates[0]!.output).toContain(`${join(home, '.bashrc')}: Read-only file system`);
+  });
+
   // A machine where bubblewrap cannot build a fence: `team` runs in a user namespace that allows no
   // nested one (bwrap --disable-userns), as uid 1000 (root in a namespace could still mount).
   async function unfenceable(project: GitProject, home: string, ...args: string[]) {

@@ -8,9 +8,9 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { execa } from 'execa';
-import { fencedCommand, probeFence, type FencePlan } from '../../../workers/fence.js';
-import type { AgentAdapter, LaunchSpec } from '../../../workers/types.js';
-import { UsageError } from '../../sys/errors.js';
+import { fencedCommand, probeFence, type FencePlan } from '../../workers/fence.js';
+import type { AgentAdapter, AgentCommand, LaunchSpec } from '../../workers/types.js';
+import { UsageError } from '../sys/errors.js';
 
 export type FenceSetting = 'auto' | 'required' | 'off';
 
@@ -22,7 +22,8 @@ const TEAM_BRANCHES = ['refs', 'heads', 'team'];
 export interface FenceFacts {
   workDir: string;
   attemptDir: string;
-  adapter: AgentAdapter;
+  /** The CLI whose state stays writable; none for a gate. */
+  adapter?: AgentAdapter;
   /** The worker's environment additions (the agent's env among them). */
   env: Record<string, string>;
   /** team.fenceWritable: more places left writable, absolute or under ~/. */
@@ -36,7 +37,7 @@ export async function fencePlan(facts: FenceFacts): Promise<FencePlan> {
   const writable = [facts.workDir, facts.attemptDir, tmp, ...(await gitWritable(facts.workDir))];
   const env = { ...process.env, ...facts.env };
   const home = env.HOME || homedir();
-  const state = facts.adapter.facts?.state?.(env, home);
+  const state = facts.adapter?.facts?.state?.(env, home);
   // The config's own places, those that exist (a bind needs its source).
   writable.push(...(facts.extra ?? []).map((path) => (path.startsWith('~/') ? join(home, path.slice(2)) : path)).filter((path) => existsSync(path)));
   // A state file is bound only where it is: a CLI that finds none goes on without it (claude's ~/.claude.json).
@@ -95,4 +96,14 @@ export async function fenceAttempt(setting: FenceSetting, spec: LaunchSpec, adap
   const fence = fenceFor(setting);
   if (fence.on) return fenceSpec(spec, adapter, fence, extra);
   if (setting === 'required') throw new UsageError(`team.fence is "required", and ${fence.why}: the attempt ${spec.taskId} a${spec.attempt} is not started`);
+}
+
+// A gate's command line (`sh -c <command>` in `cwd`), fenced as an attempt's is when the run's setting
+// asks for it and this machine can: writable are its folder, `dir` (its own, with a private
+// temporary folder) and team.fenceWritable. Unfenced otherwise (a required fence was refused at the start).
+export async function fenceGate(setting: FenceSetting, command: AgentCommand, cwd: string, dir: string, extra: string[] = []): Promise<AgentCommand> {
+  const fence = fenceFor(setting);
+  if (!fence.on) return command;
+  mkdirSync(dir, { recursive: true });
+  return fencedCommand(command, await fencePlan({ workDir: cwd, attemptDir: dir, env: {}, extra }), fence);
 }
