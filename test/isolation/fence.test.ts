@@ -97,6 +97,7 @@ describe('the fence around every worker', () => {
     expect(result.stderr).toContain(`needs attention: the fence refused writes of t1 a1 on worker-1 outside its work: ${refused!.paths.join(', ')}; your checkout, branches and home are as they were`);
     const status = await team(project, home, 'status');
     expect(status.stdout).toContain(`needs attention:\n  the fence refused writes of t1 a1 on worker-1 outside its work: ${refused!.paths.join(', ')}`);
+    expect((await team(project, home, 'wait')).stdout).toContain(`needs attention: the fence refused writes of t1 a1 on worker-1 outside its work: ${refused!.paths.join(', ')}`);
     // Nothing of the checkout changed: once the user committed their edit, land merges without asking.
     project.git('add', 'notes.txt', 'untracked.txt');
     project.git('commit', '-q', '-m', 'my edit');

@@ -8,7 +8,7 @@ import type { RunView } from '../../log/fold/fold.js';
 import { EXIT } from '../../sys/errors.js';
 import { summarize, type WorkPlaces } from '../../run/summary.js';
 import { foldRun } from '../../log/fold/fold.js';
-import { unseenCheckoutChanges } from '../../isolation/view.js';
+import { branchAttention } from '../../isolation/view.js';
 import { readHandoffs } from '../../../handoffs/read.js';
 import { digestHandoffs } from '../../views/wait/handoffs.js';
 import { optionalInt, optionalString, parseFlags } from '../args/args.js';
@@ -171,9 +171,10 @@ async function reportEnded(source: WaitSource, view: RunView, ended: Ended, json
   return OUTCOME_EXIT[ended];
 }
 
-// The summary's needs attention, with the changes the watch on the user's checkout saw and no one acknowledged.
+// The summary's needs attention, with what of the branches needs a person: the changes the watch on
+// the user's checkout saw and no one acknowledged, the writes the fence refused, a branch put back.
 function withCheckoutChanges(lines: string[], view: RunView): string[] {
-  const changed = view.branches ? unseenCheckoutChanges(view.branches) : [];
+  const changed = view.branches ? branchAttention(view.branches) : [];
   const at = lines.findIndex((line) => line.startsWith('  needs attention:'));
   if (changed.length === 0 || at < 0) return lines;
   const items = changed.map((change) => `    ${change}`);
