@@ -28,10 +28,15 @@ export async function saveCheckout(run: IsolationParts): Promise<void> {
   if (paths.length === 0) return;
   const ref = savedRef(iso.runId, 'start');
   const scratch = mkdtempSync(join(tmpdir(), 'teamline-save-'));
+  const listed = `${paths.slice(0, 5).join(', ')}${paths.length > 5 ? ', …' : ''}`;
   try {
     const commit = await snapshotWorkingTree(repo.top, ref, `team: your working tree at the start of run ${iso.runId}`, OWN(repo.prefix), scratch);
     append(run, { event: 'checkout_saved', ref, commit, paths: paths.slice(0, 50) });
-    run.progress.emit({ type: 'checkout.saved', ref, commit, paths }, `isolation: your uncommitted work (${paths.slice(0, 5).join(', ')}${paths.length > 5 ? ', …' : ''}) is saved as ${ref}: \`team restore --run ${iso.runId}\` brings it back`);
+    run.progress.emit({ type: 'checkout.saved', ref, commit, paths }, `isolation: your uncommitted work (${listed}) is saved as ${ref}: \`team restore --run ${iso.runId}\` brings it back`);
+  } catch (error) {
+    // A repository that cannot be written (a read-only .git) keeps no copy: said, and the run goes on.
+    const why = (error as Error).message.split('\n')[0];
+    run.progress.emit({ type: 'checkout.unsaved', paths, why }, `isolation: your uncommitted work (${listed}) could not be saved for \`team restore\` (${why}); the workers share it as it is`);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
