@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { execa } from 'execa';
+import { git } from '../git/git.js';
 import { fencedCommand, probeFence, type FencePlan } from '../../workers/fence.js';
 import type { AgentAdapter, AgentCommand, LaunchSpec } from '../../workers/types.js';
 import { UsageError } from '../sys/errors.js';
@@ -50,8 +50,8 @@ export async function fencePlan(facts: FenceFacts): Promise<FencePlan> {
 // it (a clone, or the project itself under isolation none); for a linked worktree, its own folder
 // under <common>/worktrees, the objects, and the team branches and their reflogs.
 async function gitWritable(workDir: string): Promise<string[]> {
-  const found = await execa('git', ['rev-parse', '--path-format=absolute', '--git-dir', '--git-common-dir'], { cwd: workDir, reject: false });
-  if (found.exitCode !== 0) return [];
+  const found = await git(workDir, ['rev-parse', '--path-format=absolute', '--git-dir', '--git-common-dir']);
+  if (!found.ok) return [];
   const [gitDir, commonDir] = found.stdout.split('\n').map((line) => resolve(line.trim()));
   if (!gitDir || !commonDir || inside(gitDir, workDir)) return [];
   if (gitDir === commonDir) return [gitDir];
