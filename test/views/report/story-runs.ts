@@ -43,12 +43,15 @@ export function team(project: GitProject, env: Record<string, string>, ...args: 
 export const STUB_ENV = { PATH: `${STUB_BIN}:${process.env.PATH ?? ''}` };
 
 // A demo project for the restart run: the analyst on the claude stub, every other role on the sim;
-// a gate that fails on its first run (exit 3) and passes after.
+// a gate that fails on its first run (exit 3) and passes after. Its mark is kept outside the folder
+// it runs in, in a folder the fence is told to leave writable (team.fenceWritable).
 export function makeRestartProject(): GitProject {
   const project = makeDemoProject();
-  const mark = join(project.dir, '.team', 'gate-ran');
+  const marks = join(project.dir, '.team', 'gate-marks');
+  project.write('.team/gate-marks/.keep', '');
+  const mark = join(marks, 'gate-ran');
   const gates = ['git --version', `sh -c "test -e ${mark} || { touch ${mark}; exit 3; }"`];
-  project.write('.team/config.json', JSON.stringify({ agents: { sim: { adapter: 'sim' } }, roles: allRoles('sim', { analyst: 'claude' }), verify: { commands: gates } }));
+  project.write('.team/config.json', JSON.stringify({ team: { fenceWritable: [marks] }, agents: { sim: { adapter: 'sim' } }, roles: allRoles('sim', { analyst: 'claude' }), verify: { commands: gates } }));
   return project;
 }
 
