@@ -14,9 +14,9 @@
 // after a crash and the look for escaped descendants work as they do unfenced (no --unshare-pid,
 // no --new-session).
 import { execFileSync } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join, normalize } from 'node:path';
+import { normalize } from 'node:path';
 import type { AgentCommand } from './types.js';
+import { findOnPath } from '../src/sys/on-path.js';
 
 export interface FencePlan {
   /** Absolute paths bound writable, each as itself; each must exist. */
@@ -80,20 +80,6 @@ export function probeFence(path = process.env.PATH ?? ''): FenceProbe {
     const said = String((error as { stderr?: Buffer }).stderr ?? '').trim().split('\n')[0] || (error as Error).message;
     return (probed = { ok: false, why: `bubblewrap cannot build a fence here (${said}); user namespaces may be off in this container or kernel` });
   }
-}
-
-function findOnPath(name: string, path: string): string | undefined {
-  for (const dir of path.split(delimiter)) {
-    if (!dir) continue;
-    const file = join(dir, name);
-    try {
-      accessSync(file, constants.X_OK);
-      return file;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
 }
 
 // At most this many refused paths are kept of an attempt, each at most this long.

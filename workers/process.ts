@@ -1,12 +1,13 @@
 // The headless backend: each attempt is a detached process group started with execa, its output
 // written straight to output.log, so that it outlives an orchestrator crash and can be re-adopted.
-import { accessSync, constants as fsConstants, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { constants } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { execa } from 'execa';
 import { Launcher, type Started } from './launcher.js';
+import { findOnPath } from '../src/sys/on-path.js';
 import { groupExists, herePlace, isProcessAlive, listGroupMembers, ownsGroup, readForkCount, readPidStart, readZombieEnd, signalGroup, waitUntil } from '../src/sys/proc.js';
 import type { LaunchSpec, StopOptions, WorkerBackend, WorkerExit, WorkerHandle } from './types.js';
 import { makeWrapperScript, OUTPUT_FILE, readExitRecord, SHUTDOWN_FILE, wrapperArgv, wrapperEnv } from './wrapper.js';
@@ -160,20 +161,6 @@ function findPrograms(): { sh: string; setsid: string; env?: string } | undefine
   const setsid = findOnPath('setsid');
   const env = findOnPath('env');
   return sh && setsid ? { sh, setsid, ...(env && { env }) } : undefined;
-}
-
-function findOnPath(name: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const path = join(dir, name);
-    try {
-      accessSync(path, fsConstants.X_OK);
-      return path;
-    } catch {
-      // Not here.
-    }
-  }
-  return undefined;
 }
 
 // Polite request, grace, SIGTERM to the group, SIGKILL; resolves when the group is gone.
