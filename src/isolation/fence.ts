@@ -90,6 +90,17 @@ export function fenceAtStart(setting: FenceSetting, say: (line: string) => void)
   return { on: false, why: fence.why };
 }
 
+// A resume of a run that started fenced, where the fence is not built now (team.fence "off", or a
+// machine without it): the log says so (fence_lost), so that a change to the user's checkout from
+// here is no longer taken for the user's own, and the run says once that its workers are unfenced.
+export function fenceAtResume(setting: FenceSetting, recorded: { on: boolean } | undefined, record: (why: string) => void, say: (line: string) => void): void {
+  if (recorded?.on !== true) return;
+  const fence = fenceFor(setting);
+  if (fence.on || setting === 'required') return;
+  record(fence.why);
+  say(`⚠ this run's workers are unfenced from here: ${fence.why}`);
+}
+
 // Fences an attempt's command when the run's setting asks for it and this machine can: the agent
 // runs unfenced only where the setting allows it (`auto` on a machine without the fence, `off`).
 export async function fenceAttempt(setting: FenceSetting, spec: LaunchSpec, adapter: AgentAdapter, extra: string[] = []): Promise<void> {

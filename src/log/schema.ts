@@ -301,6 +301,8 @@ export const EVENT_SCHEMAS = {
   /** The watch on the user's checkout: what it was at the run's start (or its resume). */
   checkout_recorded: z.object({ event: z.literal('checkout_recorded'), ...base, state: checkoutStateSchema }),
   /** The user's checkout changed while the run ran: what changed, when it was seen, the attempts running then, and the new reading. */
+  /** A resume on a machine (or with a config) where the fence the run started with is not built: its attempts from here run unfenced, and why. */
+  fence_lost: z.object({ event: z.literal('fence_lost'), ...base, why: z.string() }),
   /** Writes an attempt's agent was refused as read-only (the fence), read from its output: the paths, at most 20. */
   fence_refused: z.object({ event: z.literal('fence_refused'), ...base, task_id: z.string(), attempt: z.number().int().positive(), worker: z.string(), paths: z.array(z.string()).min(1) }),
   /** isolation none: the user's uncommitted work at the run's start, kept as a commit under `ref` for `team restore` (the first 50 paths). */

@@ -1,4 +1,5 @@
 // Drives a run to its end: the live machine, its effects, signals and the cleanup after.
+import { fenceAtResume } from '../isolation/fence.js';
 import { createActor, type SnapshotFrom } from 'xstate';
 import type { pipelineMachine } from '../../machines/pipeline.js';
 import type { PipelineInput } from '../../machines/types.js';
@@ -82,6 +83,7 @@ export async function driveRun(
         void session.cancel.track(session.events.settled().then(() => passCancelOn(session, start.cancel!.by, start.cancel!.force)));
       } else {
         session.events.commit({ event: 'run_resumed', pid: process.pid, retry_interrupted: start.retryInterrupted });
+        if (!session.remote) fenceAtResume(session.config.team.fence, session.isolation.told.fence, (why) => session.events.commit({ event: 'fence_lost', why }), (line) => session.progress.emit({ type: 'run.unfenced' }, line));
         // A run a spent quota stopped: resuming says it is back; the attempts it stopped go again.
         if (session.events.fold.state.spend?.quota) {
           const { agent, resets } = session.events.fold.state.spend.quota;

@@ -146,6 +146,33 @@ describe('the fence around every worker', () => {
     expect(gates!.gates[0]!.output).toContain(`${join(home, '.bashrc')}: Read-only file system`);
   });
 
+  it('records the fence lost when a fenced run is resumed unfenced, so that a checkout change is no longer taken for the user\'s own', async () => {
+    const held = `${CHECKOUT} && until [ -e "$top/.team/release" ]; do sleep 0.05; done`;
+    const project = makeGitProject({ plan: { tasks: [{ id: 't1', acceptance: ['a'] }] }, rules: [{ match: { task: 't1' }, do: { shell: held } }] });
+    const home = scratchHome();
+    const env = { ...GIT_ENV, TEAM_SIM_LEDGER: project.ledgerFile, HOME: home };
+    const first = execa(process.execPath, [CLI, '2:executor', 'resumed without the fence', '--agent', 'sim'], { cwd: project.dir, env, reject: false, stdin: 'ignore' });
+    const spawned = () => {
+      try {
+        return eventsOf(project.readRun().events, 'attempt_spawned').some((e) => e.task_id === 't1');
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 1200 && !spawned(); i += 1) await sleep(50);
+    first.kill('SIGKILL');
+    await first;
+    expect(eventsOf(project.readRun().events, 'run_started')[0]!.fence).toEqual({ on: true });
+    const config = JSON.parse(readFileSync(join(project.dir, '.team/config.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(project.dir, '.team/config.json'), JSON.stringify({ ...config, team: { fence: 'off' } }));
+    writeFileSync(join(project.dir, '.team', 'release'), '');
+    const resumed = await team(project, home, 'resume');
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expect(resumed.stderr.split('\n').filter((line) => line.includes('unfenced'))).toEqual(['⚠ this run\'s workers are unfenced from here: team.fence is "off"']);
+    expect(eventsOf(project.readRun().events, 'fence_lost').map((e) => e.why)).toEqual(['team.fence is "off"']);
+    expect(JSON.parse((await team(project, home, 'status', '--json')).stdout).branches.fence).toEqual({ on: false, why: 'team.fence is "off"' });
+  });
+
   // A machine where bubblewrap cannot build a fence: `team` runs in a user namespace that allows no
   // nested one (bwrap --disable-userns), as uid 1000 (root in a namespace could still mount).
   async function unfenceable(project: GitProject, home: string, ...args: string[]) {

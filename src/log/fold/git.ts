@@ -91,6 +91,9 @@ export function applyGitFact(git: GitFacts, event: TeamEvent): void {
     case 'checkout_restored':
       if (git.told.saved) git.told.saved.restored = { kept: event.kept };
       break;
+    case 'fence_lost':
+      git.told.fence = { on: false, why: event.why };
+      break;
     case 'fence_refused':
       (git.told.refused ??= []).push({ attempt: `${event.task_id} a${event.attempt} on ${event.worker}`, paths: event.paths });
       break;
