@@ -1,16 +1,16 @@
 // The user's working tree as a commit: every tracked file and every untracked one git does not
 // ignore, as they are on disk, written through a temporary index, so that the user's index, HEAD
 // and branches are not touched. Kept under a ref outside refs/heads (no branch of theirs).
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { git, gitOrThrow, identity } from './git.js';
 
 // Makes the commit (parent HEAD) of the working tree of the repository at `top`, leaving out the
-// pathspecs in `exclude` (teamline's own folders), and points `ref` at it. `scratch` is a folder
-// for the temporary index. Returns the commit.
-export async function snapshotWorkingTree(top: string, ref: string, message: string, exclude: string[], scratch: string): Promise<string> {
-  const index = join(scratch, `snapshot-${process.pid}.index`);
-  const own = { GIT_INDEX_FILE: index };
+// pathspecs in `exclude` (teamline's own folders), and points `ref` at it. Returns the commit.
+export async function snapshotWorkingTree(top: string, ref: string, message: string, exclude: string[]): Promise<string> {
+  const scratch = mkdtempSync(join(tmpdir(), 'teamline-snapshot-'));
+  const own = { GIT_INDEX_FILE: join(scratch, 'index') };
   try {
     const read = await git(top, ['read-tree', 'HEAD'], undefined, own);
     if (!read.ok) throw new Error(`git read-tree HEAD: ${read.stderr}`);
@@ -24,6 +24,6 @@ export async function snapshotWorkingTree(top: string, ref: string, message: str
     await gitOrThrow(top, ['update-ref', ref, commit]);
     return commit;
   } finally {
-    rmSync(index, { force: true });
+    rmSync(scratch, { recursive: true, force: true });
   }
 }

@@ -2,16 +2,16 @@
 // run's start (tracked edits and untracked files git does not ignore) is kept as a commit under
 // refs/team/<run>/start (checkout_saved), so that `team restore` can bring it back whatever the
 // agents did to it. A checkout with nothing uncommitted, or a folder that is no repository, saves nothing.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dirtyPaths, isTeamPath, probeRepo } from '../git/repo.js';
 import { snapshotWorkingTree } from '../git/snapshot.js';
 import type { IsolationParts } from '../session/isolation.js';
 import { append } from './facts.js';
 
-// teamline's own files in a checkout: never part of the user's work.
-const OWN = (prefix: string) => [join(prefix, '.team'), join(prefix, '.checkpoints')].map((path) => path.replace(/^\.\//, ''));
+// teamline's own files in a checkout (`prefix`: the project's folder in it): never part of the user's work.
+export function teamlinePaths(prefix: string): string[] {
+  return [join(prefix, '.team'), join(prefix, '.checkpoints')];
+}
 
 // The ref a run's saved checkout is kept under, and the one a restore keeps what it replaced under.
 export function savedRef(runId: string, which: 'start' | 'before-restore'): string {
@@ -27,17 +27,14 @@ export async function saveCheckout(run: IsolationParts): Promise<void> {
   const paths = (await dirtyPaths(repo.top)).filter((path) => !isTeamPath(path) && !path.startsWith('.checkpoints/') && !path.includes('/.checkpoints/'));
   if (paths.length === 0) return;
   const ref = savedRef(iso.runId, 'start');
-  const scratch = mkdtempSync(join(tmpdir(), 'teamline-save-'));
   const listed = `${paths.slice(0, 5).join(', ')}${paths.length > 5 ? ', …' : ''}`;
   try {
-    const commit = await snapshotWorkingTree(repo.top, ref, `team: your working tree at the start of run ${iso.runId}`, OWN(repo.prefix), scratch);
+    const commit = await snapshotWorkingTree(repo.top, ref, `team: your working tree at the start of run ${iso.runId}`, teamlinePaths(repo.prefix));
     append(run, { event: 'checkout_saved', ref, commit, paths: paths.slice(0, 50) });
     run.progress.emit({ type: 'checkout.saved', ref, commit, paths }, `isolation: your uncommitted work (${listed}) is saved as ${ref}: \`team restore --run ${iso.runId}\` brings it back`);
   } catch (error) {
     // A repository that cannot be written (a read-only .git) keeps no copy: said, and the run goes on.
     const why = (error as Error).message.split('\n')[0];
     run.progress.emit({ type: 'checkout.unsaved', paths, why }, `isolation: your uncommitted work (${listed}) could not be saved for \`team restore\` (${why}); the workers share it as it is`);
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
   }
 }

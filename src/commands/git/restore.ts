@@ -2,15 +2,12 @@
 // puts your working tree back as it was at the run's start (checkout_saved). What the tree held
 // before the restore (the run's work among it) is saved first, under refs/team/<run>/before-restore,
 // so a restore loses nothing either.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { validateId } from '../../log/guards.js';
 import { UsageError } from '../../sys/errors.js';
 import { git, gitOrThrow } from '../../git/git.js';
 import { probeRepo } from '../../git/repo.js';
 import { snapshotWorkingTree } from '../../git/snapshot.js';
-import { savedRef } from '../../isolation/saved.js';
+import { savedRef, teamlinePaths } from '../../isolation/saved.js';
 import { openStore } from '../../store/open.js';
 import { withStore } from '../../store/types.js';
 import { makeProgress } from '../../session/progress.js';
@@ -37,15 +34,10 @@ export async function restoreCommand(argv: string[]): Promise<number> {
     if (repo.kind !== 'git') throw new UsageError(`team restore: ${repo.reason}`);
     if (!(await git(repo.top, ['cat-file', '-e', `${saved.commit}^{commit}`])).ok) throw new UsageError(`team restore: the saved commit ${saved.commit.slice(0, 10)} of ${saved.ref} is gone from the repository`);
     const kept = savedRef(id, 'before-restore');
-    const scratch = mkdtempSync(join(tmpdir(), 'teamline-restore-'));
-    let keptCommit: string;
-    try {
-      keptCommit = await snapshotWorkingTree(repo.top, kept, `team: your working tree before team restore of run ${id}`, [join(repo.prefix, '.team'), join(repo.prefix, '.checkpoints')], scratch);
-    } finally {
-      rmSync(scratch, { recursive: true, force: true });
-    }
+    const own = teamlinePaths(repo.prefix);
+    const keptCommit = await snapshotWorkingTree(repo.top, kept, `team: your working tree before team restore of run ${id}`, own);
     // The working tree only: every path of the saved tree as it was, and a tracked file it lacks removed; the index and HEAD stay.
-    await gitOrThrow(repo.top, ['restore', `--source=${saved.commit}`, '--worktree', '--', '.', `:(exclude)${join(repo.prefix, '.team')}`, `:(exclude)${join(repo.prefix, '.checkpoints')}`]);
+    await gitOrThrow(repo.top, ['restore', `--source=${saved.commit}`, '--worktree', '--', '.', ...own.map((path) => `:(exclude)${path}`)]);
     await store.append(id, [{ event: 'checkout_restored', commit: saved.commit, kept, keptCommit }]);
     progress.emit({ type: 'restore', run: id, commit: saved.commit, kept, keptCommit }, `restored your working tree as it was at the start of run ${id} (${saved.ref}, ${saved.commit.slice(0, 10)}); what it held before is kept as ${kept} (${keptCommit.slice(0, 10)}): \`git restore --source=${kept} --worktree -- .\` puts that back`);
   });
