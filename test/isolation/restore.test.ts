@@ -5,6 +5,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeProjects } from '../helpers/project.js';
 import { eventsOf } from '../helpers/sim-project.js';
@@ -60,6 +61,30 @@ describe('isolation none: the user\'s checkout saved at the start, and team rest
     expect(project.git('show', `${kept}:notes.txt`)).toBe('agent');
     expect(eventsOf(project.readRun().events, 'checkout_restored')).toHaveLength(1);
     expect((await team(project, home, 'status')).stdout).toContain(`your working tree was restored to ${ref}; what it held before is kept as ${kept}`);
+  });
+
+  it('refuses to restore while the run still works in the checkout, and restores once it ended', async () => {
+    const held = 'until [ -e .team/release ]; do sleep 0.05; done';
+    const project = makeGitProject({ plan: { tasks: [{ id: 't1', acceptance: ['a'] }] }, rules: [{ match: { task: 't1' }, do: { shell: held } }] }, {}, { 'notes.txt': 'committed\n' });
+    project.write('notes.txt', 'committed\nmine\n');
+    const home = mkdtempSync(join(tmpdir(), 'teamline-restore-home-'));
+    homes.push(home);
+    const running = team(project, home, '1:executor', 'hold the checkout', '--agent', 'sim');
+    const spawned = () => {
+      try {
+        return eventsOf(project.readRun().events, 'attempt_spawned').some((e) => e.task_id === 't1');
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 1200 && !spawned(); i += 1) await sleep(50);
+    const early = await team(project, home, 'restore');
+    expect(early.exitCode).toBe(2);
+    expect(early.stderr).toContain(`team restore: run ${project.readRun().runId} is still running in your checkout; cancel it first`);
+    writeFileSync(join(project.dir, '.team', 'release'), '');
+    expect((await running).exitCode).toBe(0);
+    expect((await team(project, home, 'restore')).exitCode).toBe(0);
+    expect(readFileSync(join(project.dir, 'notes.txt'), 'utf8')).toBe('committed\nmine\n');
   });
 
   it('refuses a run that saved nothing, naming why', async () => {
