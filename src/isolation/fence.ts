@@ -49,7 +49,16 @@ export async function fencePlan(facts: FenceFacts): Promise<FencePlan> {
 // The places a commit in the working folder writes outside it: none when its repository is inside
 // it (a clone, or the project itself under isolation none); for a linked worktree, its own folder
 // under <common>/worktrees, the objects, and the team branches and their reflogs.
-async function gitWritable(workDir: string): Promise<string[]> {
+// A worker's worktree is asked once: its repository does not move during a run, and a git process
+// per attempt is the orchestrator's own time (a fork of node) while eight agents start.
+const gitPlaces = new Map<string, Promise<string[]>>();
+function gitWritable(workDir: string): Promise<string[]> {
+  let places = gitPlaces.get(workDir);
+  if (!places) gitPlaces.set(workDir, (places = lookGitWritable(workDir)));
+  return places;
+}
+
+async function lookGitWritable(workDir: string): Promise<string[]> {
   const found = await git(workDir, ['rev-parse', '--path-format=absolute', '--git-dir', '--git-common-dir']);
   if (!found.ok) return [];
   const [gitDir, commonDir] = found.stdout.split('\n').map((line) => resolve(line.trim()));
