@@ -8,7 +8,7 @@ import type { ParsedArgs } from './args/args.js';
 import type { Project } from './args/project.js';
 import { askOrchestrator } from './light/cancel-ask.js';
 import { FileStore } from '../store/files/store.js';
-import type { PgStore } from '../store/pg/store.js';
+import type { QueueStore } from '../store/queue.js';
 import type { RunStore } from '../store/types.js';
 
 // How often `team cancel` looks for the run's end while a store's writer shuts it down.
@@ -42,21 +42,22 @@ export async function cancelCommand(argv: string[]): Promise<number> {
 
 // The run is in a PostgreSQL store: asked of its writer there, or cancelled from the store's log.
 async function cancelOnStore(args: ParsedArgs): Promise<number> {
-  const [{ openProject }, { optionalString }, { validateId }, { makeProgress }, { openStore }] = await Promise.all([
+  const [{ openProject }, { optionalString }, { validateId }, { makeProgress }, { openStore }, { queueOf }] = await Promise.all([
     import('./args/project.js'),
     import('./args/args.js'),
     import('../log/guards.js'),
     import('../session/progress.js'),
     import('../store/open.js'),
+    import('../store/queue.js'),
   ]);
   const project = openProject(args, { readsStore: true });
   const runId = optionalString(args, 'run');
   const named = runId === undefined ? undefined : validateId(runId, '--run');
   const progress = makeProgress({ json: args.values.json === true });
   const force = args.values.force === true;
-  const store = (await openStore(project, optionalString(args, 'store'), 'team cancel')) as PgStore;
+  const store = await openStore(project, optionalString(args, 'store'), 'team cancel');
   // With no writer left to ask, the sweep's takeover holds the store, and closes it when it ends.
-  const asked = await askWriter(store, named, project, progress, force).catch(async (error: unknown) => {
+  const asked = await askWriter(store, queueOf(store)!, named, project, progress, force).catch(async (error: unknown) => {
     await store.close();
     throw error;
   });
@@ -67,21 +68,20 @@ async function cancelOnStore(args: ParsedArgs): Promise<number> {
 
 // Asks the run's live writer through a request and waits for the end: the exit code, or no code
 // when no writer is (or is any longer) there.
-async function askWriter(store: PgStore, runId: string | undefined, project: Project, progress: Progress, force: boolean): Promise<{ id: string; code?: number }> {
+async function askWriter(store: RunStore, queue: QueueStore, runId: string | undefined, project: Project, progress: Progress, force: boolean): Promise<{ id: string; code?: number }> {
   const id = await store.pickRun(runId);
-  const ended = await store.endOf(id);
+  const ended = await queue.endOf(id);
   if (ended) {
     progress.emit({ type: 'cancel.noop', run: id, status: ended }, `run ${id} already ended ${ended}; nothing to cancel, nothing changed`);
     return { id, code: 0 };
   }
   if (!(await store.hasWriter(id))) return { id };
-  const { writeRequest } = await import('../store/pg/requests.js');
   // The grace: what an attempt with the team tools gets on a team worker to end itself (src/team-worker/cancel.ts).
-  await writeRequest(store, id, 'cancel', { by: 'team cancel', force, grace_ms: project.config.team.shutdownTimeoutMs });
+  await queue.requestCancel(id, { by: 'team cancel', force, grace_ms: project.config.team.shutdownTimeoutMs });
   progress.emit({ type: 'cancel.sent', run: id, force }, `asked the writer of run ${id} to cancel it${force ? ' (forced)' : ''}; waiting`);
   const deadline = Date.now() + (force ? 0 : project.config.team.shutdownTimeoutMs) + EXTRA_WAIT_MS;
   for (;;) {
-    const now = await store.endOf(id);
+    const now = await queue.endOf(id);
     if (now === 'cancelled') {
       progress.emit({ type: 'cancel.done', run: id }, `run ${id} cancelled`);
       return { id, code: 0 };
@@ -105,15 +105,15 @@ async function askWriter(store: PgStore, runId: string | undefined, project: Pro
 async function sweep(store: RunStore, id: string, project: Project, progress: Progress, force: boolean): Promise<number>;
 async function sweep(store: RunStore, id: string, project: Project, progress: Progress, force: boolean, askAgain: boolean): Promise<number | typeof TAKEN>;
 async function sweep(store: RunStore, id: string, project: Project, progress: Progress, force: boolean, askAgain = false): Promise<number | typeof TAKEN> {
-  const [{ takeOver }, { driveRun }, { HeldLockError }] = await Promise.all([import('../run/takeover.js'), import('../run/drive.js'), import('../store/files/lock.js')]);
-  const files = store.kind === 'files';
+  const [{ takeOver }, { driveRun }, { HeldLockError }, { faceOf }] = await Promise.all([import('../run/takeover.js'), import('../run/drive.js'), import('../store/files/lock.js'), import('../run/face.js')]);
+  const face = faceOf(store);
   const paths = { ...store.paths(id), runId: id };
   let taken: Awaited<ReturnType<typeof takeOver>>;
   try {
     taken = await takeOver(store, id, project, progress, 'team cancel');
   } catch (error) {
     if (error instanceof HeldLockError && askAgain) return TAKEN;
-    if (!files || !(error instanceof DeterminismError)) throw error;
+    if (!face.stopsUnreplayable || !(error instanceof DeterminismError)) throw error;
     // The log cannot be replayed, yet it names the run's workers: they are stopped all the same, and
     // the run is recorded cancelled without the machine, so that no reader calls it running.
     const { cancelUnreplayable } = await import('../cancel/stop-recorded.js');
@@ -123,9 +123,9 @@ async function sweep(store: RunStore, id: string, project: Project, progress: Pr
   }
   const { session, replay, release } = taken;
   try {
-    progress.emit({ type: 'cancel.sweep', run: id }, files ? `no live orchestrator for run ${id}: shutting its workers down from the log` : `no writer holds run ${id}: cancelling it from the store's log`);
+    progress.emit({ type: 'cancel.sweep', run: id }, face.sweepLine(id));
     if (force) session.cancel.forceStops();
-    const outcome = await driveRun(session, { replay, retryInterrupted: false, cancel: { by: files ? 'team cancel (orchestrator gone)' : 'team cancel (no writer)', force } });
+    const outcome = await driveRun(session, { replay, retryInterrupted: false, cancel: { by: face.sweepBy, force } });
     progress.emit({ type: 'cancel.done', run: id, outcome: outcome.kind }, `run ${id} ${outcome.kind}`);
     return outcome.kind === 'cancelled' ? 0 : 1;
   } finally {

@@ -5,10 +5,9 @@ import { validateId } from '../log/guards.js';
 import { UsageError } from '../sys/errors.js';
 import { driveRun } from '../run/drive.js';
 import { stopFinishedLeftovers } from '../attempt/attempt.js';
-import { probeEventLog } from '../session/event-log.js';
 import { makeRunProgress } from '../views/watch/run-progress.js';
 import { takeOver } from '../run/takeover.js';
-import { assertGitWritable } from '../run/writable.js';
+import { faceOf } from '../run/face.js';
 import type { RunSession } from '../session/session.js';
 import { optionalString, parseFlags } from './args/args.js';
 import { detachRun } from '../run/detach.js';
@@ -20,7 +19,7 @@ import { foldInput, withStore } from '../store/types.js';
 import { foldOf } from '../log/fold/fold.js';
 import { chooseRunConfig, type RunConfig } from '../run/run-config.js';
 import type { Progress } from '../session/progress.js';
-import { OUTCOME_EXIT, reportEnd, reportViewEnd } from './run.js';
+import { OUTCOME_EXIT, reportEnd } from './run.js';
 import { budgetFlags } from './args/budget.js';
 import { lowBudgetProblem, type SpendView } from '../log/fold/spend.js';
 import { randomBytes } from 'node:crypto';
@@ -34,14 +33,14 @@ export async function resumeCommand(argv: string[]): Promise<number> {
   const runId = optionalString(args, 'run');
   const named = runId === undefined ? undefined : validateId(runId, '--run');
   const store = await openStore(project, optionalString(args, 'store'), cmd);
-  const files = store.kind === 'files';
+  const face = faceOf(store);
   const explicit = optionalString(args, 'config') !== undefined;
   const raise = budgetFlags(args, cmd);
   if ((raise.usd !== undefined || raise.tokens !== undefined) && (await raiseLiveBudget(store, named, project.dir, raise))) return 0;
   if (args.values.detach) {
     return withStore(store, async () => {
       const id = await store.pickRun(named);
-      if (files) refuseEnded((await store.view(id, project.dir)).view.status, id);
+      face.refuseEnded((await store.view(id, project.dir)).view.status, id);
       // Refused here, not only in the detached orchestrator: a config that cannot run the run says so now.
       const read = foldInput(await store.read(id));
       const st = foldOf(read.run, read.events);
@@ -57,20 +56,19 @@ export async function resumeCommand(argv: string[]): Promise<number> {
   });
   const paths = store.paths(id);
   const progress = makeRunProgress({ json: args.values.json === true, projectDir: project.dir });
-  if (files) probeEventLog(paths, id);
+  face.probe(paths, id);
   const { session, replay, view, release } = await takeOver(store, id, project, progress, cmd, (st) => noteConfig(chooseRunConfig(project, explicit, st, cmd), progress));
   try {
-    if (files && ENDED.has(view.status)) await endLeftovers(session);
-    refuseEnded(view.status, id, files);
+    if (face.endsLeftovers && ENDED.has(view.status)) await endLeftovers(session);
+    face.refuseEnded(view.status, id);
     refuseLowBudget(raise, view.spend);
-    if (files && session.isolation.active) assertGitWritable(project.dir, id);
-    const left = view.uncertain.length ? ` (${view.uncertain.length} attempt(s) ${files ? 'left running to reconcile' : 'on workers to hear from'})` : '';
-    progress.emit({ type: 'run.resumed', run: id, state: replay.snapshot.value }, `teamline: resuming run ${id} ${files ? '' : 'from the store '}at ${describeStage(view)}${left}`);
+    face.assertGitWritable(project.dir, id, session.isolation.active);
+    const left = view.uncertain.length ? ` (${view.uncertain.length} attempt(s) ${face.uncertain})` : '';
+    progress.emit({ type: 'run.resumed', run: id, state: replay.snapshot.value }, `teamline: resuming run ${id} ${face.resumesFrom}at ${describeStage(view)}${left}`);
     const raising = raise.usd !== undefined || raise.tokens !== undefined;
     const outcome = await driveRun(session, { replay, retryInterrupted: args.values['retry-interrupted'] === true, ...(raising && { raise }) });
-    if (outcome.kind === 'stopped') progress.emit({ type: 'decision', reason: outcome.reason }, `teamline: stopped for a decision: ${outcome.reason}${files ? `\n  \`team status --run ${id}\` lists the attempts.` : ''}`);
-    if (files) reportEnd(paths, project.dir, outcome, progress);
-    else reportViewEnd(session.events.fold.view(project.dir), paths.runDir, outcome, progress);
+    if (outcome.kind === 'stopped') progress.emit({ type: 'decision', reason: outcome.reason }, `teamline: stopped for a decision: ${outcome.reason}${face.stoppedHint(id)}`);
+    reportEnd(face, paths, project.dir, outcome, progress, session.events.fold.view(project.dir));
     return OUTCOME_EXIT[outcome.kind];
   } finally {
     await release();
@@ -98,7 +96,7 @@ async function raiseLiveBudget(store: RunStore, named: string | undefined, proje
     const id = await store.pickRun(named);
     if (!(await store.hasWriter(id))) return false;
     const { view } = await store.view(id, projectDir);
-    refuseEnded(view.status, id, store.kind === 'files');
+    faceOf(store).refuseEnded(view.status, id);
     refuseLowBudget(raise, view.spend);
     await store.postRequest(id, { kind: 'budget', key: `budget-${randomBytes(8).toString('hex')}`, body: raise });
     const budget = [...(raise.usd !== undefined ? [`$${raise.usd.toFixed(2)}`] : []), ...(raise.tokens !== undefined ? [`${raise.tokens} tokens`] : [])].join(', ');
@@ -122,11 +120,4 @@ async function endLeftovers(session: RunSession): Promise<void> {
   await stopFinishedLeftovers(session).catch(() => undefined);
   if (session.keepPanes) return;
   await registry.killTmuxServers(session.runId);
-}
-
-// A run that ended is not resumed; of the files, a cancelled or cancelling run says how it stands.
-function refuseEnded(status: string, runId: string, files = true): void {
-  if (files && status === 'cancelled') throw new UsageError(`run ${runId} was cancelled, and a cancelled run stays cancelled; start a new run instead`);
-  if (files && status === 'cancelling') throw new UsageError(`run ${runId} is being cancelled; \`team cancel --run ${runId}\` finishes the cancel`);
-  if (ENDED.has(status)) throw new UsageError(`run ${runId} already ended ${status}; there is nothing to resume`);
 }

@@ -9,6 +9,7 @@ import { resolveRouting } from '../attempt/prepare/agents.js';
 import { makeProgress } from '../session/progress.js';
 import { makeRunProgress } from '../views/watch/run-progress.js';
 import { startRun } from '../run/start.js';
+import type { RunFace } from '../run/face.js';
 import { loadRunView } from '../log/read-view.js';
 import { summarize, type WorkPlaces } from '../run/summary.js';
 import { CHECKPOINT_FILE, checkpointsDir } from '../opchain/write.js';
@@ -83,12 +84,10 @@ export async function runTeam(argv: string[], mode: 'team' | 'ralph'): Promise<n
     ...(costMode !== undefined && { costMode }),
   };
   const store = await openStore(project, storeUrl, 'team');
-  const { outcome, paths, runId, view } = await withStore(store, () => startRun(request, store));
-  if (store.kind === 'postgres') reportViewEnd(view, paths.runDir, outcome, progress);
-  else {
-    if (outcome.kind === 'completed' && args.values.land) await landAfterRun(store, runId, project.dir, progress);
-    reportEnd(paths, project.dir, outcome, progress);
-  }
+  const { outcome, paths, runId, view, face } = await withStore(store, () => startRun(request, store));
+  // --land goes only with the files (refuseOnStore).
+  if (outcome.kind === 'completed' && args.values.land) await landAfterRun(store, runId, project.dir, progress);
+  reportEnd(face, paths, project.dir, outcome, progress, view);
   return OUTCOME_EXIT[outcome.kind];
 }
 
@@ -108,16 +107,11 @@ function refuseOnStore(values: Record<string, unknown>, cmd: string): void {
   }
 }
 
-// Prints the final summary of a run whose view the orchestrator holds (a run on the store).
-export function reportViewEnd(view: ReturnType<typeof loadRunView>, runDir: string, outcome: DriveOutcome, progress: ReturnType<typeof makeProgress>): void {
-  const { lines, data } = summarize(view, outcome, runDir);
-  progress.emit(data, lines.join('\n'));
-}
-
-// Prints the final summary from the log, with where the work is.
-export function reportEnd(paths: Parameters<typeof loadRunView>[0], projectDir: string, outcome: DriveOutcome, progress: ReturnType<typeof makeProgress>): void {
-  const view = loadRunView(paths, projectDir);
-  const { lines, data } = summarize(view, outcome, paths.runDir, workPlaces(view, projectDir));
+// Prints the final summary. A run of this machine's files is read again from its log (a landing
+// after the run is in it), with where the work is; a run on the store from the view its writer held.
+export function reportEnd(face: RunFace, paths: Parameters<typeof loadRunView>[0], projectDir: string, outcome: DriveOutcome, progress: ReturnType<typeof makeProgress>, held: RunView): void {
+  const view = face.placesHere ? loadRunView(paths, projectDir) : held;
+  const { lines, data } = summarize(view, outcome, paths.runDir, face.placesHere ? workPlaces(view, projectDir) : undefined);
   progress.emit(data, lines.join('\n'));
 }
 

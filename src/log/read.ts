@@ -1,6 +1,6 @@
 // Reads a run's files; a malformed or unknown file is ignored and reported, never trusted.
 import { readdirSync } from 'node:fs';
-import { UsageError } from '../sys/errors.js';
+import { UnreadableRunError } from '../sys/errors.js';
 import { TEMP_PREFIX } from '../sys/atomic.js';
 import { approvalSchema, EVENT_SCHEMAS, isEventName, type Approval, type TeamEvent } from './schema.js';
 import { LIMITS } from './guards.js';
@@ -61,9 +61,9 @@ function readRunRecord(file: string): RunRecord {
   } catch (error) {
     problem = (error as Error).message;
   }
-  if (problem !== undefined) throw new UsageError(`${file} is unreadable or not valid JSON (${problem}); the run cannot be read`);
+  if (problem !== undefined) throw new UnreadableRunError(`${file} is unreadable or not valid JSON (${problem}); the run cannot be read`);
   const why = typeof record === 'object' && record !== null && !Array.isArray(record) ? runRecordProblem(record as Record<string, unknown>) : 'not a JSON object';
-  if (why !== undefined) throw new UsageError(`${file} is not a run record (${why}); the run cannot be read`);
+  if (why !== undefined) throw new UnreadableRunError(`${file} is not a run record (${why}); the run cannot be read`);
   return record as RunRecord;
 }
 
@@ -103,7 +103,7 @@ function readFolder<T>(
     names = readdirSync(dir).sort();
   } catch (error) {
     // Never an empty log: a folder that cannot be listed (gone, a file, unreadable) stops the command.
-    throw new UsageError(`${dir} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); the run's ${label} cannot be read`);
+    throw new UnreadableRunError(`${dir} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); the run's ${label} cannot be read`);
   }
   const out: Array<T & { file: string }> = [];
   // A problem's file is spelled only when there is one: most files have none.

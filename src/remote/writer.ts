@@ -3,7 +3,7 @@
 // cancel it records is passed on to the workers the same way.
 import { closeQueue } from '../store/pg/queue.js';
 import { lastRequestId, listenRequests, readRequests, writeRequest } from '../store/pg/requests.js';
-import type { StoreLink } from '../session/store-link.js';
+import type { StoreLink } from '../store/queue.js';
 import type { Logger } from '../sys/logger.js';
 import { WorkerNews, type NewsParts } from './worker-news.js';
 

@@ -11,11 +11,7 @@ import type { Routing } from '../attempt/prepare/agents.js';
 import { driveRun, type DriveOutcome } from './drive.js';
 import type { Progress } from '../session/progress.js';
 import { inputOf } from '../session/replay.js';
-import { holdRun } from './hold.js';
-import { chooseIsolation, forRun, openIsolation } from '../isolation/start.js';
-import { chooseStoreIsolation, openStoreIsolation } from './store-isolation.js';
-import { assertRunsWritable } from './writable.js';
-import { fenceAtStart } from '../isolation/fence.js';
+import { faceOf, type RunFace } from './face.js';
 
 export interface StartRequest {
   /** The id the run is created with (a detached start chose it); default a new one. */
@@ -39,29 +35,29 @@ export interface StartRequest {
 
 // Creates the run in `store` and drives it to its end (or a stop for a human decision). On the
 // PostgreSQL store its attempts go to team workers.
-export async function startRun(request: StartRequest, store: RunStore): Promise<{ outcome: DriveOutcome; paths: RunPaths; runId: string; view: RunView }> {
+export async function startRun(request: StartRequest, store: RunStore): Promise<{ outcome: DriveOutcome; paths: RunPaths; runId: string; view: RunView; face: RunFace }> {
   const { config, routing } = request;
   const runId = request.runId ?? makeRunId();
-  const files = store.kind === 'files';
+  const face = faceOf(store);
+  const ask = { ...request, land: request.land === true };
   // Decided before anything is written: an isolation that cannot be had is refused with nothing made.
-  const isolation = files ? forRun(await chooseIsolation(request.projectDir, config, request.workers, request.land === true), runId, request.projectDir) : await chooseStoreIsolation(request.projectDir, config.team.remote, runId);
-  if (files) assertRunsWritable(request.projectDir);
+  const isolation = await face.isolation(ask, runId);
+  face.assertWritable(request.projectDir);
   // This machine's attempts run fenced where they can; a required fence that cannot be built refuses the run here.
-  const fence = files ? fenceAtStart(config.team.fence, (line) => request.progress.emit({ type: 'run.unfenced' }, line)) : undefined;
+  const fence = face.fence(ask);
   const record = await store.createRun({ profile: 'default', stage: 'team-plan', status: 'running', ...request.session, task: request.task, workers: request.workers, agentType: routing.agentType, mode: request.mode }, runId);
-  const hold = await holdRun(store, runId, `team ${request.mode === 'ralph' ? 'ralph ' : ''}run`, config);
+  const hold = await face.hold(runId, `team ${request.mode === 'ralph' ? 'ralph ' : ''}run`, config);
   try {
     const { paths } = hold;
     const limits = limitsOf(config);
-    const where = files ? paths.runDir : 'the store; its attempts go to team workers';
-    request.progress.emit({ type: 'run.started', run: runId, runDir: paths.runDir }, `teamline run ${runId} (${request.mode}, ${request.workers} workers) in ${where}`);
-    const [mode, keepPanes] = files ? [request.workerMode, request.keepPanes] : (['headless', false] as const);
+    request.progress.emit({ type: 'run.started', run: runId, runDir: paths.runDir }, `teamline run ${runId} (${request.mode}, ${request.workers} workers) in ${face.where(paths)}`);
+    const { mode, keepPanes } = face.workers(request);
     const session = hold.session({ runId, projectDir: request.projectDir, config, configFile: request.configFile, progress: request.progress, mode, keepPanes, workers: request.workers, run: record, sessionIds: request.session, limits });
     const started = session.events.append({ ...runStartedRecord(request, limits, { workerMode: mode, keepPanes, isolation }), ...(fence && { fence }) }) as EventOf<'run_started'>;
     session.isolation.note(started);
-    await (files ? openIsolation(session) : openStoreIsolation(session));
+    await face.openIsolation(session);
     const outcome = await driveRun(session, { input: inputOf(started) });
-    return { outcome, paths, runId, view: session.events.fold.view(request.projectDir) };
+    return { outcome, paths, runId, view: session.events.fold.view(request.projectDir), face };
   } finally {
     await hold.release();
   }

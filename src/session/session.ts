@@ -9,7 +9,7 @@ import type { Logger } from '../sys/logger.js';
 import { CancelScope } from './effects.js';
 import { EventLog } from './event-log.js';
 import { LogFold, type FoldedLog } from './log-fold.js';
-import type { StoreLink } from './store-link.js';
+import type { StoreLink } from '../store/queue.js';
 import { Isolation } from './isolation.js';
 import type { Progress } from './progress.js';
 import { WorkerRegistry } from './registry.js';

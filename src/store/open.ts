@@ -21,3 +21,16 @@ export async function openStore(project: StoreProject, flag: string | undefined,
   const { PgStore } = await import('./pg/store.js');
   return PgStore.open(url, `teamline ${command} pid ${process.pid}`, project.dir);
 }
+
+// Whether the database at `url` answers a query; its description (no password) when it does, else
+// the error says why not. pg loads only here.
+export async function probeStore(url: string, applicationName: string): Promise<string> {
+  const { connectClient, describeUrl } = await import('./pg/connect.js');
+  const client = await connectClient(url, applicationName);
+  try {
+    await client.query('SELECT 1');
+  } finally {
+    await client.end();
+  }
+  return describeUrl(url);
+}

@@ -6,8 +6,6 @@ import type { Problem, RunFiles } from '../log/read.js';
 import type { RunView } from '../log/fold/fold.js';
 import type { RunPaths, RunRecord } from '../log/write.js';
 import type { InboxRead, NewInboxRequest } from './inbox.js';
-import { TeamError } from '../sys/errors.js';
-import { isConnectionLoss, StoreLostError } from './pg/connect.js';
 
 // An attempt with more than one terminal record: none of them is trusted as its end.
 export interface TerminalConflict {
@@ -77,6 +75,16 @@ export interface RunStore {
   tails(runId: string): Tails;
   /** This machine's folder of the run: its handoffs, its writer's log, a wait's mark. */
   paths(runId: string): RunPaths;
+  /** Where `team report` writes the run's page unless told: its folder, or the project (the store's runs have none here). */
+  reportFile(runId: string): string;
+  /** How a follower says what continues a run nothing drives (`team resume`, with the store it names). */
+  resumeHint(runId: string): string;
+  /** How messages name where the runs are: `.team/runs`, or the store. */
+  readonly runsIn: string;
+  /** How often a writer looks for requests: a folder is cheap to list, a query to the database less so. */
+  readonly pollMs: number;
+  /** The error a command reports for one that ended its work on the store: a lost connection named as such. */
+  explain(error: unknown): unknown;
   close(): Promise<void>;
 }
 
@@ -92,8 +100,7 @@ export async function withStore<T>(store: RunStore, work: (store: RunStore) => P
   try {
     return await work(store);
   } catch (error) {
-    if (store.kind === 'postgres' && !(error instanceof TeamError) && isConnectionLoss(error)) throw new StoreLostError(store.where, error as Error);
-    throw error;
+    throw store.explain(error);
   } finally {
     await store.close();
   }

@@ -31,6 +31,10 @@ export class UsageError extends TeamError {
   }
 }
 
+// A run whose record or folders cannot be read (a damaged run.json, a folder not readable): the
+// command that needs it stops; one that lists runs names it and goes on.
+export class UnreadableRunError extends UsageError {}
+
 // Replaying the log did not reproduce what the log recorded: nothing may be changed.
 export class DeterminismError extends TeamError {
   constructor(message: string) {

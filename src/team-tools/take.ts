@@ -14,9 +14,6 @@ export interface InboxHandler<B = unknown> {
   toEvent(body: B, request: InboxRequest, session: RunSession): NewEvent | { refused: string };
 }
 
-// How often the inbox is looked at: a folder is cheap to list; a query to the database less so.
-const POLL_MS = { files: 250, postgres: 500 } as const;
-
 // Takes the run's requests until the returned stop is called; the stop waits for a take under way.
 export function takeInbox(session: RunSession, store: RunStore, handlers: Record<string, InboxHandler<never>>): () => Promise<void> {
   let stopped = false;
@@ -27,7 +24,7 @@ export function takeInbox(session: RunSession, store: RunStore, handlers: Record
   take();
   const timer = setInterval(() => {
     if (!stopped) take();
-  }, POLL_MS[store.kind]);
+  }, store.pollMs);
   timer.unref();
   return async () => {
     stopped = true;

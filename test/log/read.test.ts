@@ -3,7 +3,7 @@ import { closeSync, constants, mkdirSync, openSync, renameSync, symlinkSync, wri
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readRunFiles } from '../../src/log/read.js';
-import { UsageError } from '../../src/sys/errors.js';
+import { UnreadableRunError, UsageError } from '../../src/sys/errors.js';
 import { appendApproval, appendEvent } from '../../src/log/write.js';
 import { eventFileName, taskEvent } from '../helpers/events.js';
 import { finished, makeRun, removeRuns, started } from '../helpers/runs.js';
@@ -54,14 +54,14 @@ describe('checkpoint/read', () => {
   it('stops with the folder named when the events folder is gone, never reading an empty log', () => {
     const { paths } = makeRun();
     renameSync(paths.eventsDir, `${paths.eventsDir}-moved`);
-    expect(() => readRunFiles(paths)).toThrow(new UsageError(`${paths.eventsDir} cannot be read (ENOENT); the run's events cannot be read`));
+    expect(() => readRunFiles(paths)).toThrow(new UnreadableRunError(`${paths.eventsDir} cannot be read (ENOENT); the run's events cannot be read`));
   });
 
   it('stops with the folder named when the approvals folder is a file', () => {
     const { paths } = makeRun();
     renameSync(paths.approvalsDir, `${paths.approvalsDir}-moved`);
     writeFileSync(paths.approvalsDir, '');
-    expect(() => readRunFiles(paths)).toThrow(new UsageError(`${paths.approvalsDir} cannot be read (ENOTDIR); the run's approvals cannot be read`));
+    expect(() => readRunFiles(paths)).toThrow(new UnreadableRunError(`${paths.approvalsDir} cannot be read (ENOTDIR); the run's approvals cannot be read`));
   });
 
   it('refuses a task event with a field the seed does not have', () => {

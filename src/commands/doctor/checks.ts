@@ -83,12 +83,9 @@ export async function checkTeamIgnored(projectDir: string, env: NodeJS.ProcessEn
 
 // The store's database answers (with --store URL or team.store); pg loads only here.
 export async function checkStore(url: string): Promise<Check> {
-  const { connectClient, describeUrl } = await import('../../store/pg/connect.js');
+  const { probeStore } = await import('../../store/open.js');
   try {
-    const client = await connectClient(url, 'teamline doctor');
-    await client.query('SELECT 1');
-    await client.end();
-    return { name: 'store', status: 'ok', detail: `${describeUrl(url)} answers` };
+    return { name: 'store', status: 'ok', detail: `${await probeStore(url, 'teamline doctor')} answers` };
   } catch (error) {
     return { name: 'store', status: 'fail', detail: (error as Error).message, fix: 'start the database, or correct --store / team.store' };
   }

@@ -7,7 +7,7 @@ import { notDrivenLine } from '../../views/status/render.js';
 import { optionalString, parseFlags } from '../args/args.js';
 import { FLAGS } from '../args/flags.js';
 import { openProject } from '../args/project.js';
-import { TeamError } from '../../sys/errors.js';
+import { UnreadableRunError } from '../../sys/errors.js';
 import { terminalLine } from '../../sys/terminal-text.js';
 import { runStartMs } from '../../log/fold/clock.js';
 import { parseLogTime } from '../../log/time.js';
@@ -57,7 +57,7 @@ export async function readRows(store: RunStore, projectDir: string): Promise<{ r
       const read = await store.read(id);
       rows.push(rowOf(id, foldRun(foldInput(read), projectDir), endedAt(read.events), await store.hasWriter(id)));
     } catch (error) {
-      if (!(error instanceof TeamError) || store.kind !== 'files') throw error;
+      if (!(error instanceof UnreadableRunError)) throw error;
       unreadable.push({ id, reason: error.message });
     }
   }

@@ -1,11 +1,11 @@
 // `team report [--run ID] [--out FILE] [--store URL]`: one self-contained HTML page of a run, from its log alone.
 import { existsSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { writeFileAtomic } from '../../sys/atomic.js';
 import { foldRun } from '../../log/fold/fold.js';
 import { validateId } from '../../log/guards.js';
 import { UsageError } from '../../sys/errors.js';
-import { folderHandoffs, loggedHandoffs, makeReportData, type ReportData } from '../../views/report/data.js';
+import { handoffsOf, makeReportData, type ReportData } from '../../views/report/data.js';
 import { renderReport } from '../../views/report/html.js';
 import { openStore } from '../../store/open.js';
 import { foldInput, withStore } from '../../store/types.js';
@@ -28,12 +28,11 @@ export async function reportCommand(argv: string[]): Promise<number> {
     const id = await store.pickRun(runId);
     const read = await store.read(id);
     const view = foldRun(foldInput(read), project.dir);
-    // Whether anything drives the run: the check `team wait` makes. Handoff texts of the files are
-    // in the run's folder; a run on the store has them in its log.
-    const handoffs = store.kind === 'files' ? folderHandoffs(store.paths(id)) : loggedHandoffs(view);
-    return makeReportData(read, view, handoffs, { driven: await store.hasWriter(id) });
+    // Whether anything drives the run: the check `team wait` makes.
+    const data = makeReportData(read, view, handoffsOf(store.paths(id), view), { driven: await store.hasWriter(id) });
+    return { data, file: out ?? store.reportFile(id) };
   });
-  return writeReport(out ?? (store.kind === 'files' ? join(store.paths(data.run.run_id).runDir, 'report.html') : join(project.dir, `report-${data.run.run_id}.html`)), data);
+  return writeReport(data.file, data.data);
 }
 
 // The --out file, refused (exit 2, nothing written) when it is a folder or its folder is missing.

@@ -10,6 +10,7 @@ import { summarize, type WorkPlaces } from '../../run/summary.js';
 import { foldRun } from '../../log/fold/fold.js';
 import { branchAttention } from '../../isolation/view.js';
 import { readHandoffs } from '../../../handoffs/read.js';
+import { faceOf } from '../../run/face.js';
 import { digestHandoffs } from '../../views/wait/handoffs.js';
 import { optionalInt, optionalString, parseFlags } from '../args/args.js';
 import { FLAGS } from '../args/flags.js';
@@ -21,7 +22,7 @@ import { OUTCOME_EXIT, workPlaces } from '../run.js';
 import { summarizeProgress } from '../../views/wait/summary.js';
 import { describeStage } from '../../views/status/render.js';
 import { terminalText } from '../../sys/terminal-text.js';
-import type { StoreOutage } from '../../store/pg/outage.js';
+import type { StoreOutage } from '../../store/outage.js';
 
 // How often the log's length is looked at; the run is folded again only when it changed.
 const POLL_MS = 250;
@@ -71,7 +72,7 @@ export async function waitCommand(argv: string[]): Promise<number> {
 // whose writer takes its lock again after one (within its back-off) is not taken for orphaned. A
 // store never reached is refused at once, as by every command.
 async function rideOutages(url: string, outageMs: number): Promise<Ride> {
-  const { StoreOutage } = await import('../../store/pg/outage.js');
+  const { StoreOutage } = await import('../../store/outage.js');
   return { outage: new StoreOutage(url, outageMs), orphanGraceMs: ORPHAN_GRACE_MS };
 }
 
@@ -148,11 +149,12 @@ export function waitSource(store: RunStore, id: string, projectDir: string): Wai
       return foldRun({ ...foldInput(read), events: read.events.slice(0, count) }, projectDir);
     },
     driven: () => store.hasWriter(id),
-    // The files keep the handoffs in the run's folder; a run on the store has their texts in its log.
+    // The handoffs of the run's folder on this machine, else the texts its log holds (a run on the
+    // store, from another machine); the work's places here when its attempts ran here.
     endings: async (ended) => {
-      if (store.kind === 'files') return { places: workPlaces(ended, projectDir), handoffs: readHandoffs(paths.handoffsDir).map((h) => ({ name: basename(h.file), text: h.text })) };
-      const handoffs = ended.story.handoffs.flatMap((h) => (h.text !== undefined ? [{ name: basename(h.path), text: h.text }] : []));
-      return { places: ended.branches ? { branches: ended.branches } : {}, handoffs };
+      const folder = readHandoffs(paths.handoffsDir).map((h) => ({ name: basename(h.file), text: h.text }));
+      const handoffs = folder.length > 0 ? folder : ended.story.handoffs.flatMap((h) => (h.text !== undefined ? [{ name: basename(h.path), text: h.text }] : []));
+      return { places: faceOf(store).placesHere ? workPlaces(ended, projectDir) : ended.branches ? { branches: ended.branches } : {}, handoffs };
     },
   };
 }

@@ -3,8 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { validateId } from '../../log/guards.js';
 import { TeamError } from '../../sys/errors.js';
 import { openStore } from '../../store/open.js';
-import { StoreLostError } from '../../store/pg/connect.js';
-import { StoreOutage } from '../../store/pg/outage.js';
+import { StoreOutage } from '../../store/outage.js';
 
 import { storeUrlOf } from '../../store/store-url.js';
 import { foldInput, withStore } from '../../store/types.js';
@@ -36,10 +35,9 @@ export async function watchCommand(argv: string[], cmd = 'team watch'): Promise<
   const outage = url === undefined ? undefined : new StoreOutage(url, project.config.team.storeOutageMs);
   const store = outage ? await outage.open(() => openStore(project, flag, 'watch'), OUTAGE_RETRY_MS) : await openStore(project, flag, 'watch');
   return withStore(store, async () => {
-    const where = store.where;
     const id = outage ? await outage.retry(() => store.pickRun(runId), OUTAGE_RETRY_MS) : await store.pickRun(runId);
     const tails = store.tails(id);
-    const undriven = store.kind === 'files' ? `\`team resume --run ${id}\` continues it` : `no writer holds its lock in ${where}; \`team resume --run ${id} --store ${where}\` continues it`;
+    const undriven = store.resumeHint(id);
     let last: WatchModel | undefined;
     const load = async (): Promise<WatchModel> => {
       try {
@@ -49,9 +47,9 @@ export async function watchCommand(argv: string[], cmd = 'team watch'): Promise<
         return last;
       } catch (error) {
         // The database lost mid-watch: the reason, never a stack (our own errors pass as they are).
-        if (error instanceof TeamError || store.kind === 'files') throw error;
-        if (outage?.absorbs(error)) return last ?? (await sleep(OUTAGE_RETRY_MS), load());
-        throw new StoreLostError(url!, error as Error);
+        if (error instanceof TeamError || outage === undefined) throw error;
+        if (outage.absorbs(error)) return last ?? (await sleep(OUTAGE_RETRY_MS), load());
+        throw outage.lost(error as Error);
       }
     };
     await watchRun(load, options);

@@ -36,8 +36,9 @@ export async function landWork(store: RunStore, runId: string | undefined, progr
   refuseUnlanded(id, view.status);
   const branches = landableBranches(id, view.branches);
   const record = async (event: Parameters<RunStore['append']>[1][number]) => void (await store.append(id, [event]));
-  if (store.kind === 'files') return tellLanded(progress, id, branches, await landRun(projectDir, id, branches, { ref: `refs/heads/${branches.branch!}`, record }, acknowledge));
-  const ref = await fetchBranch(id, branches, projectDir);
+  // Branches made here are in this clone; those of a run on the store went through its remote.
+  if (branches.remote === undefined) return tellLanded(progress, id, branches, await landRun(projectDir, id, branches, { ref: `refs/heads/${branches.branch!}`, record }, acknowledge));
+  const ref = await fetchBranch(branches.remote, branches, projectDir);
   const lock = await store.lockWriter(id, `teamline land of ${id} pid ${process.pid}`);
   try {
     tellLanded(progress, id, branches, await landRun(projectDir, id, branches, { ref, record }, acknowledge));
@@ -47,9 +48,7 @@ export async function landWork(store: RunStore, runId: string | undefined, progr
 }
 
 // The integration branch of a run on the store, fetched from its git remote as a remote-tracking ref.
-async function fetchBranch(id: string, branches: BranchesView, projectDir: string): Promise<string> {
-  const remote = branches.remote;
-  if (remote === undefined) throw new UsageError(`team land: run ${id} ran without team.remote: its workers' code never left their machines, and there is no branch to land`);
+async function fetchBranch(remote: string, branches: BranchesView, projectDir: string): Promise<string> {
   const fetched = await fetchTracking(projectDir, remote, branches.branch!);
   if (!fetched.ref) throw new TeamError(`team land: ${branches.branch} could not be fetched from "${remote}" (${fetched.result.stderr || `git exited ${fetched.result.code}`}); nothing was changed`, EXIT.failed);
   return fetched.ref;

@@ -31,7 +31,7 @@ export async function showStatus(argv: string[], cmd: string, open: OpenStore): 
   return withStore(await opened, async (store) => {
     if (runId === undefined && (await store.current()) === undefined) {
       if (args.values.json) process.stdout.write(`${JSON.stringify({ run: null, approvals: [], message: 'no run' })}\n`);
-      else process.stdout.write(`no run in ${store.where}: ${store.kind === 'files' ? '.team/runs' : 'the store'} has no run, and so no approvals\n`);
+      else process.stdout.write(`no run in ${store.where}: ${store.runsIn} has no run, and so no approvals\n`);
       return 0;
     }
     const id = await store.pickRun(runId);

@@ -133,6 +133,21 @@ export class FileStore implements RunStore {
     return runPaths(this.projectDir, runId);
   }
 
+  reportFile(runId: string): string {
+    return join(this.paths(runId).runDir, 'report.html');
+  }
+
+  resumeHint(runId: string): string {
+    return `\`team resume --run ${runId}\` continues it`;
+  }
+
+  readonly runsIn = '.team/runs';
+  readonly pollMs = 250;
+
+  explain(error: unknown): unknown {
+    return error;
+  }
+
   async close(): Promise<void> {}
 }
 

@@ -10,7 +10,7 @@ import type { Problem } from '../../log/read.js';
 import { foldRun } from '../../log/fold/fold.js';
 import { approvalFileName, eventFileName, runPathsIn, type RunPaths, type RunRecord } from '../../log/write.js';
 import { makeRunId, nowIso } from '../../log/time.js';
-import { UsageError } from '../../sys/errors.js';
+import { TeamError, UsageError } from '../../sys/errors.js';
 import { describeUrl, isConnectionLoss, isContention, makePool, StoreLostError, StoreUnreachableError } from './connect.js';
 import { ensureSchema } from './schema.js';
 import { parseApprovalBody, parseEventBody } from '../parse-body.js';
@@ -223,6 +223,23 @@ export class PgStore implements RunStore {
   // This machine's files of a run on the store: laid out as a run folder's, under .team/store-runs.
   paths(runId: string): RunPaths {
     return runPathsIn(join(this.projectDir, '.team', 'store-runs', runId), this.projectDir);
+  }
+
+  // The run's page goes to the project: this machine may have no folder of the run.
+  reportFile(runId: string): string {
+    return join(this.projectDir, `report-${runId}.html`);
+  }
+
+  resumeHint(runId: string): string {
+    return `no writer holds its lock in ${this.where}; \`team resume --run ${runId} --store ${this.where}\` continues it`;
+  }
+
+  readonly runsIn = 'the store';
+  readonly pollMs = 500;
+
+  // The database lost in the middle of a command (a restart, the network) is named as such, never a stack.
+  explain(error: unknown): unknown {
+    return !(error instanceof TeamError) && isConnectionLoss(error) ? new StoreLostError(this.where, error as Error) : error;
   }
 
   // Ends the pool; a second close (the writer's release, then the command's) does nothing.

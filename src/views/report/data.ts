@@ -157,6 +157,13 @@ function routingOf(view: RunView, task: string): { routing?: string } {
 }
 
 
+// The handoffs of a run: its folder's on this machine where it has them (a run of the files, or the
+// writer's machine of a run on the store), else the texts its log holds.
+export function handoffsOf(paths: RunPaths, view: Pick<RunView, 'story'>): ReportData['handoffs'] {
+  const folder = folderHandoffs(paths);
+  return folder.length > 0 ? folder : loggedHandoffs(view);
+}
+
 // The handoffs of a run's folder, in the order written.
 export function folderHandoffs(paths: RunPaths): ReportData['handoffs'] {
   return readHandoffs(paths.handoffsDir).map((h) => ({ name: `${String(h.index).padStart(2, '0')}-${h.stage}`, text: h.text }));

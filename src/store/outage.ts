@@ -2,8 +2,8 @@
 // outage of the store: a look that fails because the store is away is absorbed, and the command
 // looks again; past the bound (team.storeOutageMs) it gives up, naming since when.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { EXIT, TeamError } from '../../sys/errors.js';
-import { describeUrl, isConnectionLoss, StoreLostError, StoreUnreachableError } from './connect.js';
+import { EXIT, TeamError } from '../sys/errors.js';
+import { describeUrl, isConnectionLoss, StoreLostError, StoreUnreachableError } from './pg/connect.js';
 
 
 export class StoreOutage {
@@ -21,6 +21,11 @@ export class StoreOutage {
     this.since ??= new Date();
     if (Date.now() - this.since.getTime() < this.outageMs) return true;
     throw new TeamError(`the store ${describeUrl(this.url)} is unreachable since ${this.since.toISOString()}; the run is not changed by this: look again once the store is back`, EXIT.failed);
+  }
+
+  // A failure of the store that is not an outage to ride out: named as the store going away.
+  lost(error: Error): StoreLostError {
+    return new StoreLostError(this.url, error);
   }
 
   // The store answered: an outage, if any, is over.
