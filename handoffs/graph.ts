@@ -1,9 +1,11 @@
 // Reading a task graph for its risks: dependency chains, missing criteria, tasks others wait on.
+import { sharedClaim } from '../machines/ownership.js';
 import type { TaskState } from '../machines/types.js';
 import type { Detail, Section } from './layout.js';
 import { countOf, listOf } from './text.js';
 
-// Long dependency chains, tasks without acceptance criteria, tasks many others wait for.
+// Long dependency chains, tasks without acceptance criteria, tasks many others wait for, tasks
+// (not ordered by blockedBy) that claim the same files.
 export function describeGraphRisks(tasks: TaskState[]): Section {
   const chain = findLongestChain(tasks);
   const bare = tasks.filter((t) => !t.def.acceptance?.length).map((t) => t.id);
@@ -14,9 +16,34 @@ export function describeGraphRisks(tasks: TaskState[]): Section {
     const waiting = tasks.filter((t) => t.def.blockedBy?.includes(task.id)).length;
     if (waiting >= 2) details.push({ text: `${task.id} failing would block ${countOf(waiting, 'task')}`, key: task.id });
   }
+  const shared = findSharedClaims(tasks);
+  for (const { a, b, claim } of shared.slice(0, LISTED_SHARED)) details.push({ text: `${a} and ${b} both claim ${claim}: they run one after the other`, key: a });
   // Only what is a risk: a graph with none says so, never lists its good points as risks.
-  const parts = [...(chain.length > 1 ? [`a dependency chain of ${countOf(chain.length, 'task')}`] : []), ...(bare.length > 0 ? [`${countOf(bare.length, 'task')} without acceptance criteria`] : [])];
+  const parts = [
+    ...(chain.length > 1 ? [`a dependency chain of ${countOf(chain.length, 'task')}`] : []),
+    ...(bare.length > 0 ? [`${countOf(bare.length, 'task')} without acceptance criteria`] : []),
+    ...(shared.length > 0 ? [`${countOf(shared.length, 'pair')} of tasks claiming the same files`] : []),
+  ];
   return { headline: parts.length > 0 ? parts.join('; ') : 'none in the task graph', details };
+}
+
+// Pairs of tasks whose file claims overlap (ownership.ts); past SHARED_CHECK_TASKS tasks the pairs
+// are not looked for (the scheduler keeps such tasks apart all the same).
+const SHARED_CHECK_TASKS = 300;
+const LISTED_SHARED = 10;
+function findSharedClaims(tasks: TaskState[]): Array<{ a: string; b: string; claim: string }> {
+  const claiming = tasks.filter((t) => t.def.files?.length);
+  if (claiming.length > SHARED_CHECK_TASKS) return [];
+  const pairs: Array<{ a: string; b: string; claim: string }> = [];
+  for (const [i, x] of claiming.entries()) {
+    for (const y of claiming.slice(i + 1)) {
+      // One after the other already.
+      if (x.def.blockedBy?.includes(y.id) || y.def.blockedBy?.includes(x.id)) continue;
+      const shared = sharedClaim(x.def.files, y.def.files);
+      if (shared) pairs.push({ a: x.id, b: y.id, claim: shared[0] === shared[1] ? shared[0] : `${shared[0]} / ${shared[1]}` });
+    }
+  }
+  return pairs;
 }
 
 // The longest blockedBy chain, first task first.

@@ -71,7 +71,8 @@ function stageAttemptOf(context: PipelineContext, role: string): StageAttempt | 
 function describePlanned(task: TaskState, context: PipelineContext): Detail {
   const role = task.role !== context.agentType ? ` as ${task.role}` : '';
   const deps = task.def.blockedBy?.length ? `after ${listOf(task.def.blockedBy)}` : 'no dependencies';
-  return { text: `${task.id} "${toEvidence(task.def.title)}" → ${task.worker}${role}; ${deps}`, key: task.id };
+  const files = task.def.files?.length ? `; owns ${toEvidence(listOf(task.def.files))}` : '';
+  return { text: `${task.id} "${toEvidence(task.def.title)}" → ${task.worker}${role}; ${deps}${files}`, key: task.id };
 }
 
 function countWorkers(tasks: TaskState[]): string {

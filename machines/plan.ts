@@ -1,5 +1,9 @@
 // Pure checks and transforms of a planner's task graph.
+import { claimProblem } from './ownership.js';
 import type { Defect, TaskDef } from './types.js';
+
+// The most files one task may claim: past that, a folder or a glob says it better.
+const MAX_CLAIMS = 100;
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
@@ -26,6 +30,13 @@ export function findPlanProblem(tasks: TaskDef[], maxTasks: number): string | un
     if (reserved) return `task id "${task.id}" has the form of the tasks teamline makes itself (${reserved[1]}); name it otherwise`;
     if (ids.has(task.id)) return `task id "${task.id}" is used twice`;
     ids.add(task.id);
+  }
+  for (const task of tasks) {
+    if ((task.files?.length ?? 0) > MAX_CLAIMS) return `task "${task.id}" claims ${task.files!.length} files, over ${MAX_CLAIMS} (name a folder or a glob instead)`;
+    for (const claim of task.files ?? []) {
+      const problem = claimProblem(claim);
+      if (problem) return `task "${task.id}" claims ${problem} in its files`;
+    }
   }
   for (const task of tasks) {
     for (const dep of task.blockedBy ?? []) {

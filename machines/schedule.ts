@@ -1,6 +1,7 @@
 // Pure task-graph scheduling: which pending tasks start now, on which worker. It reads the task
 // index (counts, running ids, a cursor past the tasks that are not pending) rather than every task.
 import { agentOf, modelOf } from './routing.js';
+import { sharedClaim } from './ownership.js';
 import { rosterOf } from './scale.js';
 import { TaskDraft, type TaskIndex } from './task-index.js';
 import type { AttemptInput, NewEvent, PipelineContext, TaskState } from './types.js';
@@ -32,7 +33,8 @@ const OWN_TASK_WINDOW_PER_WORKER = 4;
 
 // Fails tasks that can never run, then starts ready tasks on idle workers: under own-first, first
 // those planned for an idle worker (within the window), then, for the workers still idle, the next
-// ready tasks in plan order, each moved to such a worker (task_assigned) when its own is busy.
+// ready tasks in plan order, each moved to such a worker (task_assigned) when its own is busy. A
+// task whose files overlap a running task's waits for it (ownership.ts).
 export function schedule(context: PipelineContext): ScheduleResult {
   const draft = new TaskDraft(context);
   const records: NewEvent[] = [];
@@ -51,13 +53,17 @@ export function schedule(context: PipelineContext): ScheduleResult {
     const agent = agentFor(context, draft.tasks[id]!.role);
     runningOf[agent] = (runningOf[agent] ?? 0) + 1;
   }
+  // The files each running task claims (ownership.ts): a task whose files overlap them waits.
+  const claimed = draft.index.running.flatMap((id) => (draft.tasks[id]!.def.files?.length ? [draft.tasks[id]!.def.files!] : []));
   const mayStart = (current: TaskState) => {
     const agent = agentFor(context, current.role);
-    return laneFree(context, agent, runningOf[agent] ?? 0);
+    if (!laneFree(context, agent, runningOf[agent] ?? 0)) return false;
+    return !current.def.files?.length || claimed.every((files) => sharedClaim(current.def.files, files) === undefined);
   };
   const start = (id: string, current: TaskState, worker: string) => {
     const agent = agentFor(context, current.role);
     runningOf[agent] = (runningOf[agent] ?? 0) + 1;
+    if (current.def.files?.length) claimed.push(current.def.files);
     if (worker !== current.worker) records.push({ event: 'task_assigned', task_id: id, worker });
     const task: TaskState = { ...current, worker, status: 'running', attempt: current.attempt + 1 };
     draft.put(task);

@@ -37,6 +37,8 @@ export const taskDefSchema = z.strictObject({
   agent: z.string().optional(),
   blockedBy: z.array(z.string()).optional(),
   acceptance: z.array(z.string()).optional(),
+  /** The files (paths or globs, relative to the project) the task will change: tasks whose files overlap never run at once (issue 38). */
+  files: z.array(z.string()).optional(),
 });
 export type TaskDef = z.infer<typeof taskDefSchema>;
 

@@ -12,6 +12,7 @@ const PlanTaskSchema = z.strictObject({
   agent: z.string().optional(),
   blockedBy: z.array(z.string()).optional(),
   acceptance: z.array(z.string()).optional(),
+  files: z.array(z.string()).optional(),
 });
 
 // Cycles and unknown blockedBy are allowed on purpose: the sim must be able to plan badly.

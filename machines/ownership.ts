@@ -1,0 +1,47 @@
+// File ownership: the files (paths or globs, relative to the project) a planned task says it will
+// change. Two tasks whose claims overlap never run at once (schedule.ts): the later one waits, as
+// if it were blocked by the earlier. A task that claims nothing is not held back.
+//
+// Overlap is decided without reading the disk, and errs towards overlap: a claim's fixed part is its
+// path up to its first wildcard segment (`src/api/**` → `src/api`, `**/*.ts` → the whole project, a
+// literal path → itself); two claims overlap when one's fixed part is the other's or lies under it
+// (`src/api` and `src/api/users.ts` do; `src/a.ts` and `src/b.ts` do not; `src/*.ts` and `src/b.js`
+// do, as the fixed parts cannot tell them apart).
+
+const WILDCARD = /[*?[\]{}]/;
+
+// The claim's fixed part: its segments before the first with a wildcard.
+function fixedPart(claim: string): string {
+  const parts = claim.split('/').filter((p) => p !== '' && p !== '.');
+  const wild = parts.findIndex((p) => WILDCARD.test(p));
+  return (wild === -1 ? parts : parts.slice(0, wild)).join('/');
+}
+
+function within(path: string, folder: string): boolean {
+  return folder === '' || path === folder || path.startsWith(`${folder}/`);
+}
+
+// Whether two claims may name a file in common.
+export function claimsOverlap(a: string, b: string): boolean {
+  const x = fixedPart(a);
+  const y = fixedPart(b);
+  return within(x, y) || within(y, x);
+}
+
+// The first pair of overlapping claims of two tasks, or undefined when they are apart (or one claims nothing).
+export function sharedClaim(a: readonly string[] | undefined, b: readonly string[] | undefined): [string, string] | undefined {
+  if (!a?.length || !b?.length) return undefined;
+  for (const x of a) for (const y of b) if (claimsOverlap(x, y)) return [x, y];
+  return undefined;
+}
+
+// Why a planned file claim cannot be taken, in words; undefined when it is a path inside the project.
+export function claimProblem(claim: string): string | undefined {
+  if (claim.trim() === '') return 'an empty path';
+  if (claim.length > 300) return 'a path over 300 characters';
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(claim)) return 'a path with a control character';
+  if (claim.startsWith('/') || /^[A-Za-z]:[\\/]/.test(claim)) return `"${claim}", an absolute path (name files relative to the project)`;
+  if (claim.split(/[\\/]/).includes('..')) return `"${claim}", a path that leaves the project`;
+  return undefined;
+}

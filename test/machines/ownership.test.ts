@@ -1,0 +1,59 @@
+// File ownership in the plan (issue 38): two tasks whose files overlap never run at once; tasks
+// apart, or claiming nothing, run side by side as before.
+import { describe, expect, it } from 'vitest';
+import { claimProblem, claimsOverlap, sharedClaim } from '../../machines/ownership.js';
+import { findPlanProblem } from '../../machines/plan.js';
+import type { TaskDef } from '../../machines/types.js';
+import { Driver } from './drive.js';
+import { toExec } from './routes.js';
+
+const task = (id: string, files?: string[], blockedBy?: string[]): TaskDef => ({ id, title: id, description: id, acceptance: ['ok'], ...(files && { files }), ...(blockedBy && { blockedBy }) });
+const running = (d: Driver) => Object.values(d.context.tasks).filter((t) => t.status === 'running').map((t) => t.id).sort();
+
+describe('file claims', () => {
+  it('overlap when one claim\'s fixed part is or holds the other\'s', () => {
+    expect(claimsOverlap('src/api.ts', 'src/api.ts')).toBe(true);
+    expect(claimsOverlap('./src/api.ts', 'src//api.ts')).toBe(true);
+    expect(claimsOverlap('src/api', 'src/api/users.ts')).toBe(true);
+    expect(claimsOverlap('src/api/**', 'src/api/users.ts')).toBe(true);
+    expect(claimsOverlap('**/*.ts', 'docs/a.md')).toBe(true);
+    expect(claimsOverlap('src/*.ts', 'src/b.js')).toBe(true);
+    expect(claimsOverlap('src/a.ts', 'src/b.ts')).toBe(false);
+    expect(claimsOverlap('src/api.ts', 'src/api.ts.bak')).toBe(false);
+    expect(claimsOverlap('src/api/**', 'test/api.test.ts')).toBe(false);
+    expect(sharedClaim(['a.ts', 'src/x/**'], ['b.ts', 'src/x/y.ts'])).toEqual(['src/x/**', 'src/x/y.ts']);
+    expect(sharedClaim(['a.ts'], undefined)).toBeUndefined();
+  });
+
+  it('are paths inside the project: a plan that claims one outside it, or a bad one, is refused naming the task', () => {
+    expect(claimProblem('src/a.ts')).toBeUndefined();
+    expect(claimProblem('/etc/passwd')).toMatch(/absolute path/);
+    expect(claimProblem('../other/a.ts')).toMatch(/leaves the project/);
+    expect(claimProblem('src/\u0007')).toMatch(/control character/);
+    expect(findPlanProblem([task('t1', ['src/a.ts']), task('t2', ['../x'])], 10)).toBe('task "t2" claims "../x", a path that leaves the project in its files');
+    expect(findPlanProblem([task('t1', Array.from({ length: 101 }, (_, i) => `f${i}`))], 10)).toMatch(/^task "t1" claims 101 files, over 100/);
+  });
+});
+
+describe('pipeline machine: file ownership', () => {
+  it('starts a task whose files overlap a running task\'s only once that one ended, and the rest at once', () => {
+    const d = toExec(new Driver(), [task('t1', ['src/api.ts']), task('t2', ['src/api.ts', 'src/b.ts']), task('t3', ['docs/**']), task('t4')]);
+    // Three workers: t1, t3 and t4 (which claims nothing) start; t2 waits for t1's file though a worker is idle.
+    expect(running(d)).toEqual(['t1', 't3', 't4']);
+    d.finishTask('t3');
+    expect(running(d)).toEqual(['t1', 't4']);
+    expect(d.context.tasks.t2!.status).toBe('pending');
+    d.finishTask('t1');
+    expect(running(d)).toEqual(['t2', 't4']);
+  });
+
+  it('keeps a folder\'s claim and a file in it apart, and a retried task still holds its files', () => {
+    const d = toExec(new Driver(), [task('t1', ['src/api/**']), task('t2', ['src/api/users.ts'])]);
+    expect(running(d)).toEqual(['t1']);
+    d.finishTask('t1', 'failed');
+    // t1's second attempt holds the folder again: t2 still waits.
+    expect(running(d)).toEqual(['t1']);
+    d.finishTask('t1');
+    expect(running(d)).toEqual(['t2']);
+  });
+});
