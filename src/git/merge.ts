@@ -5,7 +5,7 @@ import { git, gitOrThrow, identity, linesOf } from './git.js';
 import { commitOf, isTeamPath } from './repo.js';
 
 export type MergeOutcome =
-  | { kind: 'merged'; commit: string }
+  | { kind: 'merged'; commit: string; changed: string[] }
   | { kind: 'conflict'; files: string[]; ours: string; theirs: string }
   | { kind: 'runtime-files'; files: string[]; ours: string; theirs: string };
 
@@ -19,10 +19,14 @@ export async function abortMerge(path: string): Promise<void> {
   await gitOrThrow(path, ['merge', '--abort']);
 }
 
+// The files `branch` changed since it left the worktree's HEAD.
+async function changedIn(path: string, branch: string): Promise<string[]> {
+  return linesOf(await gitOrThrow(path, ['diff', '--name-only', '--no-renames', `HEAD...${branch}`]));
+}
+
 // Files of `branch` since it left the worktree's HEAD that are teamline's own (`.team/`).
 export async function runtimeFilesIn(path: string, branch: string): Promise<string[]> {
-  const changed = linesOf(await gitOrThrow(path, ['diff', '--name-only', `HEAD...${branch}`]));
-  return changed.filter(isTeamPath);
+  return (await changedIn(path, branch)).filter(isTeamPath);
 }
 
 // Merges `branch` into the worktree's branch with a merge commit. A conflict is aborted: both
@@ -30,10 +34,11 @@ export async function runtimeFilesIn(path: string, branch: string): Promise<stri
 export async function mergeBranch(path: string, branch: string, message: string): Promise<MergeOutcome> {
   const ours = await gitOrThrow(path, ['rev-parse', 'HEAD']);
   const theirs = await gitOrThrow(path, ['rev-parse', branch]);
-  const teamFiles = await runtimeFilesIn(path, branch);
+  const changed = await changedIn(path, branch);
+  const teamFiles = changed.filter(isTeamPath);
   if (teamFiles.length > 0) return { kind: 'runtime-files', files: teamFiles, ours, theirs };
   const merged = await git(path, [...(await identity(path)), 'merge', '--no-ff', '--no-verify', '-m', message, branch]);
-  if (merged.ok) return { kind: 'merged', commit: await mergeMade(path, ours, theirs) };
+  if (merged.ok) return { kind: 'merged', commit: await mergeMade(path, ours, theirs), changed };
   const files = linesOf((await git(path, ['diff', '--name-only', '--diff-filter=U'])).stdout);
   if (await mergeInProgress(path)) await abortMerge(path);
   if (files.length === 0) throw new Error(`git merge ${branch} in ${path} failed without a conflict: ${merged.stderr || merged.stdout}`);

@@ -1,5 +1,6 @@
 // Merging a completed task's branch into the integration branch `team/<run>`, in the integration
 // worktree: once, even across a crash mid-merge; a conflict or teamline's own files fail the task.
+import { claimsOverlap } from '../../machines/ownership.js';
 import type { AttemptInput } from '../../machines/types.js';
 import { commitOf, isAncestor } from '../git/repo.js';
 import { mergeBranch } from '../git/merge.js';
@@ -28,6 +29,7 @@ export async function mergeTask(run: IsolationParts, input: AttemptInput, branch
   if (outcome.kind === 'merged') {
     append(run, { event: 'merge_done', ...ref, commit: outcome.commit, how: 'merged' });
     run.progress.emit({ type: 'merge', task: input.taskId, branch, into }, `  ⇢ ${branch} merged into ${into}`);
+    noteStrays(run, input, outcome.changed);
     return undefined;
   }
   const { files, ours, theirs } = outcome;
@@ -36,6 +38,21 @@ export async function mergeTask(run: IsolationParts, input: AttemptInput, branch
   }
   const why = `merge conflict: ${branch} (theirs, ${theirs.slice(0, 10)}) and ${into} (ours, ${ours.slice(0, 10)}) both change ${files.join(', ')}; the merge was aborted and both sides are kept; a fix task resolves it in a worktree where the merge waits with conflict markers`;
   return failMerge(run, input, branch, 'conflict', files, ours, theirs, why);
+}
+
+// The most stray paths a record names; the rest are counted.
+const LISTED_STRAYS = 20;
+
+// A task whose plan declared its files and whose branch changed others: recorded and told (the
+// status, the report and the next stages see it). A task that declared nothing strays nowhere.
+function noteStrays(run: IsolationParts, input: AttemptInput, changed: string[]): void {
+  const claims = input.def?.files;
+  if (!claims?.length) return;
+  const strays = changed.filter((file) => !claims.some((claim) => claimsOverlap(file, claim)));
+  if (strays.length === 0) return;
+  const paths = strays.slice(0, LISTED_STRAYS);
+  append(run, { event: 'files_strayed', task_id: input.taskId, attempt: input.attempt, paths, more: strays.length - paths.length });
+  run.progress.emit({ type: 'files.strayed', task: input.taskId, attempt: input.attempt, paths }, `  ⚠ ${input.taskId} a${input.attempt} changed files outside what the plan gave it: ${paths.join(', ')}${strays.length > paths.length ? ` and ${strays.length - paths.length} more` : ''}`);
 }
 
 // Records the failed merge (the machine will not retry the task) and returns the evidence.

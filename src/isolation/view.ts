@@ -33,6 +33,7 @@ export function branchAttention(view: BranchesView): string[] {
     lines.push(`${view.branch} ${how} during the run; put back at ${r.commit.slice(0, 10)}, the commit the log recorded`);
   }
   lines.push(...unseenCheckoutChanges(view));
+  for (const s of view.strayed ?? []) lines.push(`${s.attempt} changed files outside what the plan gave it: ${s.paths.join(', ')}${s.more > 0 ? ` and ${s.more} more` : ''}; merged, and another task may own them`);
   for (const r of view.refused ?? []) lines.push(`the fence refused writes of ${r.attempt} outside its work: ${r.paths.join(', ')}; your checkout, branches and home are as they were`);
   for (const lock of new Set(view.userLocks)) lines.push(`${lock} is a git lock in your checkout that no git process held when the run resumed; teamline left it alone`);
   return lines;

@@ -306,6 +306,7 @@ export const EVENT_SCHEMAS = {
   /** A resume on a machine (or with a config) where the fence the run started with is not built: its attempts from here run unfenced, and why. */
   fence_lost: z.object({ event: z.literal('fence_lost'), ...base, why: z.string() }),
   /** Writes an attempt's agent was refused as read-only (the fence), read from its output: the paths, at most 20. */
+  files_strayed: z.object({ event: z.literal('files_strayed'), ...base, task_id: z.string(), attempt: z.number().int().positive(), paths: z.array(z.string()).min(1), more: z.number().int().nonnegative() }),
   fence_refused: z.object({ event: z.literal('fence_refused'), ...base, task_id: z.string(), attempt: z.number().int().positive(), worker: z.string(), paths: z.array(z.string()).min(1) }),
   /** isolation none: the user's uncommitted work at the run's start, kept as a commit under `ref` for `team restore` (the first 50 paths). */
   checkout_saved: z.object({ event: z.literal('checkout_saved'), ...base, ref: z.string(), commit: z.string(), paths: z.array(z.string()) }),

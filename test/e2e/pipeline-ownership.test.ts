@@ -1,8 +1,9 @@
 // File ownership end to end (issue 38): the built `team` CLI, the sim agent in real processes, a
 // real git repository and three workers. t1 and t2 both claim src/app.ts and each rewrites it; t3
-// claims docs/. With the claims, t2 starts only after t1 ended (on t1's merged work), t3 runs beside
-// them, and the run completes with no conflict and no fix loop. Without them, t1 and t2 edit the
-// same file at once and the second merge conflicts (checked by removing the scheduler's rule).
+// claims docs/ and also writes a file it did not declare. With the claims, t2 starts only after t1
+// ended (on t1's merged work), t3 runs beside them, and the run completes with no conflict and no fix
+// loop; t3's stray file is recorded at its merge and told. Without the scheduler's rule, t1 and t2
+// edit the same file at once and the second merge conflicts (checked by removing it).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readHandoffs } from '../../handoffs/read.js';
 import { makeGitProject, type GitProject } from '../helpers/git-project.js';
@@ -18,7 +19,7 @@ const SCENARIO = {
   rules: [
     { match: { stage: 'team-exec', task: 't1' }, do: { sleepMs: 500, files: [{ path: 'src/app.ts', content: 'export const app = "t1";\n' }] } },
     { match: { stage: 'team-exec', task: 't2' }, do: { sleepMs: 500, files: [{ path: 'src/app.ts', content: 'export const app = "t2";\n' }, { path: 'src/util.ts', content: 'export const util = 2;\n' }] } },
-    { match: { stage: 'team-exec', task: 't3' }, do: { sleepMs: 1_500, files: [{ path: 'docs/app.md', content: '# app\n' }] } },
+    { match: { stage: 'team-exec', task: 't3' }, do: { sleepMs: 1_500, files: [{ path: 'docs/app.md', content: '# app\n' }, { path: 'notes.txt', content: 'not declared\n' }] } },
   ],
 };
 
@@ -50,6 +51,14 @@ describe('file ownership with the sim agent', () => {
     const names = run.events.map((e) => `${e.event} ${'task_id' in e ? e.task_id : ''}`);
     expect(names.indexOf(`task_started ${second!.task}`)).toBeGreaterThan(names.indexOf(`task_finished ${first!.task}`));
     expect(allOverlap([span('t3'), first!])).toBe(true);
+  });
+
+  it('records and tells the file t3 changed outside what the plan gave it, and only that one', async () => {
+    expect(eventsOf(run.events, 'files_strayed').map((e) => [e.task_id, e.attempt, e.paths, e.more])).toEqual([['t3', 1, ['notes.txt'], 0]]);
+    const line = 't3 a1 changed files outside what the plan gave it: notes.txt';
+    expect(result.stderr).toContain(line);
+    const status = await project.run('status');
+    expect(status.stdout).toContain(line);
   });
 
   it('shows each task\'s files in the plan handoff, and the shared claim among its risks', () => {

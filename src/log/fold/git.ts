@@ -34,6 +34,8 @@ export interface BranchesView {
   fence?: { on: boolean; why?: string };
   /** The writes the fence refused, per attempt (`t1 a1 on worker-1`), in the log's order. */
   refused?: Array<{ attempt: string; paths: string[] }>;
+  /** The files merged tasks changed outside what their plan declared, per attempt (`t1 a1`), in the log's order. */
+  strayed?: Array<{ attempt: string; paths: string[]; more: number }>;
   /** What the watch on the user's checkout saw change during the run, and how many of those a `team land --acknowledge` took as seen. */
   checkout?: { changed: Array<{ changes: string[]; seen: string; attempts: string[] }>; acknowledged: number };
 }
@@ -66,7 +68,7 @@ export interface GitFacts {
   /** Each task branch's state (once the run's isolation is known), by task. */
   branches: Map<string, TaskBranchView>;
   /** What BranchesView tells beside the task branches, in the order the log first told it. */
-  told: Pick<BranchesView, 'kept' | 'landed' | 'restored' | 'userLocks' | 'checkout' | 'fence' | 'refused' | 'saved'>;
+  told: Pick<BranchesView, 'kept' | 'landed' | 'restored' | 'userLocks' | 'checkout' | 'fence' | 'refused' | 'strayed' | 'saved'>;
 }
 
 // The git facts of a log with none.
@@ -93,6 +95,9 @@ export function applyGitFact(git: GitFacts, event: TeamEvent): void {
       break;
     case 'fence_lost':
       git.told.fence = { on: false, why: event.why };
+      break;
+    case 'files_strayed':
+      (git.told.strayed ??= []).push({ attempt: `${event.task_id} a${event.attempt}`, paths: event.paths, more: event.more });
       break;
     case 'fence_refused':
       (git.told.refused ??= []).push({ attempt: `${event.task_id} a${event.attempt} on ${event.worker}`, paths: event.paths });
