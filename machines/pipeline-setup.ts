@@ -59,6 +59,7 @@ type StepActions = {
   finishTask: undefined;
   retryTask: undefined;
   noteMergeFailure: undefined;
+  noteReserved: undefined;
   resumeRun: undefined;
   acceptGates: undefined;
   acceptVerify: undefined;
@@ -187,6 +188,10 @@ export const pipelineSetup = setup({
       retryTask: enqueueActions(({ context, event, enqueue }) => {
         assertEvent(event, 'task.retry');
         applyStep(enqueue, steps.retryTask(context, event));
+      }),
+      noteReserved: enqueueActions(({ context, event, enqueue }) => {
+        assertEvent(event, 'files.reserved');
+        applyStep(enqueue, steps.noteReserved(context, event));
       }),
       noteMergeFailure: enqueueActions(({ context, event, enqueue }) => {
         assertEvent(event, 'merge.failed');

@@ -153,6 +153,7 @@ export const pipelineMachine = pipelineSetup.createMachine({
             ],
             'task.retry': { actions: ['retryTask', 'dispatch'] },
             'merge.failed': { actions: 'noteMergeFailure' },
+            'files.reserved': { actions: 'noteReserved' },
             'run.resumed': { actions: ['resumeRun', 'dispatch'] },
             'workers.scaled': { actions: ['scaleWorkers', 'dispatch'] },
             'runtime.resume': { actions: 'respawnRunning' },

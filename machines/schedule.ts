@@ -53,8 +53,12 @@ export function schedule(context: PipelineContext): ScheduleResult {
     const agent = agentFor(context, draft.tasks[id]!.role);
     runningOf[agent] = (runningOf[agent] ?? 0) + 1;
   }
-  // The files each running task claims (ownership.ts): a task whose files overlap them waits.
-  const claimed = draft.index.running.flatMap((id) => (draft.tasks[id]!.def.files?.length ? [draft.tasks[id]!.def.files!] : []));
+  // The files each running task claims in the plan or reserved since (ownership.ts): a task whose files overlap them waits.
+  const claimed = draft.index.running.flatMap((id) => {
+    const task = draft.tasks[id]!;
+    const files = [...(task.def.files ?? []), ...(task.reserved ?? [])];
+    return files.length > 0 ? [files] : [];
+  });
   const mayStart = (current: TaskState) => {
     const agent = agentFor(context, current.role);
     if (!laneFree(context, agent, runningOf[agent] ?? 0)) return false;

@@ -246,7 +246,9 @@ export function dispatch(context: PipelineContext): Step {
 export function finishTask(context: PipelineContext, event: EventOf<'task.finished'>): Step {
   const task = context.tasks[event.task_id];
   if (!task || task.status !== 'running' || task.attempt !== event.attempt) return {};
-  const next: TaskState = { ...task, evidence: event.evidence, artifacts: event.artifacts };
+  // What the attempt reserved is held only while it runs.
+  const { reserved: _released, ...rest } = task;
+  const next: TaskState = { ...rest, evidence: event.evidence, artifacts: event.artifacts };
   const workerFailures = { ...context.workerFailures };
   if (event.status === 'completed') next.status = 'completed';
   else if (event.status === 'failed') {
@@ -268,6 +270,15 @@ export function noteMergeFailure(context: PipelineContext, event: EventOf<'merge
   if (!task || task.status !== 'running' || task.attempt !== event.attempt) return {};
   const draft = new TaskDraft(context);
   draft.put({ ...task, mergeFailed: event.reason });
+  return { context: draft.changes };
+}
+
+// A running attempt reserved files (team_reserve): they are held against other tasks until it ends.
+export function noteReserved(context: PipelineContext, event: EventOf<'files.reserved'>): Step {
+  const task = context.tasks[event.task_id];
+  if (!task || task.status !== 'running' || task.attempt !== event.attempt || event.files.length === 0) return {};
+  const draft = new TaskDraft(context);
+  draft.put({ ...task, reserved: [...new Set([...(task.reserved ?? []), ...event.files])] });
   return { context: draft.changes };
 }
 

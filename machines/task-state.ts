@@ -26,6 +26,8 @@ export interface TaskState {
   agent?: string;
   /** Its branch could not be merged (a conflict, teamline's files): a retry would meet the same. */
   mergeFailed?: string;
+  /** Files its running attempt reserved through team_reserve: held, with the plan's `files`, against tasks that would change them. */
+  reserved?: string[];
   /** The attempt of this number was rate limited: its end is no failure (issue 29). */
   throttled?: number;
 }

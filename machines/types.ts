@@ -169,6 +169,7 @@ export type PipelineEvent =
   | { type: 'gates.result'; gates: GateResult[] }
   | { type: 'changes.scanned'; files: number; security: string[] }
   | { type: 'workers.scaled'; workers: number }
+  | { type: 'files.reserved'; task_id: string; attempt: number; files: string[] }
   | { type: 'architect.noted'; task_id: string; attempt: number; notes: string[]; risks: string[] }
   | { type: 'critic.objected'; task_id: string; attempt: number; objections: string[]; acceptance: Record<string, string[]> }
   | { type: 'explore.found'; task_id: string; attempt: number; findings: Findings }

@@ -61,6 +61,8 @@ export function toMachineEvent(event: TeamEvent): PipelineEvent | undefined {
       return { type: 'changes.scanned', files: event.files, security: event.security };
     case 'handoff_written':
       return { type: 'handoff.written', stage: event.stage, path: event.path };
+    case 'team_reserved':
+      return { type: 'files.reserved', task_id: event.task_id, attempt: event.attempt, files: event.files };
     case 'merge_failed':
       return { type: 'merge.failed', task_id: event.task_id, attempt: event.attempt, reason: event.reason };
     case 'task_retry':

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { claimProblem, claimsOverlap, sharedClaim } from '../../machines/ownership.js';
 import { findPlanProblem } from '../../machines/plan.js';
 import type { TaskDef } from '../../machines/types.js';
-import { Driver } from './drive.js';
+import { toMachineEvent } from '../../src/session/replay.js';
+import { Driver, makeInput } from './drive.js';
 import { toExec } from './routes.js';
 
 const task = (id: string, files?: string[], blockedBy?: string[]): TaskDef => ({ id, title: id, description: id, acceptance: ['ok'], ...(files && { files }), ...(blockedBy && { blockedBy }) });
@@ -55,5 +56,21 @@ describe('pipeline machine: file ownership', () => {
     expect(running(d)).toEqual(['t1']);
     d.finishTask('t1');
     expect(running(d)).toEqual(['t2']);
+  });
+
+  it('holds the files a running attempt reserved through team_reserve, until that attempt ends', () => {
+    const d = toExec(new Driver(makeInput({ workers: 2 })), [task('t1'), task('t2'), task('t3', ['src/a.ts'])]);
+    expect(running(d)).toEqual(['t1', 't2']);
+    d.send({ type: 'files.reserved', task_id: 't1', attempt: 1, files: ['src/a.ts'] });
+    d.finishTask('t2');
+    // A worker is free, but t1 holds src/a.ts.
+    expect(running(d)).toEqual(['t1']);
+    d.finishTask('t1');
+    expect(running(d)).toEqual(['t3']);
+  });
+
+  it('replays a team_reserved record as the machine\'s files.reserved', () => {
+    const record = { event: 'team_reserved', run_id: 'r', at: '2026-01-01T00:00:00.000Z', key: 'k', read_through: 0, task_id: 't1', attempt: 2, worker: 'worker-1', files: ['src/a.ts'], held: [] };
+    expect(toMachineEvent(record as never)).toEqual({ type: 'files.reserved', task_id: 't1', attempt: 2, files: ['src/a.ts'] });
   });
 });
