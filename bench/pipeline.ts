@@ -106,10 +106,12 @@ function timeNewFiles(dir: string): number {
 }
 
 // The real CLI in a fresh project whose only agent is the tiny one; the exec span comes from the log.
+// The baselines run their agents unfenced, and so does this run (team.fence off): what the fence
+// costs an attempt is the fence row's (bench/fence.ts), not counted twice here.
 async function runPipeline(project: string, root: string, agent: string, tasks: number): Promise<PipelineTimes> {
   mkdirSync(join(project, '.team'), { recursive: true });
   const config = {
-    team: { maxTasks: tasks },
+    team: { maxTasks: tasks, fence: 'off' },
     agents: { tiny: { adapter: 'command', command: 'sh', args: [agent], env: { BENCH_TASKS: String(tasks) } } },
   };
   writeFileSync(join(project, '.team', 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
