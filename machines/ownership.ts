@@ -35,6 +35,40 @@ export function sharedClaim(a: readonly string[] | undefined, b: readonly string
   return undefined;
 }
 
+// Past this many tasks the width is not looked for: every worker may take work.
+const WIDTH_CHECK_TASKS = 300;
+
+// How many of the plan's tasks can ever run at once, at most: the tasks are cut into groups in which
+// no two can run together (one blockedBy the other, directly or not, or their files overlap), and
+// each group runs one task at a time. The count of groups bounds the run's concurrency from above
+// (a greedy cover may overcount, never undercount): the workers beyond it would only sit idle.
+export function planWidth(tasks: ReadonlyArray<{ id: string; blockedBy?: string[]; files?: string[] }>): number {
+  if (tasks.length > WIDTH_CHECK_TASKS) return tasks.length;
+  const byId = new Map(tasks.map((t) => [t.id, t]));
+  const ancestors = new Map<string, Set<string>>();
+  const ancestorsOf = (id: string, seen: Set<string> = new Set()): Set<string> => {
+    const known = ancestors.get(id);
+    if (known) return known;
+    const found = new Set<string>();
+    seen.add(id);
+    for (const dep of byId.get(id)?.blockedBy ?? []) {
+      if (!byId.has(dep) || seen.has(dep)) continue;
+      found.add(dep);
+      for (const a of ancestorsOf(dep, seen)) found.add(a);
+    }
+    ancestors.set(id, found);
+    return found;
+  };
+  const neverTogether = (a: string, b: string) => ancestorsOf(a).has(b) || ancestorsOf(b).has(a) || sharedClaim(byId.get(a)!.files, byId.get(b)!.files) !== undefined;
+  const groups: string[][] = [];
+  for (const task of tasks) {
+    const group = groups.find((members) => members.every((other) => neverTogether(task.id, other)));
+    if (group) group.push(task.id);
+    else groups.push([task.id]);
+  }
+  return Math.max(1, groups.length);
+}
+
 // Why a planned file claim cannot be taken, in words; undefined when it is a path inside the project.
 export function claimProblem(claim: string): string | undefined {
   if (claim.trim() === '') return 'an empty path';

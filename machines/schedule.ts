@@ -114,8 +114,8 @@ export function schedule(context: PipelineContext): ScheduleResult {
 }
 
 // Workers that may still take work: each failed fewer than WORKER_FAILURE_LIMIT tasks.
-export function availableWorkers(context: Pick<PipelineContext, 'workers' | 'workerFailures' | 'roster'>): string[] {
-  return rosterOf(context).filter((w) => (context.workerFailures[w] ?? 0) < WORKER_FAILURE_LIMIT);
+export function availableWorkers(context: Pick<PipelineContext, 'workers' | 'workerFailures' | 'roster' | 'planWidth'>): string[] {
+  return rosterOf(context).slice(0, context.planWidth ?? Infinity).filter((w) => (context.workerFailures[w] ?? 0) < WORKER_FAILURE_LIMIT);
 }
 
 // Every worker is spent while work of this pass is left undone: no later pass can do better.

@@ -1,5 +1,6 @@
 // The pipeline's pure steps: each takes the context (and event) and says what changes,
 // which records to write and which attempts to start or stop. No I/O.
+import { planWidth } from './ownership.js';
 import { makeFixTasks, namespacePlan, prefixFor } from './plan.js';
 import { rosterOf } from './scale.js';
 import { agentOf, fixerOf, modelOf, recordDecisions, routeRole, routeTask } from './routing.js';
@@ -197,7 +198,11 @@ export function respawnRunning(context: PipelineContext, event: EventOf<'runtime
 // A valid plan arrives: tasks enter the graph, pre-assigned to workers.
 export function acceptPlan(context: PipelineContext, event: EventOf<'plan.accepted'>): Step {
   const defs = namespacePlan(event.tasks, context.iteration);
-  const workers = assignWorkers(defs.map((d) => d.id), rosterOf(context));
+  // As many workers as the plan is wide: the rest would never have work at once.
+  const roster = rosterOf(context);
+  const width = planWidth(defs);
+  const active = roster.slice(0, Math.min(roster.length, width));
+  const workers = assignWorkers(defs.map((d) => d.id), active);
   const tasks: Record<string, TaskState> = {};
   const decisions = [];
   for (const def of defs) {
@@ -208,8 +213,8 @@ export function acceptPlan(context: PipelineContext, event: EventOf<'plan.accept
   const needsPrd = event.needsPrd || defs.some((d) => !d.acceptance || d.acceptance.length === 0) || context.routing?.analyst === 'always';
   const decided = recordDecisions(context, 'team-plan', decisions);
   return {
-    context: { tasks, taskIndex: indexTasks(tasks), order: defs.map((d) => d.id), needsPrd, ...(event.architectural === true && { architectural: true }), ...(context.routing && { architectAsked: event.needsArchitect === true }), ...decided.context },
-    records: [...assigned(defs, workers), ...decided.records],
+    context: { tasks, taskIndex: indexTasks(tasks), order: defs.map((d) => d.id), needsPrd, planWidth: active.length < roster.length ? active.length : undefined, ...(event.architectural === true && { architectural: true }), ...(context.routing && { architectAsked: event.needsArchitect === true }), ...decided.context },
+    records: [...(active.length < roster.length ? [{ event: 'workers_sized' as const, asked: roster.length, width, workers: active }] : []), ...assigned(defs, workers), ...decided.records],
   };
 }
 
@@ -319,6 +324,7 @@ export function concludeReview(context: PipelineContext): Step {
 export function startFixLoop(context: PipelineContext): Step {
   const loop = context.loop + 1;
   const defs = makeFixTasks(context.defects, loop, context.iteration, Object.keys(context.tasks));
+  // A fix task per defect, each apart: every worker may take one (the plan's width held its own tasks only).
   const workers = assignWorkers(defs.map((d) => d.id), rosterOf(context));
   const draft = new TaskDraft(context);
   const decisions = [];
@@ -330,7 +336,7 @@ export function startFixLoop(context: PipelineContext): Step {
   if (decisions.length > 0) decisions.push(...routeRole(context, 'debugger').decisions);
   const decided = recordDecisions({ ...context, loop }, 'team-fix', decisions);
   return {
-    context: { loop, ...draft.changes, order: [...context.order, ...defs.map((d) => d.id)], verdict: null, gateResults: [], ...decided.context },
+    context: { loop, ...draft.changes, order: [...context.order, ...defs.map((d) => d.id)], verdict: null, gateResults: [], planWidth: undefined, ...decided.context },
     records: [
       { event: 'fix_loop_started', iteration: context.iteration, loop, defects: context.defects },
       ...assigned(defs, workers),

@@ -105,6 +105,8 @@ export interface PipelineContext extends PipelineInput {
   roster?: string[];
   /** After `team scale`: the highest worker number named so far (names are never reused). */
   named?: number;
+  /** The plan's width (ownership.ts) when it is narrower than the roster: only the first this many workers take its tasks. */
+  planWidth?: number;
   /** The planner asked for an architect (needsArchitect). */
   architectAsked: boolean;
   /** The plan's architect: its notes and risks, for the plan's handoff. */

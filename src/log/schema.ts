@@ -356,6 +356,8 @@ export const EVENT_SCHEMAS = {
   /** `team scale N`, taken from the writer inbox: the run is asked to run with N workers. */
   team_scaled: z.object({ event: z.literal('team_scaled'), ...base, key: z.string(), workers: z.number().int().min(1).max(20), by: z.string() }),
   /** The machine's answer to team_scaled: the workers that take work now, those added (new names) and those drained. */
+  /** The plan is narrower than the run's workers: only the first `workers` take its tasks (issue 38). */
+  workers_sized: z.object({ event: z.literal('workers_sized'), ...base, asked: z.number().int().positive(), width: z.number().int().positive(), workers: z.array(z.string()) }),
   workers_changed: z.object({ event: z.literal('workers_changed'), ...base, workers: z.number().int(), roster: z.array(z.string()), added: z.array(z.string()), drained: z.array(z.string()) }),
   // Issue 29: spend and rate.
   /** What a running attempt spent so far, as its CLI reports it while it works (totals, not increments); its attempt_usage supersedes it. */

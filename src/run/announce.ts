@@ -20,6 +20,9 @@ export function announceRecord(run: { readonly progress: Progress; readonly even
     case 'iteration_started':
       p.emit({ type: 'iteration', iteration: record.iteration }, `== ralph iteration ${record.iteration}`);
       break;
+    case 'workers_sized':
+      p.emit({ type: 'workers.sized', asked: record.asked, width: record.width, workers: record.workers }, `   ${record.asked} workers asked, the plan is ${record.width} wide: ${record.workers.length} work on it (${record.workers.join(', ')})`);
+      break;
     case 'task_blocked':
       p.emit({ type: 'task.blocked', task: record.task_id, reason: record.reason }, `✘ ${record.task_id} failed: ${record.reason}`);
       break;

@@ -15,7 +15,7 @@ export type PipelineSnapshot = SnapshotFrom<typeof pipelineMachine>;
 const RECORDS = new Set([
   'stage_entered', 'stage_completed', 'stage_skipped', 'task_assigned', 'tasks_assigned', 'task_started', 'task_blocked',
   'fix_loop_started', 'iteration_started', 'run_completed', 'run_failed', 'run_cancelled', 'run_stopped',
-  'routing_decided', 'workers_changed',
+  'routing_decided', 'workers_changed', 'workers_sized',
 ]);
 
 export interface Replay {

@@ -61,6 +61,12 @@ describe('file ownership with the sim agent', () => {
     expect(status.stdout).toContain(line);
   });
 
+  it('works the plan on as many workers as it is wide: 3 asked, 2 work, and says so', () => {
+    expect(eventsOf(run.events, 'workers_sized').map((e) => [e.asked, e.width, e.workers])).toEqual([[3, 2, ['worker-1', 'worker-2']]]);
+    expect(new Set(eventsOf(run.events, 'attempt_spawned').map((e) => e.worker))).not.toContain('worker-3');
+    expect(result.stderr).toContain('3 workers asked, the plan is 2 wide: 2 work on it (worker-1, worker-2)');
+  });
+
   it('shows each task\'s files in the plan handoff, and the shared claim among its risks', () => {
     const plan = readHandoffs(run.paths.handoffsDir).find((h) => h.stage === 'team-plan')!.text;
     expect(plan).toContain('t1 "Task t1" → worker-1; no dependencies; owns src/app.ts');

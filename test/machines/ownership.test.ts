@@ -1,12 +1,12 @@
 // File ownership in the plan (issue 38): two tasks whose files overlap never run at once; tasks
 // apart, or claiming nothing, run side by side as before.
 import { describe, expect, it } from 'vitest';
-import { claimProblem, claimsOverlap, sharedClaim } from '../../machines/ownership.js';
+import { claimProblem, claimsOverlap, planWidth, sharedClaim } from '../../machines/ownership.js';
 import { findPlanProblem } from '../../machines/plan.js';
 import type { TaskDef } from '../../machines/types.js';
 import { toMachineEvent } from '../../src/session/replay.js';
 import { Driver, makeInput } from './drive.js';
-import { toExec } from './routes.js';
+import { toExec, verifyOnce } from './routes.js';
 
 const task = (id: string, files?: string[], blockedBy?: string[]): TaskDef => ({ id, title: id, description: id, acceptance: ['ok'], ...(files && { files }), ...(blockedBy && { blockedBy }) });
 const running = (d: Driver) => Object.values(d.context.tasks).filter((t) => t.status === 'running').map((t) => t.id).sort();
@@ -72,5 +72,34 @@ describe('pipeline machine: file ownership', () => {
   it('replays a team_reserved record as the machine\'s files.reserved', () => {
     const record = { event: 'team_reserved', run_id: 'r', at: '2026-01-01T00:00:00.000Z', key: 'k', read_through: 0, task_id: 't1', attempt: 2, worker: 'worker-1', files: ['src/a.ts'], held: [] };
     expect(toMachineEvent(record as never)).toEqual({ type: 'files.reserved', task_id: 't1', attempt: 2, files: ['src/a.ts'] });
+  });
+
+  it('measures the plan\'s width: tasks ordered by blockedBy or sharing files never count twice', () => {
+    expect(planWidth([task('a'), task('b'), task('c')])).toBe(3);
+    // The diamond: a; b and c after a; d after both.
+    expect(planWidth([task('a'), task('b', undefined, ['a']), task('c', undefined, ['a']), task('d', undefined, ['b', 'c'])])).toBe(2);
+    expect(planWidth([task('a', ['src/x.ts']), task('b', ['src/x.ts']), task('c', ['docs/**'])])).toBe(2);
+    // A chain through a task that is not a direct dependency still orders them.
+    expect(planWidth([task('a'), task('b', undefined, ['a']), task('c', undefined, ['b'])])).toBe(1);
+  });
+
+  it('starts as many workers as the plan is wide, says so, and gives every worker back to the fix loop', () => {
+    const d = toExec(new Driver(makeInput({ workers: 3 })), [task('t1', ['src/a.ts']), task('t2', ['src/a.ts']), task('t3')]);
+    expect(d.recorded('workers_sized')).toEqual([{ event: 'workers_sized', asked: 3, width: 2, workers: ['worker-1', 'worker-2'] }]);
+    const workersOf = (ids: string[]) => new Set(ids.map((id) => d.context.tasks[id]!.worker));
+    d.finishTask('t1').finishTask('t3').finishTask('t2');
+    expect(workersOf(['t1', 't2', 't3'])).toEqual(new Set(['worker-1', 'worker-2']));
+    // The fix loop's tasks, one per defect and apart, go to every worker again.
+    verifyOnce(d.handoff(), 'fail', [1, 2, 3].map((n) => ({ id: `d${n}`, description: `defect ${n}` })));
+    expect(d.context.planWidth).toBeUndefined();
+    const fixes = Object.keys(d.context.tasks).filter((id) => id.startsWith('fix-'));
+    expect(fixes).toHaveLength(3);
+    expect(workersOf(fixes)).toEqual(new Set(['worker-1', 'worker-2', 'worker-3']));
+  });
+
+  it('sizes nothing when the plan is as wide as the workers', () => {
+    const d = toExec(new Driver(makeInput({ workers: 2 })), [task('t1'), task('t2'), task('t3')]);
+    expect(d.recorded('workers_sized')).toEqual([]);
+    expect(d.context.planWidth).toBeUndefined();
   });
 });

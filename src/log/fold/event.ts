@@ -162,6 +162,9 @@ export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): 
     case 'run_resumed':
       story.markers.push({ kind: 'restart', at: parseLogTime(event.at), label: `restart: team resume (pid ${event.pid})` });
       break;
+    case 'workers_sized':
+      story.milestones.push({ at: event.at, action: `${event.asked} workers asked, the plan is ${event.width} wide: ${event.workers.length} work on it` });
+      break;
     case 'workers_changed':
       pipeline.roster = event.roster;
       story.milestones.push({ at: event.at, action: `scaled to ${event.workers} workers` });

@@ -156,7 +156,9 @@ describe('report story in a browser', () => {
     const page = await open('demo', 1400);
     const lanes = await page.locator('.row.lane').evaluateAll((nodes) => nodes.map((n) => (n as HTMLElement).dataset.lane));
     const workers = [...new Set(eventsOf(demo.readRun().events, 'attempt_spawned').map((e) => e.worker))].sort();
-    expect(workers).toEqual(['lead', 'worker-1', 'worker-2', 'worker-3']);
+    // Three workers asked, the demo's plan is two wide (t2 and t3 between t1 and t4): worker-3 never started.
+    expect(eventsOf(demo.readRun().events, 'workers_sized').map((e) => [e.asked, e.width, e.workers])).toEqual([[3, 2, ['worker-1', 'worker-2']]]);
+    expect(workers).toEqual(['lead', 'worker-1', 'worker-2']);
     expect(lanes).toEqual(workers);
   });
 
