@@ -31,9 +31,9 @@ function makeRepo(theirs: string): void {
 describe('git merge', () => {
   beforeEach(() => makeRepo('theirs\n'));
 
-  it('merges a branch with a merge commit', async () => {
+  it('merges a branch with a merge commit, naming the files the branch changed', async () => {
     const outcome = await mergeBranch(dir, 'other', 'merge other');
-    expect(outcome).toEqual({ kind: 'merged', commit: git('rev-parse', 'HEAD') });
+    expect(outcome).toEqual({ kind: 'merged', commit: git('rev-parse', 'HEAD'), changed: ['file'] });
     expect(git('log', '-1', '--format=%s %P').split(' ')).toHaveLength(4);
   });
 

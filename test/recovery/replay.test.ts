@@ -31,10 +31,10 @@ function editEvent(project: RecoveryProject, pattern: RegExp, change: Record<str
 }
 
 // The plan's record of its tasks, with t2 given to another worker.
-function t2ToWorker1(event: Record<string, unknown>): Record<string, unknown> {
+function t2ToOtherWorker(event: Record<string, unknown>): Record<string, unknown> {
   const tasks = event.tasks as Array<{ task_id: string; worker: string }>;
   if (!tasks.some((t) => t.task_id === 't2')) throw new Error('the plan assigned no t2');
-  return { ...event, tasks: tasks.map((t) => (t.task_id === 't2' ? { ...t, worker: 'worker-1' } : t)) };
+  return { ...event, tasks: tasks.map((t) => (t.task_id === 't2' ? { ...t, worker: t.worker === 'worker-1' ? 'worker-2' : 'worker-1' } : t)) };
 }
 
 // Every file of the run outside events/ (but the lock, which a refused take-over may clear), with its size.
@@ -47,7 +47,7 @@ function listRun(project: RecoveryProject): string[] {
 
 const ALTERATIONS: Array<[string, (project: RecoveryProject) => void]> = [
   ['a task_started whose attempt was edited', (p) => editEvent(p, /-task_started-t1-a1-/, { attempt: 2 })],
-  ['a tasks_assigned whose worker of t2 was edited', (p) => editEvent(p, /-tasks_assigned-run-a0-/, t2ToWorker1)],
+  ['a tasks_assigned whose worker of t2 was edited', (p) => editEvent(p, /-tasks_assigned-run-a0-/, t2ToOtherWorker)],
   ['a deleted record (the stage_completed of team-plan)', (p) => rmSync(eventFile(p, /-stage_completed-run-a0-/))],
 ];
 
