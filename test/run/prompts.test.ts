@@ -45,6 +45,14 @@ describe('buildPrompt', () => {
     expect(prompt).toContain('Write this JSON to the file named by $TEAM_RESULT_FILE (/work/project/.team/runs/r1/attempts/t2/a1/result.json)');
   });
 
+  it('names the files the plan gave the task, and asks to keep to them; a task given none is told so', () => {
+    const owned = buildPrompt({ ...context(), input: { ...INPUT, def: { ...INPUT.def!, files: ['src/parser.ts', 'test/parser/**'] } } });
+    const section = owned.slice(owned.indexOf('### The files the plan gave this task'), owned.indexOf('### Results of the tasks'));
+    expect(section).toContain('- src/parser.ts\n- test/parser/**');
+    expect(section).toContain('Other tasks may own the other files');
+    expect(buildPrompt(context())).toContain('### The files the plan gave this task\n\n- none named: change what the task needs');
+  });
+
   it('leaves the prompt of a worker without the tools as it was', () => {
     const without = buildPrompt(context());
     expect(buildPrompt(context(false))).toBe(without);

@@ -52,6 +52,8 @@ export function buildPrompt(ctx: PromptContext): string {
     taskTitle: input.def?.title ?? '',
     taskDescription: input.def?.description ?? '',
     acceptance: list(input.def?.acceptance ?? [], 'none given: use your judgement and say what you checked'),
+    // Other tasks may own other files: a change outside these is recorded at the merge (files_strayed).
+    files: input.def?.files?.length ? `${list(input.def.files, '')}\n\nOther tasks may own the other files: change one only when the task cannot be done without it, and say so.` : '- none named: change what the task needs',
     dependencies: list(input.dependencies.map((d) => `${d.id} (${d.title}): ${d.evidence}${d.artifacts.length ? ` — files: ${d.artifacts.join(', ')}` : ''}`), 'none'),
     defects: list(input.defects.map((d) => `${d.id}: ${d.description}${d.task ? ` (task ${d.task})` : ''}`), 'none'),
     tasks: list(input.tasks.map((t) => `${t.id}: ${t.title}${t.blockedBy?.length ? ` (after ${t.blockedBy.join(', ')})` : ''}${t.acceptance?.length ? ` — acceptance: ${t.acceptance.join('; ')}` : ''}`), 'none'),
