@@ -53,6 +53,12 @@ describe('buildPrompt', () => {
     expect(buildPrompt(context())).toContain('### The files the plan gave this task\n\n- none named: change what the task needs');
   });
 
+  it('lists each task\'s files where a stage reads the plan\'s tasks (the critic, the verifier)', () => {
+    const tasks = [{ id: 't1', title: 'parser', description: '', files: ['src/parser.ts'] }, { id: 't2', title: 'docs', description: '', blockedBy: ['t1'] }];
+    const prompt = buildPrompt({ ...context(), input: { ...INPUT, stage: 'team-verify', role: 'verifier', taskId: 'verify-1', tasks } });
+    expect(prompt).toContain('- t1: parser — files: src/parser.ts\n- t2: docs (after t1)');
+  });
+
   it('leaves the prompt of a worker without the tools as it was', () => {
     const without = buildPrompt(context());
     expect(buildPrompt(context(false))).toBe(without);

@@ -56,7 +56,7 @@ export function buildPrompt(ctx: PromptContext): string {
     files: input.def?.files?.length ? `${list(input.def.files, '')}\n\nOther tasks may own the other files: change one only when the task cannot be done without it, and say so.` : '- none named: change what the task needs',
     dependencies: list(input.dependencies.map((d) => `${d.id} (${d.title}): ${d.evidence}${d.artifacts.length ? ` — files: ${d.artifacts.join(', ')}` : ''}`), 'none'),
     defects: list(input.defects.map((d) => `${d.id}: ${d.description}${d.task ? ` (task ${d.task})` : ''}`), 'none'),
-    tasks: list(input.tasks.map((t) => `${t.id}: ${t.title}${t.blockedBy?.length ? ` (after ${t.blockedBy.join(', ')})` : ''}${t.acceptance?.length ? ` — acceptance: ${t.acceptance.join('; ')}` : ''}`), 'none'),
+    tasks: list(input.tasks.map((t) => `${t.id}: ${t.title}${t.blockedBy?.length ? ` (after ${t.blockedBy.join(', ')})` : ''}${t.files?.length ? ` — files: ${t.files.join(', ')}` : ''}${t.acceptance?.length ? ` — acceptance: ${t.acceptance.join('; ')}` : ''}`), 'none'),
     handoffs: ctx.handoffTexts.length ? `## Handoffs so far\n\n${ctx.handoffTexts.join('\n\n')}` : '## Handoffs so far\n\nnone: this is the first stage.',
     projectDir: ctx.projectDir,
     findings: input.findings ? describeFindings(input.findings) : '- none: no explore agent ran before this plan',
