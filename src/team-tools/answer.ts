@@ -55,7 +55,7 @@ const ref = (site: CallSite, key: string) => ({ key, task_id: site.task, attempt
 const TOOL_WORK: Record<ToolName, (st: Readonly<FoldState>, site: CallSite, args: Record<string, unknown>, key: string) => Work> = {
   team_tasks: (st, site, _, key) => ({
     event: { event: 'team_looked', ...ref(site, key), tool: 'team_tasks' },
-    answer: { tasks: [...st.tasks.values()].filter((t) => st.current.has(t.id) || st.current.size === 0).map((t) => ({ id: t.id, title: st.titles[t.id] ?? t.title ?? '', status: t.attempts.at(-1)?.status ?? 'pending', owner: st.assigned.get(t.id) ?? null, blockedBy: st.team.blockedBy.get(t.id) ?? [] })) },
+    answer: { tasks: [...st.tasks.values()].filter((t) => st.current.has(t.id) || st.current.size === 0).map((t) => ({ id: t.id, title: st.titles[t.id] ?? t.title ?? '', status: t.attempts.at(-1)?.status ?? 'pending', owner: st.assigned.get(t.id) ?? null, blockedBy: st.team.blockedBy.get(t.id) ?? [], ...(st.team.files?.has(t.id) && { files: st.team.files.get(t.id) }) })) },
   }),
   team_inbox: (_, site, __, key) => ({ event: { event: 'team_looked', ...ref(site, key), tool: 'team_inbox' }, answer: {} }),
   team_message: (st, site, args, key) => {

@@ -4,7 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { claimProblem, claimsOverlap, planWidth, sharedClaim } from '../../machines/ownership.js';
 import { findPlanProblem } from '../../machines/plan.js';
 import type { TaskDef } from '../../machines/types.js';
+import { foldRun } from '../../src/log/fold/fold.js';
 import { toMachineEvent } from '../../src/session/replay.js';
+import { renderStatus } from '../../src/views/status/render.js';
+import { makeRunFiles, started } from '../helpers/runs.js';
 import { Driver, makeInput } from './drive.js';
 import { toExec, verifyOnce } from './routes.js';
 
@@ -101,5 +104,19 @@ describe('pipeline machine: file ownership', () => {
     const d = toExec(new Driver(makeInput({ workers: 2 })), [task('t1'), task('t2'), task('t3')]);
     expect(d.recorded('workers_sized')).toEqual([]);
     expect(d.context.planWidth).toBeUndefined();
+  });
+});
+
+describe('team status: a task waiting for another\'s files', () => {
+  it('says which running task holds a file a pending task claims, and the task list carries the files', () => {
+    const def = (id: string, files?: string[]) => ({ id, title: id, description: 'd', ...(files && { files }) });
+    const view = foldRun(makeRunFiles([
+      { event: 'tasks_assigned', tasks: [{ task_id: 't1', worker: 'worker-1', task: def('t1', ['src/app.ts']) }, { task_id: 't2', worker: 'worker-2', task: def('t2', ['src/app.ts', 'src/b.ts']) }, { task_id: 't3', worker: 'worker-1', task: def('t3') }] },
+      started('t1', 1),
+    ]), '/nonexistent-project');
+    const status = renderStatus(view, true);
+    expect(status).toMatch(/ {2}t2 +pending +t2\n {4}waits for t1, which holds src\/app\.ts\n/);
+    expect(status).not.toMatch(/t3 +pending +t3\n {4}waits/);
+    expect(view.team?.files?.get('t2')).toEqual(['src/app.ts', 'src/b.ts']);
   });
 });

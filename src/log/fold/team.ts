@@ -44,11 +44,18 @@ export interface TeamFacts {
   shutdowns: Map<string, { at: string; by: string }>;
   /** Each assigned task's blockedBy, for the task list. */
   blockedBy: Map<string, string[]>;
+  /** The files the plan gave each task that named some (issue 38): for the task list and the status's waits. */
+  files?: Map<string, string[]>;
 }
 
 // The team facts of a run with no event yet.
 export function newTeamFacts(): TeamFacts {
   return { keys: new Set(), messages: [], reads: new Map(), notes: new Map(), reservations: [], overlaps: [], shutdowns: new Map(), blockedBy: new Map() };
+}
+
+function noteTask(team: TeamFacts, id: string, task: { blockedBy?: string[]; files?: string[] }): void {
+  team.blockedBy.set(id, task.blockedBy ?? []);
+  if (task.files?.length) (team.files ??= new Map()).set(id, task.files);
 }
 
 // Folds one event of issue 28's block; other events change nothing here.
@@ -73,10 +80,10 @@ export function applyTeamFact(team: TeamFacts, event: TeamEvent): void {
       team.shutdowns.set(`${event.task_id}#${event.attempt}`, { at: event.at, by: event.by });
       break;
     case 'task_assigned':
-      if (event.task) team.blockedBy.set(event.task_id, event.task.blockedBy ?? []);
+      if (event.task) noteTask(team, event.task_id, event.task);
       break;
     case 'tasks_assigned':
-      for (const task of event.tasks) team.blockedBy.set(task.task_id, task.task.blockedBy ?? []);
+      for (const task of event.tasks) noteTask(team, task.task_id, task.task);
       break;
     default:
       break;

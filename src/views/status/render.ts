@@ -1,4 +1,5 @@
 // Renders a run's view for a person.
+import { sharedClaim } from '../../../machines/ownership.js';
 import type { AttemptView, RunView } from '../../log/fold/fold.js';
 import { terminalLine } from '../../sys/terminal-text.js';
 import { raiseCommand, spentParts } from '../../log/budget-hint.js';
@@ -61,6 +62,8 @@ export function renderStatus(view: RunView, driven: boolean, pending: PendingReq
     const title = task.title;
     lines.push(`  ${task.id.padEnd(18)} ${task.status.padEnd(9)}${title ? ` ${oneLine(title)}` : ''}`.trimEnd());
     for (const attempt of task.attempts) lines.push(`    ${describeAttempt(attempt)}`);
+    const wait = task.status === 'pending' ? waitLine(view, task.id) : undefined;
+    if (wait) lines.push(`    ${wait}`);
   }
   const team = teamLines(view);
   if (team.length) lines.push('team:', ...team.map((line) => `  ${line}`));
@@ -72,6 +75,19 @@ export function renderStatus(view: RunView, driven: boolean, pending: PendingReq
     for (const a of view.approvals) lines.push(`  ${a.stage} ${a.artifact} by ${a.by} at ${a.approved_at}${a.stale ? ` — STALE: ${a.staleReason}` : ''}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+// A pending task whose files a running task holds (machines/ownership.ts): it waits for that one.
+function waitLine(view: RunView, id: string): string | undefined {
+  const files = view.team?.files;
+  const mine = files?.get(id);
+  if (!mine) return undefined;
+  for (const other of view.tasks) {
+    if (other.status !== 'running' || other.id === id) continue;
+    const shared = sharedClaim(mine, files!.get(other.id));
+    if (shared) return `waits for ${other.id}, which holds ${oneLine(shared[1])}`;
+  }
+  return undefined;
 }
 
 // The stages whose attempts come before the plan's tasks, in the order a run goes through them.
