@@ -10,7 +10,7 @@ const resultFields = {
 };
 
 export const TOOLS = {
-  team_tasks: { description: 'The team\'s task list: id, title, status, owner (worker) and blockedBy of every task of the run.', args: {} },
+  team_tasks: { description: 'The team\'s task list: id, title, status, owner (worker), blockedBy and (where the plan named them) the files of every task of the run.', args: {} },
   team_message: {
     description: 'Send one message: to "lead" (the person running the team), to a teammate ("worker-2"), or to a task id (read by whoever works on it, and by its next attempt). Keep it short. Set question when you need an answer.',
     args: { to: z.string().min(1).max(128), text: z.string().min(1), question: z.boolean().optional() },
@@ -18,7 +18,7 @@ export const TOOLS = {
   team_inbox: { description: 'The messages for you since your last look.', args: {} },
   team_progress: { description: 'A short note of what you are doing now. Call it every few minutes on long work: it shows you are working, not wedged.', args: { text: z.string().min(1) } },
   team_reserve: {
-    description: 'Reserve the files you are about to change (paths relative to the project). The answer says which are already reserved, and by whom: coordinate with them before changing those.',
+    description: 'Reserve the files you are about to change (paths relative to the project). The answer says which are already reserved, and by whom: coordinate with them before changing those. Until your attempt ends, no task that would change your reserved files starts.',
     args: { files: z.array(z.string().min(1)).min(1).max(64) },
   },
   team_done: {
