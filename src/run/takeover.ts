@@ -57,7 +57,7 @@ export async function takeOver(store: RunStore, runId: string, project: ProjectC
       config,
       configFile,
       progress,
-      ...(({ mode, keepPanes }) => ({ mode, keepPanes }))(face.workers(started)),
+      ...face.workers(started),
       workers: started.workers,
       run: read.run,
       folded: { st, names: read.eventNames ?? read.events.map((e) => e.file) },
