@@ -64,6 +64,15 @@ export function makeSimProject(scenario: string | object, config: Record<string,
   };
 }
 
+// Whether the latest run of `project` started an attempt of `task`; false while it has no readable run yet.
+export function hasSpawned(project: Pick<SimProject, 'readRun'>, task: string): boolean {
+  try {
+    return eventsOf(project.readRun().events, 'attempt_spawned').some((e) => e.task_id === task);
+  } catch {
+    return false;
+  }
+}
+
 // The events of one name, in the order written.
 export function eventsOf<N extends EventName>(events: RunEvents, name: N): Array<EventOf<N> & { file: string }> {
   return events.filter((e) => e.event === name) as unknown as Array<EventOf<N> & { file: string }>;

@@ -13,7 +13,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeProjects } from '../helpers/project.js';
-import { eventsOf } from '../helpers/sim-project.js';
+import { eventsOf, hasSpawned } from '../helpers/sim-project.js';
+import { waitFor } from '../helpers/recovery-wait.js';
 import { GIT_ENV, makeGitProject, type GitProject } from '../helpers/git-project.js';
 import { CLI, runTeam } from '../helpers/team.js';
 
@@ -152,14 +153,7 @@ describe('the fence around every worker', () => {
     const home = scratchHome();
     const env = { ...GIT_ENV, TEAM_SIM_LEDGER: project.ledgerFile, HOME: home };
     const first = execa(process.execPath, [CLI, '2:executor', 'resumed without the fence', '--agent', 'sim'], { cwd: project.dir, env, reject: false, stdin: 'ignore' });
-    const spawned = () => {
-      try {
-        return eventsOf(project.readRun().events, 'attempt_spawned').some((e) => e.task_id === 't1');
-      } catch {
-        return false;
-      }
-    };
-    for (let i = 0; i < 1200 && !spawned(); i += 1) await sleep(50);
+    await waitFor('t1 spawned', () => hasSpawned(project, 't1'));
     first.kill('SIGKILL');
     await first;
     expect(eventsOf(project.readRun().events, 'run_started')[0]!.fence).toEqual({ on: true });

@@ -5,10 +5,10 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeProjects } from '../helpers/project.js';
-import { eventsOf } from '../helpers/sim-project.js';
+import { eventsOf, hasSpawned } from '../helpers/sim-project.js';
+import { waitFor } from '../helpers/recovery-wait.js';
 import { GIT_ENV, makeGitProject, type GitProject } from '../helpers/git-project.js';
 import { runTeam } from '../helpers/team.js';
 
@@ -70,14 +70,7 @@ describe('isolation none: the user\'s checkout saved at the start, and team rest
     const home = mkdtempSync(join(tmpdir(), 'teamline-restore-home-'));
     homes.push(home);
     const running = team(project, home, '1:executor', 'hold the checkout', '--agent', 'sim');
-    const spawned = () => {
-      try {
-        return eventsOf(project.readRun().events, 'attempt_spawned').some((e) => e.task_id === 't1');
-      } catch {
-        return false;
-      }
-    };
-    for (let i = 0; i < 1200 && !spawned(); i += 1) await sleep(50);
+    await waitFor('t1 spawned', () => hasSpawned(project, 't1'));
     const early = await team(project, home, 'restore');
     expect(early.exitCode).toBe(2);
     expect(early.stderr).toContain(`team restore: run ${project.readRun().runId} is still running in your checkout; cancel it first`);
