@@ -1,33 +1,8 @@
-// What a running attempt spent so far (spend-read.ts), logged as attempt_spend when it changes and
-// checked against the run's budget; over the attempt's own cap, the watchdog stops it.
-import { join } from 'node:path';
-import type { AttemptInput } from '../../machines/types.js';
-import type { AgentAdapter, AgentConfig, SpendSoFar } from '../../workers/types.js';
-import { OUTPUT_FILE } from '../../workers/wrapper.js';
+// What a running attempt spent so far (spend-read.ts, as the watch reads it: execute.ts), logged as
+// attempt_spend when it changes and checked against the run's budget.
+import type { SpendSoFar } from '../../workers/types.js';
 import { checkBudgetSoon, type BudgetParts } from '../session/budget.js';
 import type { TeamEvent } from '../log/schema.js';
-import { SpendReader } from './spend-read.js';
-
-export class SpendWatch {
-  private readonly reader: SpendReader;
-
-  constructor(
-    private readonly run: BudgetParts,
-    private readonly input: AttemptInput,
-    adapter: AgentAdapter,
-    agent: AgentConfig,
-    dir: string,
-  ) {
-    this.reader = new SpendReader(adapter, input.agent, agent, join(dir, OUTPUT_FILE));
-  }
-
-  // One look at the output; returns why the attempt must stop (over its own cap), if it must.
-  look(): string | undefined {
-    const { changed, over } = this.reader.look();
-    if (changed) recordSpend(this.run, this.input, changed);
-    return over;
-  }
-}
 
 // The attempt's spend so far in the log (with the worker's report it came from, on the PostgreSQL
 // store), then the budget checked; returns the event appended.

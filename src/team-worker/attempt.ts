@@ -1,5 +1,6 @@
 // One attempt on a worker: run as the orchestrator runs it (the attempt folder, the prompt, the
-// adapter's command, the process backend's own process group), under a lease, with its reports.
+// adapter's command, the process backend's own process group, the one watch of src/attempt/execute.ts),
+// under a lease, with its reports.
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getAdapter } from '../../workers/adapters/index.js';
@@ -7,11 +8,13 @@ import { escapeeMarker, stopEscapees } from '../../workers/escapees.js';
 import { killServer } from '../../workers/tmux/index.js';
 import { sim } from '../../workers/sim/adapter.js';
 import { fenceAttempt } from '../isolation/fence.js';
-import type { AgentAdapter, CliRetry, LaunchSpec, WorkerExit, WorkerHandle } from '../../workers/types.js';
+import type { AgentAdapter, LaunchSpec, WorkerExit } from '../../workers/types.js';
 import { OUTPUT_FILE, readExitRecord } from '../../workers/wrapper.js';
 import { recordLaunch } from './leftovers.js';
-import { usageOf, watchLife, watchOutputTail, watchSessionId } from './usage.js';
-import { watchSpend, type SpendWatcher } from './spend.js';
+import { usageOf } from './usage.js';
+import { SpendSender } from './spend.js';
+import { executeAttempt, type Execution } from '../attempt/execute.js';
+import { SpendReader } from '../attempt/spend-read.js';
 import { readBoundedOutput } from '../attempt/output.js';
 import { readResultFile } from '../domain/result.js';
 import { teamServerFor } from '../attempt/prepare/team-server.js';
@@ -47,20 +50,18 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
   const { job } = taken;
   const ref = { runId: job.runId, taskId: job.taskId, attempt: job.attempt };
   const name = `${job.runId} ${job.taskId} a${job.attempt}`;
-  let handle: WorkerHandle | undefined;
-  let session: { stop(): void } | undefined;
-  let tail: { stop(): void } | undefined;
+  let execution: Execution | undefined;
   let stopped: string | undefined;
   let lost: string | undefined;
-  let cap: NodeJS.Timeout | undefined;
-  let silence: { stop(): void } | undefined;
   let relay: CallRelay | undefined;
-  let spend: SpendWatcher | undefined;
+  let spend: SpendSender | undefined;
   // The agent runs as the orchestrator would run it: its own process group, or a pane when its config says tmux.
   const backend = job.agent.tmux ? ctx.tmux : ctx.backend;
+  const report = (kind: Parameters<typeof writeReport>[3], body: object) => writeReport(ctx.store, ref, ctx.holder.workerId, kind, body);
+  // A stop asked before the agent started is done once it has.
   const stop = async (reason: string) => {
     stopped ??= reason;
-    if (handle) await backend.stop(handle, { graceMs: STOP_GRACE_MS });
+    await execution?.stop(reason, STOP_GRACE_MS);
   };
   const lease = keepLease(() => renewLease(ctx.store, job, ctx.holder), ctx.holder.ttlMs, takenAt, (reason) => {
     lost = reason;
@@ -90,52 +91,46 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
       }
       if (job.agent.tmux) ctx.tmuxRuns.set(job.runId, (ctx.tmuxRuns.get(job.runId) ?? 0) + 1);
       relay = relayCalls(ctx.store, job.runId, relaySite(job, spec.cwd, spec.attemptDir, join(spec.attemptDir, 'result.json')), (error) => ctx.say(`a team tool call of ${name} was not relayed: ${error.message}`));
-      handle = await backend.launch(spec, (launched) => recordLaunch(spec.attemptDir, ctx.holder.workerId, launched));
-      if (stopped) await stop(stopped);
-      // The run's cap on an attempt's wall-clock time holds on this machine as on the writer's, and
-      // so does its watchdog's kill of an attempt that shows no sign of life.
-      if (job.capMs !== undefined) {
-        const capMs = job.capMs;
-        cap = setTimeout(() => void stop(`attempt cap: ran over the ${Math.round(capMs / 1000)}s allowed for ${job.stage} (team.attemptTimeoutMs); killed`), Math.max(0, capMs - (Date.now() - takenAt)));
-      }
-      if (job.silenceMs !== undefined) {
-        const stall = job.stallMs === undefined ? undefined : { ms: job.stallMs, onStall: (silentMs: number) => void writeReport(ctx.store, ref, ctx.holder.workerId, 'stalled', { silent_ms: silentMs }).catch(() => false) };
-        // A rate limit its CLI retries itself is reported once an episode: the writer tells it and slows the agent's other attempts.
-        const retrying = (retry: CliRetry) => {
-          ctx.say(`⟳ ${name}: ${job.agentName} is retrying a rate limit (${retry.reason})`);
-          void writeReport(ctx.store, ref, ctx.holder.workerId, 'retrying', { reason: retry.reason, ...(retry.n !== undefined && { n: retry.n }), ...(retry.max !== undefined && { max: retry.max }), ...(retry.delayMs !== undefined && { delay_ms: retry.delayMs }) }).catch(() => false);
-        };
-        silence = watchLife(spec.attemptDir, adapter, job.silenceMs, (reason) => void stop(reason), stall, retrying);
-      }
-      ctx.say(`▶ ${name} started (pid ${handle.pid})`);
-      await writeReport(ctx.store, ref, ctx.holder.workerId, 'spawned', { handle, host: ctx.holder.host, attemptDir: spec.attemptDir }).catch(() => false);
-      session = watchSessionId(adapter, join(spec.attemptDir, OUTPUT_FILE), (id) => void writeReport(ctx.store, ref, ctx.holder.workerId, 'usage', { session_id: id }).catch(() => false));
-      tail = watchOutputTail(join(spec.attemptDir, OUTPUT_FILE), (line) => void writeReport(ctx.store, ref, ctx.holder.workerId, 'output-tail', { line }).catch(() => false));
-      spend = watchSpend(adapter, job.agentName, job.agent, join(spec.attemptDir, OUTPUT_FILE), (body) => writeReport(ctx.store, ref, ctx.holder.workerId, 'spend', body), (reason) => {
-        ctx.say(`■ ${name}: ${reason}`);
-        void stop(reason);
-      });
-      const exit = await backend.wait(handle, spec);
-      // Its last look at the output (a retry in its last lines) is reported before its end is.
-      silence?.stop();
+      const launched = await backend.launch(spec, (at) => recordLaunch(spec.attemptDir, ctx.holder.workerId, at));
+      spend = new SpendSender((body) => report('spend', body));
+      // The one watch of an attempt (src/attempt/execute.ts), as on the writer's machine: the run's cap
+      // on an attempt's wall-clock time counts from when the job was taken; what it sees goes to the
+      // writer as reports, which it records in the run's log.
+      execution = executeAttempt(
+        { backend, handle: launched, spec, adapter, stage: job.stage, spend: new SpendReader(adapter, job.agentName, job.agent, join(spec.attemptDir, OUTPUT_FILE)), since: Date.now(), capFrom: takenAt, ...(job.capMs !== undefined && { capMs: job.capMs }), ...(job.stallMs !== undefined && { stallMs: job.stallMs }), ...(job.silenceMs !== undefined && { silenceMs: job.silenceMs }) },
+        {
+          halt: (graceMs) => backend.stop(launched, { graceMs }),
+          stalled: (silentMs) => void report('stalled', { silent_ms: silentMs }).catch(() => false),
+          // A rate limit its CLI retries itself is reported once an episode: the writer tells it and slows the agent's other attempts.
+          retrying: (retry, first) => {
+            if (!first) return;
+            ctx.say(`⟳ ${name}: ${job.agentName} is retrying a rate limit (${retry.reason})`);
+            void report('retrying', { reason: retry.reason, ...(retry.n !== undefined && { n: retry.n }), ...(retry.max !== undefined && { max: retry.max }), ...(retry.delayMs !== undefined && { delay_ms: retry.delayMs }) }).catch(() => false);
+          },
+          sessionId: (id) => void report('usage', { session_id: id }).catch(() => false),
+          spent: (so) => spend?.offer(so),
+          tail: (line) => void report('output-tail', { line }).catch(() => false),
+          stopping: (reason) => ctx.say(`■ ${name}: ${reason}`),
+          broken: (error) => ctx.say(`■ ${name}: its watch stopped: ${error.message}`),
+        },
+      );
+      if (stopped) void execution.stop(stopped, STOP_GRACE_MS).catch(() => undefined);
+      ctx.say(`▶ ${name} started (pid ${launched.pid})`);
+      await report('spawned', { handle: launched, host: ctx.holder.host, attemptDir: spec.attemptDir }).catch(() => false);
+      const exit = await execution.exit;
+      if (exit.stopped) stopped ??= exit.reason;
       await relay.close();
-      session.stop();
-      tail.stop();
       // Its last spend report is written before the end's usage, which supersedes it.
       await spend.stop();
-      await stopEscapees(escapeeMarker(job.runId, job.taskId, job.attempt, handle));
+      await stopEscapees(escapeeMarker(job.runId, job.taskId, job.attempt, launched));
       const code = tree ? await tree.finish(stopped ? 'stopped' : 'ended').catch((error: Error) => ({ pushed: false, error: error.message })) : undefined;
       // The lease is kept while the report is written: a store that is down for a while loses nothing.
-      if (!lost) await finish(ctx, taken, spec, adapter, { ...exit, stopped: stopped !== undefined, ...(stopped && { reason: stopped }) }, () => lost !== undefined, code);
+      if (!lost) await finish(ctx, taken, spec, adapter, exit, () => lost !== undefined, code);
       lease.stop();
       if (lost) return void (await failJob(ctx.boss, taken, lost).catch(() => undefined));
       ctx.say(`■ ${name} finished (${exit.signal ?? `exit ${exit.exitCode}`}${stopped ? `, stopped: ${stopped}` : ''})`);
     } finally {
       await relay?.close();
-      if (cap) clearTimeout(cap);
-      silence?.stop();
-      session?.stop();
-      tail?.stop();
       await spend?.stop();
       lease.stop();
       if (job.agent.tmux) await releaseTmux(ctx, job.runId);
