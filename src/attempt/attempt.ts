@@ -1,11 +1,11 @@
 // Runs one attempt, "reconcile or start", keyed by run + task + attempt: a fresh dispatch starts a
 // worker; after a restart the recorded worker is re-adopted, its result adopted, or the attempt
 // is recorded interrupted. Never starts the same attempt twice.
-import { mkdir, writeFile } from 'node:fs/promises';
 import type { AttemptInput } from '../../machines/types.js';
 import type { AgentAdapter, AgentConfig, LaunchSpec, WorkerBackend, WorkerHandle } from '../../workers/types.js';
 import { permissionFor } from '../../workers/adapters/permissions.js';
-import { escapeeMarker, stopEscapees, stopRunLeftovers } from '../../workers/escapees.js';
+import { stopRunLeftovers } from '../../workers/escapees.js';
+import { stopAttemptEscapees } from './execute.js';
 import { elsewhere } from '../sys/proc.js';
 import { resolveAttemptAgent } from './prepare/agents.js';
 import { adoptUnrecorded, workerMayHaveStarted } from './adopt.js';
@@ -21,7 +21,7 @@ import { watchWorker } from './watchdog.js';
 import { openDesk } from '../team-tools/desk.js';
 import { askToolsFirst } from './ask-tools.js';
 import { messagesTo } from '../log/fold/team.js';
-import { ANSWER_MS, writeToolsContext } from '../team-tools/context.js';
+import { prepareLaunch } from './prepare/launch.js';
 import type { Stage } from '../../workers/types.js';
 import { earlierAttempt } from './prepare/earlier.js';
 import { fenceAttempt } from '../isolation/fence.js';
@@ -72,16 +72,16 @@ async function runLocalAttempt(session: RunSession, input: AttemptRequest, signa
   // cancelled one is recorded, and once a finished one is, so that the worker's next task need not
   // wait for the look at /proc, which attempts that end within ESCAPEES_GATHER_MS share. The run
   // ends only once they are stopped; a takeover stops those a crash left in between (drive.ts).
-  const marker = escapeeMarker(session.runId, input.taskId, input.attempt, handle);
+  const escapees = (gatherMs = 0) => stopAttemptEscapees(session.runId, input.taskId, input.attempt, handle, gatherMs);
   if (exit.stopped && signal.aborted) {
-    await stopEscapees(marker);
+    await escapees();
     return finishInterrupted(session, input, `${whatStopped(session)} (${exit.reason ?? 'worker ended'})`);
   }
   // This attempt is counted: others are under way when the count is above one.
   const gatherMs = underWay.get(session)! > 1 ? ESCAPEES_GATHER_MS : 0;
   const concluded = concludeAttempt(session, input, files, adapter, exit, recovered);
   // Tracked before the end is recorded, so the run's end (which waits for what is tracked) cannot come first.
-  const stop = concluded.catch(() => undefined).then(() => stopEscapees(marker, gatherMs));
+  const stop = concluded.catch(() => undefined).then(() => escapees(gatherMs));
   void session.cancel.track(stop.catch((error: unknown) => session.log.warn({ err: error, task: input.taskId, attempt: input.attempt }, 'escaped descendants not looked for')));
   await concluded;
 }
@@ -102,17 +102,13 @@ export function stopFinishedLeftovers(session: RunSession): Promise<number> {
 }
 
 async function startWorker(session: RunSession, input: AttemptInput, files: AttemptFiles, spec: LaunchSpec, backend: WorkerBackend, adapter: AgentAdapter, agent: AgentConfig): Promise<WorkerHandle> {
-  // On the thread pool: many attempts start at once, and the file system's journal may make each wait.
-  await mkdir(files.dir, { recursive: true });
   const handoffTexts = handoffTextsOf(session, input.handoffs.map((h) => h.path));
   const teamServer = teamServerFor(agent, adapter, files.dir);
   const messages = messagesTo(session.events.fold.state.team, input.taskId);
   const workDir = session.isolation.workDir(input.stage, input.worker);
   const earlier = input.attempt > 1 ? await earlierAttempt(session.events.fold.state.tasks.get(input.taskId), input.attempt, workDir, session.runId) : undefined;
   const prompt = buildPrompt({ input, config: session.config, configFile: session.configFile, projectDir: workDir, resultFile: files.resultFile, handoffTexts, workers: session.workers, messages, teamTools: teamServer !== undefined, ...(earlier && { earlier }) });
-  await writeFile(files.promptFile, prompt);
-  writeToolsContext(files.dir, { run_id: session.runId, task_id: input.taskId, attempt: input.attempt, worker: input.worker, stage: input.stage, answer_ms: ANSWER_MS });
-  spec.command = adapter.build({ prompt, promptFile: files.promptFile, resultFile: files.resultFile, projectDir: session.projectDir, agent, stage: input.stage, permission: permissionFor(agent, input.stage), teamServer });
+  await prepareLaunch(spec, { prompt, stage: input.stage, agent, adapter, permission: permissionFor(agent, input.stage) });
   await fenceAttempt(session.config.team.fence, spec, adapter, session.config.team.fenceWritable);
   const handle = await backend.launch(spec, (launched) => {
     session.registry.record(input.taskId, input.attempt, launched);

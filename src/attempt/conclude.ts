@@ -1,13 +1,11 @@
 // Turns a worker's end into the log's facts: usage, the stage's payload, then task_finished.
-import { join } from 'node:path';
 import { findPlanProblem } from '../../machines/plan.js';
 import type { AttemptInput } from '../../machines/types.js';
 import type { AgentAdapter, AgentReport, WorkerExit } from '../../workers/types.js';
 import { lastMeaningfulLineList, lastMeaningfulLines } from '../../workers/adapters/output-end.js';
-import { OUTPUT_FILE } from '../../workers/wrapper.js';
 import type { Limits, NewEvent } from '../log/schema.js';
 import { finishInterrupted, taskFinished, type AttemptFiles, type RecordParts } from './records.js';
-import { readBoundedOutput } from './output.js';
+import { readAttemptOutput } from './output.js';
 import { judgeResult, readResultFile, resultKindOf, type AgentResult, type ResultFileText } from '../domain/result.js';
 import { guardCliText } from '../domain/result-guard.js';
 import type { IsolationParts } from '../session/isolation.js';
@@ -33,7 +31,7 @@ export interface AttemptEnd {
 
 // Records how the attempt ended. Exit codes alone never make a success: a valid result must exist.
 export async function concludeAttempt(run: ConcludeParts, input: AttemptInput, files: AttemptFiles, adapter: AgentAdapter, exit: WorkerExit, recovered: boolean): Promise<void> {
-  await concludeEnd(run, input, adapter, { exit, output: readOutput(files.dir), result: readResultFile(files.resultFile) }, recovered);
+  await concludeEnd(run, input, adapter, { exit, output: readAttemptOutput(files.dir), result: readResultFile(files.resultFile) }, recovered);
 }
 
 // The same for an end already read (a team worker's finished report): usage, payload, task_finished.
@@ -173,10 +171,6 @@ function noteUsage(run: ConcludeParts, input: AttemptInput, report: AgentReport)
     ...(spend?.tokens ? { tokens: spend.tokens } : {}),
   });
   if (spend) checkBudgetSoon(run);
-}
-
-function readOutput(dir: string): string {
-  return readBoundedOutput(join(dir, OUTPUT_FILE));
 }
 
 // A verifier's or a reviewer's completed attempt that found fault says so beside its ✔.

@@ -7,13 +7,14 @@
 // the face's too (`halt`).
 import { closeSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AgentAdapter, CliRetry, LaunchSpec, SpendSoFar, WorkerBackend, WorkerExit, WorkerHandle } from '../../workers/types.js';
+import type { AgentAdapter, AgentConfig, CliRetry, LaunchSpec, SpendSoFar, WorkerBackend, WorkerExit, WorkerHandle } from '../../workers/types.js';
 import { OUTPUT_FILE } from '../../workers/wrapper.js';
+import { escapeeMarker, stopEscapees } from '../../workers/escapees.js';
 import { guardCliText } from '../domain/result-guard.js';
 import { lastLine } from '../sys/last-line.js';
 import { openRegularFile } from '../sys/regular-file.js';
 import { LifeSigns, lookEveryMs, silenceReason } from './life-signs.js';
-import type { SpendReader } from './spend-read.js';
+import { SpendReader } from './spend-read.js';
 
 // A stop the watch decides (cap, silence, spend, a failure) gives the agent this long after SIGINT.
 export const WATCH_GRACE_MS = 2_000;
@@ -30,8 +31,8 @@ export interface Watched {
   spec: LaunchSpec;
   adapter: AgentAdapter;
   stage: string;
-  /** Reads what it spent so far, with its own cap; none: its spend is not watched. */
-  spend?: SpendReader;
+  /** The agent whose spend is watched (its name in the config, and its config with its cap); none: not watched. */
+  spender?: { name: string; agent: AgentConfig };
   /** When its silence counts from while it has shown no sign of life (its launch). */
   since: number;
   /** Its wall-clock cap; none: no cap. */
@@ -77,6 +78,7 @@ export interface Execution {
 export function executeAttempt(w: Watched, news: AttemptNews): Execution {
   const life = new LifeSigns(w.spec.attemptDir, w.adapter, w.since);
   const outputFile = join(w.spec.attemptDir, OUTPUT_FILE);
+  const spender = w.spender && new SpendReader(w.adapter, w.spender.name, w.spender.agent, outputFile);
   let stalledTold = false;
   let sessionTold = !news.sessionId || !w.adapter.peekSessionId;
   let shownTail = '';
@@ -100,7 +102,7 @@ export function executeAttempt(w: Watched, news: AttemptNews): Execution {
       const { silentMs: silent, failure: fatal, retry, progressed } = life.look();
       if (progressed) retrying = false;
       if (retry) tell(retry);
-      const spend = w.spend?.look();
+      const spend = spender?.look();
       if (spend?.changed) news.spent?.(spend.changed);
       if (!sessionTold) sessionTold = peekSession(w.adapter, outputFile, news);
       if (news.tail && Date.now() - tailAt >= TAIL_MS) {
@@ -159,6 +161,12 @@ export function executeAttempt(w: Watched, news: AttemptNews): Execution {
       return halting !== undefined;
     },
   };
+}
+
+// Stops what the attempt's agent started that left its process group (setsid), once it ended;
+// `gatherMs`: how long to wait for other attempts' ends, to share their look at /proc.
+export function stopAttemptEscapees(runId: string, taskId: string, attempt: number, handle: WorkerHandle, gatherMs = 0): Promise<number> {
+  return stopEscapees(escapeeMarker(runId, taskId, attempt, handle), gatherMs);
 }
 
 // Tells the CLI's session id when the output's head shows it; whether it did.

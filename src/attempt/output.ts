@@ -1,5 +1,9 @@
-// Reads a worker's output.log within a bound: a chatty CLI's megabytes never sit in the orchestrator.
+// Reads a worker's output.log within a bound: a chatty CLI's megabytes never sit in the orchestrator;
+// and what an ended attempt left in its folder, as the judge reads it wherever it ran.
 import { closeSync, fstatSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+import { OUTPUT_FILE, readExitRecord, type ExitRecord } from '../../workers/wrapper.js';
+import { readResultFile, type ResultFileText } from '../domain/result.js';
 import { openRegularFile } from '../sys/regular-file.js';
 
 // Output up to this size is read whole; longer output keeps its head and its tail.
@@ -29,6 +33,22 @@ export function readBoundedOutput(file: string, limit = OUTPUT_READ_LIMIT): stri
   } finally {
     closeSync(fd);
   }
+}
+
+// The output of the attempt whose folder is `dir`, within `limit`.
+export function readAttemptOutput(dir: string, limit = OUTPUT_READ_LIMIT): string {
+  return readBoundedOutput(join(dir, OUTPUT_FILE), limit);
+}
+
+// What an ended attempt left: its result file's text, its wrapper's exit record, its output (within `limit`).
+export interface AttemptLeft {
+  result: ResultFileText;
+  exitRecord: ExitRecord | null;
+  output: string;
+}
+
+export async function attemptLeft(dir: string, limit = OUTPUT_READ_LIMIT): Promise<AttemptLeft> {
+  return { result: readResultFile(join(dir, 'result.json')), exitRecord: (await readExitRecord(dir)) ?? null, output: readAttemptOutput(dir, limit) };
 }
 
 function readRange(fd: number, position: number, length: number): Buffer {

@@ -1,6 +1,7 @@
 // What every way an attempt ends shares: where its files are, and its task_finished record.
 import { join } from 'node:path';
 import type { AttemptInput } from '../../machines/types.js';
+import { attemptFilesIn, type AttemptFiles } from './prepare/launch.js';
 import type { RunPaths } from '../log/write.js';
 import type { EventLog } from '../session/event-log.js';
 import type { Progress } from '../session/progress.js';
@@ -13,16 +14,11 @@ export interface RecordParts {
   readonly sessionIds: { session: string; parent_session: string };
 }
 
-export interface AttemptFiles {
-  dir: string;
-  promptFile: string;
-  resultFile: string;
-}
+export type { AttemptFiles };
 
 // Where an attempt's files live.
 export function attemptFiles(run: RecordParts, taskId: string, attempt: number): AttemptFiles {
-  const dir = join(run.paths.attemptsDir, taskId, `a${attempt}`);
-  return { dir, promptFile: join(dir, 'prompt.md'), resultFile: join(dir, 'result.json') };
+  return attemptFilesIn(join(run.paths.attemptsDir, taskId, `a${attempt}`));
 }
 
 // Records the attempt as interrupted: it did not finish, and it will not be started again.

@@ -1,7 +1,7 @@
 // Before the runtime records an attempt's end that its worker did not make (our error, a failed
 // adoption), the worker and what it started stop: no process of a run outlives its record.
-import { escapeeMarker, stopEscapees } from '../../workers/escapees.js';
 import { elsewhere } from '../sys/proc.js';
+import { stopAttemptEscapees } from './execute.js';
 import type { RunSession } from '../session/session.js';
 
 // Stops the attempt's recorded worker (polite request, grace, SIGTERM, SIGKILL to its group) and its escapees.
@@ -10,5 +10,5 @@ export async function stopLiveAttempt(session: RunSession, taskId: string, attem
   if (!handle || elsewhere(handle)) return;
   const backend = session.registry.backendOf(handle);
   if (await backend.isAlive(handle)) await backend.stop(handle, { graceMs: session.limits.shutdownTimeoutMs });
-  await stopEscapees(escapeeMarker(session.runId, taskId, attempt, handle));
+  await stopAttemptEscapees(session.runId, taskId, attempt, handle);
 }

@@ -1,14 +1,11 @@
 // This machine's face of the attempt's watch (execute.ts): what the watch sees goes to the run's log
 // and live lines, its stops are effects of the run (the step that asked for one is in the log first),
 // and a cancel (the signal) stops the attempt with the configured grace, at once when forced.
-import { join } from 'node:path';
 import type { AttemptInput } from '../../machines/types.js';
 import type { AgentAdapter, CliRetry, LaunchSpec, WorkerExit, WorkerHandle } from '../../workers/types.js';
-import { OUTPUT_FILE } from '../../workers/wrapper.js';
 import { attemptCapMs } from './cap.js';
 import { executeAttempt } from './execute.js';
 import { recordSpend } from './spend-watch.js';
-import { SpendReader } from './spend-read.js';
 import { resolveAgent } from './prepare/agents.js';
 import type { TeamConfig } from '../../config/schema.js';
 import type { Limits } from '../log/schema.js';
@@ -38,7 +35,7 @@ export async function watchWorker(run: WatchParts, handle: WorkerHandle, spec: L
       spec,
       adapter,
       stage: input.stage,
-      spend: new SpendReader(adapter, input.agent, resolveAgent(run.config, input.agent).agent, join(spec.attemptDir, OUTPUT_FILE)),
+      spender: { name: input.agent, agent: resolveAgent(run.config, input.agent).agent },
       since: Date.now(),
       capMs: attemptCapMs(run.config, input.stage),
       stallMs: statusCheckMs,

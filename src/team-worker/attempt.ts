@@ -1,30 +1,23 @@
 // One attempt on a worker: run as the orchestrator runs it (the attempt folder, the prompt, the
 // adapter's command, the process backend's own process group, the one watch of src/attempt/execute.ts),
 // under a lease, with its reports.
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { getAdapter } from '../../workers/adapters/index.js';
-import { escapeeMarker, stopEscapees } from '../../workers/escapees.js';
+import { executeAttempt, stopAttemptEscapees, type Execution } from '../attempt/execute.js';
+import { attemptLeft, readAttemptOutput } from '../attempt/output.js';
+import { adapterOf, attemptFilesIn, prepareLaunch } from '../attempt/prepare/launch.js';
 import { killServer } from '../../workers/tmux/index.js';
-import { sim } from '../../workers/sim/adapter.js';
 import { fenceAttempt } from '../isolation/fence.js';
 import type { AgentAdapter, LaunchSpec, WorkerExit } from '../../workers/types.js';
-import { OUTPUT_FILE, readExitRecord } from '../../workers/wrapper.js';
 import { recordLaunch } from './leftovers.js';
 import { usageOf } from './usage.js';
 import { SpendSender } from './spend.js';
-import { executeAttempt, type Execution } from '../attempt/execute.js';
-import { SpendReader } from '../attempt/spend-read.js';
-import { readBoundedOutput } from '../attempt/output.js';
-import { readResultFile } from '../domain/result.js';
-import { teamServerFor } from '../attempt/prepare/team-server.js';
 import { completeJob, failJob, renewLease, type TakenAttempt } from '../store/pg/leases.js';
 import { writeReport } from '../store/pg/reports.js';
 import type { WorkerContext } from './context.js';
 import { keepLease } from './lease.js';
 import { openAttemptTree, type AttemptTree, type GitOutcome } from './git.js';
 import { relayCalls, relaySite, type CallRelay } from './relay.js';
-import { ANSWER_MS, writeToolsContext } from '../team-tools/context.js';
 import { CALLS_DIR } from '../team-tools/calls.js';
 
 // The output a finished report carries (its head and tail): where a fenced result may be found.
@@ -77,16 +70,16 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
         // No worktree, no agent: the finished report says why, and the writer fails the attempt.
         ctx.say(`■ ${name}: ${(error as Error).message}`);
         const exit = { exitCode: null, signal: null, durationMs: 0, stopped: false, reason: `the worker could not prepare the attempt's code: ${(error as Error).message}` };
-        await finish(ctx, taken, makeSpec(ctx, taken, ctx.projectDir).spec, undefined, exit, () => lost !== undefined);
+        await finish(ctx, taken, attemptDirOf(ctx, taken), undefined, exit, () => lost !== undefined);
         return;
       }
-      const { spec, adapter } = makeSpec(ctx, taken, tree?.workDir ?? ctx.projectDir);
+      const { spec, adapter } = await makeSpec(ctx, taken, tree?.workDir ?? ctx.projectDir);
       // The fence, as on the writer's machine: a required one this machine cannot build fails the attempt.
       const unfenced = await fenceAttempt(job.fence ?? 'auto', spec, adapter, job.fenceWritable).then(() => undefined, (error: Error) => error.message);
       if (unfenced !== undefined) {
         ctx.say(`■ ${name}: ${unfenced}`);
         await tree?.finish('stopped').catch(() => undefined);
-        await finish(ctx, taken, spec, undefined, { exitCode: null, signal: null, durationMs: 0, stopped: false, reason: unfenced }, () => lost !== undefined);
+        await finish(ctx, taken, spec.attemptDir, undefined, { exitCode: null, signal: null, durationMs: 0, stopped: false, reason: unfenced }, () => lost !== undefined);
         return;
       }
       if (job.agent.tmux) ctx.tmuxRuns.set(job.runId, (ctx.tmuxRuns.get(job.runId) ?? 0) + 1);
@@ -97,7 +90,7 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
       // on an attempt's wall-clock time counts from when the job was taken; what it sees goes to the
       // writer as reports, which it records in the run's log.
       execution = executeAttempt(
-        { backend, handle: launched, spec, adapter, stage: job.stage, spend: new SpendReader(adapter, job.agentName, job.agent, join(spec.attemptDir, OUTPUT_FILE)), since: Date.now(), capFrom: takenAt, ...(job.capMs !== undefined && { capMs: job.capMs }), ...(job.stallMs !== undefined && { stallMs: job.stallMs }), ...(job.silenceMs !== undefined && { silenceMs: job.silenceMs }) },
+        { backend, handle: launched, spec, adapter, stage: job.stage, spender: { name: job.agentName, agent: job.agent }, since: Date.now(), capFrom: takenAt, ...(job.capMs !== undefined && { capMs: job.capMs }), ...(job.stallMs !== undefined && { stallMs: job.stallMs }), ...(job.silenceMs !== undefined && { silenceMs: job.silenceMs }) },
         {
           halt: (graceMs) => backend.stop(launched, { graceMs }),
           stalled: (silentMs) => void report('stalled', { silent_ms: silentMs }).catch(() => false),
@@ -122,10 +115,10 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
       await relay.close();
       // Its last spend report is written before the end's usage, which supersedes it.
       await spend.stop();
-      await stopEscapees(escapeeMarker(job.runId, job.taskId, job.attempt, launched));
+      await stopAttemptEscapees(job.runId, job.taskId, job.attempt, launched);
       const code = tree ? await tree.finish(stopped ? 'stopped' : 'ended').catch((error: Error) => ({ pushed: false, error: error.message })) : undefined;
       // The lease is kept while the report is written: a store that is down for a while loses nothing.
-      if (!lost) await finish(ctx, taken, spec, adapter, exit, () => lost !== undefined, code);
+      if (!lost) await finish(ctx, taken, spec.attemptDir, adapter, exit, () => lost !== undefined, code);
       lease.stop();
       if (lost) return void (await failJob(ctx.boss, taken, lost).catch(() => undefined));
       ctx.say(`■ ${name} finished (${exit.signal ?? `exit ${exit.exitCode}`}${stopped ? `, stopped: ${stopped}` : ''})`);
@@ -136,7 +129,7 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
       if (job.agent.tmux) await releaseTmux(ctx, job.runId);
     }
   })();
-  const attemptDir = join(ctx.folder, 'attempts', job.runId, job.taskId, `a${job.attempt}`);
+  const attemptDir = attemptDirOf(ctx, taken);
   const stopAfter = async (graceMs: number, reason: string) => {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), graceMs)));
@@ -158,18 +151,12 @@ async function releaseTmux(ctx: WorkerContext, runId: string): Promise<void> {
 // The finished report (the result file's text as the orchestrator reads it, the exit, the output),
 // then the job's completion: a job is complete only once its report committed. A store that cannot
 // be reached is tried again every TTL/4 until the lease is lost.
-async function finish(ctx: WorkerContext, taken: TakenAttempt, spec: LaunchSpec, adapter: AgentAdapter | undefined, exit: WorkerExit, isLost: () => boolean, code?: GitOutcome): Promise<void> {
+async function finish(ctx: WorkerContext, taken: TakenAttempt, attemptDir: string, adapter: AgentAdapter | undefined, exit: WorkerExit, isLost: () => boolean, code?: GitOutcome): Promise<void> {
   const { job } = taken;
   const ref = { runId: job.runId, taskId: job.taskId, attempt: job.attempt };
-  const usage = adapter && usageOf(adapter.parse(readBoundedOutput(join(spec.attemptDir, OUTPUT_FILE))));
+  const usage = adapter && usageOf(adapter.parse(readAttemptOutput(attemptDir)));
   if (usage) await writeReport(ctx.store, ref, ctx.holder.workerId, 'usage', usage).catch(() => false);
-  const body = {
-    result: readResultFile(join(spec.attemptDir, 'result.json')),
-    exit,
-    exitRecord: (await readExitRecord(spec.attemptDir)) ?? null,
-    output: readBoundedOutput(join(spec.attemptDir, OUTPUT_FILE), OUTPUT_REPORT_LIMIT),
-    ...(code && { git: code }),
-  };
+  const body = { ...(await attemptLeft(attemptDir, OUTPUT_REPORT_LIMIT)), exit, ...(code && { git: code }) };
   let written: boolean | undefined;
   while (written === undefined && !isLost()) {
     written = await writeReport(ctx.store, ref, ctx.holder.workerId, 'finished', withoutNul(body) as object).catch(async () => {
@@ -182,24 +169,25 @@ async function finish(ctx: WorkerContext, taken: TakenAttempt, spec: LaunchSpec,
   else await failJob(ctx.boss, taken, 'the finished report was refused: the lease is no longer this worker’s or the attempt ended');
 }
 
-// The attempt folder under the worker's own folder, the prompt in it, and the command the adapter builds.
-function makeSpec(ctx: WorkerContext, taken: TakenAttempt, workDir: string): { spec: LaunchSpec; adapter: AgentAdapter } {
+// The attempt's folder under the worker's own folder.
+function attemptDirOf(ctx: WorkerContext, taken: TakenAttempt): string {
   const { job } = taken;
-  const attemptDir = join(ctx.folder, 'attempts', job.runId, job.taskId, `a${job.attempt}`);
-  // A job is taken once: whatever is there is a leftover of an earlier worker on this folder.
+  return join(ctx.folder, 'attempts', job.runId, job.taskId, `a${job.attempt}`);
+}
+
+// The attempt's folder, emptied (a job is taken once: whatever is there is a leftover of an earlier
+// worker on this folder), and what its agent starts with (src/attempt/prepare/launch.ts).
+async function makeSpec(ctx: WorkerContext, taken: TakenAttempt, workDir: string): Promise<{ spec: LaunchSpec; adapter: AgentAdapter }> {
+  const { job } = taken;
+  const attemptDir = attemptDirOf(ctx, taken);
   rmSync(attemptDir, { recursive: true, force: true });
-  mkdirSync(attemptDir, { recursive: true });
-  const promptFile = join(attemptDir, 'prompt.md');
-  const resultFile = join(attemptDir, 'result.json');
+  const files = attemptFilesIn(attemptDir);
   // The writer leaves this machine's paths to it (src/remote/job.ts).
-  const prompt = job.prompt.replaceAll('{{projectDir}}', workDir).replaceAll('{{resultFile}}', resultFile);
-  writeFileSync(promptFile, prompt);
-  writeToolsContext(attemptDir, { run_id: job.runId, task_id: job.taskId, attempt: job.attempt, worker: job.worker, stage: job.stage, answer_ms: ANSWER_MS });
-  const adapter = getAdapter(job.agent.adapter, { sim });
-  if (!adapter) throw new Error(`no adapter ${job.agent.adapter}`);
-  const command = adapter.build({ prompt, promptFile, resultFile, projectDir: workDir, agent: job.agent, stage: job.stage, permission: job.permission, teamServer: teamServerFor(job.agent, adapter, attemptDir) });
-  const env = { ...job.env, TEAM_PROMPT_FILE: promptFile, TEAM_RESULT_FILE: resultFile, TEAM_PROJECT_DIR: workDir };
-  return { spec: { runId: job.runId, taskId: job.taskId, attempt: job.attempt, worker: job.worker, attemptDir, cwd: workDir, command, env }, adapter };
+  const prompt = job.prompt.replaceAll('{{projectDir}}', workDir).replaceAll('{{resultFile}}', files.resultFile);
+  const adapter = adapterOf(job.agent);
+  const env = { ...job.env, TEAM_PROMPT_FILE: files.promptFile, TEAM_RESULT_FILE: files.resultFile, TEAM_PROJECT_DIR: workDir };
+  const spec: LaunchSpec = { runId: job.runId, taskId: job.taskId, attempt: job.attempt, worker: job.worker, attemptDir, cwd: workDir, command: { file: adapter.name, args: [] }, env };
+  return { spec: await prepareLaunch(spec, { prompt, stage: job.stage, agent: job.agent, adapter, permission: job.permission }), adapter };
 }
 
 // jsonb refuses U+0000 in text: a raw NUL never belongs to valid JSON or a readable line, so it is
