@@ -7,8 +7,7 @@
 import { z } from 'zod';
 import type { AttemptInput } from '../../machines/types.js';
 import type { WorkerExit } from '../../workers/types.js';
-import { attemptJobId, attemptQueue } from '../store/pg/attempt-job.js';
-import { cancelUntakenJob } from '../store/pg/leases.js';
+import { attemptJobId, attemptQueue, cancelUntakenJob } from '../store/attempt-queue.js';
 import { resolveAgent } from '../attempt/prepare/agents.js';
 import { finishInterrupted, taskFinished } from '../attempt/records.js';
 import { concludeEnd } from '../attempt/conclude.js';

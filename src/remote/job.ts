@@ -3,7 +3,7 @@
 // left as {{projectDir}} and {{resultFile}}, which the worker fills in with its own.
 import type { AttemptInput } from '../../machines/types.js';
 import { permissionFor } from '../../workers/adapters/permissions.js';
-import type { AttemptJob } from '../store/pg/attempt-job.js';
+import type { AttemptJob } from '../store/attempt-queue.js';
 import { resolveAttemptAgent } from '../attempt/prepare/agents.js';
 import { attemptCapMs } from '../attempt/cap.js';
 import { attemptEnv } from '../attempt/prepare/env.js';

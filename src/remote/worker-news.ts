@@ -8,8 +8,7 @@
 import type { AttemptInput } from '../../machines/types.js';
 import { applyReportFact } from '../log/fold/tasks.js';
 import type { WorkerReports } from '../log/fold/types.js';
-import { readWorkerNews, type ExpiredLease, type Report } from '../store/pg/reports.js';
-import type { PgStore } from '../store/pg/store.js';
+import { readWorkerNews, type ExpiredLease, type PgStore, type Report } from '../store/attempt-queue.js';
 import { workerWord } from '../domain/worker-word.js';
 import { plausibleSpend } from '../attempt/spend-read.js';
 import { recordSpend } from '../attempt/spend-watch.js';

@@ -1,8 +1,7 @@
 // A run's writer on the PostgreSQL store: its connections (store, pg-boss, the writer lock, the
 // request listener) and the workers' news. Requests from other machines reach it by NOTIFY; a
 // cancel it records is passed on to the workers the same way.
-import { closeQueue } from '../store/pg/queue.js';
-import { lastRequestId, listenRequests, readRequests, writeRequest } from '../store/pg/requests.js';
+import { closeQueue, lastRequestId, listenRequests, readRequests, writeRequest } from '../store/attempt-queue.js';
 import type { StoreLink } from '../store/queue.js';
 import type { Logger } from '../sys/logger.js';
 import { WorkerNews, type NewsParts } from './worker-news.js';

@@ -12,8 +12,7 @@ import type { AgentAdapter, LaunchSpec, WorkerExit } from '../../workers/types.j
 import { recordLaunch } from './leftovers.js';
 import { usageOf } from './usage.js';
 import { SpendSender } from './spend.js';
-import { completeJob, failJob, renewLease, type TakenAttempt } from '../store/pg/leases.js';
-import { writeReport } from '../store/pg/reports.js';
+import { completeJob, failJob, renewLease, writeReport, type TakenAttempt } from '../store/attempt-queue.js';
 import type { WorkerContext } from './context.js';
 import { keepLease } from './lease.js';
 import { openAttemptTree, type AttemptTree, type GitOutcome } from './git.js';

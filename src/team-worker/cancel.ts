@@ -2,8 +2,7 @@
 // (the writer records them ended, which the lease renewal would also find, a quarter TTL later). So
 // does the writer's stop of one attempt (its run's budget spent, or the run failing), which nothing
 // else would end before the attempt's own end.
-import { readRequests, type RunRequest } from '../store/pg/requests.js';
-import type { PgStore } from '../store/pg/store.js';
+import { readRequests, type PgStore, type RunRequest } from '../store/attempt-queue.js';
 import type { RunningAttempt } from './attempt.js';
 
 // The longest grace a cancel request can give (team.shutdownTimeoutMs is bounded likewise).

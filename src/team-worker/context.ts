@@ -1,8 +1,7 @@
 // What every attempt of one `team worker` shares: its store connections, backends and folder.
 import type PgBoss from 'pg-boss';
 import type { WorkerBackend } from '../../workers/types.js';
-import type { LeaseHolder } from '../store/pg/leases.js';
-import type { PgStore } from '../store/pg/store.js';
+import type { LeaseHolder, PgStore } from '../store/attempt-queue.js';
 
 // What every attempt of one worker shares.
 export interface WorkerContext {

@@ -10,7 +10,7 @@ import { isAncestor } from '../git/repo.js';
 import { keepTeamOutOfGit } from '../git/team-exclude.js';
 import { serialFor } from '../git/serial.js';
 import { commitAll, listWorktrees } from '../git/worktree.js';
-import type { AttemptJob } from '../store/pg/attempt-job.js';
+import type { AttemptJob } from '../store/attempt-queue.js';
 
 // What the finished report says of the attempt's branch.
 export interface GitOutcome {

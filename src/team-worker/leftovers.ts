@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../sys/atomic.js';
 import type { WorkerHandle } from '../../workers/types.js';
 import { readRegularFile } from '../sys/regular-file.js';
-import { leaseHeld } from '../store/pg/leases.js';
+import { leaseHeld } from '../store/attempt-queue.js';
 import type { WorkerContext } from './context.js';
 
 // In each attempt folder: which worker started the agent, and its handle.

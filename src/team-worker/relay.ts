@@ -7,7 +7,7 @@ import { foldOf } from '../log/fold/fold.js';
 import { handleCall, type CallSite } from '../team-tools/answer.js';
 import { takeOpenCalls, writeAnswer, type ToolCall } from '../team-tools/calls.js';
 import { callEventKey } from '../team-tools/desk.js';
-import type { PgStore } from '../store/pg/store.js';
+import type { PgStore } from '../store/attempt-queue.js';
 
 // How often the calls folder and, while calls wait, the log are looked at.
 const POLL_MS = 200;
