@@ -6,6 +6,7 @@ import { lastMeaningfulLineList, lastMeaningfulLines } from '../../workers/adapt
 import type { Limits, NewEvent } from '../log/schema.js';
 import { finishInterrupted, taskFinished, type AttemptFiles, type RecordParts } from './records.js';
 import { readAttemptOutput } from './output.js';
+import type { AttemptPlace } from '../session/session.js';
 import { judgeResult, readResultFile, resultKindOf, type AgentResult, type ResultFileText } from '../domain/result.js';
 import { guardCliText } from '../domain/result-guard.js';
 import type { IsolationParts } from '../session/isolation.js';
@@ -17,7 +18,7 @@ import { refusedPaths } from '../../workers/fence.js';
 
 // What concluding an attempt uses of a run: its records' and isolation's parts, the project, the
 // limits it started with, and whether its attempts run on team workers.
-export type ConcludeParts = IsolationParts & RecordParts & { readonly projectDir: string; readonly limits: Limits; readonly remote?: object };
+export type ConcludeParts = IsolationParts & RecordParts & { readonly projectDir: string; readonly limits: Limits; readonly place: Pick<AttemptPlace, 'runsHere'> };
 
 type Verdict = { status: 'completed'; result: AgentResult } | { status: 'failed'; evidence: string; result?: AgentResult; retryable?: false };
 
@@ -104,7 +105,7 @@ function rateLimitedSentence(agent: string, reason: string): string {
 // would be committed and merged): its worktree, or the project. A team worker's folder is on its
 // own machine: its paths are checked against the project.
 function agentDir(run: ConcludeParts, input: AttemptInput): string {
-  return run.remote ? run.projectDir : run.isolation.workDir(input.stage, input.worker);
+  return run.place.runsHere ? run.isolation.workDir(input.stage, input.worker) : run.projectDir;
 }
 
 // "; permission denied: Bash: npm test, Write: a.txt" when the CLI refused tool calls.

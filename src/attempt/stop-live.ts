@@ -6,7 +6,7 @@ import type { RunSession } from '../session/session.js';
 
 // Stops the attempt's recorded worker (polite request, grace, SIGTERM, SIGKILL to its group) and its escapees.
 export async function stopLiveAttempt(session: RunSession, taskId: string, attempt: number): Promise<void> {
-  const handle = session.remote ? undefined : session.registry.get(taskId, attempt);
+  const handle = session.place.ownWorker(taskId, attempt);
   if (!handle || elsewhere(handle)) return;
   const backend = session.registry.backendOf(handle);
   if (await backend.isAlive(handle)) await backend.stop(handle, { graceMs: session.limits.shutdownTimeoutMs });

@@ -2,7 +2,6 @@
 // store a request from another machine.
 import { LogWriteError } from '../sys/errors.js';
 import { takeCancelRequest, unsignalledRequestWaits } from './request.js';
-import { listenForStoreCancel, passCancelOn } from '../remote/writer.js';
 import type { RunSession } from '../session/session.js';
 
 // How often the run folder is looked at for a request no signal announces.
@@ -20,18 +19,16 @@ export function listenForCancel(session: RunSession): () => void {
     session.progress.emit({ type: 'cancel.requested', by, force: forced }, `!! cancel requested by ${by}${forced ? ' (forced: no grace period)' : ''}`);
     try {
       session.events.commit({ event: 'cancel_requested', by, force: forced });
-      if (!fromStore) void session.cancel.track(session.events.settled().then(() => passCancelOn(session, by, forced)));
+      if (!fromStore) void session.cancel.track(session.events.settled().then(() => session.place.passCancelOn(by, forced)));
     } catch (error) {
       // A log that cannot be written has stopped the run already; anything else is our bug.
       if (!(error instanceof LogWriteError)) session.cancel.fail(error as Error);
     }
   };
-  const stopStoreListener = session.remote
-    ? listenForStoreCancel(session, (by, force) => request(by, force, true)).catch((error: unknown) => {
-        session.log.warn({ err: error }, 'cannot listen for cancel requests from other machines');
-        return async () => undefined;
-      })
-    : undefined;
+  const stopStoreListener = session.place.listenCancel((by, force) => request(by, force, true)).catch((error: unknown) => {
+    session.log.warn({ err: error }, 'cannot listen for cancel requests from other machines');
+    return async () => undefined;
+  });
   const fromFile = (signal: string) => {
     const asked = takeCancelRequest(session.paths.runDir);
     if (typeof asked === 'string') request(signal, false);
@@ -56,6 +53,6 @@ export function listenForCancel(session: RunSession): () => void {
     process.off('SIGINT', onInt);
     process.off('SIGTERM', onTerm);
     process.off('SIGHUP', onHup);
-    void stopStoreListener?.then((stop) => stop());
+    void stopStoreListener.then((stop) => stop());
   };
 }

@@ -13,6 +13,7 @@ import { finishInterrupted, taskFinished } from '../attempt/records.js';
 import { concludeEnd } from '../attempt/conclude.js';
 import { guardCliText } from '../domain/result-guard.js';
 import type { RunSession } from '../session/session.js';
+import type { StoreLink } from '../store/queue.js';
 import type { RemoteEnd } from './worker-news.js';
 import { workerWord } from '../domain/worker-word.js';
 import { newsOf, passStopOn } from './writer.js';
@@ -28,8 +29,7 @@ const finishedBody = z.object({
 });
 
 // The effect behind runAttempt when a team worker runs the attempt.
-export async function runRemoteAttempt(session: RunSession, input: AttemptInput, signal: AbortSignal): Promise<void> {
-  const remote = session.remote!;
+export async function runRemoteAttempt(session: RunSession, remote: StoreLink, input: AttemptInput, signal: AbortSignal): Promise<void> {
   const news = newsOf(remote);
   const waiting = news.waitFor(input);
   try {
@@ -45,7 +45,7 @@ export async function runRemoteAttempt(session: RunSession, input: AttemptInput,
       // in the fold once the log is durable up to now.
       await session.events.settled();
       const st = session.events.fold.state;
-      if (st.status !== 'cancelling') await passStopOn(session, input, st.spend?.exceeded ?? 'the run stopped it');
+      if (st.status !== 'cancelling') await passStopOn(remote, session, input, st.spend?.exceeded ?? 'the run stopped it');
       else if (!session.cancel.force && usedTools(session, input)) {
         session.events.append({ event: 'team_shutdown_requested', task_id: input.taskId, attempt: input.attempt, worker: input.worker, by: 'cancel' });
         void session.events.settled();

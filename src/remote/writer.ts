@@ -11,8 +11,8 @@ import { WorkerNews, type NewsParts } from './worker-news.js';
 const NEWS = new WeakMap<StoreLink, WorkerNews>();
 
 // Starts the workers' news of a session on the store.
-export function startNews(session: NewsParts & { remote?: StoreLink }): void {
-  if (session.remote) NEWS.set(session.remote, new WorkerNews(session, session.remote.store));
+export function startNews(session: NewsParts, link: StoreLink): void {
+  NEWS.set(link, new WorkerNews(session, link.store));
 }
 
 // The workers' news of a session on the store (startNews made it).
@@ -23,10 +23,9 @@ export function newsOf(link: StoreLink): WorkerNews {
   return news;
 }
 
-// What of the run's session a cancel request needs: the writer's hold on the store, the run, its log,
-// and the grace an attempt with the team tools gets to end itself (team.shutdownTimeoutMs).
+// What of the run's session a cancel request needs: the run, its log, and the grace an attempt with
+// the team tools gets to end itself (team.shutdownTimeoutMs).
 interface WriterParts {
-  remote?: StoreLink;
   runId: string;
   log: Logger;
   config?: { team: { shutdownTimeoutMs: number } };
@@ -37,24 +36,19 @@ const OWN = `writer pid ${process.pid}`;
 
 // Tells the run's workers to stop its attempts (a requests row and its NOTIFY); a failure is logged:
 // their leases still end the attempts once the log has ended them.
-export async function passCancelOn(session: WriterParts, by: string, force: boolean): Promise<void> {
-  const remote = session.remote;
-  if (!remote) return;
-  await writeRequest(remote.store, session.runId, 'cancel', { by, force, from: OWN, ...(session.config && { grace_ms: session.config.team.shutdownTimeoutMs }) }).catch((error: unknown) => session.log.warn({ err: error }, 'the cancel request for the workers was not written'));
+export async function passCancelOn(link: StoreLink, session: WriterParts, by: string, force: boolean): Promise<void> {
+  await writeRequest(link.store, session.runId, 'cancel', { by, force, from: OWN, ...(session.config && { grace_ms: session.config.team.shutdownTimeoutMs }) }).catch((error: unknown) => session.log.warn({ err: error }, 'the cancel request for the workers was not written'));
 }
 
 // Asks the worker that runs the attempt to stop it (a requests row and its NOTIFY): the run stops it
 // with no cancel (its budget spent, the run failing). A failure is logged: the attempt then ends on its own.
-export async function passStopOn(session: WriterParts, attempt: { taskId: string; attempt: number }, reason: string): Promise<void> {
-  const remote = session.remote;
-  if (!remote) return;
-  await writeRequest(remote.store, session.runId, 'stop', { task_id: attempt.taskId, attempt: attempt.attempt, reason, from: OWN }).catch((error: unknown) => session.log.warn({ err: error }, 'the stop request for a worker was not written'));
+export async function passStopOn(link: StoreLink, session: WriterParts, attempt: { taskId: string; attempt: number }, reason: string): Promise<void> {
+  await writeRequest(link.store, session.runId, 'stop', { task_id: attempt.taskId, attempt: attempt.attempt, reason, from: OWN }).catch((error: unknown) => session.log.warn({ err: error }, 'the stop request for a worker was not written'));
 }
 
 // Listens for cancel requests of this run written from other machines; `onCancel` gets each one.
-export async function listenForStoreCancel(session: WriterParts, onCancel: (by: string, force: boolean) => void): Promise<() => Promise<void>> {
-  const remote = session.remote;
-  if (!remote) return async () => undefined;
+export async function listenForStoreCancel(link: StoreLink, session: WriterParts, onCancel: (by: string, force: boolean) => void): Promise<() => Promise<void>> {
+  const remote = link;
   let since = await lastRequestId(remote.store, session.runId);
   let reading = Promise.resolve();
   const read = () => {

@@ -15,10 +15,8 @@ import { settleBranches } from '../isolation/end.js';
 import { sweepStaleLocks } from '../isolation/stale-locks.js';
 import { watchCheckout } from '../isolation/watch.js';
 import { stopLeftoverGates } from '../gates/groups.js';
-import { closeNews, passCancelOn } from '../remote/writer.js';
 import { takeInbox } from '../team-tools/take.js';
 import { INBOX_KINDS } from '../team-tools/kinds.js';
-import { FileStore } from '../store/files/store.js';
 import { watchBackoffs } from './backoff.js';
 import { isBudgetStopped } from '../../machines/budget-steps.js';
 import { budgetRaised, checkBudgetSoon } from '../session/budget.js';
@@ -80,10 +78,10 @@ export async function driveRun(
       actor.send(resumeEvent(start.replay));
       if (start.cancel) {
         session.events.commit({ event: 'cancel_requested', by: start.cancel.by, force: start.cancel.force });
-        void session.cancel.track(session.events.settled().then(() => passCancelOn(session, start.cancel!.by, start.cancel!.force)));
+        void session.cancel.track(session.events.settled().then(() => session.place.passCancelOn(start.cancel!.by, start.cancel!.force)));
       } else {
         session.events.commit({ event: 'run_resumed', pid: process.pid, retry_interrupted: start.retryInterrupted });
-        if (!session.remote) fenceAtResume(session.config.team.fence, session.isolation.told.fence, (why) => session.events.commit({ event: 'fence_lost', why }), (line) => session.progress.emit({ type: 'run.unfenced' }, line));
+        if (session.place.runsHere) fenceAtResume(session.config.team.fence, session.isolation.told.fence, (why) => session.events.commit({ event: 'fence_lost', why }), (line) => session.progress.emit({ type: 'run.unfenced' }, line));
         // A run a spent quota stopped: resuming says it is back; the attempts it stopped go again.
         if (session.events.fold.state.spend?.quota) {
           const { agent, resets } = session.events.fold.state.spend.quota;
@@ -104,7 +102,7 @@ export async function driveRun(
     check(actor.getSnapshot());
   });
   const stopSignals = listenForCancel(session);
-  const stopInbox = takeInbox(session, session.remote?.store ?? new FileStore(session.projectDir, session.events.write), INBOX_KINDS);
+  const stopInbox = takeInbox(session, session.place.inbox, INBOX_KINDS);
   let ended = false;
   try {
     const result = await outcome;
@@ -131,7 +129,7 @@ export async function driveRun(
 function periodicSnapshots(session: RunSession): (snapshot: Snapshot) => void {
   let savedAt = session.events.count;
   // Snapshots are files beside a run's files; a run in PostgreSQL replays its log whole.
-  if (session.remote) return () => undefined;
+  if (!session.place.snapshots) return () => undefined;
   return (snapshot) => {
     const count = session.events.count;
     if (!snapshotDue(count, savedAt)) return;
@@ -174,7 +172,7 @@ function outcomeOf(snapshot: Snapshot): DriveOutcome | undefined {
 // A run that has not ended (a stop for a decision, our error) leaves its workers to the next takeover.
 async function cleanUp(session: RunSession, ended: boolean): Promise<void> {
   session.registry.close();
-  closeNews(session.remote);
+  session.place.close();
   if (!session.keepPanes) {
     await session.registry.killTmuxServers(session.runId, (error) => session.log.warn({ err: error }, 'tmux cleanup failed'));
   }
@@ -194,7 +192,7 @@ async function cleanUp(session: RunSession, ended: boolean): Promise<void> {
 // The run's fold and machine as it ended or stopped, saved for status and resume: a failure costs
 // only speed, never the run.
 function saveSnapshot(session: RunSession, snapshot: Snapshot): void {
-  if (session.remote) return;
+  if (!session.place.snapshots) return;
   try {
     session.events.fold.save(session.paths);
   } catch (error) {

@@ -25,7 +25,8 @@ import type { Progress } from '../session/progress.js';
 import { makeSession, type RunSession, type SessionOptions } from '../session/session.js';
 import { chooseIsolation, forRun, openIsolation } from '../isolation/start.js';
 import { fenceAtStart } from '../isolation/fence.js';
-import { closeRemote, startNews } from '../remote/writer.js';
+import { closeRemote } from '../remote/writer.js';
+import { herePlace, queuedPlace } from './place.js';
 import { chooseStoreIsolation, openStoreIsolation } from './store-isolation.js';
 import { assertGitWritable, assertRunsWritable } from './writable.js';
 
@@ -33,7 +34,7 @@ import { assertGitWritable, assertRunsWritable } from './writable.js';
 // (and of what else the writer holds).
 export interface RunHold {
   paths: RunPaths;
-  session(options: Omit<SessionOptions, 'paths' | 'log' | 'store'>): RunSession;
+  session(options: Omit<SessionOptions, 'paths' | 'log' | 'store' | 'place'>): RunSession;
   release(): Promise<void>;
 }
 
@@ -149,7 +150,7 @@ class HereFace implements RunFace {
   async hold(runId: string, command: string): Promise<RunHold> {
     const paths = this.store.paths(runId);
     const lock = await this.store.lockWriter(runId, command);
-    return { paths, session: (options) => makeSession({ ...options, paths, log: makeRunLogger(paths.logFile) }), release: () => lock.release() };
+    return { paths, session: (options) => makeSession({ ...options, paths, log: makeRunLogger(paths.logFile), place: herePlace }), release: () => lock.release() };
   }
 
   probe(paths: RunPaths, runId: string): void {
@@ -236,18 +237,16 @@ class QueuedFace implements RunFace {
   async hold(runId: string, _command: string, config: TeamConfig): Promise<RunHold> {
     const link = await this.queue.openLink(runId, config.team.storeOutageMs);
     const paths = this.store.paths(runId);
-    let session: RunSession | undefined;
     return {
       paths,
       session: (options) => {
         keepTeamOutOfGit(paths.projectDir);
         mkdirSync(paths.handoffsDir, { recursive: true });
-        const made = makeSession({ ...options, paths, log: makeRunLogger(paths.logFile), store: link });
-        startNews(made);
+        const made = makeSession({ ...options, paths, log: makeRunLogger(paths.logFile), store: link, place: queuedPlace(link) });
         void link.lock.gone.then((error) => made.cancel.fail(new LogWriteError(runId, error)));
-        return (session = made);
+        return made;
       },
-      release: () => closeRemote(session?.remote ?? link),
+      release: () => closeRemote(link),
     };
   }
 

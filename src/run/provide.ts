@@ -5,9 +5,6 @@ import { writeHandoff } from '../../handoffs/write.js';
 import { pipelineMachine } from '../../machines/pipeline.js';
 import type { AttemptInput, HandoffInput } from '../../machines/types.js';
 import type { NewEvent } from '../log/schema.js';
-import { runAttempt, type AttemptRequest } from '../attempt/attempt.js';
-import { makeAttemptJob } from '../remote/job.js';
-import { runRemoteAttempt } from '../remote/attempt.js';
 import { taskFinished } from '../attempt/records.js';
 import { stopLiveAttempt } from '../attempt/stop-live.js';
 import { LogWriteError, UsageError } from '../sys/errors.js';
@@ -19,21 +16,19 @@ import type { RunSession } from '../session/session.js';
 
 // The pipeline machine with real workers, gates, handoffs and log writes.
 export function bindMachine(session: RunSession) {
-  // Who runs an attempt, chosen once for the session: this machine, or a team worker through the store.
-  const attemptOn = session.remote ? runRemoteAttempt : runAttempt;
   return pipelineMachine.provide({
     actors: {
       runAttempt: fromPromise<void, AttemptInput>(async ({ input, signal }) => {
-        // On the PostgreSQL store the attempt's job commits with its task_started: the commit asks
-        // for it, so it is offered before anything else (the step's records flush after this start).
-        if (session.remote && !input.resumed) session.remote.sink.expectJob(input.taskId, input.attempt, () => makeAttemptJob(session, input));
+        // Where the attempt runs (this machine, or a team worker whose job commits with the task_started)
+        // is told first: the step's records flush after this start.
+        session.place.offer(input);
         // xstate starts the children of a machine's first state before it runs that state's
         // actions; one microtask later the task_started record is appended. (Stopping the worker is
         // an effect too: watchWorker awaits the log before it stops one.)
         await Promise.resolve();
         try {
           await session.events.flush();
-          await attemptOn(session, input as AttemptRequest, signal);
+          await session.place.run(input, signal);
         } catch (error) {
           // Our bug, not the agent's: the attempt fails with the error as evidence; the team goes on.
           // A log that cannot be written has already stopped the run: nothing more is recorded.
