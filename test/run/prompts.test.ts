@@ -35,14 +35,17 @@ describe('buildPrompt', () => {
   it('gives a worker with the team tools their rules just before its result: its own task only, no sub-agents or team commands, absolute paths, the tools to report, the shutdown answer', () => {
     const prompt = buildPrompt(context(true));
     const rules = prompt.slice(prompt.indexOf('## Your team tools'), prompt.indexOf('## Your result'));
-    expect(prompt.indexOf('## Your team tools')).toBeGreaterThan(prompt.indexOf('Work in the project folder'));
-    expect(rules).toContain('Claim nothing: your task is t2; work only on it');
+    expect(prompt.indexOf('## Your team tools')).toBeGreaterThan(prompt.indexOf('in the project folder named at the end'));
+    expect(rules).toContain('Claim nothing: work only on your task (named below), never on another task of the list.');
     expect(rules).toContain('Never start sub-agents or other workers, and never run `team` commands.');
-    expect(rules).toContain('Use absolute paths: the project folder is /work/project.');
+    expect(rules).toContain('Use absolute paths, in the project folder named at the end.');
     expect(rules).toContain('A shutdown request means: stop, and answer at once');
     expect(rules).toContain('Report with team_done (or team_fail');
-    // The result file stays the fallback.
-    expect(prompt).toContain('Write this JSON to the file named by $TEAM_RESULT_FILE (/work/project/.team/runs/r1/attempts/t2/a1/result.json)');
+    // The task, the folder and the result file (the fallback) are named at the end, once.
+    const attempt = prompt.slice(prompt.indexOf('## This attempt'));
+    expect(attempt).toContain('You are worker-2, the executor, on t2. Work in the project folder (/work/project).');
+    expect(attempt).toContain('to the file named by $TEAM_RESULT_FILE (/work/project/.team/runs/r1/attempts/t2/a1/result.json)');
+    expect(prompt.indexOf('## Your task: t2')).toBeGreaterThan(prompt.indexOf('## Your result'));
   });
 
   it('names the files the plan gave the task, and asks to keep to them; a task given none is told so', () => {
@@ -109,5 +112,42 @@ describe('run/prompts templates', () => {
   it('refuses a prompts key that names no template, naming the field', () => {
     const dir = projectWith({ reviewer: 'r.md' });
     expect(() => loadConfig(dir)).toThrow(`config ${join(dir, '.team', 'config.json')} is invalid:\n✖ Unrecognized key: "reviewer"\n  → at prompts`);
+  });
+});
+
+// What a provider can cache: the prefix two prompts share. teamline's own text is the prompt less the
+// task's own words (its id, title, description, acceptance, files) and the attempt's (worker, paths).
+describe('prompts a provider can cache', () => {
+  const handoffTexts = ['# Handoff: team-plan\n\n## Decided\n- t1 "parser" → worker-1\n- t2 "docs" → worker-2', '# Handoff: team-prd\n\n## Decided\n- every task has acceptance criteria'];
+  const execOf = (taskId: string, worker: string, attempt = 1, run = 'r1') =>
+    buildPrompt({
+      input: { ...INPUT, taskId, worker, attempt, def: { id: taskId, title: `write the ${taskId} part`, description: `The ${taskId} part of the tool.`, blockedBy: [], acceptance: [`${taskId} works`], files: [`src/${taskId}.ts`] }, runTask: 'build a tool that parses its input and documents it' },
+      config: configSchema.parse({}),
+      projectDir: `/work/project/.team/worktrees/${worker}`,
+      resultFile: `/work/project/.team/runs/${run}/attempts/${taskId}/a${attempt}/result.json`,
+      handoffTexts,
+      workers: 2,
+      teamTools: true,
+    });
+  const shared = (a: string, b: string) => {
+    let n = 0;
+    while (n < a.length && a[n] === b[n]) n += 1;
+    return n;
+  };
+  const ownWords = (prompt: string) => prompt.slice(prompt.indexOf('## Your task:')).length;
+
+  it('gives two workers\' exec prompts of one run a shared prefix of at least 80% of teamline\'s text: the task and the attempt come last', () => {
+    const one = execOf('t1', 'worker-1');
+    const two = execOf('t2', 'worker-2');
+    const teamlines = one.length - ownWords(one);
+    expect(shared(one, two) / teamlines).toBeGreaterThanOrEqual(0.8);
+    // Nothing of the task or the worker comes before its own section.
+    expect(shared(one, two)).toBeGreaterThanOrEqual(one.indexOf('## Your task:'));
+  });
+
+  it('keeps a task\'s prompt byte for byte up to its attempt section across its attempts (a retry, a resume)', () => {
+    const first = execOf('t1', 'worker-1', 1);
+    const retry = execOf('t1', 'worker-1', 2);
+    expect(shared(first, retry)).toBeGreaterThanOrEqual(first.indexOf('## This attempt'));
   });
 });

@@ -60,15 +60,30 @@ export function buildPrompt(ctx: PromptContext): string {
     handoffs: ctx.handoffTexts.length ? `## Handoffs so far\n\n${ctx.handoffTexts.join('\n\n')}` : '## Handoffs so far\n\nnone: this is the first stage.',
     projectDir: ctx.projectDir,
     findings: input.findings ? describeFindings(input.findings) : '- none: no explore agent ran before this plan',
-    result: resultSection(templateOf(input), ctx.resultFile),
+    result: resultSection(templateOf(input)),
+    attempt: attemptSection(input, ctx.projectDir, ctx.resultFile),
   };
   const fill = (template: string) => template.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => values[name] ?? whole);
   // The tools' rules come just before the result they report.
   if (ctx.teamTools) values.result = `${fill(readBuiltIn(WORKER_TOOLS))}${values.result}`;
-  const text = fill(readTemplate(ctx.config, ctx.configFile, templateOf(input)));
-  // What differs per attempt comes last, after what all attempts of the stage share.
-  const tail = [...(ctx.messages?.length ? [messagesSection(ctx.messages)] : []), ...(ctx.earlier ? [earlierSection(ctx.earlier)] : [])];
+  const template = readTemplate(ctx.config, ctx.configFile, templateOf(input));
+  const text = fill(template);
+  // What differs per attempt comes last, after what all attempts of the stage share (a provider
+  // caches a prompt's repeated prefix): the attempt's own section (at the end of a template that asks
+  // for a result and has no place for it), then its messages and what the attempt before it left.
+  const tail = [...(template.includes('{{result}}') && !template.includes('{{attempt}}') ? [values.attempt!] : []), ...(ctx.messages?.length ? [messagesSection(ctx.messages)] : []), ...(ctx.earlier ? [earlierSection(ctx.earlier)] : [])];
   return tail.length ? `${text.trimEnd()}\n\n${tail.join('\n\n')}\n` : text;
+}
+
+// Who does this attempt, where, and where its result goes: the prompt's last fixed section.
+function attemptSection(input: AttemptInput, projectDir: string, resultFile: string): string {
+  return [
+    '## This attempt',
+    '',
+    `You are ${input.worker}, the ${input.role}, on ${input.taskId}. Work in the project folder (${projectDir}).`,
+    `Write your result's JSON to the file named by $TEAM_RESULT_FILE (${resultFile}); if you cannot write`,
+    'files, print it as the last fenced ```json block of your answer.',
+  ].join('\n');
 }
 
 // The messages to the task, after the template (whatever template the user has).
@@ -80,13 +95,13 @@ function messagesSection(messages: TeamMessage[]): string {
 // The worker's rules when it has the team tools (config/prompts/worker-tools.md).
 const WORKER_TOOLS = 'worker-tools';
 
-function resultSection(stage: string, resultFile: string): string {
+// The result's shape, the same for every attempt of the stage (where to write it: attemptSection).
+function resultSection(stage: string): string {
   const extra = RESULT_SHAPES[stage];
   return [
     '## Your result',
     '',
-    `Write this JSON to the file named by $TEAM_RESULT_FILE (${resultFile}); if you cannot write files,`,
-    'print it as the last fenced ```json block of your answer:',
+    'When you are done, write this JSON where the end of this prompt says:',
     '',
     '```json',
     `{"status": "completed" | "failed", "summary": "...", "artifacts": ["paths you changed"], "evidence": "how you know", "next": "what should follow"${extra ? `, ${extra}` : ''}}`,
