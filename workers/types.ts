@@ -74,7 +74,7 @@ export interface AgentReport {
   finalText?: string;
   sessionId?: string;
   costUsd?: number;
-  tokens?: { input: number; output: number };
+  tokens?: Tokens;
   /** Why the CLI says it failed (error subtype, max turns, budget, ...). */
   error?: string;
   /** The CLI printed no machine record at all: its exit code and last lines are the evidence. */
@@ -98,7 +98,20 @@ export interface RateLimit {
 // What a CLI reported spending so far: totals, for the run's budget while the attempt works.
 export interface SpendSoFar {
   costUsd?: number;
-  tokens?: { input: number; output: number };
+  tokens?: Tokens;
+}
+
+// Tokens an attempt sent (input: all of them, the cached ones included) and received; `cached`: how
+// many of the input tokens the provider served from its prompt cache (absent: none reported).
+export interface Tokens {
+  input: number;
+  output: number;
+  cached?: number;
+}
+
+// `tokens` with `cached` when there are any.
+export function withCached(tokens: { input: number; output: number }, cached: number): Tokens {
+  return cached > 0 ? { ...tokens, cached } : tokens;
 }
 
 export const FAILURE_KINDS = ['not-logged-in', 'bad-key', 'quota', 'unknown-model', 'missing-provider', 'permission-refused'] as const;

@@ -49,11 +49,12 @@ export class SpendReader {
 
 // A CLI's numbers (or a worker's report of them) as the log takes them: a cost or a count that is not
 // a finite amount of zero or more is left out.
-export function plausibleSpend(spend: { costUsd?: unknown; tokens?: { input?: unknown; output?: unknown } } | undefined): SpendSoFar | undefined {
+export function plausibleSpend(spend: { costUsd?: unknown; tokens?: { input?: unknown; output?: unknown; cached?: unknown } } | undefined): SpendSoFar | undefined {
   if (!spend) return undefined;
   const amount = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n) && n >= 0;
   const costUsd = amount(spend.costUsd) ? spend.costUsd : undefined;
-  const tokens = spend.tokens && amount(spend.tokens.input) && amount(spend.tokens.output) ? { input: spend.tokens.input, output: spend.tokens.output } : undefined;
+  const cached = spend.tokens?.cached;
+  const tokens = spend.tokens && amount(spend.tokens.input) && amount(spend.tokens.output) ? { input: spend.tokens.input, output: spend.tokens.output, ...(amount(cached) && cached <= spend.tokens.input && cached > 0 && { cached }) } : undefined;
   if (costUsd === undefined && tokens === undefined) return undefined;
   return { ...(costUsd !== undefined && { costUsd }), ...(tokens && { tokens }) };
 }

@@ -146,7 +146,7 @@ export const budgetSchema = z.object({
   onExceed: z.enum(['stop', 'finish']),
 });
 export type Budget = z.infer<typeof budgetSchema>;
-const spendFields = { cost_usd: z.number().nonnegative().optional(), tokens: z.object({ input: z.number().nonnegative(), output: z.number().nonnegative() }).optional() };
+const spendFields = { cost_usd: z.number().nonnegative().optional(), tokens: z.object({ input: z.number().nonnegative(), output: z.number().nonnegative(), /** Of the input, served from the provider's prompt cache. */ cached: z.number().nonnegative().optional() }).optional() };
 
 const gitRef = { branch: z.string().min(1) };
 // A reading of the user's checkout (src/git/checkout-state.ts): HEAD, its branch, local branches, listed paths.
@@ -251,7 +251,8 @@ export const EVENT_SCHEMAS = {
     agent: z.string(),
     session_id: z.string().optional(),
     cost_usd: z.number().optional(),
-    tokens: z.object({ input: z.number(), output: z.number() }).optional(),
+    /** `cached`: of the input, the tokens the provider served from its prompt cache (absent: none reported). */
+    tokens: z.object({ input: z.number(), output: z.number(), cached: z.number().optional() }).optional(),
     /** The worker's report it was read from (PostgreSQL store): read once, counted once. */
     report: z.number().int().positive().optional(),
   }),

@@ -10,7 +10,7 @@ const RESEND_MS = 1_000;
 export interface SpendBody {
   n: number;
   cost_usd?: number;
-  tokens?: { input: number; output: number };
+  tokens?: { input: number; output: number; cached?: number };
 }
 
 // Sends the totals one report at a time, the latest until it is written: `send` resolves once it is

@@ -7,7 +7,7 @@ import type { AgentReport } from '../../workers/types.js';
 export interface UsageBody {
   session_id?: string;
   cost_usd?: number;
-  tokens?: { input: number; output: number };
+  tokens?: { input: number; output: number; cached?: number };
 }
 
 // The usage of an ended attempt from its CLI's report, or undefined when it shows none.

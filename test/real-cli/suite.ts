@@ -9,6 +9,7 @@ import type { TeamResult } from '../helpers/team.js';
 import { makeCliHome, type CliHome, type RealCli } from './clis.js';
 import { ensureRealClis } from './install.mjs';
 import { FIX_FILE, fixContent, HOSTILE_MARK, taskContent, taskFile } from './model-server/scenario.js';
+import { USAGE } from './model-server/turn.js';
 import { HANG_KEY, LIMIT_KEY, OK_KEY, OVERLOAD_KEY, QUOTA_KEY, startModelServer, type ModelServer } from './model-server/server.js';
 import { expectNoProcessLeft, markRun } from './leftovers.js';
 import { saveFixtures } from './record.js';
@@ -114,6 +115,20 @@ export function describeRealCli(cli: RealCli): void {
         const branch = `team/${run.project.runId()}`;
         for (const id of ['t1', 't2']) expect(`${run.git('show', `${branch}:${taskFile(id)}`)}\n`).toBe(taskContent(cli, id));
         expect(`${run.git('show', `${branch}:${FIX_FILE}`)}\n`).toBe(fixContent(cli));
+      });
+
+      it('counts the input its provider served from the prompt cache (the workers\' shared prefix) into the spend, and team status says what it saved', async () => {
+        const files = run.project.readRun();
+        // The server played a provider's cache: a call whose prompt prefix an earlier call sent had USAGE.cached of its input from it.
+        const cachedCalls = ctx.server.calls.filter((c) => c.cached > 0).length;
+        expect(cachedCalls).toBeGreaterThan(0);
+        const usage = eventsOf(files, 'attempt_usage').filter((e) => e.tokens !== undefined);
+        const cached = usage.reduce((n, e) => n + (e.tokens!.cached ?? 0), 0);
+        // gemini's stats also count its model router's calls, which carry no teamline prompt.
+        expect(cached).toBeGreaterThan(0);
+        expect(cached).toBeLessThanOrEqual(cachedCalls * USAGE.cached);
+        const status = await run.team(['status']);
+        expect(status.stdout).toMatch(new RegExp(`tokens \\d+ in \\(${cached} from the providers' caches, \\d+%\\)`));
       });
 
       it('runs every exec and fix attempt in its worker\'s worktree, and each writes its result file (not only the fenced answer)', () => {
@@ -252,7 +267,7 @@ export function describeRealCli(cli: RealCli): void {
       expect(stopped).toContain('`team resume` once it is back goes on');
       expect(result.stderr).toContain(`: STOPPED — ${cli}'s quota is spent (resets ${reached[0]!.resets})`);
       // No retry loop: the CLI asked its model a handful of times at most, teamline once.
-      const asked = ctx.server.calls.filter((c) => c.key === QUOTA_KEY && c.facts?.projectDir === run.project.dir).length;
+      const asked = ctx.server.calls.filter((c) => c.key === QUOTA_KEY && c.facts?.runDir === run.project.dir).length;
       expect(asked).toBeGreaterThanOrEqual(1);
       expect(asked).toBeLessThanOrEqual(2);
       // team resume takes the quota as back: the planner's attempt goes again (and meets it again).
@@ -274,7 +289,7 @@ export function describeRealCli(cli: RealCli): void {
       expect(ends.map((e) => [e.task_id, e.status])).toEqual([['plan', 'failed']]);
       expect(ends[0]!.evidence).toMatch(/cap|wall-clock|timed out|time limit/i);
       // The CLI was waiting for its model when the cap cut it off.
-      expect(ctx.server.calls.some((c) => c.key === HANG_KEY && c.facts?.projectDir === run.project.dir)).toBe(true);
+      expect(ctx.server.calls.some((c) => c.key === HANG_KEY && c.facts?.runDir === run.project.dir)).toBe(true);
       await expectNoProcessLeft(run.marker);
     }, 180_000);
 
@@ -283,7 +298,7 @@ export function describeRealCli(cli: RealCli): void {
       const started = run.start(['2:executor', 'cancelled while the model thinks', '--agent', cli]);
       // The model has the plan request (or the run ended without reaching it: then say why).
       const ended = started.result.then((r) => Promise.reject(new Error(`the run ended before its model call: ${r.stdout}\n${r.stderr}`)));
-      await Promise.race([ctx.server.waitForCall((c) => c.key === HANG_KEY && c.facts?.stage === 'team-plan' && c.facts.projectDir === run.project.dir), ended]);
+      await Promise.race([ctx.server.waitForCall((c) => c.key === HANG_KEY && c.facts?.stage === 'team-plan' && c.facts.runDir === run.project.dir), ended]);
       const cancel = await run.project.team(['cancel']);
       expect(cancel.exitCode, cancel.stderr).toBe(0);
       const result = await started.result;

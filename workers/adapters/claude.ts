@@ -2,6 +2,7 @@
 // stdin. Output: JSONL records (system/init with the session id, assistant turns with tool use,
 // api_retry notices) ending with one `{"type":"result", ...}` record.
 import type { AdapterInput, AgentAdapter, AgentCommand, AgentFailure, AgentReport, CliRetry, OutputSignals, PermissionLevel, RateLimit, SpendSoFar, TeamToolServer } from '../types.js';
+import { withCached } from '../types.js';
 import { readRateLimit } from './rate-limit.js';
 import { makeAgentCommand, makeReport } from './command-line.js';
 import { dirname, join } from 'node:path';
@@ -126,11 +127,13 @@ function claudeSpendSoFar(partialOutput: string): SpendSoFar | undefined {
   });
   if (byMessage.size === 0) return undefined;
   const tokens = { input: 0, output: 0 };
+  let cached = 0;
   for (const t of byMessage.values()) {
     tokens.input += t!.input;
     tokens.output += t!.output;
+    cached += t!.cached ?? 0;
   }
-  return { tokens };
+  return { tokens: withCached(tokens, cached) };
 }
 
 // A failed result's API status or words, as a not-retryable failure.
@@ -173,13 +176,14 @@ function describeRetry(record: JsonObject): string {
   return `API error ${String(record.error_status ?? '')} ${toText(record.error) ?? ''}, retried by claude`.replace(/\s+/g, ' ');
 }
 
-// Input counts fresh, cache-written and cache-read tokens: all of them were sent to the model.
+// Input counts fresh, cache-written and cache-read tokens: all of them were sent to the model; the
+// cache-read ones are the cached.
 function readClaudeTokens(result: JsonObject): AgentReport['tokens'] {
   const usage = toObject(result.usage);
   if (!usage) return undefined;
   const input =
     toCount(usage.input_tokens) + toCount(usage.cache_creation_input_tokens) + toCount(usage.cache_read_input_tokens);
-  return { input, output: toCount(usage.output_tokens) };
+  return withCached({ input, output: toCount(usage.output_tokens) }, toCount(usage.cache_read_input_tokens));
 }
 
 // "error_max_turns: Reached maximum number of turns (3)", or the text of a failed success.

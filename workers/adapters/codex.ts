@@ -2,6 +2,7 @@
 // Output: JSONL thread events (thread.started, item.completed, turn.completed / turn.failed, error).
 import { dirname, join } from 'node:path';
 import type { AdapterInput, AgentAdapter, AgentCommand, AgentFailure, AgentReport, CliRetry, OutputSignals, PermissionLevel, TeamToolServer } from '../types.js';
+import { withCached } from '../types.js';
 import { makeAgentCommand, makeReport } from './command-line.js';
 import { spendOf } from './spend.js';
 import { classifyFailure, describeToolCall, refusedPermission, type FailureRule } from './failures.js';
@@ -80,10 +81,11 @@ function parseCodex(output: string): AgentReport {
     if (event.type === 'item.completed' && item?.type === 'agent_message') finalText = toText(item.text);
     if (event.type === 'turn.completed') {
       const usage = toObject(event.usage);
-      tokens = {
-        input: (tokens?.input ?? 0) + toCount(usage?.input_tokens),
-        output: (tokens?.output ?? 0) + toCount(usage?.output_tokens),
-      };
+      // Its input counts the cached tokens too (cached_input_tokens are part of it).
+      tokens = withCached(
+        { input: (tokens?.input ?? 0) + toCount(usage?.input_tokens), output: (tokens?.output ?? 0) + toCount(usage?.output_tokens) },
+        (tokens?.cached ?? 0) + toCount(usage?.cached_input_tokens),
+      );
     }
     if (event.type === 'turn.completed' || event.type === 'turn.failed' || event.type === 'error') terminal = event;
     // The last classified error: codex's own words, after its reconnect notices.

@@ -2,6 +2,7 @@
 // Output: one pretty-printed JSON object {session_id, response, stats} or {session_id, error}.
 import { dirname, join } from 'node:path';
 import type { AdapterInput, AgentAdapter, AgentCommand, AgentFailure, AgentReport, OutputSignals, PermissionLevel } from '../types.js';
+import { withCached } from '../types.js';
 import { makeAgentCommand, makeReport } from './command-line.js';
 import { classifyFailure, describeToolCall, refusedPermission, type FailureRule } from './failures.js';
 import { peekJsonString, readJsonObjects, toCount, toObject, toText, type JsonObject } from './json-objects.js';
@@ -119,12 +120,14 @@ function readGeminiTokens(result: JsonObject): AgentReport['tokens'] {
   const models = toObject(toObject(result.stats)?.models);
   if (!models) return undefined;
   const tokens = { input: 0, output: 0 };
+  let cached = 0;
   for (const model of Object.values(models)) {
     const counts = toObject(toObject(model)?.tokens);
     tokens.input += toCount(counts?.prompt);
     tokens.output += toCount(counts?.candidates) + toCount(counts?.thoughts);
+    cached += toCount(counts?.cached);
   }
-  return tokens;
+  return withCached(tokens, cached);
 }
 
 // "FatalTurnLimitedError: Reached max session turns ..." from the error object.

@@ -3,6 +3,7 @@
 // step_finish (cost, tokens, reason), error; newer versions end with a `done` event.
 import { dirname, join } from 'node:path';
 import type { AdapterInput, AgentAdapter, AgentCommand, AgentFailure, AgentReport, OutputSignals, PermissionLevel, TeamToolServer } from '../types.js';
+import { withCached } from '../types.js';
 import { makeAgentCommand, makeReport } from './command-line.js';
 import { spendOf } from './spend.js';
 import { classifyFailure, describeToolCall, refusedPermission, type FailureRule } from './failures.js';
@@ -99,10 +100,10 @@ function parseOpencode(output: string): AgentReport {
       const counts = toObject(part.tokens);
       const cache = toObject(counts?.cache);
       costUsd = (costUsd ?? 0) + toCount(part.cost);
-      tokens = {
-        input: (tokens?.input ?? 0) + toCount(counts?.input) + toCount(cache?.read) + toCount(cache?.write),
-        output: (tokens?.output ?? 0) + toCount(counts?.output) + toCount(counts?.reasoning),
-      };
+      tokens = withCached(
+        { input: (tokens?.input ?? 0) + toCount(counts?.input) + toCount(cache?.read) + toCount(cache?.write), output: (tokens?.output ?? 0) + toCount(counts?.output) + toCount(counts?.reasoning) },
+        (tokens?.cached ?? 0) + toCount(cache?.read),
+      );
       lastReason = toText(part.reason);
     }
   }

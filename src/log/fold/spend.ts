@@ -8,7 +8,7 @@ import { parseLogTime } from '../time.js';
 // Cost and tokens (types.ts's UsageTotals, named here so that the two files do not import each other).
 interface UsageTotals {
   costUsd: number;
-  tokens: { input: number; output: number };
+  tokens: { input: number; output: number; cached?: number };
 }
 
 export interface SpendState {

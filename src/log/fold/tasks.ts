@@ -56,8 +56,9 @@ export function emptyTotals(): UsageTotals {
 }
 
 // Two token counts added.
-export function addTokens(a: { input: number; output: number }, b: { input: number; output: number }) {
-  return { input: a.input + b.input, output: a.output + b.output };
+export function addTokens(a: { input: number; output: number; cached?: number }, b: { input: number; output: number; cached?: number }): { input: number; output: number; cached?: number } {
+  const cached = (a.cached ?? 0) + (b.cached ?? 0);
+  return { input: a.input + b.input, output: a.output + b.output, ...(cached > 0 && { cached }) };
 }
 
 // No report yet.

@@ -40,7 +40,7 @@ export interface AttemptView {
   uncertain: boolean;
   stalled: boolean;
   costUsd: number;
-  tokens: { input: number; output: number };
+  tokens: { input: number; output: number; cached?: number };
   sessionId?: string;
 }
 
@@ -64,7 +64,8 @@ export type { ApprovalView };
 
 export interface UsageTotals {
   costUsd: number;
-  tokens: { input: number; output: number };
+  /** `cached`: of the input, served from the providers' prompt caches. */
+  tokens: { input: number; output: number; cached?: number };
 }
 
 export interface RunUsage {

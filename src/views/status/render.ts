@@ -49,7 +49,10 @@ export function renderStatus(view: RunView, driven: boolean, pending: PendingReq
   lines.push(...verifyLines(pipeline));
   if (pipeline.lastReview) lines.push(`  last review: ${pipeline.lastReview.verdict}${pipeline.lastReview.reasons.length ? ` — ${pipeline.lastReview.reasons.join('; ')}` : ''}`);
   if (view.usage.run.costUsd > 0 || view.usage.run.tokens.input > 0) {
-    lines.push(`  cost   $${view.usage.run.costUsd.toFixed(4)}, tokens ${view.usage.run.tokens.input} in / ${view.usage.run.tokens.output} out`);
+    const { input, output, cached } = view.usage.run.tokens;
+    // What the providers' prompt caches served of the input: billed at a fraction of fresh input.
+    const fromCache = cached ? ` (${cached} from the providers' caches, ${Math.round((100 * cached) / Math.max(1, input))}%)` : '';
+    lines.push(`  cost   $${view.usage.run.costUsd.toFixed(4)}, tokens ${input} in${fromCache} / ${output} out`);
   }
   lines.push(...spendLines(view.spend, Date.now()).map((line) => `  ${line}`));
   const counts = countAttempts(view.tasks);

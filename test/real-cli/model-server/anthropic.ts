@@ -3,7 +3,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Step } from './scenario.js';
 import { arrayAt, type Body, type Protocol } from './protocol.js';
-import { makeId, sendEvent, sendJson, startSse, textOf, USAGE } from './turn.js';
+import { cachedOf, makeId, sendEvent, sendJson, startSse, textOf, USAGE } from './turn.js';
 
 // claude's own tools: Write {file_path, content} and Bash {command, description}.
 function toolUse(step: Step): { name: string; input: Body } | undefined {
@@ -17,7 +17,9 @@ function answer(res: ServerResponse, step: Step, body: Body): void {
   const tool = toolUse(step);
   const block = tool ? { type: 'tool_use', id: makeId('toolu_'), name: tool.name, input: {} } : { type: 'text', text: '' };
   const stopReason = tool ? 'tool_use' : 'end_turn';
-  const usage = { input_tokens: USAGE.input, output_tokens: USAGE.output, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  // The API's input_tokens leave out the cache's: the three add up to USAGE.input.
+  const cached = cachedOf(body);
+  const usage = { input_tokens: USAGE.input - cached, output_tokens: USAGE.output, cache_creation_input_tokens: 0, cache_read_input_tokens: cached };
   const message = { id: makeId('msg_'), type: 'message', role: 'assistant', model: String(body.model), content: [] as Body[], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } };
   if (body.stream !== true) {
     const content = tool ? [{ ...block, input: tool.input }] : [{ type: 'text', text: step.kind === 'final' ? step.text : '' }];

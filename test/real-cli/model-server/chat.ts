@@ -3,7 +3,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Step } from './scenario.js';
 import { arrayAt, type Body, type Protocol } from './protocol.js';
-import { makeId, sendEvent, sendJson, startSse, textOf, USAGE } from './turn.js';
+import { cachedOf, makeId, sendEvent, sendJson, startSse, textOf, USAGE } from './turn.js';
 
 // opencode's own tools: write {filePath, content} and bash {command, description}.
 function toolCall(step: Step): { name: string; args: Body } | undefined {
@@ -16,7 +16,7 @@ function toolCall(step: Step): { name: string; args: Body } | undefined {
 function answer(res: ServerResponse, step: Step, body: Body): void {
   const tool = toolCall(step);
   const base = { id: makeId('chatcmpl-'), object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: String(body.model) };
-  const usage = { prompt_tokens: USAGE.input, completion_tokens: USAGE.output, total_tokens: USAGE.input + USAGE.output };
+  const usage = { prompt_tokens: USAGE.input, completion_tokens: USAGE.output, total_tokens: USAGE.input + USAGE.output, prompt_tokens_details: { cached_tokens: cachedOf(body) } };
   const text = step.kind === 'final' ? step.text : '';
   const toolCalls = tool ? [{ index: 0, id: makeId('call_'), type: 'function', function: { name: tool.name, arguments: JSON.stringify(tool.args) } }] : undefined;
   if (body.stream !== true) {

@@ -3,7 +3,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Step } from './scenario.js';
 import { arrayAt, type Body, type Protocol } from './protocol.js';
-import { sendEvent, sendJson, startSse, textOf, USAGE } from './turn.js';
+import { cachedOf, sendEvent, sendJson, startSse, textOf, USAGE } from './turn.js';
 
 // gemini's own tools: write_file {file_path, content} and run_shell_command {command}.
 function part(step: Step): Body {
@@ -28,7 +28,8 @@ function sample(schema: Body | undefined): unknown {
 }
 
 function answer(res: ServerResponse, step: Step, body: Body, url: URL): void {
-  const usageMetadata = { promptTokenCount: USAGE.input, candidatesTokenCount: USAGE.output, totalTokenCount: USAGE.input + USAGE.output };
+  const cached = cachedOf(body);
+  const usageMetadata = { promptTokenCount: USAGE.input, candidatesTokenCount: USAGE.output, totalTokenCount: USAGE.input + USAGE.output, ...(cached > 0 && { cachedContentTokenCount: cached }) };
   const model = /models\/([^:]+):/.exec(url.pathname)?.[1] ?? 'scripted';
   const config = (body.generationConfig ?? {}) as Body;
   if (url.pathname.endsWith(':countTokens')) return sendJson(res, 200, { totalTokens: USAGE.input });

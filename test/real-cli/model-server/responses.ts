@@ -4,7 +4,7 @@ import type { ServerResponse } from 'node:http';
 import { relative } from 'node:path';
 import type { Step } from './scenario.js';
 import { arrayAt, type Body, type Protocol } from './protocol.js';
-import { makeId, sendEvent, sendJson, startSse, textOf, USAGE } from './turn.js';
+import { cachedOf, makeId, sendEvent, sendJson, startSse, textOf, USAGE } from './turn.js';
 
 // codex's own tools: files are written by apply_patch (run through exec_command, which codex
 // intercepts and applies itself), commands run by exec_command {cmd}.
@@ -39,7 +39,7 @@ function answer(res: ServerResponse, step: Step, body: Body): void {
   sendEvent(res, { type: 'response.created', response: { id } }, 'response.created');
   sendEvent(res, { type: 'response.output_item.added', output_index: 0, item }, 'response.output_item.added');
   sendEvent(res, { type: 'response.output_item.done', output_index: 0, item }, 'response.output_item.done');
-  const usage = { input_tokens: USAGE.input, input_tokens_details: { cached_tokens: 0 }, output_tokens: USAGE.output, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: USAGE.input + USAGE.output };
+  const usage = { input_tokens: USAGE.input, input_tokens_details: { cached_tokens: cachedOf(body) }, output_tokens: USAGE.output, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: USAGE.input + USAGE.output };
   sendEvent(res, { type: 'response.completed', response: { id, status: 'completed', output: [item], usage } }, 'response.completed');
   res.end();
 }

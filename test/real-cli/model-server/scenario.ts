@@ -20,6 +20,8 @@ export interface PromptFacts {
   /** From the result file's path: .team/runs/<run>/attempts/<task>/a<n>/result.json. */
   taskId: string;
   resultFile: string;
+  /** The project the run is in (its .team/runs holds the result file). */
+  runDir: string;
   projectDir: string;
   /** The run task asks for the team tools scenario (TEAM_TOOLS_MARK). */
   teamTools: boolean;
@@ -61,7 +63,7 @@ export function readPrompt(text: string): PromptFacts | undefined {
   const attempts = resultFile.split('/');
   const taskId = attempts.at(-3) ?? '';
   const runDir = resultFile.slice(0, resultFile.indexOf('/.team/'));
-  return { stage, taskId, resultFile, projectDir: PROJECT_DIR.exec(text)?.[1] ?? runDir, teamTools: text.includes(TEAM_TOOLS_MARK), notes: text.includes(NOTES_MARK), hostile: text.includes(HOSTILE_MARK) };
+  return { stage, taskId, resultFile, runDir, projectDir: PROJECT_DIR.exec(text)?.[1] ?? runDir, teamTools: text.includes(TEAM_TOOLS_MARK), notes: text.includes(NOTES_MARK), hostile: text.includes(HOSTILE_MARK) };
 }
 
 // The file an exec task writes, relative to the project, and what it holds.

@@ -11,7 +11,7 @@ import type { Body, Protocol } from './protocol.js';
 import { responses } from './responses.js';
 import { readSlash, slashStep } from './slash.js';
 import { toolNamesOf } from './team-tools.js';
-import { decide, findPrompt, strings, type ModelCall } from './turn.js';
+import { cachedOf, decide, findPrompt, strings, type ModelCall } from './turn.js';
 
 export const OK_KEY = 'teamline-test-key';
 export const HANG_KEY = 'teamline-hang-key';
@@ -77,7 +77,7 @@ export async function startModelServer(cli: string): Promise<ModelServer> {
     const facts = findPrompt(body);
     const { outputs, hasTools } = protocol.read(body);
     const model = typeof body.model === 'string' ? body.model : /\/models\/([^/:]+):/.exec(url.pathname)?.[1];
-    const seen = { api: protocol.api, key, facts, outputs, ...(model !== undefined && { model }) };
+    const seen = { api: protocol.api, key, facts, outputs, cached: 0, ...(model !== undefined && { model }) };
     if (key === HANG_KEY) return record(seen);
     if (key === LIMIT_KEY || key === OVERLOAD_KEY) {
       record(seen);
@@ -93,7 +93,7 @@ export async function startModelServer(cli: string): Promise<ModelServer> {
     }
     const slash = facts ? undefined : readSlash(strings(body));
     const step = slash && hasTools ? slashStep(slash, outputs) : decide(cli, facts, hasTools, outputs, toolNamesOf(body));
-    const call: ModelCall = { api: protocol.api, key, facts, outputs, step, tools: toolNamesOf(body), ...(model !== undefined && { model }) };
+    const call: ModelCall = { api: protocol.api, key, facts, outputs, step, tools: toolNamesOf(body), cached: cachedOf(body), ...(model !== undefined && { model }) };
     record(call);
     const held = holds.find((h) => h.match(call));
     if (held) {

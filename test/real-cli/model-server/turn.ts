@@ -16,6 +16,8 @@ export interface ModelCall {
   model?: string;
   /** The names of the tools the request offered. */
   tools?: string[];
+  /** Input tokens the server said its prompt cache served (cachedOf). */
+  cached: number;
 }
 
 // The teamline prompt among the strings of a request body (the first one that is one).
@@ -68,5 +70,34 @@ export function makeId(prefix: string): string {
   return `${prefix}${Date.now().toString(36)}${counter.toString(36)}`;
 }
 
-// Token counts reported for every call: fixed, so that the tests can check the sums.
-export const USAGE = { input: 120, output: 30 };
+// Token counts reported for every call: fixed, so that the tests can check the sums. `cached` of
+// the input come from the prompt cache when the call's prompt prefix was sent before (cachedOf).
+export const USAGE = { input: 120, output: 30, cached: 60 };
+
+// The provider's prompt cache, as the server plays it: a call whose teamline prompt's shared part
+// (all before the task's or the attempt's own section) an earlier call sent is served USAGE.cached of
+// its input from the cache, as the providers do for a repeated prefix; 0 for a first sight.
+const sentPrefixes = new Set<string>();
+const OWN_SECTIONS = ['## Your task:', '## Your defect:', '## This attempt'];
+// A call's answer, once decided (the server records it, the protocol reports it).
+const decided = new WeakMap<object, number>();
+export function cachedOf(body: unknown): number {
+  if (typeof body !== 'object' || body === null) return 0;
+  const known = decided.get(body);
+  if (known !== undefined) return known;
+  const cached = firstSight(body);
+  decided.set(body, cached);
+  return cached;
+}
+
+function firstSight(body: unknown): number {
+  for (const text of strings(body)) {
+    if (!readPrompt(text)) continue;
+    const cut = Math.min(...OWN_SECTIONS.map((mark) => text.indexOf(mark)).filter((at) => at >= 0));
+    const prefix = Number.isFinite(cut) ? text.slice(0, cut) : text;
+    if (sentPrefixes.has(prefix)) return USAGE.cached;
+    sentPrefixes.add(prefix);
+    return 0;
+  }
+  return 0;
+}

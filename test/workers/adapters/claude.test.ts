@@ -52,7 +52,8 @@ describe('claude', () => {
       ok: true,
       sessionId: '5f0c9a4e-2b1d-4e57-9a53-0d6f1f3c8e21',
       costUsd: 0.2179,
-      tokens: { input: 31 + 18412 + 211350, output: 2954 },
+      // The cache-read tokens are input too, and the cached part of it.
+      tokens: { input: 31 + 18412 + 211350, output: 2954, cached: 211350 },
     });
     expect(report.error).toBeUndefined();
     expect(lastFencedJson(report.finalText ?? '')).toEqual(FIXTURE_RESULT);

@@ -52,7 +52,8 @@ describe('codex', () => {
     expect(report).toMatchObject({
       ok: true,
       sessionId: '0199a213-81c0-7800-8aa1-bbab2a035a53',
-      tokens: { input: 24763, output: 122 },
+      // cached_input_tokens are part of input_tokens.
+      tokens: { input: 24763, output: 122, cached: 24448 },
     });
     expect(report.costUsd).toBeUndefined();
     expect(lastFencedJson(report.finalText ?? '')).toEqual(FIXTURE_RESULT);

@@ -42,7 +42,8 @@ describe('gemini', () => {
     expect(report).toMatchObject({
       ok: true,
       sessionId: 'c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f',
-      tokens: { input: 24401 + 803, output: 215 + 103 + 16 + 38 },
+      // Its cached tokens are part of the prompt's.
+      tokens: { input: 24401 + 803, output: 215 + 103 + 16 + 38, cached: 10656 },
     });
     expect(report.costUsd).toBeUndefined();
     expect(lastFencedJson(report.finalText ?? '')).toEqual(FIXTURE_RESULT);

@@ -53,7 +53,7 @@ describe('opencode', () => {
     expect(report).toMatchObject({
       ok: true,
       sessionId: 'ses_fd1c15233ffeiwqf92JsdPfahU',
-      tokens: { input: 7952 + 397 + 7700, output: 35 + 24 + 16 },
+      tokens: { input: 7952 + 397 + 7700, output: 35 + 24 + 16, cached: 7700 },
     });
     expect(report.costUsd).toBeCloseTo(0.0154, 10);
     expect(report.finalText?.startsWith('The route now validates its body.\n')).toBe(true);

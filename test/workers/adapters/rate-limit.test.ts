@@ -86,9 +86,9 @@ describe('spend so far', () => {
       { type: 'assistant', message: { id: 'm1', usage } },
       { type: 'assistant', message: { id: 'm2', usage } },
     );
-    expect(claude.spendSoFar!(partial)).toEqual({ tokens: { input: 300, output: 40 } });
+    expect(claude.spendSoFar!(partial)).toEqual({ tokens: { input: 300, output: 40, cached: 100 } });
     const whole = `${partial}\n${lines({ type: 'result', subtype: 'success', is_error: false, result: 'ok', total_cost_usd: 0.25, usage })}`;
-    expect(claude.spendSoFar!(whole)).toEqual({ costUsd: 0.25, tokens: { input: 150, output: 20 } });
+    expect(claude.spendSoFar!(whole)).toEqual({ costUsd: 0.25, tokens: { input: 150, output: 20, cached: 50 } });
   });
 
   it('reads codex\'s turn usage from a recorded run as it streams', () => {
