@@ -9,6 +9,7 @@ import { benchFence } from './fence.js';
 import { formatComparison, MARKDOWN_HEADER, markdownComparison, type Comparison } from './compare.js';
 import { benchOwnership } from './ownership.js';
 import { benchPipeline } from './pipeline.js';
+import { benchPrompts } from './prompts.js';
 import { benchResume } from './resume.js';
 import { benchRss } from './rss.js';
 import { benchStart } from './start.js';
@@ -26,6 +27,7 @@ const BENCHMARKS: Array<{ name: string; key: string; run: () => Comparison[] | P
   { name: 'fan-out under a rate limit (20 attempts, 4 admitted at once)', key: 'fanout', run: benchFanout },
   { name: 'team tool call round trip (file store)', key: 'tools', run: benchToolCall },
   { name: 'the fence per attempt (bubblewrap)', key: 'fence', run: benchFence },
+  { name: 'prompts a provider can cache (two workers\' exec prompts)', key: 'prompts', run: benchPrompts },
   { name: 'file ownership (8 tasks in 4 pairs on one file each, 4 workers)', key: 'ownership', run: benchOwnership },
 ];
 
