@@ -91,7 +91,7 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
       execution = executeAttempt(
         { backend, handle: launched, spec, adapter, stage: job.stage, spender: { name: job.agentName, agent: job.agent }, since: Date.now(), capFrom: takenAt, ...(job.capMs !== undefined && { capMs: job.capMs }), ...(job.stallMs !== undefined && { stallMs: job.stallMs }), ...(job.silenceMs !== undefined && { silenceMs: job.silenceMs }) },
         {
-          halt: (graceMs) => backend.stop(launched, { graceMs }),
+          halt: (graceMs) => backend.stop(launched, { graceMs }).catch((error: Error) => ctx.say(`■ ${name}: its agent could not be stopped: ${error.message}`)),
           stalled: (silentMs) => void report('stalled', { silent_ms: silentMs }).catch(() => false),
           // A rate limit its CLI retries itself is reported once an episode: the writer tells it and slows the agent's other attempts.
           retrying: (retry, first) => {
