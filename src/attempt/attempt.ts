@@ -108,7 +108,7 @@ async function startWorker(session: RunSession, input: AttemptInput, files: Atte
   const workDir = session.isolation.workDir(input.stage, input.worker);
   const earlier = input.attempt > 1 ? await earlierAttempt(session.events.fold.state.tasks.get(input.taskId), input.attempt, workDir, session.runId) : undefined;
   const prompt = buildPrompt({ input, config: session.config, configFile: session.configFile, projectDir: workDir, resultFile: files.resultFile, handoffTexts, workers: session.workers, messages, teamTools: teamServer !== undefined, ...(earlier && { earlier }) });
-  await prepareLaunch(spec, { prompt, stage: input.stage, agent, adapter, permission: permissionFor(agent, input.stage) });
+  await prepareLaunch(spec, { prompt, stage: input.stage, agent, adapter, permission: permissionFor(agent, input.stage), projectDir: session.projectDir });
   await fenceAttempt(session.config.team.fence, spec, adapter, session.config.team.fenceWritable);
   const handle = await backend.launch(spec, (launched) => {
     session.registry.record(input.taskId, input.attempt, launched);

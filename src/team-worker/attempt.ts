@@ -186,7 +186,7 @@ async function makeSpec(ctx: WorkerContext, taken: TakenAttempt, workDir: string
   const adapter = adapterOf(job.agent);
   const env = { ...job.env, TEAM_PROMPT_FILE: files.promptFile, TEAM_RESULT_FILE: files.resultFile, TEAM_PROJECT_DIR: workDir };
   const spec: LaunchSpec = { runId: job.runId, taskId: job.taskId, attempt: job.attempt, worker: job.worker, attemptDir, cwd: workDir, command: { file: adapter.name, args: [] }, env };
-  return { spec: await prepareLaunch(spec, { prompt, stage: job.stage, agent: job.agent, adapter, permission: job.permission }), adapter };
+  return { spec: await prepareLaunch(spec, { prompt, stage: job.stage, agent: job.agent, adapter, permission: job.permission, projectDir: workDir }), adapter };
 }
 
 // jsonb refuses U+0000 in text: a raw NUL never belongs to valid JSON or a readable line, so it is

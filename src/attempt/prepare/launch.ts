@@ -15,6 +15,8 @@ export interface LaunchAsk {
   agent: AgentConfig;
   adapter: AgentAdapter;
   permission: PermissionLevel;
+  /** The project the adapter is told of (the sim agent finds its scenario there): the run's own. */
+  projectDir: string;
 }
 
 // An attempt's own files in its folder.
@@ -44,6 +46,6 @@ export async function prepareLaunch(spec: LaunchSpec, ask: LaunchAsk): Promise<L
   await writeFile(promptFile, ask.prompt);
   writeToolsContext(spec.attemptDir, { run_id: spec.runId, task_id: spec.taskId, attempt: spec.attempt, worker: spec.worker, stage: ask.stage, answer_ms: ANSWER_MS });
   const teamServer = teamServerFor(ask.agent, ask.adapter, spec.attemptDir);
-  spec.command = ask.adapter.build({ prompt: ask.prompt, promptFile, resultFile, projectDir: spec.cwd, agent: ask.agent, stage: ask.stage, permission: ask.permission, ...(teamServer && { teamServer }) });
+  spec.command = ask.adapter.build({ prompt: ask.prompt, promptFile, resultFile, projectDir: ask.projectDir, agent: ask.agent, stage: ask.stage, permission: ask.permission, ...(teamServer && { teamServer }) });
   return spec;
 }
