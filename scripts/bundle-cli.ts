@@ -61,9 +61,10 @@ async function bundle(entry: string, outfile: string): Promise<void> {
     platform: 'node',
     target: 'node20',
     plugins: [ownUrls, englishOnly],
-    // Only a named PostgreSQL store loads these (dynamic imports): left out of the bundle, a run on
-    // files never parses them, and the orchestrator's memory is the smaller for it.
-    external: ['pg', 'pg-boss', '@modelcontextprotocol/sdk'],
+    // Only a named PostgreSQL store, the team tools' server and `team trace` load these (dynamic
+    // imports): left out of the bundle, a run on files never parses them, and the orchestrator's
+    // memory is the smaller for it.
+    external: ['pg', 'pg-boss', '@modelcontextprotocol/sdk', '@opentelemetry/*'],
     logLevel: 'warning',
     // Any import.meta left (a dependency's) would be empty in CommonJS: fail the build instead.
     logOverride: { 'empty-import-meta': 'error' },

@@ -40,6 +40,8 @@ export async function dispatch(argv: string[]): Promise<number> {
       return (await import('./git/restore.js')).restoreCommand(rest);
     case 'report':
       return (await import('./follow/report.js')).reportCommand(rest);
+    case 'trace':
+      return (await import('./follow/trace.js')).traceCommand(rest);
     case 'checkpoint':
       return (await import('./git/checkpoint.js')).checkpointCommand(rest);
     case 'merge-driver':

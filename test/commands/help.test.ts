@@ -68,7 +68,7 @@ describe('team help', () => {
     expect(groupsOf(text)).toEqual({
       run: ['team', 'ralph', 'resume', 'scale', 'cancel'],
       follow: ['status', 'watch', 'wait', 'attach', 'say'],
-      inspect: ['list', 'report'],
+      inspect: ['list', 'report', 'trace'],
       'take the work': ['land', 'restore', 'clean'],
       'set up': ['init', 'doctor'],
       'scale out': ['worker', '--store'],

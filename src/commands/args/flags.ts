@@ -60,6 +60,12 @@ export const FLAGS = {
   },
   attach: { ...PROJECT_FLAGS, run: run('to attach to'), print: { type: 'boolean', help: 'print the tmux command instead of running it' } },
   list: { ...PROJECT_FLAGS, json: json('the runs as a JSON array'), store: store('list the runs of') },
+  trace: {
+    ...PROJECT_FLAGS,
+    run: run('to trace'),
+    endpoint: { type: 'string', value: 'URL', help: 'the OTLP/HTTP receiver to send the trace to (its base URL, as OTEL_EXPORTER_OTLP_ENDPOINT)', default: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT; with neither, the trace is printed' },
+    store: store('read the run from'),
+  },
   report: { ...PROJECT_FLAGS, run: run('to report'), out: { type: 'string', value: 'FILE', help: 'where to write the page', default: 'report.html in the run folder (with a store: report-<run>.html in the project)' }, store: store('read the run from') },
   land: { ...PROJECT_FLAGS, run: run('to land'), json: PROGRESS_JSON, store: store('the run is in'), acknowledge: { type: 'boolean', help: 'land although your checkout changed while the run ran (team status lists what changed)' } },
   restore: { ...PROJECT_FLAGS, run: run('whose saved checkout to restore'), json: PROGRESS_JSON },

@@ -31,6 +31,22 @@ export const MORE_PAGES: HelpPage[] = [
     exits: plainExits('written'),
   },
   {
+    name: 'trace',
+    brief: 'a run as one OpenTelemetry trace, sent to your collector',
+    group: 'inspect',
+    summary: 'send a run as one OpenTelemetry trace (GenAI conventions: invoke_workflow, stages, invoke_agent per attempt, execute_tool per gate) to an OTLP/HTTP receiver, or print it as JSON',
+    about: [
+      'The receiver is --endpoint, else OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT; OTEL_EXPORTER_OTLP_PROTOCOL picks http/protobuf (default) or http/json, and OTEL_EXPORTER_OTLP_HEADERS and _TIMEOUT apply. With no receiver the spans are printed.',
+      'The ids derive from the run: a resumed run, traced again, gives the same trace. No prompt or agent text goes into a span unless OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true.',
+    ],
+    flags: FLAGS.trace,
+    examples: [
+      ['team trace --endpoint http://127.0.0.1:4318', 'the latest run, to a collector (Jaeger, Tempo, an OpenTelemetry Collector) on this machine'],
+      ['team trace --run 20261028T131016577943Z-20fe61', 'that run\'s spans, printed as JSON'],
+    ],
+    exits: [[EXIT.completed, 'sent (or printed)'], [EXIT.failed, 'the receiver did not take it (named, with why)'], USAGE_EXIT],
+  },
+  {
     name: 'land',
     brief: "merge a completed run's branch team/<run> into yours",
     group: 'take the work',

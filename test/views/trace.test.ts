@@ -1,0 +1,156 @@
+// `team trace` end to end (issue 41): a run of the built `team` CLI with the sim agent in a git
+// repository (2 workers, a verify gate, a fix loop), sent through the official OpenTelemetry
+// exporters to an OTLP/HTTP receiver on 127.0.0.1. No OpenTelemetry Collector is installable here:
+// the receiver is a plain HTTP server that keeps what it is sent, as a collector's OTLP/HTTP
+// receiver takes it (POST /v1/traces, JSON or protobuf), and answers as one does.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeGitProject, type GitProject } from '../helpers/git-project.js';
+import { removeProjects } from '../helpers/project.js';
+import { SCENARIOS_DIR } from '../helpers/sim-project.js';
+import { runTeam, type TeamResult } from '../helpers/team.js';
+
+afterAll(removeProjects);
+
+interface Received {
+  path: string;
+  type: string;
+  body: Buffer;
+}
+
+// An OTLP/HTTP receiver: keeps each request, answers 200 with an empty export response, or `refuse`.
+async function startReceiver(refuse?: number): Promise<{ url: string; received: Received[]; close(): Promise<void>; server: Server }> {
+  const received: Received[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      received.push({ path: req.url ?? '', type: String(req.headers['content-type']), body: Buffer.concat(chunks) });
+      if (refuse) return void res.writeHead(refuse, { 'content-type': 'application/json' }).end('{"code":13,"message":"refused"}');
+      const json = String(req.headers['content-type']).includes('json');
+      res.writeHead(200, { 'content-type': json ? 'application/json' : 'application/x-protobuf' }).end(json ? '{}' : '');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, received, server, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+interface OtlpSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  attributes: Array<{ key: string; value: Record<string, unknown> }>;
+  events?: Array<{ name: string }>;
+}
+
+function spansOf(received: Received[]): OtlpSpan[] {
+  return received.flatMap((r) => (JSON.parse(r.body.toString('utf8')) as { resourceSpans: Array<{ scopeSpans: Array<{ spans: OtlpSpan[] }> }> }).resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans)));
+}
+
+function attr(span: OtlpSpan, key: string): unknown {
+  const value = span.attributes.find((a) => a.key === key)?.value;
+  return value === undefined ? undefined : Object.values(value)[0];
+}
+
+describe('team trace', () => {
+  let project: GitProject;
+  let run: TeamResult;
+  const TASK = 'add input validation to the API secret-words-of-the-user';
+  // `team trace` with no OTEL_* variable of the test's own environment, and `env`'s.
+  const trace = (args: string[], env: Record<string, string> = {}) =>
+    runTeam(['trace', ...args], { cwd: project.dir, env: { OTEL_EXPORTER_OTLP_ENDPOINT: '', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '', OTEL_EXPORTER_OTLP_PROTOCOL: '', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: '', ...env } });
+
+  beforeAll(async () => {
+    const scenario = JSON.parse(readFileSync(join(SCENARIOS_DIR, 'e2e-verify-fails-once.json'), 'utf8')) as object;
+    project = makeGitProject(scenario, { verify: { commands: ['node -e "process.exit(0)"'] } });
+    run = await project.run('2:executor', TASK, '--agent', 'sim');
+  }, 120_000);
+
+  it('sends the run as one trace over OTLP/HTTP JSON: the workflow, its stages, an invoke_agent span per attempt under its stage, the gate as execute_tool, the fix loop as an event', async () => {
+    expect(run.exitCode, run.stderr).toBe(0);
+    const receiver = await startReceiver();
+    try {
+      const sent = await trace(['--endpoint', receiver.url], { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' });
+      expect(sent.exitCode, sent.stderr).toBe(0);
+      expect(receiver.received.map((r) => [r.path, r.type])).toEqual([['/v1/traces', 'application/json']]);
+      const spans = spansOf(receiver.received);
+      const root = spans.filter((s) => s.parentSpanId === undefined || s.parentSpanId === '');
+      expect(root.map((s) => s.name)).toEqual(['invoke_workflow teamline']);
+      expect(new Set(spans.map((s) => s.traceId)).size).toBe(1);
+      expect(sent.stdout).toContain(`${spans.length} spans of run ${project.readRun().runId} (trace ${spans[0]!.traceId}) sent to ${receiver.url} (http/json)`);
+      const byId = new Map(spans.map((s) => [s.spanId, s]));
+      const parentOf = (s: OtlpSpan) => byId.get(s.parentSpanId ?? '');
+      // Every attempt of the log is one invoke_agent span, under the stage it ran in.
+      const started = project.readRun().events.filter((e) => e.event === 'task_started');
+      const agents = spans.filter((s) => s.name === 'invoke_agent sim');
+      expect(agents.map((s) => `${attr(s, 'teamline.task.id')}#${attr(s, 'teamline.attempt')}`).sort()).toEqual(started.map((e) => `${e.task_id}#${e.attempt}`).sort());
+      for (const a of agents) {
+        expect(attr(a, 'gen_ai.operation.name')).toBe('invoke_agent');
+        expect(attr(a, 'gen_ai.agent.name')).toBe('sim');
+        expect(parentOf(a)?.name, String(attr(a, 'teamline.task.id'))).toBe(attr(a, 'teamline.stage'));
+        expect(typeof attr(a, 'teamline.worker')).toBe('string');
+        expect(attr(a, 'teamline.outcome')).toBe('completed');
+      }
+      // Each on the worker the log says it was spawned on.
+      const spawned = new Map(project.readRun().events.flatMap((e) => (e.event === 'attempt_spawned' ? [[`${e.task_id}#${e.attempt}`, e.worker] as const] : [])));
+      for (const a of agents) expect(attr(a, 'teamline.worker')).toBe(spawned.get(`${String(attr(a, 'teamline.task.id'))}#${Number(attr(a, 'teamline.attempt'))}`));
+      // The stages under the run; the plan's operation is `plan`; team-fix ran once.
+      const stages = spans.filter((s) => parentOf(s) === root[0]);
+      expect(stages.map((s) => s.name)).toEqual(expect.arrayContaining(['team-plan', 'team-exec', 'team-verify', 'team-fix']));
+      expect(attr(stages.find((s) => s.name === 'team-plan')!, 'gen_ai.operation.name')).toBe('plan');
+      // The gate of each verify pass, under its verify stage.
+      const gates = spans.filter((s) => s.name === 'execute_tool gate');
+      expect(gates.length).toBe(2);
+      for (const g of gates) {
+        expect(attr(g, 'gen_ai.operation.name')).toBe('execute_tool');
+        expect(parentOf(g)?.name).toBe('team-verify');
+        expect(Number(attr(g, 'process.exit.code'))).toBe(0);
+      }
+      expect(root[0]!.events?.map((e) => e.name)).toContain('fix_loop_started');
+      // No content: the run's task and the agents' words stay out of the trace.
+      const text = receiver.received.map((r) => r.body.toString('utf8')).join('');
+      expect(text).not.toContain('secret-words-of-the-user');
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('gives the same trace and span ids when the run is traced again, and sends protobuf by default', async () => {
+    const json = await trace([]);
+    const printed = JSON.parse(json.stdout) as Array<{ traceId: string; spanId: string }>;
+    const again = JSON.parse((await trace([])).stdout) as Array<{ traceId: string; spanId: string }>;
+    expect(again.map((s) => s.spanId)).toEqual(printed.map((s) => s.spanId));
+    expect(new Set(printed.map((s) => s.spanId)).size).toBe(printed.length);
+    const receiver = await startReceiver();
+    try {
+      const sent = await trace([], { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url });
+      expect(sent.exitCode, sent.stderr).toBe(0);
+      expect(receiver.received.map((r) => [r.path, r.type])).toEqual([['/v1/traces', 'application/x-protobuf']]);
+      // Protobuf carries the ids as raw bytes and the names as they are.
+      const body = receiver.received[0]!.body;
+      expect(body.includes(Buffer.from(printed[0]!.traceId, 'hex'))).toBe(true);
+      expect(body.includes(Buffer.from('invoke_agent sim'))).toBe(true);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('says which receiver refused the trace and why, exit 1; refuses an endpoint that is no http URL, exit 2', async () => {
+    const receiver = await startReceiver(400);
+    try {
+      const refused = await trace(['--endpoint', receiver.url]);
+      expect(refused.exitCode).toBe(1);
+      expect(refused.stderr).toContain(`team trace: the receiver at ${receiver.url} did not take the trace of run ${project.readRun().runId}:`);
+    } finally {
+      await receiver.close();
+    }
+    const bad = await trace(['--endpoint', 'ftp://127.0.0.1:1']);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('--endpoint: ftp: is not http: or https:');
+  });
+});
