@@ -7,11 +7,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeGitProject, type GitProject } from '../helpers/git-project.js';
 import { removeProjects } from '../helpers/project.js';
-import { SCENARIOS_DIR } from '../helpers/sim-project.js';
-import { runTeam, type TeamResult } from '../helpers/team.js';
+import { hasSpawned, SCENARIOS_DIR } from '../helpers/sim-project.js';
+import { CLI, runTeam, type TeamResult } from '../helpers/team.js';
+import { GIT_ENV } from '../helpers/git-project.js';
+import { waitFor } from '../helpers/recovery-wait.js';
 
 afterAll(removeProjects);
 
@@ -153,4 +156,31 @@ describe('team trace', () => {
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toContain('--endpoint: ftp: is not http: or https:');
   });
+});
+
+describe('team trace of a run killed with kill -9 and resumed', () => {
+  it('gives one trace: one invoke_agent span per attempt of the log, the re-adopted attempt once, every span id once', async () => {
+    const scenario = { plan: { tasks: [{ id: 't1', title: 'Slow', files: ['a.txt'] }, { id: 't2', title: 'Quick', files: ['b.txt'] }] }, rules: [{ match: { stage: 'team-exec', task: 't1' }, do: { sleepMs: 4000 } }] };
+    const project = makeGitProject(scenario);
+    const env = { ...GIT_ENV, OTEL_EXPORTER_OTLP_ENDPOINT: '', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '' };
+    const orchestrator = execa('node', [CLI, '2:executor', 'a run to kill', '--agent', 'sim'], { cwd: project.dir, env, reject: false, stdin: 'ignore' });
+    // Killed once t1's agent runs: it ends while no orchestrator watches, and the resume adopts it.
+    await waitFor("t1's agent started", () => hasSpawned(project, 't1'), 60_000, 50);
+    orchestrator.kill('SIGKILL');
+    await orchestrator;
+    const resumed = await runTeam(['resume'], { cwd: project.dir, env });
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    const run = project.readRun();
+    expect(run.events.filter((e) => e.event === 'run_resumed')).toHaveLength(1);
+    const printed = JSON.parse((await runTeam(['trace'], { cwd: project.dir, env })).stdout) as Array<{ traceId: string; spanId: string; parentSpanId?: string; name: string; attributes: Record<string, unknown>; events: Array<{ name: string }> }>;
+    expect(new Set(printed.map((s) => s.traceId)).size).toBe(1);
+    expect(new Set(printed.map((s) => s.spanId)).size).toBe(printed.length);
+    const attempts = run.events.filter((e) => e.event === 'task_started').map((e) => `${e.task_id}#${e.attempt}`);
+    const spans = printed.filter((s) => s.name === 'invoke_agent sim').map((s) => `${String(s.attributes['teamline.task.id'])}#${Number(s.attributes['teamline.attempt'])}`);
+    expect(spans.sort()).toEqual([...new Set(attempts)].sort());
+    expect(printed.find((s) => s.name === 'invoke_workflow teamline')!.events.map((e) => e.name)).toContain('run_resumed');
+    // Every parent is a span of the trace.
+    const ids = new Set(printed.map((s) => s.spanId));
+    for (const s of printed) if (s.parentSpanId !== undefined) expect(ids.has(s.parentSpanId), s.name).toBe(true);
+  }, 120_000);
 });
