@@ -17,7 +17,8 @@ interface CliCase {
   cli: string;
   /** USD per call, as the stub reports it (0: the CLI reports tokens only). */
   cost: number;
-  tokens: { input: number; output: number };
+  /** `cached`: of the input, what the stub says its provider's cache served. */
+  tokens: { input: number; output: number; cached?: number };
   /** The session id the stub prints for an attempt; undefined for a CLI that prints none. */
   sessionId?: (runId: string, taskId: string, attempt: number) => string;
 }
@@ -26,13 +27,13 @@ const stubId = (cli: string) => (runId: string, taskId: string, attempt: number)
 
 // Per call, from the stubs' own output (see each stub's header comment).
 const CLIS: CliCase[] = [
-  { cli: 'claude', cost: 0.0123, tokens: { input: 1000, output: 200 }, sessionId: stubId('claude') },
-  { cli: 'codex', cost: 0, tokens: { input: 2000, output: 300 }, sessionId: stubId('codex') },
+  { cli: 'claude', cost: 0.0123, tokens: { input: 1000, output: 200, cached: 500 }, sessionId: stubId('claude') },
+  { cli: 'codex', cost: 0, tokens: { input: 2000, output: 300, cached: 500 }, sessionId: stubId('codex') },
   { cli: 'gemini', cost: 0, tokens: { input: 1500, output: 200 }, sessionId: stubId('gemini') },
   {
     cli: 'opencode',
     cost: 0.0045,
-    tokens: { input: 2500, output: 220 },
+    tokens: { input: 2500, output: 220, cached: 400 },
     sessionId: (...args) => `ses_${stubId('opencode')(...args).replace(/-/g, '').slice(0, 26)}`,
   },
   // Aider prints no session id: only its "Tokens: ... Cost: ..." line.
@@ -78,7 +79,7 @@ describe('agent adapters', () => {
         else expect(ids).toEqual([]);
       }
       const status = await project.statusJson();
-      const total = { costUsd: calls * cost, tokens: { input: calls * tokens.input, output: calls * tokens.output } };
+      const total = { costUsd: calls * cost, tokens: { input: calls * tokens.input, output: calls * tokens.output, ...(tokens.cached !== undefined && { cached: calls * tokens.cached }) } };
       expect(status.usage.run.costUsd).toBeCloseTo(total.costUsd, 9);
       expect(status.usage.run.tokens).toEqual(total.tokens);
       expect(Object.keys(status.usage.byAgent)).toEqual([cli]);

@@ -45,9 +45,10 @@ describe('agent routing', () => {
     expect(usage.byAgent.claude!.costUsd).toBeCloseTo(3 * CLAUDE_USD, 9);
     expect(usage.byAgent.opencode!.costUsd).toBeCloseTo(OPENCODE_USD, 9);
     expect(usage.run.costUsd).toBeCloseTo(3 * CLAUDE_USD + OPENCODE_USD, 9);
-    expect(usage.byAgent.claude!.tokens).toEqual({ input: 3000, output: 600 });
-    expect(usage.byAgent.opencode!.tokens).toEqual({ input: 2500, output: 220 });
-    expect(usage.run.tokens).toEqual({ input: 5500, output: 820 });
+    // Of the input, the stubs' provider caches served 500 a claude call and 400 an opencode run.
+    expect(usage.byAgent.claude!.tokens).toEqual({ input: 3000, output: 600, cached: 1500 });
+    expect(usage.byAgent.opencode!.tokens).toEqual({ input: 2500, output: 220, cached: 400 });
+    expect(usage.run.tokens).toEqual({ input: 5500, output: 820, cached: 1900 });
     expect(result.stderr).toContain(`cost $${(3 * CLAUDE_USD + OPENCODE_USD).toFixed(4)}, tokens 5500 in / 820 out`);
     expect(result.stderr).toContain(`claude: $${(3 * CLAUDE_USD).toFixed(4)}, 3000/600 tokens`);
     expect(result.stderr).toContain(`opencode: $${OPENCODE_USD.toFixed(4)}, 2500/220 tokens`);
@@ -71,7 +72,7 @@ describe('agent routing', () => {
     expect(runStarted).toMatchObject({ workers: 3, agentType: 'executor' });
     expect(runStarted!.agents).toMatchObject({ executor: 'codex', debugger: 'codex', planner: 'opencode', verifier: 'gemini', analyst: 'claude' });
     const { usage } = await project.statusJson();
-    expect(usage.byAgent.codex).toEqual({ costUsd: 0, tokens: { input: 2000, output: 300 } });
+    expect(usage.byAgent.codex).toEqual({ costUsd: 0, tokens: { input: 2000, output: 300, cached: 500 } });
   }, RUN_TIMEOUT_MS);
 
   it('exits 2 before making a run folder when a role has no agent and none is on PATH, saying how to configure one', async () => {

@@ -143,7 +143,7 @@ describe('team --tmux', () => {
       expect(status.tasks.map((t) => t.status)).toEqual(status.tasks.map(() => 'completed'));
       for (const task of status.tasks) expect(task.attempts[0]!.sessionId, task.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4/);
       expect(status.usage.run.costUsd).toBeCloseTo(status.tasks.length * 0.0123, 9);
-      expect(status.usage.run.tokens).toEqual({ input: status.tasks.length * 1000, output: status.tasks.length * 200 });
+      expect(status.usage.run.tokens).toEqual({ input: status.tasks.length * 1000, output: status.tasks.length * 200, cached: status.tasks.length * 500 });
       expect(await findLeftovers(socketDir, project.runId())).toEqual(NOTHING_LEFT);
     }, RUN_TIMEOUT_MS);
   });

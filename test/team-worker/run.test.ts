@@ -48,7 +48,7 @@ describe('team worker', () => {
     world.worker('machine-a');
     const reports = await world.reportsOf('t1', 1, 'finished');
     const usage = reports.filter((r) => r.kind === 'usage').at(-1);
-    expect(usage?.body).toEqual({ session_id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-/), cost_usd: 0.0123, tokens: { input: 1000, output: 200 } });
+    expect(usage?.body).toEqual({ session_id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-/), cost_usd: 0.0123, tokens: { input: 1000, output: 200, cached: 500 } });
     expect(reports.at(-1)!.kind).toBe('finished');
   });
 
