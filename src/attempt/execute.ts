@@ -5,15 +5,14 @@
 // or at a failure no retry can fix. What it sees it tells through `AttemptNews`, which each face
 // records its own way (the log here, reports to the writer on a team worker); how a stop is done is
 // the face's too (`halt`).
-import { closeSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentAdapter, AgentConfig, CliRetry, LaunchSpec, SpendSoFar, WorkerBackend, WorkerExit, WorkerHandle } from '../../workers/types.js';
 import { OUTPUT_FILE } from '../../workers/wrapper.js';
 import { escapeeMarker, stopEscapees } from '../../workers/escapees.js';
 import { guardCliText } from '../domain/result-guard.js';
 import { lastLine } from '../sys/last-line.js';
-import { openRegularFile } from '../sys/regular-file.js';
 import { LifeSigns, lookEveryMs, silenceReason } from './life-signs.js';
+import { readOutputHead } from './output.js';
 import { SpendReader } from './spend-read.js';
 
 // A stop the watch decides (cap, silence, spend, a failure) gives the agent this long after SIGINT.
@@ -171,26 +170,8 @@ export function stopAttemptEscapees(runId: string, taskId: string, attempt: numb
 
 // Tells the CLI's session id when the output's head shows it; whether it did.
 function peekSession(adapter: AgentAdapter, outputFile: string, news: AttemptNews): boolean {
-  const id = adapter.peekSessionId?.(readHead(outputFile));
+  const id = adapter.peekSessionId?.(readOutputHead(outputFile, PEEK_BYTES));
   if (!id) return false;
   news.sessionId?.(id);
   return true;
-}
-
-function readHead(file: string): string {
-  let fd: number;
-  try {
-    fd = openRegularFile(file);
-  } catch {
-    return '';
-  }
-  try {
-    const buffer = Buffer.alloc(PEEK_BYTES);
-    const read = readSync(fd, buffer, 0, PEEK_BYTES, 0);
-    return buffer.subarray(0, read).toString('utf8');
-  } catch {
-    return '';
-  } finally {
-    closeSync(fd);
-  }
 }

@@ -35,6 +35,23 @@ export function readBoundedOutput(file: string, limit = OUTPUT_READ_LIMIT): stri
   }
 }
 
+// The first `bytes` of an output file (where CLIs print their session record); '' when it is not there.
+export function readOutputHead(file: string, bytes: number): string {
+  let fd: number;
+  try {
+    fd = openRegularFile(file);
+  } catch {
+    return '';
+  }
+  try {
+    return readRange(fd, 0, bytes).toString('utf8');
+  } catch {
+    return '';
+  } finally {
+    closeSync(fd);
+  }
+}
+
 // The output of the attempt whose folder is `dir`, within `limit`.
 export function readAttemptOutput(dir: string, limit = OUTPUT_READ_LIMIT): string {
   return readBoundedOutput(join(dir, OUTPUT_FILE), limit);

@@ -45,7 +45,7 @@ export class SpendSender {
       })
       .catch(() => {
         clearTimeout(this.retry);
-        this.retry = setTimeout(() => this.flush(), RESEND_MS);
+        if (!this.stopped) this.retry = setTimeout(() => this.flush(), RESEND_MS);
       })
       .finally(() => (this.sending = undefined));
   }
