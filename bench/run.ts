@@ -14,6 +14,7 @@ import { benchResume } from './resume.js';
 import { benchRss } from './rss.js';
 import { benchStart } from './start.js';
 import { benchStore } from './store.js';
+import { benchTelemetry } from './telemetry.js';
 import { benchToolCall } from './tool-call.js';
 
 // Each benchmark returns its comparisons; add new ones here.
@@ -29,6 +30,7 @@ const BENCHMARKS: Array<{ name: string; key: string; run: () => Comparison[] | P
   { name: 'the fence per attempt (bubblewrap)', key: 'fence', run: benchFence },
   { name: 'prompts a provider can cache (two workers\' exec prompts)', key: 'prompts', run: benchPrompts },
   { name: 'file ownership (8 tasks in 4 pairs on one file each, 4 workers)', key: 'ownership', run: benchOwnership },
+  { name: 'live telemetry (a receiver that takes, refuses or hangs)', key: 'telemetry', run: benchTelemetry },
 ];
 
 const args = process.argv.slice(2);

@@ -29,6 +29,16 @@ export const agentSchema = z.strictObject({
   // The command adapter has nothing to run without it: refused here, not at the first attempt.
   .refine((agent) => agent.adapter !== 'command' || agent.command !== undefined, { message: 'the command adapter needs a command', path: ['command'] });
 
+// An OTLP/HTTP receiver's base URL: http:// or https://, with no credentials in it (headers go in OTEL_EXPORTER_OTLP_HEADERS).
+export function isOtlpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.username === '' && url.password === '';
+  } catch {
+    return false;
+  }
+}
+
 // A PostgreSQL connection URL: postgres:// or postgresql://, with a host (or ?host= for a socket folder).
 export function isPostgresUrl(value: string): boolean {
   try {
@@ -101,6 +111,21 @@ export const configSchema = z.strictObject({
         .optional(),
       /** A rate limit that lasts this long (back-offs included) fails the run: the provider will not let it on. */
       rateLimitGiveUpMs: positiveInt.default(1_800_000),
+      /**
+       * The run's live OpenTelemetry export (docs/commands.md#traces): on where `endpoint` or the
+       * standard OTEL_EXPORTER_OTLP_ENDPOINT names a receiver; `enabled: false` turns it off whatever they say.
+       */
+      telemetry: z
+        .strictObject({
+          enabled: z.boolean().default(true),
+          /** The OTLP/HTTP receiver's base URL, as OTEL_EXPORTER_OTLP_ENDPOINT (/v1/traces is added); wins over the variables. */
+          endpoint: z.string().refine(isOtlpUrl, { message: 'not an OTLP/HTTP URL with no credentials in it: http://host:4318' }).optional(),
+          /** As OTEL_EXPORTER_OTLP_PROTOCOL: http/protobuf (the default) or http/json. */
+          protocol: z.enum(['http/protobuf', 'http/json']).optional(),
+          /** Spans carry the run's task and the agents' evidence (as OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true). */
+          content: z.boolean().default(false),
+        })
+        .prefault({}),
     })
     .prefault({}),
   ralph: z

@@ -12,7 +12,7 @@ export async function dispatch(argv: string[]): Promise<number> {
   if (command === undefined || command === 'help' || asksHelp(argv)) return (await import('./help.js')).helpCommand(argv);
   switch (command) {
     case '--version':
-      process.stdout.write(`${(await import('./version.js')).readVersion()}\n`);
+      process.stdout.write(`${(await import('../sys/version.js')).readVersion()}\n`);
       return 0;
     case 'state':
       return (await import('./state.js')).runState(rest);

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { serveAttempt } from '../team-tools/server.js';
 import { parseFlags, requireString } from './args/args.js';
 import { TEAM_FLAGS } from './args/team-flags.js';
-import { readVersion } from './version.js';
+import { readVersion } from '../sys/version.js';
 
 // Serves until the agent closes stdin.
 export async function mcpCommand(argv: string[]): Promise<number> {

@@ -12,6 +12,7 @@ import { driveRun, type DriveOutcome } from './drive.js';
 import type { Progress } from '../session/progress.js';
 import { inputOf } from '../session/replay.js';
 import { faceOf, type RunFace } from './face.js';
+import { liveTelemetry } from './telemetry.js';
 
 export interface StartRequest {
   /** The id the run is created with (a detached start chose it); default a new one. */
@@ -52,7 +53,8 @@ export async function startRun(request: StartRequest, store: RunStore): Promise<
     const limits = limitsOf(config);
     request.progress.emit({ type: 'run.started', run: runId, runDir: paths.runDir }, `teamline run ${runId} (${request.mode}, ${request.workers} workers) in ${face.where(paths)}`);
     const { mode, keepPanes } = face.workers(request);
-    const session = hold.session({ runId, projectDir: request.projectDir, config, configFile: request.configFile, progress: request.progress, mode, keepPanes, workers: request.workers, run: record, sessionIds: request.session, limits });
+    const observe = liveTelemetry(runId, config, request.progress, []);
+    const session = hold.session({ runId, projectDir: request.projectDir, config, configFile: request.configFile, progress: request.progress, mode, keepPanes, workers: request.workers, run: record, sessionIds: request.session, limits, ...(observe && { observe }) });
     const started = session.events.append({ ...runStartedRecord(request, limits, { workerMode: mode, keepPanes, isolation }), ...(fence && { fence }) }) as EventOf<'run_started'>;
     session.isolation.note(started);
     await face.openIsolation(session);

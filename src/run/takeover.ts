@@ -10,6 +10,7 @@ import { fetchIntoBranch } from '../git/remote.js';
 import { UsageError } from '../sys/errors.js';
 import type { RunStore } from '../store/types.js';
 import { faceOf } from './face.js';
+import { liveTelemetry } from './telemetry.js';
 import { holdCancelSignals } from '../session/held-signals.js';
 import type { Progress } from '../session/progress.js';
 import { writeMachineSnapshot } from '../session/machine-snapshot.js';
@@ -51,7 +52,9 @@ export async function takeOver(store: RunStore, runId: string, project: ProjectC
     // Another clone: the integration branch is the remote's, with every merge made so far.
     const remote = started.isolation?.mode === 'worktree' ? started.isolation.remote : undefined;
     if (remote !== undefined && started.isolation?.branch) await fetchIntoBranch(project.dir, remote, started.isolation.branch);
+    const observe = liveTelemetry(runId, config, progress, read.events);
     const session = hold.session({
+      ...(observe && { observe }),
       runId,
       projectDir: project.dir,
       config,

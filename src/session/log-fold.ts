@@ -25,6 +25,8 @@ export class LogFold {
   constructor(
     private readonly run: RunRecord,
     begun?: FoldedLog,
+    /** Told each batch of events as it becomes durable, in order (the run's live trace); what it throws is its own. */
+    private readonly observe?: (batch: readonly TeamEvent[]) => void,
   ) {
     this.st = begun?.st ?? newFold(run);
     this.names = begun ? [...begun.names] : [];
@@ -40,6 +42,11 @@ export class LogFold {
     const batch = this.pending.splice(0, count);
     foldEvents(this.st, batch);
     for (const event of batch) this.names.push(event.file);
+    try {
+      this.observe?.(batch);
+    } catch {
+      // An observer's failure is never the log's.
+    }
   }
 
   // The fold of the durable log, to read (never to change).

@@ -4,7 +4,7 @@ import type { TeamConfig } from '../../config/schema.js';
 import type { AttemptInput } from '../../machines/types.js';
 import type { WorkerHandle } from '../../workers/types.js';
 import type { RunStore } from '../store/types.js';
-import type { Limits } from '../log/schema.js';
+import type { Limits, TeamEvent } from '../log/schema.js';
 import { EventGroup } from '../log/event-group.js';
 import { LogDigest } from '../log/digest.js';
 import type { RunPaths, RunRecord } from '../log/write.js';
@@ -69,9 +69,11 @@ export interface SessionOptions {
   limits: Limits;
   /** Cancel signals held since a takeover took the lock, heard once the run listens. */
   heldSignals?: HeldSignals;
+  /** Told each batch of the log's events as it becomes durable (the run's live trace, src/views/trace/live.ts). */
+  observe?: (batch: readonly TeamEvent[]) => void;
 }
 
-export interface RunSession extends Readonly<Omit<SessionOptions, 'digest' | 'folded' | 'store' | 'place'>> {
+export interface RunSession extends Readonly<Omit<SessionOptions, 'digest' | 'folded' | 'store' | 'place' | 'observe'>> {
   /** Appends events and hands inputs to the live machine. */
   readonly events: EventLog;
   /** The run's workers and the backends that reach them. */
@@ -86,11 +88,11 @@ export interface RunSession extends Readonly<Omit<SessionOptions, 'digest' | 'fo
 
 // A session over a run whose log was folded into `options.folded` when this orchestrator began.
 export function makeSession(options: SessionOptions): RunSession {
-  const { digest: _digest, folded, store, place, ...rest } = options;
+  const { digest: _digest, folded, store, place, observe, ...rest } = options;
   const cancel = new CancelScope();
   const write = { fsync: options.config.team.fsync };
   const digest = options.digest ?? new LogDigest();
-  const fold = new LogFold(options.run, folded);
+  const fold = new LogFold(options.run, folded, observe);
   const sink = store?.sink ?? new EventGroup(options.paths, options.runId, { ...write, digest });
   const parts: Omit<RunSession, 'place'> = {
     ...rest,

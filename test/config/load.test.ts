@@ -73,6 +73,17 @@ describe('config/load', () => {
     expect(loadError(dir)).toBe(`config ${file} is invalid:\n✖ Unrecognized key: "maxFixLoop" (did you mean "maxFixLoops"?)\n  → at team`);
   });
 
+  it('names team.telemetry.endpoint when it is no OTLP/HTTP URL, or one with a password in it, and its protocol when it is none of the two', () => {
+    for (const endpoint of ['ftp://collector:4318', 'http://user:secret@collector:4318', 'collector:4318']) {
+      const { dir } = projectWithConfig(JSON.stringify({ team: { telemetry: { endpoint } } }));
+      expect(loadError(dir), endpoint).toMatch(/✖ not an OTLP\/HTTP URL with no credentials in it: http:\/\/host:4318\n {2}→ at team\.telemetry\.endpoint$/);
+    }
+    const { dir } = projectWithConfig(JSON.stringify({ team: { telemetry: { protocol: 'grpc' } } }));
+    expect(loadError(dir)).toMatch(/→ at team\.telemetry\.protocol$/);
+    const ok = projectWithConfig(JSON.stringify({ team: { telemetry: { endpoint: 'https://collector.example:4318/otlp' } } }));
+    expect(loadConfig(ok.dir).config.team.telemetry).toEqual({ enabled: true, endpoint: 'https://collector.example:4318/otlp', content: false });
+  });
+
   it('names an unknown top-level key', () => {
     const { dir } = projectWithConfig(JSON.stringify({ teams: {} }));
     expect(loadError(dir)).toContain('✖ Unrecognized key: "teams" (did you mean "team"?)');

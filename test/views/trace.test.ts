@@ -1,10 +1,7 @@
 // `team trace` end to end (issue 41): a run of the built `team` CLI with the sim agent in a git
 // repository (2 workers, a verify gate, a fix loop), sent through the official OpenTelemetry
-// exporters to an OTLP/HTTP receiver on 127.0.0.1. No OpenTelemetry Collector is installable here:
-// the receiver is a plain HTTP server that keeps what it is sent, as a collector's OTLP/HTTP
-// receiver takes it (POST /v1/traces, JSON or protobuf), and answers as one does.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// exporters to an OTLP/HTTP receiver on 127.0.0.1 (test/helpers/otlp-receiver.ts: no OpenTelemetry
+// Collector is installable here).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -15,50 +12,9 @@ import { hasSpawned, SCENARIOS_DIR } from '../helpers/sim-project.js';
 import { CLI, runTeam, type TeamResult } from '../helpers/team.js';
 import { GIT_ENV } from '../helpers/git-project.js';
 import { waitFor } from '../helpers/recovery-wait.js';
+import { attr, spansOf, startReceiver, type OtlpSpan } from '../helpers/otlp-receiver.js';
 
 afterAll(removeProjects);
-
-interface Received {
-  path: string;
-  type: string;
-  body: Buffer;
-}
-
-// An OTLP/HTTP receiver: keeps each request, answers 200 with an empty export response, or `refuse`.
-async function startReceiver(refuse?: number): Promise<{ url: string; received: Received[]; close(): Promise<void>; server: Server }> {
-  const received: Received[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      received.push({ path: req.url ?? '', type: String(req.headers['content-type']), body: Buffer.concat(chunks) });
-      if (refuse) return void res.writeHead(refuse, { 'content-type': 'application/json' }).end('{"code":13,"message":"refused"}');
-      const json = String(req.headers['content-type']).includes('json');
-      res.writeHead(200, { 'content-type': json ? 'application/json' : 'application/x-protobuf' }).end(json ? '{}' : '');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, received, server, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
-interface OtlpSpan {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  attributes: Array<{ key: string; value: Record<string, unknown> }>;
-  events?: Array<{ name: string }>;
-}
-
-function spansOf(received: Received[]): OtlpSpan[] {
-  return received.flatMap((r) => (JSON.parse(r.body.toString('utf8')) as { resourceSpans: Array<{ scopeSpans: Array<{ spans: OtlpSpan[] }> }> }).resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans)));
-}
-
-function attr(span: OtlpSpan, key: string): unknown {
-  const value = span.attributes.find((a) => a.key === key)?.value;
-  return value === undefined ? undefined : Object.values(value)[0];
-}
 
 describe('team trace', () => {
   let project: GitProject;
@@ -144,7 +100,7 @@ describe('team trace', () => {
   });
 
   it('says which receiver refused the trace and why, exit 1; refuses an endpoint that is no http URL, exit 2', async () => {
-    const receiver = await startReceiver(400);
+    const receiver = await startReceiver({ refuse: 400 });
     try {
       const refused = await trace(['--endpoint', receiver.url]);
       expect(refused.exitCode).toBe(1);

@@ -7,10 +7,11 @@ import { openStore } from '../../store/open.js';
 import { withStore } from '../../store/types.js';
 import { UsageError } from '../../sys/errors.js';
 import { traceOf, type TraceSpan } from '../../views/trace/spans.js';
+import { capturesContent } from '../../views/trace/target.js';
 import { optionalString, parseFlags } from '../args/args.js';
 import { FLAGS } from '../args/flags.js';
 import { openProject } from '../args/project.js';
-import { readVersion } from '../version.js';
+import { readVersion } from '../../sys/version.js';
 
 export async function traceCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const args = parseFlags(argv, FLAGS.trace, 'team trace');
@@ -20,7 +21,7 @@ export async function traceCommand(argv: string[], env: NodeJS.ProcessEnv = proc
   const endpoint = optionalString(args, 'endpoint');
   if (endpoint !== undefined) checkEndpoint(endpoint);
   // What the GenAI conventions call content (the run's task, the agents' words) only when asked.
-  const content = /^(1|true)$/i.test(env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT ?? '');
+  const content = capturesContent(env);
   const store = await openStore(project, optionalString(args, 'store'), 'trace');
   const { id, spans } = await withStore(store, async () => {
     const id = await store.pickRun(runId);

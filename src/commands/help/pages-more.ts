@@ -38,6 +38,7 @@ export const MORE_PAGES: HelpPage[] = [
     about: [
       'The receiver is --endpoint, else OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT; OTEL_EXPORTER_OTLP_PROTOCOL picks http/protobuf (default) or http/json, and OTEL_EXPORTER_OTLP_HEADERS and _TIMEOUT apply. With no receiver the spans are printed.',
       'The ids derive from the run: a resumed run, traced again, gives the same trace. No prompt or agent text goes into a span unless OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true.',
+      'A run sends its spans live while it goes when OTEL_EXPORTER_OTLP_ENDPOINT or team.telemetry.endpoint names a receiver; one that fails is told once and never stops the run. team trace sends a run that was not (or whose receiver was down).',
     ],
     flags: FLAGS.trace,
     examples: [

@@ -1,8 +1,8 @@
 // Sends a run's trace (spans.ts) to an OTLP receiver through the official OpenTelemetry JS exporters:
 // OTLP/HTTP with protobuf (the standard's default) or JSON, as OTEL_EXPORTER_OTLP_TRACES_PROTOCOL /
 // OTEL_EXPORTER_OTLP_PROTOCOL say; where to, timeout and headers as the standard OTEL_* variables
-// say, unless `endpoint` names the receiver. Loaded only by `team trace` (the exporters are left out
-// of the bundle, and loaded with this file).
+// say, unless `endpoint` names the receiver. Loaded only when spans are sent (`team trace`, a run's
+// live export): the exporters are left out of the bundle, and loaded with this file.
 import { SpanKind, SpanStatusCode, TraceFlags } from '@opentelemetry/api';
 import type { HrTime } from '@opentelemetry/api';
 import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -10,40 +10,54 @@ import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-t
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace';
 import type { TraceSpan } from './spans.js';
+import { protocolOf, type Protocol } from './target.js';
 
-// The version teamline reports as its instrumentation scope's and service's.
 export interface ExportAsk {
   /** The receiver's base URL (as OTEL_EXPORTER_OTLP_ENDPOINT: /v1/traces is added); else the OTEL_* variables. */
   endpoint?: string;
+  /** The version teamline reports as its instrumentation scope's and service's. */
   version: string;
   env: NodeJS.ProcessEnv;
 }
 
-export type Protocol = 'http/protobuf' | 'http/json';
-
-// The protocol the OTEL_* variables name (the standard's default: http/protobuf); another one is refused.
-export function protocolOf(env: NodeJS.ProcessEnv): Protocol {
-  const asked = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL || env.OTEL_EXPORTER_OTLP_PROTOCOL || 'http/protobuf';
-  if (asked === 'http/protobuf' || asked === 'http/json') return asked;
-  throw new Error(`OTEL_EXPORTER_OTLP_PROTOCOL is "${asked}": teamline sends http/protobuf or http/json (grpc is not supported)`);
+// An exporter of the run's spans: `send` resolves once the receiver took them, rejects with why it did not.
+export interface SpanSender {
+  protocol: Protocol;
+  send(spans: readonly TraceSpan[]): Promise<void>;
+  shutdown(): Promise<void>;
 }
 
-// Exports the spans; resolves once the receiver took them, rejects with why it did not.
-export async function exportTrace(spans: TraceSpan[], ask: ExportAsk): Promise<{ protocol: Protocol }> {
+export function openSender(ask: ExportAsk & { timeoutMs?: number }): SpanSender {
   const protocol = protocolOf(ask.env);
-  const config = ask.endpoint === undefined ? {} : { url: `${ask.endpoint.replace(/\/+$/, '')}/v1/traces` };
+  const config = {
+    ...(ask.endpoint !== undefined && { url: `${ask.endpoint.replace(/\/+$/, '')}/v1/traces` }),
+    ...(ask.timeoutMs !== undefined && { timeoutMillis: ask.timeoutMs }),
+  };
   const exporter: SpanExporter = protocol === 'http/json' ? new JsonExporter(config) : new ProtobufExporter(config);
   const resource = resourceFromAttributes({ 'service.name': 'teamline', 'service.version': ask.version });
   const scope = { name: 'teamline', version: ask.version };
-  const readable = spans.map((span) => toReadable(span, resource, scope));
+  return {
+    protocol,
+    send: (spans) =>
+      new Promise<void>((resolve, reject) => {
+        exporter.export(
+          spans.map((span) => toReadable(span, resource, scope)),
+          (result) => (result.code === 0 ? resolve() : reject(result.error ?? new Error('the receiver did not take the spans'))),
+        );
+      }),
+    shutdown: () => exporter.shutdown().catch(() => undefined),
+  };
+}
+
+// Exports the spans at once (`team trace`); resolves once the receiver took them, rejects with why it did not.
+export async function exportTrace(spans: TraceSpan[], ask: ExportAsk): Promise<{ protocol: Protocol }> {
+  const sender = openSender(ask);
   try {
-    await new Promise<void>((resolve, reject) => {
-      exporter.export(readable, (result) => (result.code === 0 ? resolve() : reject(result.error ?? new Error('the receiver did not take the trace'))));
-    });
+    await sender.send(spans);
   } finally {
-    await exporter.shutdown().catch(() => undefined);
+    await sender.shutdown();
   }
-  return { protocol };
+  return { protocol: sender.protocol };
 }
 
 function toReadable(span: TraceSpan, resource: ReadableSpan['resource'], scope: ReadableSpan['instrumentationScope']): ReadableSpan {

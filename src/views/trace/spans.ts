@@ -45,68 +45,92 @@ export function spanIdOf(runId: string, key: string): string {
 
 // The run's spans, parents before their children.
 export function traceOf(runId: string, events: readonly TeamEvent[], options: TraceOptions): TraceSpan[] {
-  const traceId = traceIdOf(runId);
-  const at = (e: TeamEvent) => parseLogTime(e.at);
-  const lastAt = events.length > 0 ? at(events[events.length - 1]!) : 0;
-  const span = (key: string, name: string, kind: TraceSpan['kind'], startMs: number, parent?: string): TraceSpan => ({
-    name,
-    traceId,
-    spanId: spanIdOf(runId, key),
-    ...(parent !== undefined && { parentSpanId: parent }),
-    kind,
-    startMs,
-    // Not ended yet: set by its end's event, else where the log ends.
-    endMs: Number.NaN,
-    attributes: {},
-    events: [],
-    status: 'unset',
-  });
-  const started = events.find((e) => e.event === 'run_started');
-  const root = span('run', 'invoke_workflow teamline', 'internal', started ? at(started) : lastAt);
-  root.endMs = root.startMs;
-  root.attributes = { 'gen_ai.operation.name': 'invoke_workflow', 'gen_ai.agent.name': 'teamline', 'teamline.run.id': runId };
-  if (started?.event === 'run_started') {
-    root.attributes['teamline.run.mode'] = started.mode;
-    if (options.content && 'task' in started && typeof started.task === 'string') root.attributes['teamline.run.task'] = started.task;
+  const trace = new TraceBuilder(runId, options);
+  for (const e of events) trace.add(e);
+  return trace.finish();
+}
+
+// A run's trace built one event at a time: `add` tells which spans the event ended (a live export
+// sends each then, once); `finish` ends what is still open where the log ends (a trace after the fact).
+export class TraceBuilder {
+  private readonly traceId: string;
+  private readonly root: TraceSpan;
+  private readonly spans: TraceSpan[];
+  /** Stages by their key (a resume that enters a stage again continues its span), the one open, and each stage's last. */
+  private readonly stages = new Map<string, TraceSpan>();
+  private stage: TraceSpan | undefined;
+  private readonly stageOf = new Map<string, TraceSpan>();
+  private readonly attempts = new Map<string, TraceSpan>();
+  private lastAt: number | undefined;
+  private latest = Number.NEGATIVE_INFINITY;
+  private startedAt: number | undefined;
+  private ended: string | undefined;
+
+  constructor(
+    private readonly runId: string,
+    private readonly options: TraceOptions,
+  ) {
+    this.traceId = traceIdOf(runId);
+    this.root = this.span('run', 'invoke_workflow teamline', 'internal', Number.NaN);
+    this.root.attributes = { 'gen_ai.operation.name': 'invoke_workflow', 'gen_ai.agent.name': 'teamline', 'teamline.run.id': runId };
+    this.spans = [this.root];
   }
-  const spans: TraceSpan[] = [root];
-  // Stages by their key (a resume that enters a stage again continues its span), and the one open.
-  const stages = new Map<string, TraceSpan>();
-  let stage: TraceSpan | undefined;
-  const stageOf = new Map<string, TraceSpan>();
-  const attempts = new Map<string, TraceSpan>();
-  let ended: string | undefined;
-  for (const e of events) {
-    const t = at(e);
-    root.endMs = Math.max(root.endMs, t);
+
+  private span(key: string, name: string, kind: TraceSpan['kind'], startMs: number, parent?: string): TraceSpan {
+    return {
+      name,
+      traceId: this.traceId,
+      spanId: spanIdOf(this.runId, key),
+      ...(parent !== undefined && { parentSpanId: parent }),
+      kind,
+      startMs,
+      // Not ended yet: set by its end's event, else where the log ends.
+      endMs: Number.NaN,
+      attributes: {},
+      events: [],
+      status: 'unset',
+    };
+  }
+
+  // Takes the log's next event; returns the spans it ended (the run's end ends every span still open).
+  add(e: TeamEvent): TraceSpan[] {
+    const t = parseLogTime(e.at);
+    const root = this.root;
+    this.lastAt = t;
+    this.latest = Math.max(this.latest, t);
+    const endAt = (s: TraceSpan) => (s.endMs = Number.isNaN(s.endMs) ? t : Math.max(s.endMs, t));
     switch (e.event) {
+      case 'run_started':
+        this.startedAt ??= t;
+        root.attributes['teamline.run.mode'] = e.mode;
+        if (this.options.content && 'task' in e && typeof e.task === 'string') root.attributes['teamline.run.task'] = e.task;
+        return [];
       case 'stage_entered': {
         const key = `stage:${e.stage}:${e.iteration}:${e.loop}`;
-        let s = stages.get(key);
+        let s = this.stages.get(key);
         if (!s) {
-          s = span(key, e.stage, 'internal', t, root.spanId);
+          s = this.span(key, e.stage, 'internal', t, root.spanId);
           s.attributes = { 'teamline.stage': e.stage, 'teamline.iteration': e.iteration, 'teamline.fix_loop': e.loop, ...(e.stage === 'team-plan' && { 'gen_ai.operation.name': 'plan' }) };
-          stages.set(key, s);
-          spans.push(s);
+          this.stages.set(key, s);
+          this.spans.push(s);
         }
-        stage = s;
-        stageOf.set(e.stage, s);
-        break;
+        this.stage = s;
+        this.stageOf.set(e.stage, s);
+        return [];
       }
       case 'stage_completed':
       case 'stage_skipped': {
-        const s = stageOf.get(e.stage);
-        if (s) {
-          s.endMs = Number.isNaN(s.endMs) ? t : Math.max(s.endMs, t);
-          s.status = 'ok';
-        }
-        break;
+        const s = this.stageOf.get(e.stage);
+        if (!s) return [];
+        endAt(s);
+        s.status = 'ok';
+        return [s];
       }
       case 'task_started': {
         const key = `attempt:${e.task_id}#${e.attempt}`;
-        if (attempts.has(key)) break;
-        const parent = stageOf.get(e.stage) ?? stage ?? root;
-        const a = span(key, `invoke_agent ${e.agent}`, 'client', t, parent.spanId);
+        if (this.attempts.has(key)) return [];
+        const parent = this.stageOf.get(e.stage) ?? this.stage ?? root;
+        const a = this.span(key, `invoke_agent ${e.agent}`, 'client', t, parent.spanId);
         a.attributes = {
           'gen_ai.operation.name': 'invoke_agent',
           'gen_ai.agent.name': e.agent,
@@ -115,32 +139,32 @@ export function traceOf(runId: string, events: readonly TeamEvent[], options: Tr
           'teamline.attempt': e.attempt,
           'teamline.stage': e.stage,
         };
-        attempts.set(key, a);
-        spans.push(a);
-        break;
+        this.attempts.set(key, a);
+        this.spans.push(a);
+        return [];
       }
       case 'task_finished': {
-        const a = attempts.get(`attempt:${e.task_id}#${e.attempt}`);
-        if (!a) break;
-        a.endMs = Number.isNaN(a.endMs) ? t : Math.max(a.endMs, t);
+        const a = this.attempts.get(`attempt:${e.task_id}#${e.attempt}`);
+        if (!a) return [];
+        endAt(a);
         a.attributes['teamline.outcome'] = e.status;
         a.status = e.status === 'completed' ? 'ok' : e.status === 'failed' ? 'error' : 'unset';
-        if (options.content && e.evidence) a.attributes['teamline.evidence'] = e.evidence;
-        break;
+        if (this.options.content && e.evidence) a.attributes['teamline.evidence'] = e.evidence;
+        return [a];
       }
       case 'attempt_spawned': {
-        const a = attempts.get(`attempt:${e.task_id}#${e.attempt}`);
+        const a = this.attempts.get(`attempt:${e.task_id}#${e.attempt}`);
         if (a) a.attributes['teamline.worker'] = e.worker;
-        break;
+        return [];
       }
       case 'attempt_taken': {
-        const a = attempts.get(`attempt:${e.task_id}#${e.attempt}`);
+        const a = this.attempts.get(`attempt:${e.task_id}#${e.attempt}`);
         if (a) Object.assign(a.attributes, { 'teamline.worker': e.worker, 'teamline.team_worker': e.worker_id, 'host.name': e.host });
-        break;
+        return [];
       }
       case 'attempt_usage': {
-        const a = attempts.get(`attempt:${e.task_id}#${e.attempt}`);
-        if (!a) break;
+        const a = this.attempts.get(`attempt:${e.task_id}#${e.attempt}`);
+        if (!a) return [];
         if (e.session_id) a.attributes['gen_ai.conversation.id'] = e.session_id;
         if (e.tokens) {
           add(a.attributes, 'gen_ai.usage.input_tokens', e.tokens.input);
@@ -148,29 +172,29 @@ export function traceOf(runId: string, events: readonly TeamEvent[], options: Tr
           if (e.tokens.cached) add(a.attributes, 'gen_ai.usage.cache_read.input_tokens', e.tokens.cached);
         }
         if (e.cost_usd !== undefined) add(a.attributes, 'teamline.cost_usd', e.cost_usd);
-        break;
+        return [];
       }
       case 'attempt_stalled':
       case 'attempt_throttled':
       case 'attempt_retrying':
       case 'attempt_stopping': {
-        const a = attempts.get(`attempt:${e.task_id}#${e.attempt}`);
+        const a = this.attempts.get(`attempt:${e.task_id}#${e.attempt}`);
         const facts: Record<string, SpanValue> = {};
         if (e.event === 'attempt_stalled') facts['teamline.silent_ms'] = e.silent_ms;
         if (e.event === 'attempt_stopping') facts['teamline.by'] = e.by;
         (a ?? root).events.push({ name: e.event, atMs: t, attributes: facts });
-        break;
+        return [];
       }
       case 'gates_result': {
-        const parent = stage ?? root;
-        e.gates.forEach((gate, i) => {
-          const g = span(`gate:${e.iteration}:${e.pass}:${i}`, 'execute_tool gate', 'client', t - Math.max(0, Math.round(gate.durationMs)), parent.spanId);
+        const parent = this.stage ?? root;
+        return e.gates.map((gate, i) => {
+          const g = this.span(`gate:${e.iteration}:${e.pass}:${i}`, 'execute_tool gate', 'client', t - Math.max(0, Math.round(gate.durationMs)), parent.spanId);
           g.endMs = t;
           g.attributes = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'gate', 'gen_ai.tool.type': 'extension', 'teamline.gate.command': gate.command, 'teamline.gate.timed_out': gate.timedOut, ...(gate.exitCode !== null && { 'process.exit.code': gate.exitCode }) };
           g.status = gate.exitCode === 0 && !gate.timedOut ? 'ok' : 'error';
-          spans.push(g);
+          this.spans.push(g);
+          return g;
         });
-        break;
       }
       case 'fix_loop_started':
       case 'budget_exceeded':
@@ -181,22 +205,37 @@ export function traceOf(runId: string, events: readonly TeamEvent[], options: Tr
       case 'run_resumed':
       case 'iteration_started':
         root.events.push({ name: e.event, atMs: t, attributes: e.event === 'cancel_requested' ? { 'teamline.by': e.by, 'teamline.force': e.force } : {} });
-        break;
+        return [];
+      case 'run_stopped':
+        // Stopped for a decision: a resume goes on with the same spans.
+        this.ended = e.event;
+        return [];
       case 'run_completed':
       case 'run_failed':
-      case 'run_cancelled':
-      case 'run_stopped':
-        ended = e.event;
-        break;
+      case 'run_cancelled': {
+        this.ended = e.event;
+        const open = this.spans.filter((s) => Number.isNaN(s.endMs));
+        this.finish();
+        return open;
+      }
       default:
-        break;
+        return [];
     }
   }
-  // What never ended in the log (a stopped run, one still going) ends where the log does.
-  for (const s of spans) if (Number.isNaN(s.endMs)) s.endMs = Math.max(s.startMs, lastAt);
-  root.attributes['teamline.run.status'] = ended === undefined ? 'running' : ended.slice('run_'.length);
-  root.status = ended === 'run_completed' ? 'ok' : ended === 'run_failed' ? 'error' : 'unset';
-  return spans;
+
+  // Every span, parents before their children; what never ended in the log (a stopped run, one
+  // still going) ends where the log does.
+  finish(): TraceSpan[] {
+    const lastAt = this.lastAt ?? 0;
+    const root = this.root;
+    root.startMs = this.startedAt ?? lastAt;
+    root.endMs = Math.max(root.startMs, this.latest);
+    for (const s of this.spans) if (Number.isNaN(s.endMs)) s.endMs = Math.max(s.startMs, lastAt);
+    const ended = this.ended;
+    root.attributes['teamline.run.status'] = ended === undefined ? 'running' : ended.slice('run_'.length);
+    root.status = ended === 'run_completed' ? 'ok' : ended === 'run_failed' ? 'error' : 'unset';
+    return this.spans;
+  }
 }
 
 function add(attributes: Record<string, SpanValue>, name: string, n: number): void {

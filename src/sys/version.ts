@@ -1,7 +1,7 @@
-// `team --version`: the version of the installed package.
+// The version of the installed package (`team --version`, the telemetry's service.version).
 import { readFileSync } from 'node:fs';
 
-// The `version` field of teamline's package.json (dist/src/commands → the package root).
+// The `version` field of teamline's package.json (dist/src/sys → the package root).
 export function readVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
   return pkg.version;
