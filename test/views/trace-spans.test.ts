@@ -2,7 +2,7 @@
 // again, a run that has not ended, content kept out unless asked.
 import { describe, expect, it } from 'vitest';
 import type { TeamEvent } from '../../src/log/schema.js';
-import { spanIdOf, traceOf } from '../../src/views/trace/spans.js';
+import { spanIdOf, traceOf, TraceBuilder } from '../../src/views/trace/spans.js';
 
 const RUN = '20261205T120000000000Z-abcdef';
 const at = (s: number) => `2026-12-05T12:00:${String(s).padStart(2, '0')}.000Z`;
@@ -52,5 +52,27 @@ describe('traceOf', () => {
     const withContent = traceOf(RUN, LOG, { content: true });
     expect(withContent[0]!.attributes['teamline.run.task']).toBe('the secret task');
     expect(withContent.find((s) => s.attributes['teamline.task.id'] === 't1')!.attributes['teamline.evidence']).toBe('the secret evidence');
+  });
+});
+
+describe('TraceBuilder', () => {
+  it('tells each span as the event that ends it comes (a live export sends it then), and at the run\'s end the run and what is still open', () => {
+    const trace = new TraceBuilder(RUN, { content: false });
+    const ended = (e: TeamEvent) => trace.add(e).map((s) => s.name);
+    expect(LOG.slice(0, 5).flatMap(ended)).toEqual([]);
+    expect(ended(LOG[5]!)).toEqual([]);
+    expect(ended(LOG[6]!)).toEqual(['invoke_agent claude']);
+    expect(ended(LOG[7]!)).toEqual([]);
+    expect(ended(ev({ event: 'gates_result', ...base(14), iteration: 1, pass: 1, gates: [{ command: 'npm test', exitCode: 0, timedOut: false, durationMs: 500 }] }))).toEqual(['execute_tool gate']);
+    expect(ended(ev({ event: 'stage_completed', ...base(15), stage: 'team-exec' }))).toEqual(['team-exec']);
+    // A verify reviewer is an agent the run invokes: its span says its role.
+    expect(ended(task('task_started', 16, 'verify-1.security-reviewer', { stage: 'team-verify' }))).toEqual([]);
+    expect(ended(ev({ event: 'run_stopped', ...base(17), reason: 'budget' }))).toEqual([]);
+    const last = trace.add(ev({ event: 'run_completed', ...base(18) }));
+    expect(last.map((s) => s.name).sort()).toEqual(['invoke_agent claude', 'invoke_workflow teamline', 'invoke_agent claude'].sort());
+    expect(last.find((s) => s.attributes['teamline.task.id'] === 'verify-1.security-reviewer')!.attributes['teamline.role']).toBe('security-reviewer');
+    const root = last.find((s) => s.name === 'invoke_workflow teamline')!;
+    expect(root).toMatchObject({ status: 'ok', startMs: Date.parse(at(0)), endMs: Date.parse(at(18)) });
+    expect(root.attributes['teamline.run.status']).toBe('completed');
   });
 });

@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { TeamEvent } from '../../log/schema.js';
 import { parseLogTime } from '../../log/time.js';
+import { REVIEWER_ROLES } from '../../../machines/routing.js';
 
 export type SpanValue = string | number | boolean;
 
@@ -138,6 +139,7 @@ export class TraceBuilder {
           'teamline.task.id': e.task_id,
           'teamline.attempt': e.attempt,
           'teamline.stage': e.stage,
+          ...(reviewerOf(e.task_id) !== undefined && { 'teamline.role': reviewerOf(e.task_id)! }),
         };
         this.attempts.set(key, a);
         this.spans.push(a);
@@ -236,6 +238,12 @@ export class TraceBuilder {
     root.status = ended === 'run_completed' ? 'ok' : ended === 'run_failed' ? 'error' : 'unset';
     return this.spans;
   }
+}
+
+// The reviewer role of a verify reviewer's attempt (`verify-1.security-reviewer`): an agent the run
+// invokes, so an invoke_agent span with its tokens, its role told.
+function reviewerOf(taskId: string): string | undefined {
+  return REVIEWER_ROLES.find((role) => taskId.endsWith(`.${role}`));
 }
 
 function add(attributes: Record<string, SpanValue>, name: string, n: number): void {
