@@ -20,6 +20,8 @@ export const agentSchema = z.strictObject({
   maxTurns: positiveInt.optional(),
   maxBudgetUsd: z.number().positive().optional(),
   promptVia: z.enum(['file', 'arg', 'stdin']).optional(),
+  /** `acp` only: the sign-in method (an id of the agent's authMethods) its session is authenticated with. */
+  authMethod: z.string().min(1).optional(),
   scenario: z.string().min(1).optional(),
   /** Run this agent's workers in tmux panes instead of headless processes. */
   tmux: z.boolean().optional(),
@@ -27,7 +29,9 @@ export const agentSchema = z.strictObject({
   teamTools: z.boolean().optional(),
 })
   // The command adapter has nothing to run without it: refused here, not at the first attempt.
-  .refine((agent) => agent.adapter !== 'command' || agent.command !== undefined, { message: 'the command adapter needs a command', path: ['command'] });
+  .refine((agent) => agent.adapter !== 'command' || agent.command !== undefined, { message: 'the command adapter needs a command', path: ['command'] })
+  // The acp adapter starts the agent its command names, in ACP mode: there is no default.
+  .refine((agent) => agent.adapter !== 'acp' || agent.command !== undefined, { message: 'the acp adapter needs the command that starts the agent in ACP mode (e.g. "gemini" with args ["--acp"])', path: ['command'] });
 
 // An OTLP/HTTP receiver's base URL: http:// or https://, with no credentials in it (headers go in OTEL_EXPORTER_OTLP_HEADERS).
 export function isOtlpUrl(value: string): boolean {

@@ -8,7 +8,7 @@ export type Stage = (typeof STAGES)[number];
 export const PERMISSION_LEVELS = ['read', 'edit', 'run'] as const;
 export type PermissionLevel = (typeof PERMISSION_LEVELS)[number];
 
-export const ADAPTER_NAMES = ['claude', 'codex', 'gemini', 'opencode', 'aider', 'command', 'sim'] as const;
+export const ADAPTER_NAMES = ['claude', 'codex', 'gemini', 'opencode', 'aider', 'command', 'acp', 'sim'] as const;
 export type AdapterName = (typeof ADAPTER_NAMES)[number];
 
 // A named agent backend from config (`agents.<name>`).
@@ -28,6 +28,8 @@ export interface AgentConfig {
   maxBudgetUsd?: number;
   /** `command` adapter only: how the prompt reaches the agent. */
   promptVia?: 'file' | 'arg' | 'stdin';
+  /** `acp` adapter only: the sign-in method (an id of the agent's authMethods) the session is authenticated with. */
+  authMethod?: string;
   /** `sim` adapter only: path of the scenario file. */
   scenario?: string;
   /** Run this agent's workers in tmux panes. */

@@ -1,5 +1,6 @@
 // The built-in CLI adapters by name. `sim` lives in workers/sim and is passed in by the runtime.
 import type { AdapterName, AgentAdapter } from '../types.js';
+import { acp } from './acp.js';
 import { aider } from './aider.js';
 import { claude } from './claude.js';
 import { codex } from './codex.js';
@@ -17,6 +18,7 @@ export const CLI_ADAPTERS: Record<Exclude<AdapterName, 'sim'>, AgentAdapter> = {
   opencode,
   aider,
   command,
+  acp,
 };
 
 // Every adapter, the sim agent's included (it lives in workers/sim).

@@ -1,0 +1,91 @@
+// Any ACP agent as a worker (issue 39): the built `team` CLI in a git repository, 2 workers, each
+// attempt an ACP session through teamline's bridge (the official SDK's client) with a stub agent
+// built on the SDK's agent side (test/fixtures/acp/stub-agent.mjs: its messages are checked against
+// the protocol's schemas as a real agent's are; its work is the sim agent's). Bad agents — one that
+// asks for a path outside the folder, writes a line that is no JSON-RPC message, exits mid-turn —
+// fail their attempt with a line that says which, never hang the run.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { GIT_ENV, makeGitProject } from '../helpers/git-project.js';
+import { removeProjects } from '../helpers/project.js';
+import { eventsOf } from '../helpers/sim-project.js';
+import { ROOT, runTeam } from '../helpers/team.js';
+
+afterAll(removeProjects);
+
+const STUB = join(ROOT, 'test/fixtures/acp/stub-agent.mjs');
+const PLAN = { plan: { tasks: [{ id: 't1', title: 'One', files: ['one.txt'] }, { id: 't2', title: 'Two', files: ['two.txt'] }] }, defaults: { sleepMs: 20 } };
+
+// A project whose agent `acp` is the stub in ACP mode, its sim work from the project's scenario.
+function acpProject(scenario: object, env: Record<string, string> = {}, extra: Record<string, unknown> = {}) {
+  const project = makeGitProject(scenario, { agents: { acp: { adapter: 'acp', command: process.execPath, args: [STUB], env: { ...env }, ...extra } } });
+  return project;
+}
+
+const run = (project: ReturnType<typeof acpProject>, task: string, ...args: string[]) =>
+  runTeam(['2:executor', task, '--agent', 'acp', ...args], { cwd: project.dir, env: { ...GIT_ENV, TEAM_SIM_SCENARIO: join(project.dir, 'scenario.json') } });
+
+function outputsOf(project: ReturnType<typeof acpProject>): string[] {
+  const { events, paths } = project.readRun();
+  return eventsOf(events, 'task_finished').map((e) => readFileSync(join(paths.attemptsDir, e.task_id, `a${e.attempt}`, 'output.log'), 'utf8'));
+}
+
+describe('an ACP agent as a worker', () => {
+  it('runs the whole pipeline through ACP sessions: plan, prd, exec on 2 workers, verify; the permission answers, the tokens and cost in the log', async () => {
+    const project = acpProject(PLAN);
+    const result = await run(project, 'two files');
+    expect(result.exitCode, result.stderr).toBe(0);
+    const { events } = project.readRun();
+    const finished = eventsOf(events, 'task_finished');
+    expect(finished.map((e) => e.status)).not.toContain('failed');
+    expect(finished.filter((e) => e.stage === 'team-exec').map((e) => e.task_id).sort()).toEqual(['t1', 't2']);
+    expect(new Set(eventsOf(events, 'attempt_spawned').filter((e) => ['t1', 't2'].includes(e.task_id)).map((e) => e.worker)).size).toBe(2);
+    // The work done inside the ACP sessions (the sim's) is merged into the run's branch.
+    const started = events.find((e) => e.event === 'run_started');
+    const branch = started?.event === 'run_started' ? started.isolation?.branch : undefined;
+    expect(branch).toBeDefined();
+    for (const task of ['t1', 't2']) expect(project.git('show', `${branch}:sim-output/${task}.txt`)).toContain(task);
+    // Every attempt's usage came from its session: the turn's tokens and the cost the agent told.
+    // (The session id is recorded as soon as the bridge names it; the spend at the turn's end.)
+    const usage = eventsOf(events, 'attempt_usage').filter((e) => e.tokens !== undefined);
+    expect(usage.map((u) => `${u.task_id}#${u.attempt}`).sort()).toEqual(finished.map((e) => `${e.task_id}#${e.attempt}`).sort());
+    for (const u of usage) {
+      expect(u.tokens).toEqual({ input: 1200, output: 100, cached: 800 });
+      expect(u.cost_usd).toBe(0.01);
+      expect(u.session_id).toMatch(/^stub-\d+-1$/);
+    }
+    // The plan stage may read: its edit was refused; exec may run: allowed. Each answer is in the output.
+    const outputs = outputsOf(project);
+    const answers = outputs.flatMap((o) => o.split('\n').filter((l) => l.startsWith('{"acp":"permission"')).map((l) => JSON.parse(l) as { answer: string; why: string }));
+    expect(answers.some((a) => a.answer === 'reject' && a.why.includes('team-plan may only read'))).toBe(true);
+    expect(answers.some((a) => a.answer === 'allow' && a.why.includes('team-exec may run'))).toBe(true);
+  }, 120_000);
+
+  it('fails an attempt whose agent asks for a path outside its folder, writes a line that is no JSON-RPC message, or exits mid-turn: each said in one line', async () => {
+    const cases = [
+      { mode: 'outside', says: 'the ACP agent asked to edit /etc/hosts, outside the attempt\'s folder' },
+      { mode: 'garbage', says: 'the ACP agent broke the protocol: it wrote a line that is not a JSON-RPC message (not JSON)' },
+      { mode: 'crash', says: 'the ACP agent exited 3 before the prompt turn ended' },
+    ];
+    for (const { mode, says } of cases) {
+      const project = acpProject(PLAN, { STUB_ACP_MODE: mode });
+      const result = await run(project, `a ${mode} agent`, '--max-fix-loops', '0');
+      expect(result.exitCode, `${mode}: ${result.stderr}`).not.toBe(0);
+      const failed = eventsOf(project.readRun().events, 'task_finished').filter((e) => e.status === 'failed');
+      expect(failed.length, mode).toBeGreaterThan(0);
+      expect(failed[0]!.evidence, mode).toContain(says);
+    }
+  }, 180_000);
+
+  it('authenticates with the sign-in method the config names, and says which the agent offers when it names none it has', async () => {
+    const ok = acpProject(PLAN, { STUB_ACP_MODE: 'auth' }, { authMethod: 'api-key' });
+    const signed = await run(ok, 'signed in');
+    expect(signed.exitCode, signed.stderr).toBe(0);
+    const bad = acpProject(PLAN, { STUB_ACP_MODE: 'auth' }, { authMethod: 'oauth' });
+    const refused = await run(bad, 'wrong sign-in', '--max-fix-loops', '0');
+    expect(refused.exitCode).not.toBe(0);
+    const failed = eventsOf(bad.readRun().events, 'task_finished').find((e) => e.status === 'failed');
+    expect(failed?.evidence).toContain('the ACP agent offers no sign-in method oauth (it offers: api-key)');
+  }, 120_000);
+});

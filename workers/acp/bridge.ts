@@ -1,0 +1,228 @@
+// The ACP bridge: how teamline drives any Agent Client Protocol agent as a worker (`"adapter": "acp"`).
+// The backend runs this program as the attempt's process (headless or in a tmux pane, fenced like
+// any agent); it starts the agent (`command` and `args` of its config, in ACP mode) as its child and
+// is its client through the official SDK: initialize, session/new in the attempt's folder with the
+// team tools as its MCP server, one session/prompt with the stage's prompt. What the session says
+// becomes the attempt's output, one JSON object a line (workers/adapters/acp.ts reads it): message
+// chunks, tool calls and their statuses, plan entries, usage and cost, each permission asked and the
+// answer given. Permissions are answered from the stage's level (read; edit; run) and never for a
+// path outside the attempt's folders; the client's file methods keep to the same folders and level;
+// no terminal is offered (the agent runs commands with its own tools, inside the fence). The polite
+// stop (SIGTERM, SIGINT) is session/cancel. A malformed message, the agent's exit mid-session or a
+// request for a path outside the folders ends the attempt with a line that says which.
+import { spawn } from 'node:child_process';
+import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { client, methods, ndJsonStream, PROTOCOL_VERSION, RequestError, type ClientContext, type PermissionOption, type RequestPermissionRequest, type RequestPermissionResponse, type SessionUpdate } from '@agentclientprotocol/sdk/unstable';
+import { parseBridgeSpec } from './spec.js';
+import { allowsKind, type BridgeLine } from './lines.js';
+
+const spec = parseBridgeSpec(process.argv.slice(2));
+const say = (line: BridgeLine) => process.stdout.write(`${JSON.stringify(line)}\n`);
+
+// The folders the agent may name: the attempt's working folder and the one its result file is in.
+const roots = [spec.cwd, dirname(spec.resultFile)].map((dir) => realpathOr(dir));
+
+function realpathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+// A path the agent named, its links resolved as far as they exist (a file still to be written: its folder's).
+function realOf(path: string): string {
+  const full = resolve(path);
+  try {
+    return realpathSync(full);
+  } catch {
+    return join(realpathOr(dirname(full)), basename(full));
+  }
+}
+
+// Whether a path the agent named is inside one of the folders.
+function inside(path: string): boolean {
+  if (!isAbsolute(path)) return false;
+  const real = realOf(path);
+  return roots.some((root) => real === root || real.startsWith(root + sep));
+}
+
+// Whether the paths are only the attempt's result file: written at every level (the protocol asks for it).
+const resultFile = realOf(spec.resultFile);
+const onlyResult = (paths: string[]) => paths.length > 0 && paths.every((path) => isAbsolute(path) && realOf(path) === resultFile);
+
+let broken: string | undefined;
+let sessionId: string | undefined;
+let context: ClientContext | undefined;
+
+// The attempt fails with `why`: said once, the session cancelled, the agent stopped.
+function breakWith(why: string): void {
+  if (broken) return;
+  broken = why;
+  say({ acp: 'error', message: why });
+  if (context && sessionId) void context.notify(methods.agent.session.cancel, { sessionId }).catch(() => undefined);
+  setTimeout(() => stopAgent('SIGTERM'), 500).unref();
+}
+
+const agent = spawn(spec.command, spec.args, { cwd: spec.cwd, stdio: ['pipe', 'pipe', 'inherit'], env: process.env });
+let agentExit: string | undefined;
+agent.on('error', (error) => breakWith(`the ACP agent ${spec.command} could not start: ${error.message}`));
+agent.on('exit', (code, signal) => {
+  agentExit = signal ? `killed by ${signal}` : `exited ${code}`;
+});
+
+function stopAgent(signal: NodeJS.Signals): void {
+  if (agent.exitCode === null && agent.signalCode === null) agent.kill(signal);
+}
+
+// What goes to the agent, watched for the SDK's answer to a line of the agent's that was no JSON-RPC message.
+const toAgent = Writable.toWeb(agent.stdin) as WritableStream<Uint8Array>;
+const decoder = new TextDecoder();
+const watched = new WritableStream<Uint8Array>({
+  async write(chunk) {
+    const text = decoder.decode(chunk);
+    if (/"id":null/.test(text) && /"code":-32(700|600)/.test(text)) breakWith(`the ACP agent broke the protocol: it wrote a line that is not a JSON-RPC message (${/-32700/.test(text) ? 'not JSON' : 'not a request, a response or a notification'})`);
+    const writer = toAgent.getWriter();
+    try {
+      await writer.write(chunk);
+    } finally {
+      writer.releaseLock();
+    }
+  },
+  close: () => toAgent.close(),
+  abort: (reason) => toAgent.abort(reason),
+});
+const stream = ndJsonStream(watched, Readable.toWeb(agent.stdout) as ReadableStream<Uint8Array>);
+
+// The option that says yes (once) or no (once), as the agent offered them.
+function pick(options: readonly PermissionOption[], allow: boolean): PermissionOption | undefined {
+  const kinds = allow ? ['allow_once', 'allow_always'] : ['reject_once', 'reject_always'];
+  for (const kind of kinds) {
+    const option = options.find((o) => o.kind === kind);
+    if (option) return option;
+  }
+  return undefined;
+}
+
+function answerPermission(params: RequestPermissionRequest): RequestPermissionResponse {
+  const { toolCall } = params;
+  const tool = toolCall.title ?? toolCall.toolCallId;
+  const kind = toolCall.kind ?? 'other';
+  const paths = (toolCall.locations ?? []).map((l) => l.path);
+  const outside = paths.filter((path) => !inside(path));
+  const allow = outside.length === 0 && (allowsKind(spec.permission, kind) || onlyResult(paths));
+  const why = outside.length > 0 ? `${outside[0]} is outside the attempt's folder` : allow ? `${spec.stage} may ${spec.permission}` : `${spec.stage} may only ${spec.permission}: not ${kind}`;
+  const option = pick(params.options, allow);
+  say({ acp: 'permission', tool, kind, answer: allow ? 'allow' : 'reject', why });
+  if (outside.length > 0) breakWith(`the ACP agent asked to ${kind} ${outside[0]}, outside the attempt's folder (${roots.join(', ')}): refused`);
+  return option ? { outcome: { outcome: 'selected', optionId: option.optionId } } : { outcome: { outcome: 'cancelled' } };
+}
+
+// A path the client's file methods take: inside the folders, or the request fails (and the attempt with it).
+function checkedPath(path: string, what: string): string {
+  if (inside(path)) return path;
+  breakWith(`the ACP agent asked the client to ${what} ${path}, outside the attempt's folder (${roots.join(', ')}): refused`);
+  throw RequestError.invalidParams(undefined, `${path} is outside the attempt's folder`);
+}
+
+function tell(update: SessionUpdate): void {
+  switch (update.sessionUpdate) {
+    case 'agent_message_chunk':
+      if (update.content.type === 'text') say({ acp: 'message', text: update.content.text });
+      return;
+    case 'agent_thought_chunk':
+      say({ acp: 'thought' });
+      return;
+    case 'tool_call':
+      say({ acp: 'tool', id: update.toolCallId, title: update.title, ...(update.kind && { kind: update.kind }), status: update.status ?? 'pending' });
+      return;
+    case 'tool_call_update':
+      say({ acp: 'tool', id: update.toolCallId, ...(update.title && { title: update.title }), ...(update.kind && { kind: update.kind }), ...(update.status && { status: update.status }) });
+      return;
+    case 'plan':
+      say({ acp: 'plan', entries: update.entries.map((e) => ({ content: e.content, status: e.status })) });
+      return;
+    case 'usage_update':
+      say({ acp: 'usage', used: update.used, size: update.size, ...(update.cost && { cost: { amount: update.cost.amount, currency: update.cost.currency } }) });
+      return;
+    default:
+      return;
+  }
+}
+
+const app = client({ name: 'teamline' })
+  .onNotification(methods.client.session.update, ({ params }) => tell(params.update))
+  .onRequest(methods.client.session.requestPermission, ({ params }) => answerPermission(params))
+  .onRequest(methods.client.fs.readTextFile, ({ params }) => {
+    const text = readFileSync(checkedPath(params.path, 'read'), 'utf8');
+    if (params.line == null && params.limit == null) return { content: text };
+    const lines = text.split('\n');
+    const from = Math.max(0, (params.line ?? 1) - 1);
+    return { content: lines.slice(from, params.limit == null ? undefined : from + params.limit).join('\n') };
+  })
+  .onRequest(methods.client.fs.writeTextFile, ({ params }) => {
+    const path = checkedPath(params.path, 'write');
+    if (spec.permission === 'read' && !onlyResult([params.path])) {
+      say({ acp: 'permission', tool: `write ${params.path}`, kind: 'edit', answer: 'reject', why: `${spec.stage} may only read` });
+      throw RequestError.invalidParams(undefined, `${spec.stage} may only read: no file is written`);
+    }
+    writeFileSync(path, params.content);
+    return {};
+  });
+
+// The polite stop: the turn is cancelled; the agent gets a moment to end it, then the signal.
+let stopping = false;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    if (stopping) return stopAgent('SIGKILL');
+    stopping = true;
+    say({ acp: 'stopping', signal });
+    if (context && sessionId) void context.notify(methods.agent.session.cancel, { sessionId }).catch(() => undefined);
+    setTimeout(() => stopAgent('SIGTERM'), 2_000).unref();
+  });
+}
+
+async function run(ctx: ClientContext): Promise<void> {
+  context = ctx;
+  const init = await ctx.request(methods.agent.initialize, {
+    protocolVersion: PROTOCOL_VERSION,
+    clientCapabilities: { fs: { readTextFile: true, writeTextFile: spec.permission !== 'read' }, terminal: false },
+    clientInfo: { name: 'teamline', version: spec.version },
+  });
+  // An agent that offers sign-in methods is signed in with the one its config names (an API key's, say).
+  if (spec.authMethod !== undefined) {
+    if (!(init.authMethods ?? []).some((m) => m.id === spec.authMethod)) throw new Error(`the ACP agent offers no sign-in method ${spec.authMethod} (it offers: ${(init.authMethods ?? []).map((m) => m.id).join(', ') || 'none'})`);
+    await ctx.request(methods.agent.authenticate, { methodId: spec.authMethod });
+  }
+  const session = await ctx.request(methods.agent.session.new, { cwd: spec.cwd, mcpServers: spec.teamServer ? [{ name: 'team', command: spec.teamServer.command, args: spec.teamServer.args, env: [] }] : [] });
+  sessionId = session.sessionId;
+  say({ acp: 'session', sessionId, agent: init.agentInfo?.name ?? spec.command });
+  const response = await ctx.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: readFileSync(spec.promptFile, 'utf8') }] });
+  const usage = response.usage;
+  say({
+    acp: 'end',
+    stopReason: response.stopReason,
+    ...(usage && { tokens: { input: usage.inputTokens, output: usage.outputTokens, ...(usage.cachedReadTokens ? { cached: usage.cachedReadTokens } : {}) } }),
+  });
+}
+
+const exited = new Promise<void>((done) => agent.on('exit', () => done()));
+const closed = new Promise<never>((_, reject) => {
+  agent.on('close', () => reject(new Error(`the ACP agent ${agentExit ?? 'ended'} before the prompt turn ended`)));
+});
+
+try {
+  await Promise.race([app.connectWith(stream, run), closed]);
+} catch (error) {
+  // The connection closes as the agent exits: its exit is the cause to tell, once it is known.
+  if (!(error instanceof RequestError)) await Promise.race([exited, new Promise((done) => setTimeout(done, 1_000).unref())]);
+  if (!broken) breakWith(error instanceof RequestError ? `the ACP agent answered with an error: ${error.message}${error.data ? ` (${JSON.stringify(error.data).slice(0, 300)})` : ''}` : agentExit !== undefined ? `the ACP agent ${agentExit} before the prompt turn ended` : (error as Error).message);
+}
+stopAgent('SIGTERM');
+process.exitCode = broken ? 1 : 0;
+setTimeout(() => {
+  stopAgent('SIGKILL');
+  process.exit();
+}, 2_000).unref();
