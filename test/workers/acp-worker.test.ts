@@ -4,13 +4,15 @@
 // the protocol's schemas as a real agent's are; its work is the sim agent's). Bad agents — one that
 // asks for a path outside the folder, writes a line that is no JSON-RPC message, exits mid-turn —
 // fail their attempt with a line that says which, never hang the run.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { execa } from 'execa';
+import { waitFor } from '../helpers/recovery-wait.js';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GIT_ENV, makeGitProject } from '../helpers/git-project.js';
 import { removeProjects } from '../helpers/project.js';
 import { eventsOf } from '../helpers/sim-project.js';
-import { ROOT, runTeam } from '../helpers/team.js';
+import { CLI, ROOT, runTeam } from '../helpers/team.js';
 
 afterAll(removeProjects);
 
@@ -87,5 +89,28 @@ describe('an ACP agent as a worker', () => {
     expect(refused.exitCode).not.toBe(0);
     const failed = eventsOf(bad.readRun().events, 'task_finished').find((e) => e.status === 'failed');
     expect(failed?.evidence).toContain('the ACP agent offers no sign-in method oauth (it offers: api-key)');
+  }, 120_000);
+
+  it('stops a live ACP worker on `team cancel` with session/cancel: the agent ends its turn as cancelled, and the run is cancelled', async () => {
+    const project = acpProject(PLAN, { STUB_ACP_MODE: 'hang' });
+    const env = { ...GIT_ENV, TEAM_SIM_SCENARIO: join(project.dir, 'scenario.json') };
+    const orchestrator = execa('node', [CLI, '2:executor', 'a turn that waits', '--agent', 'acp'], { cwd: project.dir, env, reject: false, stdin: 'ignore' });
+    const output = () => {
+      try {
+        return readFileSync(join(project.readRun().paths.attemptsDir, 'plan', 'a1', 'output.log'), 'utf8');
+      } catch {
+        return '';
+      }
+    };
+    await waitFor("the planner's ACP session", () => output().includes('{"acp":"session"'), 60_000, 50);
+    const cancelled = await runTeam(['cancel'], { cwd: project.dir, env });
+    expect(cancelled.exitCode, cancelled.stderr).toBe(0);
+    const ended = await orchestrator;
+    expect(ended.exitCode).not.toBe(0);
+    const lines = output().split('\n').filter((l) => l.startsWith('{"acp":'));
+    expect(lines.some((l) => l.startsWith('{"acp":"stopping"'))).toBe(true);
+    expect(lines, lines.join("\n")).toContain('{"acp":"end","stopReason":"cancelled"}');
+    expect(project.readRun().events.some((e) => e.event === 'run_cancelled')).toBe(true);
+    expect(existsSync(project.dir)).toBe(true);
   }, 120_000);
 });

@@ -66,15 +66,24 @@ function breakWith(why: string): void {
   setTimeout(() => stopAgent('SIGTERM'), 500).unref();
 }
 
-const agent = spawn(spec.command, spec.args, { cwd: spec.cwd, stdio: ['pipe', 'pipe', 'inherit'], env: process.env });
+// In a process group of its own: the runtime's polite stop (a signal to the attempt's group) reaches
+// the bridge alone, which turns it into session/cancel. The agent carries the attempt's TEAM_* marker,
+// so the sweep of an attempt's escapees still finds it should the bridge be killed outright.
+const agent = spawn(spec.command, spec.args, { cwd: spec.cwd, stdio: ['pipe', 'pipe', 'inherit'], env: process.env, detached: true });
 let agentExit: string | undefined;
 agent.on('error', (error) => breakWith(`the ACP agent ${spec.command} could not start: ${error.message}`));
 agent.on('exit', (code, signal) => {
   agentExit = signal ? `killed by ${signal}` : `exited ${code}`;
 });
 
+// Signals the agent's process group (the agent and what it started); nothing once it is gone.
 function stopAgent(signal: NodeJS.Signals): void {
-  if (agent.exitCode === null && agent.signalCode === null) agent.kill(signal);
+  if (agent.pid === undefined || agent.exitCode !== null || agent.signalCode !== null) return;
+  try {
+    process.kill(-agent.pid, signal);
+  } catch {
+    // Gone meanwhile.
+  }
 }
 
 // What goes to the agent, watched for the SDK's answer to a line of the agent's that was no JSON-RPC message.
