@@ -85,7 +85,8 @@ export function fenceFor(setting: FenceSetting): { on: true; bwrap: string; env:
 
 // Puts the spec's command (the adapter's, already built) inside the fence.
 export async function fenceSpec(spec: LaunchSpec, adapter: AgentAdapter, fence: { bwrap: string; env: string }, extra: string[] = []): Promise<void> {
-  const plan = await fencePlan({ workDir: spec.cwd, attemptDir: spec.attemptDir, adapter, env: spec.env, extra });
+  // The worker's environment: the attempt's and the command's own (an ACP agent's name, say).
+  const plan = await fencePlan({ workDir: spec.cwd, attemptDir: spec.attemptDir, adapter, env: { ...spec.env, ...spec.command.env }, extra });
   spec.command = fencedCommand(spec.command, plan, fence);
 }
 

@@ -11,7 +11,7 @@
 // stop (SIGTERM, SIGINT) is session/cancel. A malformed message, the agent's exit mid-session or a
 // request for a path outside the folders ends the attempt with a line that says which.
 import { spawn } from 'node:child_process';
-import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { client, methods, ndJsonStream, PROTOCOL_VERSION, RequestError, type ClientContext, type PermissionOption, type RequestPermissionRequest, type RequestPermissionResponse, type SessionUpdate } from '@agentclientprotocol/sdk/unstable';
@@ -19,10 +19,12 @@ import { parseBridgeSpec } from './spec.js';
 import { allowsKind, type BridgeLine } from './lines.js';
 
 const spec = parseBridgeSpec(process.argv.slice(2));
+// The attempt's working folder (its worktree): where the backend runs the bridge.
+const cwd = process.cwd();
 const say = (line: BridgeLine) => process.stdout.write(`${JSON.stringify(line)}\n`);
 
 // The folders the agent may name: the attempt's working folder and the one its result file is in.
-const roots = [spec.cwd, dirname(spec.resultFile)].map((dir) => realpathOr(dir));
+const roots = [cwd, dirname(spec.resultFile)].map((dir) => realpathOr(dir));
 
 function realpathOr(path: string): string {
   try {
@@ -69,7 +71,7 @@ function breakWith(why: string): void {
 // In a process group of its own: the runtime's polite stop (a signal to the attempt's group) reaches
 // the bridge alone, which turns it into session/cancel. The agent carries the attempt's TEAM_* marker,
 // so the sweep of an attempt's escapees still finds it should the bridge be killed outright.
-const agent = spawn(spec.command, spec.args, { cwd: spec.cwd, stdio: ['pipe', 'pipe', 'inherit'], env: process.env, detached: true });
+const agent = spawn(spec.command, spec.args, { cwd, stdio: ['pipe', 'pipe', 'inherit'], env: process.env, detached: true });
 let agentExit: string | undefined;
 agent.on('error', (error) => breakWith(`the ACP agent ${spec.command} could not start: ${error.message}`));
 agent.on('exit', (code, signal) => {
@@ -121,8 +123,9 @@ function answerPermission(params: RequestPermissionRequest): RequestPermissionRe
   const kind = toolCall.kind ?? 'other';
   const paths = (toolCall.locations ?? []).map((l) => l.path);
   const outside = paths.filter((path) => !inside(path));
-  const allow = outside.length === 0 && (allowsKind(spec.permission, kind) || onlyResult(paths));
-  const why = outside.length > 0 ? `${outside[0]} is outside the attempt's folder` : allow ? `${spec.stage} may ${spec.permission}` : `${spec.stage} may only ${spec.permission}: not ${kind}`;
+  const byLevel = allowsKind(spec.permission, kind);
+  const allow = outside.length === 0 && (byLevel || onlyResult(paths));
+  const why = outside.length > 0 ? `${outside[0]} is outside the attempt's folder` : byLevel ? `${spec.stage} may ${spec.permission}` : allow ? "the attempt's result file" : `${spec.stage} may only ${spec.permission}: not ${kind}`;
   const option = pick(params.options, allow);
   say({ acp: 'permission', tool, kind, answer: allow ? 'allow' : 'reject', why });
   if (outside.length > 0) breakWith(`the ACP agent asked to ${kind} ${outside[0]}, outside the attempt's folder (${roots.join(', ')}): refused`);
@@ -147,9 +150,12 @@ function tell(update: SessionUpdate): void {
     case 'tool_call':
       say({ acp: 'tool', id: update.toolCallId, title: update.title, ...(update.kind && { kind: update.kind }), status: update.status ?? 'pending' });
       return;
-    case 'tool_call_update':
-      say({ acp: 'tool', id: update.toolCallId, ...(update.title && { title: update.title }), ...(update.kind && { kind: update.kind }), ...(update.status && { status: update.status }) });
+    case 'tool_call_update': {
+      // A failed call's own words (its text content), short: what the agent was told went wrong.
+      const said = update.status === 'failed' ? (update.content ?? []).flatMap((c) => (c.type === 'content' && c.content.type === 'text' ? [c.content.text] : [])).join(' ').slice(0, 300) : '';
+      say({ acp: 'tool', id: update.toolCallId, ...(update.title && { title: update.title }), ...(update.kind && { kind: update.kind }), ...(update.status && { status: update.status }), ...(said && { error: said }) });
       return;
+    }
     case 'plan':
       say({ acp: 'plan', entries: update.entries.map((e) => ({ content: e.content, status: e.status })) });
       return;
@@ -165,7 +171,10 @@ const app = client({ name: 'teamline' })
   .onNotification(methods.client.session.update, ({ params }) => tell(params.update))
   .onRequest(methods.client.session.requestPermission, ({ params }) => answerPermission(params))
   .onRequest(methods.client.fs.readTextFile, ({ params }) => {
-    const text = readFileSync(checkedPath(params.path, 'read'), 'utf8');
+    const path = checkedPath(params.path, 'read');
+    // A file that is not there is ACP's resource_not_found (the agent takes it for a new file).
+    if (!existsSync(path)) throw RequestError.resourceNotFound(params.path);
+    const text = readFileSync(path, 'utf8');
     if (params.line == null && params.limit == null) return { content: text };
     const lines = text.split('\n');
     const from = Math.max(0, (params.line ?? 1) - 1);
@@ -177,6 +186,7 @@ const app = client({ name: 'teamline' })
       say({ acp: 'permission', tool: `write ${params.path}`, kind: 'edit', answer: 'reject', why: `${spec.stage} may only read` });
       throw RequestError.invalidParams(undefined, `${spec.stage} may only read: no file is written`);
     }
+    mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, params.content);
     return {};
   });
@@ -197,7 +207,7 @@ async function run(ctx: ClientContext): Promise<void> {
   context = ctx;
   const init = await ctx.request(methods.agent.initialize, {
     protocolVersion: PROTOCOL_VERSION,
-    clientCapabilities: { fs: { readTextFile: true, writeTextFile: spec.permission !== 'read' }, terminal: false },
+    clientCapabilities: { fs: { readTextFile: spec.files, writeTextFile: spec.files && spec.permission !== 'read' }, terminal: false },
     clientInfo: { name: 'teamline', version: spec.version },
   });
   // An agent that offers sign-in methods is signed in with the one its config names (an API key's, say).
@@ -205,7 +215,7 @@ async function run(ctx: ClientContext): Promise<void> {
     if (!(init.authMethods ?? []).some((m) => m.id === spec.authMethod)) throw new Error(`the ACP agent offers no sign-in method ${spec.authMethod} (it offers: ${(init.authMethods ?? []).map((m) => m.id).join(', ') || 'none'})`);
     await ctx.request(methods.agent.authenticate, { methodId: spec.authMethod });
   }
-  const session = await ctx.request(methods.agent.session.new, { cwd: spec.cwd, mcpServers: spec.teamServer ? [{ name: 'team', command: spec.teamServer.command, args: spec.teamServer.args, env: [] }] : [] });
+  const session = await ctx.request(methods.agent.session.new, { cwd, additionalDirectories: spec.directories, mcpServers: spec.teamServer ? [{ name: 'team', command: spec.teamServer.command, args: spec.teamServer.args, env: [] }] : [] });
   sessionId = session.sessionId;
   say({ acp: 'session', sessionId, agent: init.agentInfo?.name ?? spec.command });
   const response = await ctx.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: readFileSync(spec.promptFile, 'utf8') }] });

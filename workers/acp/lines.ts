@@ -6,7 +6,7 @@ export type BridgeLine =
   | { acp: 'session'; sessionId: string; agent: string }
   | { acp: 'message'; text: string }
   | { acp: 'thought' }
-  | { acp: 'tool'; id: string; title?: string; kind?: string; status?: string }
+  | { acp: 'tool'; id: string; title?: string; kind?: string; status?: string; error?: string }
   | { acp: 'plan'; entries: Array<{ content: string; status: string }> }
   | { acp: 'usage'; used: number; size: number; cost?: { amount: number; currency: string } }
   | { acp: 'permission'; tool: string; kind: string; answer: 'allow' | 'reject'; why: string }

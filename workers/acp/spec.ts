@@ -1,17 +1,20 @@
 // What the ACP bridge is told (one JSON argument after --spec): the agent to start, the attempt's
-// folder, prompt and result files, the stage and its permission level, the team tools' server.
+// prompt and result files (its working folder is the one it runs in), the stage and its permission level, the team tools' server.
 import { z } from 'zod';
 import { PERMISSION_LEVELS, STAGES } from '../types.js';
 
 const specSchema = z.strictObject({
   command: z.string().min(1),
   args: z.array(z.string()),
-  cwd: z.string().min(1),
   promptFile: z.string().min(1),
   resultFile: z.string().min(1),
   stage: z.enum(STAGES),
   permission: z.enum(PERMISSION_LEVELS),
   teamServer: z.strictObject({ command: z.string().min(1), args: z.array(z.string()) }).optional(),
+  /** Offer the client's file methods (fs/read_text_file, fs/write_text_file); else the agent uses its own. */
+  files: z.boolean(),
+  /** Folders besides the working one the session may use (the result file's): session/new's additionalDirectories. */
+  directories: z.array(z.string().min(1)),
   /** The sign-in method to authenticate with, when the agent needs one. */
   authMethod: z.string().min(1).optional(),
   version: z.string(),

@@ -1,0 +1,65 @@
+// A real ACP agent as a worker (issue 39): the real gemini CLI in ACP mode (`gemini --acp`, pinned
+// in test/real-cli/package.json) driven through teamline's ACP bridge (`"adapter": "acp"`), in a git
+// repository with 2 workers and the fence, against the scripted model server on 127.0.0.1.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventsOf, makeAgentProject, removeAgentProjects } from '../helpers/agent-project.js';
+import { commitAsRepo } from '../helpers/git-project.js';
+import { makeCliHome, type CliHome } from './clis.js';
+import { ensureRealClis, REAL_CLI_BIN } from './install.mjs';
+import { expectNoProcessLeft, markRun } from './leftovers.js';
+import { taskContent, taskFile } from './model-server/scenario.js';
+import { OK_KEY, startModelServer, type ModelServer } from './model-server/server.js';
+
+// A whole pipeline of a slow-starting CLI on a busy machine.
+const PIPELINE_TIMEOUT_MS = 600_000;
+
+describe('gemini as an ACP agent (real CLI, `gemini --acp`)', () => {
+  let server: ModelServer;
+  let home: CliHome;
+
+  beforeAll(async () => {
+    ensureRealClis();
+    server = await startModelServer('gemini');
+    home = makeCliHome('gemini', server.url);
+  }, 600_000);
+
+  afterAll(async () => {
+    await removeAgentProjects();
+    await server?.close();
+    home?.remove();
+  });
+
+  it('runs a whole pipeline through ACP sessions: two exec tasks on two workers in the fence, verify, the fix loop; each attempt's session and permission answers recorded, nothing left running', async () => {
+    const project = makeAgentProject(home.env(OK_KEY));
+    project.writeConfig({ team: { fsync: false }, agents: { 'gemini-acp': { adapter: 'acp', command: join(REAL_CLI_BIN, 'gemini'), args: ['--acp'] } } });
+    project.write('README.md', '# a project the real CLI works on\n');
+    const git = commitAsRepo(project.dir);
+    const marker = markRun();
+    const result = await project.team(['2:executor', 'write two files and check them', '--agent', 'gemini-acp'], { TEAMLINE_TEST_RUN: marker });
+    const files = project.readRun();
+    expect(result.exitCode, `${result.stdout}\n${result.stderr}\n${JSON.stringify(eventsOf(files, 'task_finished').map((e) => [e.task_id, e.status, e.evidence]))}`).toBe(0);
+    expect(eventsOf(files, 'run_started')[0]?.fence).toEqual({ on: true });
+    const branch = `team/${project.runId()}`;
+    for (const id of ['t1', 't2']) expect(`${git('show', `${branch}:${taskFile(id)}`)}\n`).toBe(taskContent('gemini', id));
+    // Each attempt's session id is gemini's own, recorded as it began.
+    const finished = eventsOf(files, 'task_finished');
+    const sessions = eventsOf(files, 'attempt_usage').filter((u) => u.session_id);
+    expect(new Set(sessions.map((u) => `${u.task_id}#${u.attempt}`)).size).toBe(finished.length);
+    // gemini asked before each write and each command; each answer is in the attempt's output: the
+    // plan (read) may write only its result file, exec its work, verify run its check.
+    const attempts = join(project.dir, '.team/runs', project.runId(), 'attempts');
+    const answers = (task: string) =>
+      readFileSync(join(attempts, task, 'a1', 'output.log'), 'utf8')
+        .split('\n')
+        .filter((l) => l.startsWith('{"acp":"permission"'))
+        .map((l) => JSON.parse(l) as { kind: string; answer: string; why: string });
+    expect(answers('plan')).toEqual([expect.objectContaining({ kind: 'edit', answer: 'allow', why: "the attempt's result file" })]);
+    expect(answers('t1')).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'edit', answer: 'allow', why: 'team-exec may run' })]));
+    expect(answers('verify-1')).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'execute', answer: 'allow', why: 'team-verify may run' })]));
+    // The result came as the result file the agent wrote, not only the fenced answer.
+    expect(existsSync(join(attempts, 't1', 'a1', 'result.json'))).toBe(true);
+    await expectNoProcessLeft(marker);
+  }, PIPELINE_TIMEOUT_MS);
+});
