@@ -31,7 +31,7 @@ describe('gemini as an ACP agent (real CLI, `gemini --acp`)', () => {
     home?.remove();
   });
 
-  it('runs a whole pipeline through ACP sessions: two exec tasks on two workers in the fence, verify, the fix loop; each attempt's session and permission answers recorded, nothing left running', async () => {
+  it('runs a whole pipeline through ACP sessions: two exec tasks on two workers in the fence, verify, the fix loop; the session, tokens and permission answers of each attempt recorded, nothing left running', async () => {
     const project = makeAgentProject(home.env(OK_KEY));
     project.writeConfig({ team: { fsync: false }, agents: { 'gemini-acp': { adapter: 'acp', command: join(REAL_CLI_BIN, 'gemini'), args: ['--acp'] } } });
     project.write('README.md', '# a project the real CLI works on\n');
@@ -47,6 +47,10 @@ describe('gemini as an ACP agent (real CLI, `gemini --acp`)', () => {
     const finished = eventsOf(files, 'task_finished');
     const sessions = eventsOf(files, 'attempt_usage').filter((u) => u.session_id);
     expect(new Set(sessions.map((u) => `${u.task_id}#${u.attempt}`)).size).toBe(finished.length);
+    // Its tokens, which gemini tells in the turn's response (_meta), are each attempt's spend.
+    const spent = eventsOf(files, 'attempt_usage').filter((u) => u.tokens !== undefined);
+    expect(spent.map((u) => `${u.task_id}#${u.attempt}`).sort()).toEqual(finished.map((e) => `${e.task_id}#${e.attempt}`).sort());
+    for (const u of spent) expect(u.tokens!.input).toBeGreaterThan(0);
     // gemini asked before each write and each command; each answer is in the attempt's output: the
     // plan (read) may write only its result file, exec its work, verify run its check.
     const attempts = join(project.dir, '.team/runs', project.runId(), 'attempts');

@@ -14,7 +14,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import { client, methods, ndJsonStream, PROTOCOL_VERSION, RequestError, type ClientContext, type PermissionOption, type RequestPermissionRequest, type RequestPermissionResponse, type SessionUpdate } from '@agentclientprotocol/sdk/unstable';
+import { client, methods, ndJsonStream, PROTOCOL_VERSION, RequestError, type ClientContext, type PermissionOption, type PromptResponse, type RequestPermissionRequest, type RequestPermissionResponse, type SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { parseBridgeSpec } from './spec.js';
 import { allowsKind, type BridgeLine } from './lines.js';
 
@@ -219,12 +219,20 @@ async function run(ctx: ClientContext): Promise<void> {
   sessionId = session.sessionId;
   say({ acp: 'session', sessionId, agent: init.agentInfo?.name ?? spec.command });
   const response = await ctx.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: readFileSync(spec.promptFile, 'utf8') }] });
+  const tokens = tokensOf(response);
+  say({ acp: 'end', stopReason: response.stopReason, ...(tokens && { tokens }) });
+}
+
+// The turn's tokens: ACP's usage (unstable in the protocol), else what gemini puts in the response's
+// _meta (quota.token_count: input_tokens, output_tokens); none when the agent tells neither.
+function tokensOf(response: PromptResponse): { input: number; output: number; cached?: number } | undefined {
   const usage = response.usage;
-  say({
-    acp: 'end',
-    stopReason: response.stopReason,
-    ...(usage && { tokens: { input: usage.inputTokens, output: usage.outputTokens, ...(usage.cachedReadTokens ? { cached: usage.cachedReadTokens } : {}) } }),
-  });
+  if (usage) return { input: usage.inputTokens, output: usage.outputTokens, ...(usage.cachedReadTokens ? { cached: usage.cachedReadTokens } : {}) };
+  const count = (response._meta?.quota as { token_count?: { input_tokens?: unknown; output_tokens?: unknown } } | undefined)?.token_count;
+  const whole = (n: unknown) => (typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : undefined);
+  const input = whole(count?.input_tokens);
+  const output = whole(count?.output_tokens);
+  return input !== undefined && output !== undefined ? { input, output } : undefined;
 }
 
 const exited = new Promise<void>((done) => agent.on('exit', () => done()));
