@@ -42,6 +42,8 @@ export async function dispatch(argv: string[]): Promise<number> {
       return (await import('./follow/report.js')).reportCommand(rest);
     case 'trace':
       return (await import('./follow/trace.js')).traceCommand(rest);
+    case 'acp':
+      return (await import('./acp.js')).acpCommand(rest);
     case 'checkpoint':
       return (await import('./git/checkpoint.js')).checkpointCommand(rest);
     case 'merge-driver':

@@ -72,7 +72,7 @@ describe('team help', () => {
       'take the work': ['land', 'restore', 'clean'],
       'set up': ['init', 'doctor'],
       'scale out': ['worker', '--store'],
-      'low level': ['mcp', 'approve', 'state', 'checkpoint', 'merge-driver'],
+      'low level': ['mcp', 'acp', 'approve', 'state', 'checkpoint', 'merge-driver'],
     });
     expect(Object.keys(groupsOf(text))).toEqual(['run', 'follow', 'inspect', 'take the work', 'set up', 'scale out', 'low level']);
   });

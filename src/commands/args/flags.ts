@@ -60,6 +60,7 @@ export const FLAGS = {
   },
   attach: { ...PROJECT_FLAGS, run: run('to attach to'), print: { type: 'boolean', help: 'print the tmux command instead of running it' } },
   list: { ...PROJECT_FLAGS, json: json('the runs as a JSON array'), store: store('list the runs of') },
+  acp: {},
   trace: {
     ...PROJECT_FLAGS,
     run: run('to trace'),

@@ -1,5 +1,6 @@
-// The help of the team tools' commands: say, mcp.
+// The help of the team tools' commands and of teamline as an ACP agent: say, mcp, acp.
 import { EXIT } from '../../sys/errors.js';
+import { FLAGS } from '../args/flags.js';
 import { TEAM_FLAGS } from '../args/team-flags.js';
 import { USAGE_EXIT, type HelpPage } from './page.js';
 
@@ -26,6 +27,19 @@ export const TEAM_PAGES: HelpPage[] = [
     about: ['The agent CLIs start it with the attempt\'s folder; the run, task and worker are read from that folder. Each call is recorded in the run\'s log before it is answered.'],
     flags: TEAM_FLAGS.mcp,
     examples: [['team mcp --attempt-dir .team/runs/20261028T131016577943Z-20fe61/attempts/api/a1', 'serve the tools of attempt 1 of task api']],
+    exits: [[EXIT.completed, 'the client closed the connection'], USAGE_EXIT],
+  },
+  {
+    name: 'acp',
+    brief: 'teamline as an ACP agent that editors drive (started by the editor)',
+    group: 'low level',
+    summary: 'serve teamline as an ACP agent on stdin/stdout: a prompt starts a run in the session\'s folder, its tasks stream as plan entries, each attempt as a tool call, the end\'s summary as the message',
+    about: [
+      'A prompt is what follows `team` on the command line: "3:executor add input validation to the API", "ralph fix the flaky test", or the task alone. The run is an ordinary one: team status, watch, report and land see it.',
+      'session/cancel asks the run to cancel, as team cancel does. In Zed: "agent_servers": { "teamline": { "command": "team", "args": ["acp"] } }.',
+    ],
+    flags: FLAGS.acp,
+    examples: [['team acp', 'what an editor runs in the project to drive teamline']],
     exits: [[EXIT.completed, 'the client closed the connection'], USAGE_EXIT],
   },
 ];

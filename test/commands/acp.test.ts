@@ -1,0 +1,85 @@
+// `team acp` (issue 39): teamline as an ACP agent, driven over stdio by a client built on the
+// official SDK's client side, as an editor drives it: a prompt starts a run in the session's folder
+// (a git repository, 2 workers, the sim agent); its tasks come as plan entries, each attempt as a
+// tool call, the end's summary as the agent's message; session/cancel cancels the run. The run is
+// an ordinary one: `team status` sees it.
+import { spawn } from 'node:child_process';
+import { Readable, Writable } from 'node:stream';
+import { client, methods, ndJsonStream, PROTOCOL_VERSION, type PromptResponse, type SessionUpdate } from '@agentclientprotocol/sdk/unstable';
+import { afterAll, describe, expect, it } from 'vitest';
+import { GIT_ENV, makeGitProject } from '../helpers/git-project.js';
+import { removeProjects } from '../helpers/project.js';
+import { eventsOf, hasSpawned } from '../helpers/sim-project.js';
+import { waitFor } from '../helpers/recovery-wait.js';
+import { CLI, runTeam } from '../helpers/team.js';
+import { promptArgs } from '../../src/commands/acp.js';
+
+afterAll(removeProjects);
+
+const ROLES = { planner: 'sim', executor: 'sim', verifier: 'sim', architect: 'sim' };
+
+// Runs `team acp` in `dir` and, through the SDK's client, a session there with one prompt; `during`
+// runs beside the turn (to cancel it).
+async function promptTeam(dir: string, text: string, during?: (cancel: () => Promise<void>) => Promise<void>): Promise<{ response: PromptResponse; updates: SessionUpdate[]; exitCode: number | null }> {
+  const child = spawn(process.execPath, [CLI, 'acp'], { cwd: dir, stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...GIT_ENV } });
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  const updates: SessionUpdate[] = [];
+  const stream = ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>);
+  const response = await client({ name: 'test-editor' })
+    .onNotification(methods.client.session.update, ({ params }) => void updates.push(params.update))
+    .connectWith(stream, async (ctx) => {
+      const init = await ctx.request(methods.agent.initialize, { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
+      expect(init.agentInfo?.name).toBe('teamline');
+      const { sessionId } = await ctx.request(methods.agent.session.new, { cwd: dir, mcpServers: [] });
+      const turn = ctx.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text }] });
+      if (during) await during(() => ctx.notify(methods.agent.session.cancel, { sessionId }));
+      return turn;
+    });
+  child.stdin.end();
+  return { response, updates, exitCode: await exited };
+}
+
+describe('team acp', () => {
+  it('reads a prompt as what follows `team`: N:role and the task, ralph and the task, or the task alone', () => {
+    expect(promptArgs('3:executor add input validation to the API')).toEqual(['3:executor', 'add input validation to the API']);
+    expect(promptArgs('  ralph fix the flaky test\n')).toEqual(['ralph', 'fix the flaky test']);
+    expect(promptArgs('add a README')).toEqual(['add a README']);
+  });
+
+  it('starts a run from a prompt and streams it: the tasks as plan entries, each attempt as a tool call with its status, the summary as the message, the tokens as usage', async () => {
+    const project = makeGitProject({ plan: { tasks: [{ id: 't1', title: 'One', files: ['one.txt'] }, { id: 't2', title: 'Two', files: ['two.txt'] }] }, defaults: { sleepMs: 50, usage: { tokens: { input: 100, output: 10 } } } }, { roles: ROLES });
+    const { response, updates, exitCode } = await promptTeam(project.dir, '2:executor write two files');
+    expect(response.stopReason).toBe('end_turn');
+    expect(exitCode).toBe(0);
+    const run = project.readRun();
+    expect(eventsOf(run.events, 'run_completed')).toHaveLength(1);
+    // The plan's last word: both tasks completed.
+    const plans = updates.flatMap((u) => (u.sessionUpdate === 'plan' ? [u.entries] : []));
+    expect(plans.at(-1)!.filter((e) => /^t[12]:/.test(e.content)).map((e) => [e.content, e.status])).toEqual([
+      ['t1: One', 'completed'],
+      ['t2: Two', 'completed'],
+    ]);
+    // Every attempt of the log is a tool call that ended completed.
+    const calls = new Map<string, string>();
+    for (const u of updates) if (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') calls.set(u.toolCallId, u.status ?? calls.get(u.toolCallId) ?? '');
+    const attempts = eventsOf(run.events, 'task_started').map((e) => `${e.task_id}#${e.attempt}`);
+    expect([...calls.keys()].sort()).toEqual([...new Set(attempts)].sort());
+    expect([...calls.values()].every((s) => s === 'completed')).toBe(true);
+    const message = updates.flatMap((u) => (u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text' ? [u.content.text] : [])).join('');
+    expect(message).toContain(`── run ${run.runId}: COMPLETED`);
+    expect(response.usage?.inputTokens).toBeGreaterThan(0);
+    // An ordinary run: status sees it.
+    const status = await runTeam(['status'], { cwd: project.dir, env: GIT_ENV });
+    expect(status.stdout).toContain(run.runId);
+  }, 120_000);
+
+  it('cancels the run on session/cancel: the turn ends cancelled and the log says run_cancelled', async () => {
+    const project = makeGitProject({ plan: { tasks: [{ id: 't1', title: 'Slow', files: ['one.txt'] }] }, defaults: { sleepMs: 50 }, rules: [{ match: { stage: 'team-exec' }, do: { hang: true } }] }, { roles: ROLES, team: { shutdownTimeoutMs: 1000 } });
+    const { response } = await promptTeam(project.dir, '2:executor a task that hangs', async (cancel) => {
+      await waitFor("t1's agent started", () => hasSpawned(project, 't1'), 60_000, 50);
+      await cancel();
+    });
+    expect(response.stopReason).toBe('cancelled');
+    expect(eventsOf(project.readRun().events, 'run_cancelled')).toHaveLength(1);
+  }, 120_000);
+});
