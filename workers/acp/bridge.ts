@@ -53,7 +53,9 @@ function inside(path: string): boolean {
 
 // Whether the paths are only the attempt's result file: written at every level (the protocol asks for it).
 const resultFile = realOf(spec.resultFile);
-const onlyResult = (paths: string[]) => paths.length > 0 && paths.every((path) => isAbsolute(path) && realOf(path) === resultFile);
+// (opencode names the result file's folder beside it, when it asks to go outside its project.)
+const resultFolder = dirname(resultFile);
+const onlyResult = (paths: string[]) => paths.some((path) => isAbsolute(path) && realOf(path) === resultFile) && paths.every((path) => isAbsolute(path) && [resultFile, resultFolder].includes(realOf(path)));
 
 let broken: string | undefined;
 let sessionId: string | undefined;
