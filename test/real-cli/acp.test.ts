@@ -16,11 +16,11 @@ import { OK_KEY, startModelServer, type ModelServer } from './model-server/serve
 const PIPELINE_TIMEOUT_MS = 600_000;
 
 const AGENTS = [
-  { cli: 'gemini', args: ['--acp'] },
-  { cli: 'opencode', args: ['acp'] },
+  { cli: 'gemini', command: 'gemini', args: ['--acp'] },
+  { cli: 'opencode', command: 'opencode', args: ['acp'] },
 ] as const;
 
-describe.each(AGENTS)('$cli as an ACP agent (real CLI, in its ACP mode)', ({ cli, args }) => {
+describe.each(AGENTS)('$cli as an ACP agent (real CLI, in its ACP mode)', ({ cli, command, args }) => {
   let server: ModelServer;
   let home: CliHome;
 
@@ -38,11 +38,11 @@ describe.each(AGENTS)('$cli as an ACP agent (real CLI, in its ACP mode)', ({ cli
 
   it('runs a whole pipeline through ACP sessions: two exec tasks on two workers in the fence, verify, the fix loop; the session, tokens and permission answers of each attempt recorded, nothing left running', async () => {
     const project = makeAgentProject(home.env(OK_KEY));
-    project.writeConfig({ team: { fsync: false }, agents: { [`${cli}-acp`]: { adapter: 'acp', command: join(REAL_CLI_BIN, cli), args: [...args] } } });
+    project.writeConfig({ team: { fsync: false }, agents: { [`${command}-acp`]: { adapter: 'acp', command: join(REAL_CLI_BIN, command), args: [...args] } } });
     project.write('README.md', '# a project the real CLI works on\n');
     const git = commitAsRepo(project.dir);
     const marker = markRun();
-    const result = await project.team(['2:executor', 'write two files and check them', '--agent', `${cli}-acp`], { TEAMLINE_TEST_RUN: marker });
+    const result = await project.team(['2:executor', 'write two files and check them', '--agent', `${command}-acp`], { TEAMLINE_TEST_RUN: marker });
     const files = project.readRun();
     expect(result.exitCode, `${result.stdout}\n${result.stderr}\n${JSON.stringify(eventsOf(files, 'task_finished').map((e) => [e.task_id, e.status, e.evidence]))}`).toBe(0);
     expect(eventsOf(files, 'run_started')[0]?.fence).toEqual({ on: true });
