@@ -23,6 +23,8 @@ export interface FencePlan {
   writable: string[];
   /** The private temporary folder (TMPDIR, TMP, TEMP inside), one of `writable`. */
   tmp: string;
+  /** Places a CLI keeps outside TMPDIR for its own use (codex's daemon folder): a private folder of the attempt's is bound there (the target must exist). */
+  masks?: Array<{ source: string; target: string }>;
 }
 
 export type FenceProbe = { ok: true; bwrap: string; env: string } | { ok: false; why: string };
@@ -40,7 +42,7 @@ const BASE = ['--ro-bind', '/', '/', '--dev-bind', '/dev', '/dev', '--bind', '/p
 
 // The command line that runs `command` inside the fence.
 export function fencedCommand(command: AgentCommand, plan: FencePlan, fence: { bwrap: string; env: string }): AgentCommand {
-  const binds = unique(plan.writable).flatMap((path) => ['--bind', path, path]);
+  const binds = [...unique(plan.writable).flatMap((path) => ['--bind', path, path]), ...(plan.masks ?? []).flatMap((m) => ['--bind', m.source, m.target])];
   const env = { ...command.env, TMPDIR: plan.tmp, TMP: plan.tmp, TEMP: plan.tmp };
   const args = [`--ignore-signal=${STOP_SIGNALS}`, fence.bwrap, ...BASE, ...binds, '--', fence.env, `--default-signal=${STOP_SIGNALS}`, command.file, ...command.args];
   return { ...command, file: fence.env, args, env };

@@ -174,9 +174,11 @@ export interface CliFacts {
   /**
    * The CLI's own state (sessions, settings it rewrites, caches), from the worker's environment and
    * home folder: folders, or files the CLI rewrites in place. The fence leaves them writable; a
-   * folder missing is made first.
+   * folder missing is made first. `private`: folders the CLI uses at a fixed place outside TMPDIR
+   * (codex's /tmp/codex-daemon-<uid>, whose daemon socket is the user's): each attempt gets an empty
+   * folder of its own bound there, so it can work and never reaches what the user's CLI keeps there.
    */
-  state?(env: Record<string, string | undefined>, home: string): { dirs: string[]; files?: string[] };
+  state?(env: Record<string, string | undefined>, home: string): { dirs: string[]; files?: string[]; private?: string[] };
 }
 
 export interface AgentAdapter {

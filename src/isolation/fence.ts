@@ -16,6 +16,8 @@ export type FenceSetting = 'auto' | 'required' | 'off';
 
 // Where the private temporary folder is, in the attempt folder.
 const TMP_DIR = 'tmp';
+// The attempt's folders bound over a CLI's fixed places (FencePlan.masks).
+const PRIVATE_DIR = 'private';
 // The branches a run's worktrees commit to: refs/heads/team/<run> and team/<run>--<task>.
 const TEAM_BRANCHES = ['refs', 'heads', 'team'];
 
@@ -43,7 +45,25 @@ export async function fencePlan(facts: FenceFacts): Promise<FencePlan> {
   // A state file is bound only where it is: a CLI that finds none goes on without it (claude's ~/.claude.json).
   if (state) writable.push(...state.dirs, ...(state.files ?? []).filter((file) => existsSync(file)));
   for (const dir of [tmp, ...(state?.dirs ?? [])]) mkdirSync(dir, { recursive: true });
-  return { writable, tmp };
+  return { writable, tmp, masks: privatePlaces(state?.private ?? [], facts.attemptDir) };
+}
+
+// An empty folder of the attempt's for each fixed place a CLI uses outside TMPDIR, bound over it; the
+// place itself is made first where it is missing (bwrap binds only onto what exists), private to the
+// user as the CLI makes it. A place that cannot be made is left as it is.
+function privatePlaces(places: string[], attemptDir: string): Array<{ source: string; target: string }> {
+  const masks: Array<{ source: string; target: string }> = [];
+  places.forEach((target, i) => {
+    try {
+      mkdirSync(target, { recursive: true, mode: 0o700 });
+      const source = join(attemptDir, PRIVATE_DIR, String(i));
+      mkdirSync(source, { recursive: true, mode: 0o700 });
+      masks.push({ source, target });
+    } catch {
+      // Not here: the CLI meets the read-only place as it would.
+    }
+  });
+  return masks;
 }
 
 // The places a commit in the working folder writes outside it: none when its repository is inside

@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fencedCommand, probeFence, refusedPaths } from '../../workers/fence.js';
+import { fencePlan } from '../../src/isolation/fence.js';
+import { codex } from '../../workers/adapters/codex.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -67,5 +69,37 @@ describe('a real fence (bubblewrap)', () => {
     expect(readFileSync(join(root, 'user.txt'), 'utf8')).toBe('mine\n');
     expect(existsSync(join(root, 'new.txt'))).toBe(false);
     expect(refusedPaths(result.stderr)).toEqual([join(root, 'user.txt'), join(root, 'new.txt')]);
+  });
+
+  it("binds an attempt's private folder over a CLI's fixed place: the agent writes there, the user's place stays as it was", async () => {
+    const probe = probeFence();
+    expect(probe).toMatchObject({ ok: true });
+    const root = mkdtempSync(join(tmpdir(), 'teamline-fence-mask-'));
+    dirs.push(root);
+    const [work, tmp, fixed, own] = ['work', 'tmp', 'fixed', 'own'].map((name) => join(root, name)) as [string, string, string, string];
+    for (const dir of [work, tmp, fixed, own]) mkdirSync(dir);
+    writeFileSync(join(fixed, 'daemon.sock'), 'the user\'s\n');
+    const script = 'ls -A "$1"; mkdir -p "$1/sandbox" && echo made > "$1/sandbox/x"';
+    const command = fencedCommand({ file: 'sh', args: ['-c', script, 'sh', fixed] }, { writable: [work, tmp], tmp, masks: [{ source: own, target: fixed }] }, probe as { bwrap: string; env: string });
+    const result = await execa(command.file, command.args, { env: command.env, reject: false });
+    expect(result.exitCode, result.stderr).toBe(0);
+    // Inside, the place is the attempt's own, empty folder: nothing of the user's is seen there.
+    expect(result.stdout.trim()).toBe('');
+    expect(readFileSync(join(own, 'sandbox', 'x'), 'utf8')).toBe('made\n');
+    expect(existsSync(join(fixed, 'sandbox'))).toBe(false);
+  });
+});
+
+describe("codex's fixed place in the fence", () => {
+  it('plans /tmp/codex-daemon-<uid> as a private folder of the attempt, made first where it is missing (codex cannot build its own sandbox in the fence without it)', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'teamline-fence-codex-'));
+    dirs.push(root);
+    const [work, attempt] = ['work', 'attempt'].map((name) => join(root, name)) as [string, string];
+    for (const dir of [work, attempt]) mkdirSync(dir);
+    const plan = await fencePlan({ workDir: work, attemptDir: attempt, adapter: codex, env: { HOME: join(root, 'home') } });
+    const target = `/tmp/codex-daemon-${process.getuid!()}`;
+    expect(plan.masks).toEqual([{ source: join(attempt, 'private', '0'), target }]);
+    expect(existsSync(target)).toBe(true);
+    expect(existsSync(join(attempt, 'private', '0'))).toBe(true);
   });
 });

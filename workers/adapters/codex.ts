@@ -150,7 +150,9 @@ export const codex: AgentAdapter = {
     pathRank: 3,
     tiers: ['gpt-5-codex-mini', 'gpt-5-codex', 'gpt-5'],
     login: { env: ['OPENAI_API_KEY', 'CODEX_API_KEY'], files: (env, home) => [join(env.CODEX_HOME ?? join(home, '.codex'), 'auth.json')], how: 'run `codex login`, or set OPENAI_API_KEY' },
-    state: (env, home) => ({ dirs: [env.CODEX_HOME ?? join(home, '.codex')] }),
+    // Its sandbox (bubblewrap) makes /tmp/codex-daemon-<uid> when it is missing: read-only in the
+    // fence, so codex could not build it on a machine where no codex had run unfenced yet.
+    state: (env, home) => ({ dirs: [env.CODEX_HOME ?? join(home, '.codex')], private: [`/tmp/codex-daemon-${process.getuid?.() ?? 0}`] }),
   },
   spendSoFar: (partialOutput) => spendOf(parseCodex(partialOutput)),
   name: 'codex',
