@@ -64,9 +64,11 @@ describe('an ACP agent as a worker', () => {
     expect(answers.some((a) => a.answer === 'allow' && a.why.includes('team-exec may run'))).toBe(true);
   }, 120_000);
 
-  it('fails an attempt whose agent asks for a path outside its folder, writes a line that is no JSON-RPC message, or exits mid-turn: each said in one line', async () => {
+  it('fails an attempt whose agent asks for a path outside its folder (named, read through the client, or through a link), writes a line that is no JSON-RPC message, or exits mid-turn: each said in one line', async () => {
     const cases = [
       { mode: 'outside', says: 'the ACP agent asked to edit /etc/hosts, outside the attempt\'s folder' },
+      { mode: 'read-outside', says: 'the ACP agent asked the client to read /etc/hosts, outside the attempt\'s folder' },
+      { mode: 'link', says: '/escape/sub/new.txt, outside the attempt\'s folder' },
       { mode: 'garbage', says: 'the ACP agent broke the protocol: it wrote a line that is not a JSON-RPC message (not JSON)' },
       { mode: 'crash', says: 'the ACP agent exited 3 before the prompt turn ended' },
     ];

@@ -11,8 +11,10 @@
 // stop (SIGTERM, SIGINT) is session/cancel. A malformed message, the agent's exit mid-session or a
 // request for a path outside the folders ends the attempt with a line that says which.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute } from 'node:path';
+import { leadInside } from '../../src/sys/inside.js';
+import { writeFileInside } from '../../src/sys/safe-write.js';
 import { Readable, Writable } from 'node:stream';
 import { client, methods, ndJsonStream, PROTOCOL_VERSION, RequestError, type ClientContext, type PermissionOption, type PromptResponse, type RequestPermissionRequest, type RequestPermissionResponse, type SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { parseBridgeSpec } from './spec.js';
@@ -24,38 +26,35 @@ const cwd = process.cwd();
 const say = (line: BridgeLine) => process.stdout.write(`${JSON.stringify(line)}\n`);
 
 // The folders the agent may name: the attempt's working folder and the one its result file is in.
-const roots = [cwd, dirname(spec.resultFile)].map((dir) => realpathOr(dir));
+const roots = [cwd, dirname(spec.resultFile)];
 
-function realpathOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return resolve(path);
+// Where a path the agent named really leads, and the folder of the two it stays in; none when it
+// leads out of both (src/sys/inside.ts: through links, a folder still to be made judged by the nearest
+// that exists, a link to nothing refused).
+function placeOf(path: string): { root: string; real: string } | undefined {
+  if (!isAbsolute(path)) return undefined;
+  for (const root of roots) {
+    try {
+      // The folder itself (opencode names the result's folder when it asks to reach it).
+      if (existsSync(path) && realpathSync(path) === realpathSync(root)) return { root, real: realpathSync(root) };
+      const lead = leadInside(root, path);
+      if (lead.ok) return { root, real: lead.real };
+    } catch {
+      // A folder on the way that cannot be read: not inside this one.
+    }
   }
+  return undefined;
 }
+const inside = (path: string) => placeOf(path) !== undefined;
 
-// A path the agent named, its links resolved as far as they exist (a file still to be written: its folder's).
-function realOf(path: string): string {
-  const full = resolve(path);
-  try {
-    return realpathSync(full);
-  } catch {
-    return join(realpathOr(dirname(full)), basename(full));
-  }
-}
-
-// Whether a path the agent named is inside one of the folders.
-function inside(path: string): boolean {
-  if (!isAbsolute(path)) return false;
-  const real = realOf(path);
-  return roots.some((root) => real === root || real.startsWith(root + sep));
-}
-
-// Whether the paths are only the attempt's result file: written at every level (the protocol asks for it).
-const resultFile = realOf(spec.resultFile);
-// (opencode names the result file's folder beside it, when it asks to go outside its project.)
+// Whether the paths are only the attempt's result file (and its folder): written at every level, as
+// the protocol asks for it.
+const resultFile = placeOf(spec.resultFile)?.real ?? spec.resultFile;
 const resultFolder = dirname(resultFile);
-const onlyResult = (paths: string[]) => paths.some((path) => isAbsolute(path) && realOf(path) === resultFile) && paths.every((path) => isAbsolute(path) && [resultFile, resultFolder].includes(realOf(path)));
+const onlyResult = (paths: string[]) => {
+  const reals = paths.map((path) => placeOf(path)?.real);
+  return reals.includes(resultFile) && reals.every((real) => real === resultFile || real === resultFolder);
+};
 
 let broken: string | undefined;
 let sessionId: string | undefined;
@@ -135,8 +134,9 @@ function answerPermission(params: RequestPermissionRequest): RequestPermissionRe
 }
 
 // A path the client's file methods take: inside the folders, or the request fails (and the attempt with it).
-function checkedPath(path: string, what: string): string {
-  if (inside(path)) return path;
+function checkedPath(path: string, what: string): { root: string; real: string } {
+  const place = placeOf(path);
+  if (place) return place;
   breakWith(`the ACP agent asked the client to ${what} ${path}, outside the attempt's folder (${roots.join(', ')}): refused`);
   throw RequestError.invalidParams(undefined, `${path} is outside the attempt's folder`);
 }
@@ -173,23 +173,23 @@ const app = client({ name: 'teamline' })
   .onNotification(methods.client.session.update, ({ params }) => tell(params.update))
   .onRequest(methods.client.session.requestPermission, ({ params }) => answerPermission(params))
   .onRequest(methods.client.fs.readTextFile, ({ params }) => {
-    const path = checkedPath(params.path, 'read');
+    const { real } = checkedPath(params.path, 'read');
     // A file that is not there is ACP's resource_not_found (the agent takes it for a new file).
-    if (!existsSync(path)) throw RequestError.resourceNotFound(params.path);
-    const text = readFileSync(path, 'utf8');
+    if (!existsSync(real)) throw RequestError.resourceNotFound(params.path);
+    const text = readFileSync(real, 'utf8');
     if (params.line == null && params.limit == null) return { content: text };
     const lines = text.split('\n');
     const from = Math.max(0, (params.line ?? 1) - 1);
     return { content: lines.slice(from, params.limit == null ? undefined : from + params.limit).join('\n') };
   })
   .onRequest(methods.client.fs.writeTextFile, ({ params }) => {
-    const path = checkedPath(params.path, 'write');
+    const { root } = checkedPath(params.path, 'write');
     if (spec.permission === 'read' && !onlyResult([params.path])) {
       say({ acp: 'permission', tool: `write ${params.path}`, kind: 'edit', answer: 'reject', why: `${spec.stage} may only read` });
       throw RequestError.invalidParams(undefined, `${spec.stage} may only read: no file is written`);
     }
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, params.content);
+    // Its folders made as needed, through no link that leads out (src/sys/safe-write.ts).
+    writeFileInside({ dir: root, name: "the attempt's folder" }, params.path, params.content);
     return {};
   });
 
