@@ -3,19 +3,20 @@
 // folder (session/new's cwd); a prompt starts a run there as the command line would — `3:executor
 // add input validation to the API`, `ralph fix the flaky test`, or a bare task — by running `team`
 // itself, so the run is an ordinary one (`team status`, `watch`, `report`, `land` see it). While it
-// goes, the run's log is read (its fold, as `team status` reads it) and told as the session's
+// goes, the run is read from its store (its fold, as `team wait` reads it) and told as the session's
 // updates: the tasks as plan entries with their statuses, each attempt as a tool call (its title,
 // status and evidence), the end's summary as the agent's message, the spend as usage.
 // session/cancel is `team cancel` (the run's own process is asked to cancel).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import { agent, methods, ndJsonStream, PROTOCOL_VERSION, RequestError, type AgentContext, type PlanEntry, type PromptResponse, type SessionUpdate } from '@agentclientprotocol/sdk/unstable';
-import { loadRunView } from '../log/read-view.js';
-import { resolveRun } from '../log/write.js';
+import { openStore } from '../store/open.js';
+import { withStore, type RunStore } from '../store/types.js';
 import type { RunView } from '../log/fold/fold.js';
 import { readVersion } from '../sys/version.js';
 import { parseFlags } from './args/args.js';
-import { FLAGS } from './args/flags.js';
+import { FLAGS, PROJECT_FLAGS } from './args/flags.js';
+import { openProject } from './args/project.js';
 
 // How often the run's log is read while it goes.
 const POLL_MS = 250;
@@ -75,6 +76,13 @@ export async function acpCommand(argv: string[]): Promise<number> {
 // Runs `team <args>` in the session's folder and tells its run as the session's updates; the turn
 // ends with the run (or the stop for a decision).
 async function runTeam(session: Session, sessionId: string, args: string[], client: AgentContext): Promise<PromptResponse> {
+  // The run is read from its store (the files, or team.store's PostgreSQL), as `team wait` reads it.
+  const project = openProject(parseFlags(['--cwd', session.cwd], PROJECT_FLAGS, 'team acp'), { readsStore: true, readOnly: true });
+  const store = await openStore(project, undefined, 'acp');
+  return withStore(store, () => followTeam(session, sessionId, args, client, store));
+}
+
+async function followTeam(session: Session, sessionId: string, args: string[], client: AgentContext, store: RunStore): Promise<PromptResponse> {
   const update = (u: SessionUpdate) => client.notify(methods.client.session.update, { sessionId, update: u }).catch(() => undefined);
   const child = spawn(process.execPath, [process.argv[1]!, ...args, '--json'], { cwd: session.cwd, stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
   session.run = child;
@@ -100,7 +108,7 @@ async function runTeam(session: Session, sessionId: string, args: string[], clie
   const look = async () => {
     if (runId === undefined) return;
     try {
-      await told.view(loadRunView(resolveRun(session.cwd, runId), session.cwd));
+      await told.view((await store.view(runId, session.cwd)).view);
     } catch {
       // A log mid-write: read again at the next look.
     }
@@ -119,11 +127,14 @@ async function runTeam(session: Session, sessionId: string, args: string[], clie
   });
   await look();
   session.run = undefined;
-  const summary = stderr.slice(Math.max(0, stderr.lastIndexOf('── run')));
-  await update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: summary.trim() || `team ${args.join(' ')} exited ${code}: ${stderr.trim().split('\n').slice(-5).join('\n')}` } });
+  // The run's end summary; a run that never got to one is told by its exit and its last words.
+  const at = stderr.lastIndexOf('── run');
+  const text = at >= 0 ? stderr.slice(at).trim() : `team ${args.join(' ')} exited ${code}: ${stderr.trim().split('\n').slice(-5).join('\n')}`;
+  await update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
   const cancelled = session.cancelled;
   session.cancelled = false;
-  return { stopReason: cancelled ? 'cancelled' : 'end_turn', ...(told.usage() && { usage: told.usage()! }) };
+  const usage = told.usage();
+  return { stopReason: cancelled ? 'cancelled' : 'end_turn', ...(usage && { usage }) };
 }
 
 // What the session was told of the run so far, to tell only what changed.

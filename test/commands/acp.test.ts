@@ -82,4 +82,15 @@ describe('team acp', () => {
     expect(response.stopReason).toBe('cancelled');
     expect(eventsOf(project.readRun().events, 'run_cancelled')).toHaveLength(1);
   }, 120_000);
+
+  it('refuses a prompt that names no task, and tells a run that could not start (a bad config) in its message, exit and field named', async () => {
+    const project = makeGitProject({ plan: { tasks: [{ id: 't1', title: 'One' }] } }, { roles: ROLES });
+    await expect(promptTeam(project.dir, '   ')).rejects.toThrow('the prompt names no task');
+    project.write('.team/config.json', JSON.stringify({ team: { maxFixLoops: 'three' } }));
+    const { response, updates } = await promptTeam(project.dir, '2:executor a run with a bad config');
+    expect(response.stopReason).toBe('end_turn');
+    const message = updates.flatMap((u) => (u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text' ? [u.content.text] : [])).join('');
+    expect(message).toContain('team 2:executor a run with a bad config exited 2');
+    expect(message).toContain('team.maxFixLoops');
+  }, 60_000);
 });
