@@ -27,11 +27,23 @@ interface Session {
   cancelled: boolean;
 }
 
-// The `team` arguments a prompt stands for: `N:role task`, `ralph task`, or a bare task.
+// The `team` arguments a prompt stands for, as its command line reads: `N:role` or `ralph` first when
+// given, then the task's words (quotes keep words together), then any flags from the first `--word`
+// on (`3:executor add input validation --agent codex`). A prompt of the task alone is taken whole.
 export function promptArgs(text: string): string[] {
-  const trimmed = text.trim();
-  const head = /^(\d{1,2}:[A-Za-z][\w-]*|ralph)\s+([\s\S]+)$/.exec(trimmed);
-  return head ? [head[1]!, head[2]!.trim()] : [trimmed];
+  const words = splitWords(text.trim());
+  const head = words.length > 1 && /^(\d{1,2}:[A-Za-z][\w-]*|ralph)$/.test(words[0]!) ? [words.shift()!] : [];
+  const flagsAt = words.findIndex((word) => /^--[a-z]/.test(word));
+  if (head.length === 0 && flagsAt < 0) return [text.trim()];
+  const task = (flagsAt < 0 ? words : words.slice(0, flagsAt)).join(' ');
+  return [...head, ...(task ? [task] : []), ...(flagsAt < 0 ? [] : words.slice(flagsAt))];
+}
+
+// Words split at white space, "double" or 'single' quotes keeping one together (the quotes dropped).
+function splitWords(text: string): string[] {
+  const words: string[] = [];
+  for (const match of text.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)) words.push(match[1] ?? match[2] ?? match[3]!);
+  return words;
 }
 
 export async function acpCommand(argv: string[]): Promise<number> {

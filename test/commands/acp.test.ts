@@ -40,10 +40,13 @@ async function promptTeam(dir: string, text: string, during?: (cancel: () => Pro
 }
 
 describe('team acp', () => {
-  it('reads a prompt as what follows `team`: N:role and the task, ralph and the task, or the task alone', () => {
+  it('reads a prompt as what follows `team`: N:role and the task, ralph and the task, or the task alone, and the flags after the task', () => {
     expect(promptArgs('3:executor add input validation to the API')).toEqual(['3:executor', 'add input validation to the API']);
     expect(promptArgs('  ralph fix the flaky test\n')).toEqual(['ralph', 'fix the flaky test']);
     expect(promptArgs('add a README')).toEqual(['add a README']);
+    expect(promptArgs('2:executor add a second greeting --agent sim --max-fix-loops 1')).toEqual(['2:executor', 'add a second greeting', '--agent', 'sim', '--max-fix-loops', '1']);
+    expect(promptArgs('3:executor "use --strict in tsconfig" --agent codex')).toEqual(['3:executor', 'use --strict in tsconfig', '--agent', 'codex']);
+    expect(promptArgs('ralph fix it --agent claude')).toEqual(['ralph', 'fix it', '--agent', 'claude']);
   });
 
   it('starts a run from a prompt and streams it: the tasks as plan entries, each attempt as a tool call with its status, the summary as the message, the tokens as usage', async () => {

@@ -35,7 +35,7 @@ export const TEAM_PAGES: HelpPage[] = [
     group: 'low level',
     summary: 'serve teamline as an ACP agent on stdin/stdout: a prompt starts a run in the session\'s folder, its tasks stream as plan entries, each attempt as a tool call, the end\'s summary as the message',
     about: [
-      'A prompt is what follows `team` on the command line: "3:executor add input validation to the API", "ralph fix the flaky test", or the task alone. The run is an ordinary one: team status, watch, report and land see it.',
+      'A prompt is what follows `team` on the command line: "3:executor add input validation to the API --agent codex", "ralph fix the flaky test", or the task alone (flags from the first --word on; quote a task that holds one). The run is an ordinary one: team status, watch, report and land see it.',
       'session/cancel asks the run to cancel, as team cancel does. In Zed: "agent_servers": { "teamline": { "command": "team", "args": ["acp"] } }.',
     ],
     flags: FLAGS.acp,
