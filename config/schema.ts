@@ -1,7 +1,7 @@
 // The zod schema of `.team/config.json` (SPEC section 5); each default says why.
 import { z } from 'zod';
 import { ADAPTER_NAMES, PERMISSION_LEVELS, STAGES } from '../workers/types.js';
-import { COST_MODES } from '../src/log/schema.js';
+import { COST_MODES, MAX_BEST_OF } from '../src/log/schema.js';
 import { modelsSchema, routingSchema } from './routing.js';
 
 const positiveInt = z.number().int().positive();
@@ -54,7 +54,7 @@ export function isPostgresUrl(value: string): boolean {
 }
 
 // The roles stage routing adds that have a built-in template of their own (config/prompts/<role>.md).
-export const ROLE_TEMPLATES = ['explore', 'critic', 'security-reviewer', 'code-reviewer', 'debugger'] as const;
+export const ROLE_TEMPLATES = ['explore', 'critic', 'security-reviewer', 'code-reviewer', 'debugger', 'selector'] as const;
 
 // The prompt templates a config may override (config/prompts/<name>.md): each stage's, the plan's
 // architect's, and each routed role's that has one of its own (a stage's override leaves these alone).
@@ -113,6 +113,11 @@ export const configSchema = z.strictObject({
         })
         .refine((b) => b.usd !== undefined || b.tokens !== undefined, { message: 'a budget needs usd or tokens' })
         .optional(),
+      /**
+       * The best of N for every planned task that names none (`--best-of`, docs/commands.md#best-of):
+       * this many candidate attempts at once, each in its own worktree, and a selector merges the best. 1: one attempt at a time.
+       */
+      bestOf: positiveInt.max(MAX_BEST_OF).default(1),
       /** A rate limit that lasts this long (back-offs included) fails the run: the provider will not let it on. */
       rateLimitGiveUpMs: positiveInt.default(1_800_000),
       /**

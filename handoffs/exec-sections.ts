@@ -10,7 +10,8 @@ export function makeExecSections(context: PipelineContext): Sections {
   const done = tasks.filter((t) => t.status === 'completed');
   const failed = tasks.filter((t) => t.status === 'failed' && !isBlocked(t));
   const blocked = tasks.filter(isBlocked);
-  const artifacts = describeArtifacts(tasks);
+  // A candidate's files reach the work only through its select task, when it is the one picked.
+  const artifacts = describeArtifacts(tasks.filter((t) => t.def.candidateOf === undefined));
   const pass = context.loop === 0 ? 'exec pass 1 (the plan)' : `exec pass ${context.loop + 1} (fix loop ${context.loop})`;
   const gates = context.gates.length > 0 ? `gate commands ${listOf(context.gates)}` : 'no gate commands configured';
   return {

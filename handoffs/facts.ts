@@ -21,7 +21,8 @@ export function isBlocked(task: TaskState): boolean {
 // A completed task with what its agent said it did.
 export function describeCompleted(task: TaskState): Detail {
   const retried = task.failures > 0 ? `, after ${countOf(task.failures, 'failed attempt')}` : '';
-  return { text: `${task.id} (${task.worker}${retried}): ${toEvidence(task.evidence)}`, key: task.id };
+  const candidate = task.def.candidateOf !== undefined ? `candidate of ${task.def.candidateOf}${task.agent !== undefined ? ` on ${task.agent}` : ''}, ` : '';
+  return { text: `${task.id} (${candidate}${task.worker}${retried}): ${toEvidence(task.evidence)}`, key: task.id };
 }
 
 // A failed or blocked task with the reason it gave.

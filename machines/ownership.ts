@@ -42,7 +42,7 @@ const WIDTH_CHECK_TASKS = 300;
 // no two can run together (one blockedBy the other, directly or not, or their files overlap), and
 // each group runs one task at a time. The count of groups bounds the run's concurrency from above
 // (a greedy cover may overcount, never undercount): the workers beyond it would only sit idle.
-export function planWidth(tasks: ReadonlyArray<{ id: string; blockedBy?: string[]; files?: string[] }>): number {
+export function planWidth(tasks: ReadonlyArray<{ id: string; blockedBy?: string[]; files?: string[]; candidateOf?: string }>): number {
   if (tasks.length > WIDTH_CHECK_TASKS) return tasks.length;
   const byId = new Map(tasks.map((t) => [t.id, t]));
   const ancestors = new Map<string, Set<string>>();
@@ -59,7 +59,9 @@ export function planWidth(tasks: ReadonlyArray<{ id: string; blockedBy?: string[
     ancestors.set(id, found);
     return found;
   };
-  const neverTogether = (a: string, b: string) => ancestorsOf(a).has(b) || ancestorsOf(b).has(a) || sharedClaim(byId.get(a)!.files, byId.get(b)!.files) !== undefined;
+  // A task's candidates (the best of N) claim its files alike and run together: each has a worktree of its own.
+  const siblings = (a: string, b: string) => byId.get(a)!.candidateOf !== undefined && byId.get(a)!.candidateOf === byId.get(b)!.candidateOf;
+  const neverTogether = (a: string, b: string) => ancestorsOf(a).has(b) || ancestorsOf(b).has(a) || (!siblings(a, b) && sharedClaim(byId.get(a)!.files, byId.get(b)!.files) !== undefined);
   const groups: string[][] = [];
   for (const task of tasks) {
     const group = groups.find((members) => members.every((other) => neverTogether(task.id, other)));

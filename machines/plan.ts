@@ -17,6 +17,8 @@ const RESERVED: Array<[RegExp, string]> = [
   // Stage routing's own tasks: the explore agent, and the reviewers beside a verifier.
   [/^(?:explore|critic|architect)$/, 'explore, critic, architect'],
   [/^verify-\d+\./, 'verify-<pass>.<role>'],
+  // The best of N's candidates of a task.
+  [/--c\d+$/, '<task>--c<k>'],
 ];
 
 // The first problem of a plan, in words, or undefined when the plan is valid.
@@ -32,6 +34,7 @@ export function findPlanProblem(tasks: TaskDef[], maxTasks: number): string | un
     ids.add(task.id);
   }
   for (const task of tasks) {
+    if (task.candidateOf !== undefined) return `task "${task.id}" has candidateOf, which only teamline sets (a plan asks for candidates with bestOf)`;
     if ((task.files?.length ?? 0) > MAX_CLAIMS) return `task "${task.id}" claims ${task.files!.length} files, over ${MAX_CLAIMS} (name a folder or a glob instead)`;
     for (const claim of task.files ?? []) {
       const problem = claimProblem(claim);
@@ -71,6 +74,11 @@ function findCycle(tasks: TaskDef[]): string[] | undefined {
     if (found) return found;
   }
   return undefined;
+}
+
+// The id of a task's k-th candidate (the best of N).
+export function candidateId(taskId: string, k: number): string {
+  return `${taskId}--c${k}`;
 }
 
 // Ids of iteration k >= 2 get the prefix `i<k>.` so that they never collide with earlier ones.

@@ -10,6 +10,8 @@ export const ROLE_FALLBACK: Record<string, string> = {
   debugger: 'executor',
   'security-reviewer': 'verifier',
   'code-reviewer': 'verifier',
+  // The best of N's judge (issue 38).
+  selector: 'verifier',
 };
 
 // The reviewers verify may add beside the verifier, in the order they start.

@@ -54,20 +54,23 @@ export function schedule(context: PipelineContext): ScheduleResult {
     runningOf[agent] = (runningOf[agent] ?? 0) + 1;
   }
   // The files each running task claims in the plan or reserved since (ownership.ts): a task whose files overlap them waits.
+  // A select task edits no file (it merges the candidate it picks); a task's candidates claim its files alike and each works in a worktree of its own.
   const claimed = draft.index.running.flatMap((id) => {
     const task = draft.tasks[id]!;
-    const files = [...(task.def.files ?? []), ...(task.reserved ?? [])];
-    return files.length > 0 ? [files] : [];
+    const files = task.kind === 'select' ? [] : [...(task.def.files ?? []), ...(task.reserved ?? [])];
+    return files.length > 0 ? [{ files, of: task.def.candidateOf }] : [];
   });
   const mayStart = (current: TaskState) => {
     const agent = agentFor(context, current.role);
     if (!laneFree(context, agent, runningOf[agent] ?? 0)) return false;
-    return !current.def.files?.length || claimed.every((files) => sharedClaim(current.def.files, files) === undefined);
+    if (current.kind === 'select' || !current.def.files?.length) return true;
+    const sibling = (of: string | undefined) => of !== undefined && of === current.def.candidateOf;
+    return claimed.every(({ files, of }) => sibling(of) || sharedClaim(current.def.files, files) === undefined);
   };
   const start = (id: string, current: TaskState, worker: string) => {
     const agent = agentFor(context, current.role);
     runningOf[agent] = (runningOf[agent] ?? 0) + 1;
-    if (current.def.files?.length) claimed.push(current.def.files);
+    if (current.def.files?.length && current.kind !== 'select') claimed.push({ files: current.def.files, of: current.def.candidateOf });
     if (worker !== current.worker) records.push({ event: 'task_assigned', task_id: id, worker });
     const task: TaskState = { ...current, worker, status: 'running', attempt: current.attempt + 1 };
     draft.put(task);
@@ -124,9 +127,10 @@ export function noWorkerLeft(context: PipelineContext): boolean {
   return Object.values(context.tasks).some((t) => t.pass === context.loop && t.status !== 'completed');
 }
 
-// Fix tasks run as team-fix attempts; planned tasks as team-exec attempts.
-export function stageOf(task: TaskState): 'team-exec' | 'team-fix' {
-  return task.kind === 'fix' ? 'team-fix' : 'team-exec';
+// Fix tasks run as team-fix attempts; planned tasks as team-exec attempts; a select task judges
+// as a verify attempt does (in the integration worktree, with verify's permission).
+export function stageOf(task: TaskState): 'team-exec' | 'team-fix' | 'team-verify' {
+  return task.kind === 'fix' ? 'team-fix' : task.kind === 'select' ? 'team-verify' : 'team-exec';
 }
 
 // What the runtime needs to run the task's current attempt.
@@ -153,6 +157,7 @@ export function makeExecAttemptInput(context: PipelineContext, tasks: Record<str
     tasks: [],
     iteration: context.iteration,
     loop: context.loop,
+    ...(task.candidates && { candidates: task.candidates }),
   };
 }
 
@@ -174,8 +179,20 @@ export function taskStartedRecord(context: PipelineContext, taskId: string, atte
   };
 }
 
+// Its blockedBy tasks completed; a select task's candidates all ended, one of them completed.
 function isReady(task: TaskState, tasks: Record<string, TaskState>): boolean {
+  if (task.candidates) return task.candidates.every((c) => ended(tasks[c])) && task.candidates.some((c) => tasks[c]?.status === 'completed');
   return (task.def.blockedBy ?? []).every((dep) => tasks[dep]?.status === 'completed');
+}
+
+function ended(task: TaskState | undefined): boolean {
+  return task?.status === 'completed' || task?.status === 'failed';
+}
+
+// Why a select task can never run: every one of its candidates failed.
+function candidatesFailed(task: TaskState, tasks: Record<string, TaskState>): string | undefined {
+  if (!task.candidates || !task.candidates.every((c) => tasks[c]?.status === 'failed')) return undefined;
+  return `every candidate failed: ${task.candidates.map((c) => `${c} (${tasks[c]!.evidence.slice(0, 120)})`).join('; ')}`;
 }
 
 // A pending task blocked by a failed task, or with no worker left, fails with that reason.
@@ -186,11 +203,8 @@ function failUnrunnable(context: PipelineContext, draft: TaskDraft, workersLeft:
       const task = draft.tasks[id]!;
       if (task.status !== 'pending') continue;
       const failedDep = (task.def.blockedBy ?? []).find((dep) => draft.tasks[dep]?.status === 'failed');
-      const reason = failedDep
-        ? `blocked by failed task ${failedDep}`
-        : workersLeft === 0
-          ? `no worker left: every worker failed ${WORKER_FAILURE_LIMIT} tasks`
-          : undefined;
+      const blocked = task.candidates ? candidatesFailed(task, draft.tasks) : failedDep ? `blocked by failed task ${failedDep}` : undefined;
+      const reason = blocked ?? (workersLeft === 0 ? `no worker left: every worker failed ${WORKER_FAILURE_LIMIT} tasks` : undefined);
       if (!reason) continue;
       draft.put({ ...task, status: 'failed', evidence: reason });
       records.push({ event: 'task_blocked', task_id: id, reason });

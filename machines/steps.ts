@@ -1,12 +1,12 @@
 // The pipeline's pure steps: each takes the context (and event) and says what changes,
 // which records to write and which attempts to start or stop. No I/O.
 import { planWidth } from './ownership.js';
-import { makeFixTasks, namespacePlan, prefixFor } from './plan.js';
+import { candidateId, makeFixTasks, namespacePlan, prefixFor } from './plan.js';
 import { rosterOf } from './scale.js';
 import { agentOf, fixerOf, modelOf, recordDecisions, routeRole, routeTask } from './routing.js';
 import { assignWorkers, makeExecAttemptInput, schedule, taskStartedRecord } from './schedule.js';
 import { emptyTaskIndex, indexTasks, TaskDraft } from './task-index.js';
-import type { AttemptInput, NewEvent, PipelineContext, PipelineEvent, Stage, TaskDef, TaskState } from './types.js';
+import type { AttemptInput, NewEvent, PipelineContext, PipelineEvent, RoutingDecision, Stage, TaskDef, TaskState } from './types.js';
 
 export interface Step {
   context?: Partial<PipelineContext>;
@@ -195,27 +195,76 @@ export function respawnRunning(context: PipelineContext, event: EventOf<'runtime
   return { spawn: spawn.map((input) => (unlaunched(input) ? input : { ...input, resumed: true })) };
 }
 
-// A valid plan arrives: tasks enter the graph, pre-assigned to workers.
+// A valid plan arrives: tasks enter the graph, pre-assigned to workers. A task asked for the best
+// of N becomes its candidates and the select task that waits for them (expandBestOf).
 export function acceptPlan(context: PipelineContext, event: EventOf<'plan.accepted'>): Step {
-  const defs = namespacePlan(event.tasks, context.iteration);
+  const planned = namespacePlan(event.tasks, context.iteration);
+  const best = expandBestOf(context, planned);
+  const defs = best.defs;
   // As many workers as the plan is wide: the rest would never have work at once.
   const roster = rosterOf(context);
-  const width = planWidth(defs);
+  const width = planWidth(defs.map((d) => (best.selects.has(d.id) ? { id: d.id, blockedBy: best.selects.get(d.id)! } : d)));
   const active = roster.slice(0, Math.min(roster.length, width));
   const workers = assignWorkers(defs.map((d) => d.id), active);
   const tasks: Record<string, TaskState> = {};
-  const decisions = [];
+  const decisions = [...best.decisions];
   for (const def of defs) {
+    const candidates = best.selects.get(def.id);
+    if (candidates) {
+      tasks[def.id] = { id: def.id, def, kind: 'select', role: SELECTOR, worker: workers[def.id]!, status: 'pending', attempt: 0, failures: 0, failedOn: [], evidence: '', artifacts: [], pass: 0, candidates };
+      continue;
+    }
     const route = routeTask(context, def);
     tasks[def.id] = { id: def.id, def, kind: 'exec', role: route.role, ...(route.agent !== undefined && { agent: route.agent }), worker: workers[def.id]!, status: 'pending', attempt: 0, failures: 0, failedOn: [], evidence: '', artifacts: [], pass: 0 };
-    if (route.why) decisions.push({ task_id: def.id, role: route.role, agent: route.agent ?? agentOf(context, route.role), why: route.why });
+    if (route.why && def.candidateOf === undefined) decisions.push({ task_id: def.id, role: route.role, agent: route.agent ?? agentOf(context, route.role), why: route.why });
   }
-  const needsPrd = event.needsPrd || defs.some((d) => !d.acceptance || d.acceptance.length === 0) || context.routing?.analyst === 'always';
+  const needsPrd = event.needsPrd || planned.some((d) => !d.acceptance || d.acceptance.length === 0) || context.routing?.analyst === 'always';
   const decided = recordDecisions(context, 'team-plan', decisions);
   return {
     context: { tasks, taskIndex: indexTasks(tasks), order: defs.map((d) => d.id), needsPrd, planWidth: active.length < roster.length ? active.length : undefined, ...(event.architectural === true && { architectural: true }), ...(context.routing && { architectAsked: event.needsArchitect === true }), ...decided.context },
     records: [...(active.length < roster.length ? [{ event: 'workers_sized' as const, asked: roster.length, width, workers: active }] : []), ...assigned(defs, workers), ...decided.records],
   };
+}
+
+// The role that picks among a task's candidates.
+export const SELECTOR = 'selector';
+
+// The best of N (issue 38): each planned task asked for K > 1 candidates (its bestOf, else the
+// run's) is replaced by K candidate tasks `<task>--c<k>` (the task's own def, each on the next of its
+// `agents`, on a branch of its own) followed by the task itself, which becomes the select task: it
+// starts once every candidate ended, and its attempt picks one and merges it. Without worktrees
+// the candidates would share one folder: the task runs alone, and the log says why.
+function expandBestOf(context: PipelineContext, planned: TaskDef[]): { defs: TaskDef[]; selects: Map<string, string[]>; decisions: RoutingDecision[] } {
+  const defs: TaskDef[] = [];
+  const selects = new Map<string, string[]>();
+  const decisions: RoutingDecision[] = [];
+  for (const def of planned) {
+    const k = def.bestOf ?? context.bestOf ?? 1;
+    if (k < 2) {
+      defs.push(def);
+      continue;
+    }
+    if (context.workBranch === undefined) {
+      decisions.push({ task_id: def.id, role: def.role ?? context.agentType, agent: def.agent ?? agentOf(context, def.role ?? context.agentType), why: `runs once, not as the best of ${k}: candidates need worktrees (a git repository with a commit, and 2 or more workers)` });
+      defs.push(def);
+      continue;
+    }
+    const { bestOf: _k, agents, ...base } = def;
+    const ids: string[] = [];
+    for (let i = 1; i <= k; i++) {
+      const id = candidateId(def.id, i);
+      const agent = agents?.[(i - 1) % agents.length] ?? def.agent;
+      defs.push({ ...base, id, title: `${def.title} (candidate ${i} of ${k})`, candidateOf: def.id, ...(agent !== undefined && { agent }) });
+      ids.push(id);
+      const role = def.role ?? context.agentType;
+      const known = agent === undefined || context.routing === undefined || context.routing.known.includes(agent);
+      decisions.push({ task_id: id, role, agent: known && agent !== undefined ? agent : agentOf(context, role), why: known ? `candidate ${i} of ${k} of ${def.id}` : `candidate ${i} of ${k} of ${def.id}: ${agent} is not configured, its role's agent takes it` });
+    }
+    defs.push(def);
+    selects.set(def.id, ids);
+    decisions.push({ task_id: def.id, role: SELECTOR, agent: agentOf(context, SELECTOR), why: `picks the best of ${k} candidates of ${def.id} once they ended, and merges it` });
+  }
+  return { defs, selects, decisions };
 }
 
 // The record of the tasks a step adds, each with its worker: one event for them all, written before

@@ -8,7 +8,8 @@ export type TaskStatus = 'pending' | 'running' | 'completed' | 'failed' | 'inter
 export interface TaskState {
   id: string;
   def: TaskDef;
-  kind: 'exec' | 'fix';
+  /** select: the best of N's selector (issue 38), which runs once the task's candidates ended and merges the one it picks. */
+  kind: 'exec' | 'fix' | 'select';
   role: string;
   worker: string;
   status: TaskStatus;
@@ -30,4 +31,6 @@ export interface TaskState {
   reserved?: string[];
   /** The attempt of this number was rate limited: its end is no failure (issue 29). */
   throttled?: number;
+  /** A select task's candidates (`<task>--c<k>`), each an exec task of its own on its own branch. */
+  candidates?: string[];
 }

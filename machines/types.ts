@@ -53,6 +53,8 @@ export interface PipelineInput {
   routing?: RoutingPolicy;
   /** The model each role runs on, as the cost mode chose (run_started's); absent: each agent's own. */
   models?: Record<string, string>;
+  /** The best of N for every planned task that names none (run_started's); absent: one attempt at a time. */
+  bestOf?: number;
   /**
    * The steps may change the task map in place instead of copying it: for an actor that never goes
    * back to an earlier snapshot (the live run, the replay), where a copy per event would make a run
@@ -152,6 +154,8 @@ export interface AttemptInput {
   model?: string;
   /** The planner's: what the explore agent found. */
   findings?: Findings;
+  /** The selector's (issue 38): the candidates it chooses among, each a task id. */
+  candidates?: string[];
 }
 
 // What the runtime needs to write one handoff.

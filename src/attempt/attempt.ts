@@ -15,7 +15,9 @@ import { prepareAttempt } from '../isolation/attempt.js';
 import { attemptEnv } from './prepare/env.js';
 import { teamServerFor } from './prepare/team-server.js';
 import { handoffTextsOf } from './prepare/handoff-texts.js';
-import { buildPrompt } from './prepare/prompts.js';
+import { buildPrompt, type PromptContext } from './prepare/prompts.js';
+import { candidateFacts, withDiffStats } from './prepare/candidates.js';
+import { taskBranch } from '../session/isolation.js';
 import type { RunSession } from '../session/session.js';
 import { watchWorker } from './watchdog.js';
 import { openDesk } from '../team-tools/desk.js';
@@ -79,7 +81,7 @@ async function runLocalAttempt(session: RunSession, input: AttemptRequest, signa
   }
   // This attempt is counted: others are under way when the count is above one.
   const gatherMs = underWay.get(session)! > 1 ? ESCAPEES_GATHER_MS : 0;
-  const concluded = concludeAttempt(session, input, files, adapter, exit, recovered);
+  const concluded = concludeAttempt(session, input, files, adapter, exit, recovered, signal);
   // Tracked before the end is recorded, so the run's end (which waits for what is tracked) cannot come first.
   const stop = concluded.catch(() => undefined).then(() => escapees(gatherMs));
   void session.cancel.track(stop.catch((error: unknown) => session.log.warn({ err: error, task: input.taskId, attempt: input.attempt }, 'escaped descendants not looked for')));
@@ -107,7 +109,8 @@ async function startWorker(session: RunSession, input: AttemptInput, files: Atte
   const messages = messagesTo(session.events.fold.state.team, input.taskId);
   const workDir = session.isolation.workDir(input.stage, input.worker);
   const earlier = input.attempt > 1 ? await earlierAttempt(session.events.fold.state.tasks.get(input.taskId), input.attempt, workDir, session.runId) : undefined;
-  const prompt = buildPrompt({ input, config: session.config, configFile: session.configFile, projectDir: workDir, resultFile: files.resultFile, handoffTexts, workers: session.workers, messages, teamTools: teamServer !== undefined, ...(earlier && { earlier }) });
+  const candidates = await candidatesOf(session, input);
+  const prompt = buildPrompt({ input, config: session.config, configFile: session.configFile, projectDir: workDir, resultFile: files.resultFile, handoffTexts, workers: session.workers, messages, teamTools: teamServer !== undefined, ...(earlier && { earlier }), ...(candidates && { candidates }) });
   await prepareLaunch(spec, { prompt, stage: input.stage, agent, adapter, permission: permissionFor(agent, input.stage), projectDir: session.projectDir });
   await fenceAttempt(session.config.team.fence, spec, adapter, session.config.team.fenceWritable);
   const handle = await backend.launch(spec, (launched) => {
@@ -122,7 +125,7 @@ async function startWorker(session: RunSession, input: AttemptInput, files: Atte
   });
   session.progress.emit(
     { type: 'attempt.started', task: input.taskId, attempt: input.attempt, worker: input.worker, stage: input.stage, agent: input.agent },
-    `▶ ${input.taskId} a${input.attempt} started on ${input.worker} (${input.stage}, agent ${input.agent}${handle.backend === 'tmux' ? `, pane ${handle.paneId}` : ''})`,
+    `▶ ${input.taskId} a${input.attempt} started on ${input.worker} (${input.candidates ? `the selector of ${input.candidates.length} candidates` : input.stage}, agent ${input.agent}${handle.backend === 'tmux' ? `, pane ${handle.paneId}` : ''})`,
   );
   return handle;
 }
@@ -144,6 +147,14 @@ function makeLaunchSpec(session: RunSession, input: AttemptInput, files: Attempt
       ...(agent.env ?? {}),
     },
   };
+}
+
+// The selector's candidates (the best of N), each with the size of its change.
+async function candidatesOf(session: RunSession, input: AttemptInput): Promise<PromptContext['candidates']> {
+  if (input.candidates === undefined) return undefined;
+  const iso = session.isolation;
+  const facts = candidateFacts(session.events.fold.state.tasks, input.candidates, (id) => (iso.active ? taskBranch(iso.branch, id) : id));
+  return { facts: iso.active ? await withDiffStats(facts, iso.projectDir, iso.branch) : facts, workBranch: iso.active ? iso.branch : 'HEAD' };
 }
 
 // Who stopped an attempt the run stopped: a cancel, else what the fold says ended it (its budget).

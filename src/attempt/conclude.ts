@@ -15,10 +15,14 @@ import { checkBudgetSoon } from '../session/budget.js';
 import { plausibleSpend } from './spend-read.js';
 import { plainReason, readRateLimit } from '../../workers/adapters/rate-limit.js';
 import { refusedPaths } from '../../workers/fence.js';
+import { runCandidateGates } from '../gates/gates.js';
+import { candidateFacts, judgePick } from './prepare/candidates.js';
+import { taskBranch } from '../session/isolation.js';
+import type { TeamConfig } from '../../config/schema.js';
 
 // What concluding an attempt uses of a run: its records' and isolation's parts, the project, the
 // limits it started with, and whether its attempts run on team workers.
-export type ConcludeParts = IsolationParts & RecordParts & { readonly projectDir: string; readonly limits: Limits; readonly place: Pick<AttemptPlace, 'runsHere'> };
+export type ConcludeParts = IsolationParts & RecordParts & { readonly projectDir: string; readonly limits: Limits; readonly place: Pick<AttemptPlace, 'runsHere'>; readonly config: TeamConfig };
 
 type Verdict = { status: 'completed'; result: AgentResult } | { status: 'failed'; evidence: string; result?: AgentResult; retryable?: false };
 
@@ -31,12 +35,12 @@ export interface AttemptEnd {
 }
 
 // Records how the attempt ended. Exit codes alone never make a success: a valid result must exist.
-export async function concludeAttempt(run: ConcludeParts, input: AttemptInput, files: AttemptFiles, adapter: AgentAdapter, exit: WorkerExit, recovered: boolean): Promise<void> {
-  await concludeEnd(run, input, adapter, { exit, output: readAttemptOutput(files.dir), result: readResultFile(files.resultFile) }, recovered);
+export async function concludeAttempt(run: ConcludeParts, input: AttemptInput, files: AttemptFiles, adapter: AgentAdapter, exit: WorkerExit, recovered: boolean, signal?: AbortSignal): Promise<void> {
+  await concludeEnd(run, input, adapter, { exit, output: readAttemptOutput(files.dir), result: readResultFile(files.resultFile) }, recovered, signal);
 }
 
 // The same for an end already read (a team worker's finished report): usage, payload, task_finished.
-export async function concludeEnd(run: ConcludeParts, input: AttemptInput, adapter: AgentAdapter, end: AttemptEnd, recovered: boolean): Promise<void> {
+export async function concludeEnd(run: ConcludeParts, input: AttemptInput, adapter: AgentAdapter, end: AttemptEnd, recovered: boolean, signal: AbortSignal = new AbortController().signal): Promise<void> {
   const { exit, output } = end;
   const report = adapter.parse(output);
   noteUsage(run, input, report);
@@ -55,16 +59,26 @@ export async function concludeEnd(run: ConcludeParts, input: AttemptInput, adapt
     if (!reading.ok && !limit) return finishInterrupted(run, input, `recovered after a restart: the worker ended with no valid result (${reading.reason})`);
   }
   const judged = judge(run, input, end.result, exit, report, output);
-  // With worktrees, a completed exec or fix task is merged first; a failed merge fails the task.
-  const unmerged = await concludeTask(run, input, judged.status === 'completed');
+  // The best of N: the selector's pick is recorded before its branch is merged.
+  const pick = judged.status === 'completed' && 'pick' in judged.result ? judged.result : undefined;
+  if (pick) run.events.append({ event: 'candidate_picked', task_id: input.taskId, attempt: input.attempt, pick: pick.pick, reasons: pick.reasons, ...(run.isolation.active && { branch: taskBranch(run.isolation.branch, pick.pick) }) });
+  // With worktrees, a completed exec or fix task is merged first (a candidate's stays on its branch
+  // for the selector, whose pick is merged instead); a failed merge fails the task.
+  const unmerged = await concludeTask(run, input, judged.status === 'completed', pick?.pick);
   const verdict: Verdict = unmerged ? { status: 'failed', evidence: unmerged, result: 'result' in judged ? judged.result : undefined } : judged;
+  // A completed candidate's gates run in its own worktree before its end is recorded.
+  const candidateOf = input.def?.candidateOf;
+  if (verdict.status === 'completed' && candidateOf !== undefined && run.isolation.active && run.place.runsHere && run.config.verify.commands.length > 0) {
+    await run.events.flush();
+    await runCandidateGates(run, run.config.verify.commands, { taskId: input.taskId, attempt: input.attempt, iteration: input.iteration, candidateOf }, run.isolation.workDir(input.stage, input.worker), signal);
+  }
   const prefix = recovered ? 'recovered after a restart: ' : '';
   const seconds = (exit.durationMs / 1000).toFixed(1);
   if (verdict.status === 'completed') {
     const payload = payloadOf(input, verdict.result);
     if (payload) run.events.commit(payload);
-    const { artifacts, next } = verdict.result;
-    const evidence = verdict.result.evidence + describeDenials(report);
+    const { artifacts, next } = pick ? pickedWork(run, pick) : verdict.result;
+    const evidence = (pick ? pickedWork(run, pick).evidence : verdict.result.evidence) + describeDenials(report);
     run.progress.emit({ type: 'attempt.finished', task: input.taskId, attempt: input.attempt, worker: input.worker, status: 'completed', durationMs: exit.durationMs }, `✔ ${input.taskId} a${input.attempt} completed on ${input.worker} in ${seconds}s${verdictNote(verdict.result)}`);
     run.events.commit(taskFinished(run, input, 'completed', prefix + evidence, artifacts, next));
     return;
@@ -136,6 +150,11 @@ function judge(run: ConcludeParts, input: AttemptInput, resultFile: ResultFileTe
     const { summary, evidence } = reading.result;
     return { status: 'failed', evidence: `the agent reported failure: ${summary}${evidence && evidence !== summary ? ` — ${evidence}` : ''}`, result: reading.result };
   }
+  if (input.candidates !== undefined && 'pick' in reading.result) {
+    const picked = judgePick(candidateFacts(run.events.fold.state.tasks, input.candidates, (id) => id), input.taskId, reading.result.pick);
+    if ('problem' in picked) return { status: 'failed', evidence: `the selector's pick cannot be merged: ${picked.problem}`, result: reading.result };
+    reading.result.pick = picked.id;
+  }
   if (resultKindOf(input) === 'team-plan' && 'tasks' in reading.result) {
     const problem = findPlanProblem(reading.result.tasks, run.limits.maxTasks);
     if (problem) return { status: 'failed', evidence: `invalid plan: ${problem}` };
@@ -152,8 +171,16 @@ function payloadOf(input: AttemptInput, result: AgentResult): NewEvent | undefin
   if ('tasks' in result) return { event: 'plan_accepted', ...ref, tasks: result.tasks, needsPrd: result.needsPrd, ...(result.architectural === true && { architectural: true }), ...(result.needsArchitect === true && { needsArchitect: true }) };
   if ('acceptance' in result) return { event: 'prd_accepted', ...ref, acceptance: result.acceptance };
   if ('defects' in result) return { event: 'verify_result', ...ref, verdict: result.verdict, defects: result.defects };
+  if ('pick' in result) return undefined;
   if ('reasons' in result) return { event: 'review_result', ...ref, verdict: result.verdict, reasons: result.reasons };
   return undefined;
+}
+
+// What a select task hands on as its own: the picked candidate's files and end, and why it was picked.
+function pickedWork(run: ConcludeParts, pick: { pick: string; reasons: string[] }): { evidence: string; artifacts: string[]; next: string } {
+  const last = run.events.fold.state.tasks.get(pick.pick)?.attempts.at(-1);
+  const why = pick.reasons.length > 0 ? `: ${pick.reasons.join('; ')}` : '';
+  return { evidence: `picked ${pick.pick}${last ? ` (${last.agent})` : ''}${why} — ${last?.evidence ?? ''}`, artifacts: last?.artifacts ?? [], next: last?.next ?? '' };
 }
 
 // The CLI's totals, as the live spend takes them: an amount that is not a finite zero or more (an

@@ -25,6 +25,7 @@ import { openStore } from '../store/open.js';
 import { withStore, type RunStore } from '../store/types.js';
 import { storeUrlOf } from '../store/store-url.js';
 import { budgetFlags } from './args/budget.js';
+import { MAX_BEST_OF } from '../log/schema.js';
 
 // The exit code of each way a run can end.
 export const OUTCOME_EXIT: Record<DriveOutcome['kind'], number> = { completed: EXIT.completed, failed: EXIT.failed, cancelled: EXIT.cancelled, stopped: EXIT.decision };
@@ -51,6 +52,8 @@ export async function runTeam(argv: string[], mode: 'team' | 'ralph'): Promise<n
   if (maxFixLoops !== undefined) config.team.maxFixLoops = maxFixLoops;
   const maxIterations = optionalInt(args, 'max-iterations', cmd, 1, 1000);
   if (maxIterations !== undefined) config.ralph.maxIterations = maxIterations;
+  const bestOf = optionalInt(args, 'best-of', cmd, 1, MAX_BEST_OF);
+  if (bestOf !== undefined) config.team.bestOf = bestOf;
   const budget = budgetFlags(args, cmd);
   if (budget.usd !== undefined || budget.tokens !== undefined) config.team.budget = { onExceed: 'stop', ...config.team.budget, ...budget };
   const workers = teamArg?.workers ?? config.team.defaultWorkers;

@@ -31,11 +31,14 @@ const RESULT_SCHEMAS = {
   'plan-architect': z.object({ ...baseResult, notes: z.array(z.string()).default([]), risks: z.array(z.string()).default([]) }),
   // The critic of team-prd: objections to the scope, and criteria it adds.
   critic: z.object({ ...baseResult, objections: z.array(z.string()).default([]), acceptance: z.record(z.string(), z.array(z.string())).default({}) }),
+  // The best of N's selector: the candidate it picks (its id, or c<k>), and why.
+  select: z.object({ ...baseResult, pick: z.string().min(1).max(200), reasons: z.array(z.string()).default([]) }),
 } as const;
 
 // The result an attempt owes: its stage's, or the explore agent's.
 export type ResultKind = keyof typeof RESULT_SCHEMAS;
-export function resultKindOf(input: { stage: Stage; role: string }): ResultKind {
+export function resultKindOf(input: { stage: Stage; role: string; candidates?: string[] }): ResultKind {
+  if (input.candidates !== undefined) return 'select';
   if (input.stage === 'team-plan' && input.role === 'explore') return 'explore';
   if (input.stage === 'team-plan' && input.role === 'architect') return 'plan-architect';
   return input.stage === 'team-prd' && input.role === 'critic' ? 'critic' : input.stage;

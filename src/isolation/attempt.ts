@@ -50,10 +50,15 @@ export async function prepareAttempt(run: IsolationParts, input: AttemptInput): 
 
 // After an exec or fix attempt: commits what it left; a completed one is merged into `team/<run>`.
 // Returns why the task fails instead (a conflict, teamline's files, conflict markers left).
-export async function concludeTask(run: IsolationParts, input: AttemptInput, completed: boolean): Promise<string | undefined> {
+// The best of N: a candidate's work stays on its branch, and the selector's attempt merges the
+// branch of the candidate it picked (`pick`).
+export async function concludeTask(run: IsolationParts, input: AttemptInput, completed: boolean, pick?: string): Promise<string | undefined> {
   const iso = run.isolation;
-  if (!iso.active || !isWorkStage(input.stage)) return undefined;
-  if (iso.remote !== undefined) return completed ? iso.serial(() => mergeRemoteTask(run, input)) : undefined;
+  if (!iso.active) return undefined;
+  if (input.candidates !== undefined) return completed && pick !== undefined ? iso.serial(() => (iso.remote !== undefined ? mergeRemoteTask(run, input, pick) : mergeTask(run, input, taskBranch(iso.branch, pick)))) : undefined;
+  if (!isWorkStage(input.stage)) return undefined;
+  const candidate = input.def?.candidateOf !== undefined;
+  if (iso.remote !== undefined) return completed && !candidate ? iso.serial(() => mergeRemoteTask(run, input)) : undefined;
   return iso.serial(async () => {
     const path = iso.worktreePath(input.worker);
     const branch = taskBranch(iso.branch, input.taskId);
@@ -71,7 +76,7 @@ export async function concludeTask(run: IsolationParts, input: AttemptInput, com
     if (completed || !merging) await saveLeftovers(run, path, branch, input.attempt, completed ? 'completed' : 'failed');
     if (!completed) return undefined;
     const linked = await replaceGitlinks(run, input, path, branch);
-    return linked ?? mergeTask(run, input, branch);
+    return linked ?? (candidate ? undefined : mergeTask(run, input, branch));
   });
 }
 

@@ -8,10 +8,11 @@ import { taskBranch } from '../session/isolation.js';
 import type { IsolationParts } from '../session/isolation.js';
 
 // Fetches and merges the task's branch, then pushes the integration branch; why the task fails instead.
-export async function mergeRemoteTask(run: IsolationParts, input: AttemptInput): Promise<string | undefined> {
+// `from`: the task whose branch it is (a select task merges its pick's).
+export async function mergeRemoteTask(run: IsolationParts, input: AttemptInput, from = input.taskId): Promise<string | undefined> {
   const iso = run.isolation;
   const remote = iso.remote!;
-  const branch = taskBranch(iso.branch, input.taskId);
+  const branch = taskBranch(iso.branch, from);
   const fetched = await fetchIntoBranch(iso.projectDir, remote, branch);
   if (!fetched.ok) return `the task's branch ${branch} could not be fetched from ${remote} (${fetched.stderr || `git exited ${fetched.code}`}); nothing was merged`;
   const unmerged = await mergeTask(run, input, branch);

@@ -10,7 +10,7 @@ export function describeBranches(view: BranchesView, runId: string, status: stri
   if (view.mode === 'none') return [`isolation: none — workers shared the project folder (${view.reason})`, ...savedLines(view, runId)];
   const lines = [`isolation: worktree — merged work on ${view.branch}${view.userBranch ? ` (from ${view.userBranch})` : ''}`];
   for (const t of view.tasks) {
-    const why = t.state === 'conflict' ? ` — conflict in ${t.files.join(', ')}` : t.state === 'refused' ? ` — refused: commits teamline's files ${t.files.join(', ')}` : '';
+    const why = t.state === 'conflict' ? ` — conflict in ${t.files.join(', ')}` : t.state === 'refused' ? ` — refused: commits teamline's files ${t.files.join(', ')}` : t.state === 'not picked' ? ' — a candidate the selector did not pick, kept until `team clean`' : t.state === 'picked' ? ' — the candidate merged' : '';
     lines.push(`  ${t.task}: ${t.branch} ${t.state}${why}`);
   }
   const acknowledged = (view.checkout?.changed ?? []).slice(0, view.checkout?.acknowledged ?? 0);

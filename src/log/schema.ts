@@ -28,6 +28,9 @@ const taskFields = {
 
 const taskRef = { task_id: z.string().min(1), attempt: z.number().int().positive() };
 
+// The most candidates one task may have: each is a whole attempt, paid for.
+export const MAX_BEST_OF = 8;
+
 export const taskDefSchema = z.strictObject({
   id: z.string(),
   title: z.string(),
@@ -39,6 +42,12 @@ export const taskDefSchema = z.strictObject({
   acceptance: z.array(z.string()).optional(),
   /** The files (paths or globs, relative to the project) the task will change: tasks whose files overlap never run at once (issue 38). */
   files: z.array(z.string()).optional(),
+  /** The best of N (issue 38): this many candidate attempts of the task run at once, each in its own worktree, and a selector picks one to merge. */
+  bestOf: z.number().int().min(1).max(MAX_BEST_OF).optional(),
+  /** The agents the candidates run on, in turn (["claude", "codex"] races two vendors); absent: the task's own agent. */
+  agents: z.array(z.string()).min(1).max(MAX_BEST_OF).optional(),
+  /** teamline's own: the task this one is a candidate of (never in a plan). */
+  candidateOf: z.string().optional(),
 });
 export type TaskDef = z.infer<typeof taskDefSchema>;
 
@@ -197,11 +206,13 @@ export const EVENT_SCHEMAS = {
     configFile: z.string().optional(),
     /** Whether this machine's attempts run inside the OS fence (team.fence), and why not; absent in older logs: unfenced. */
     fence: z.strictObject({ on: z.boolean(), why: z.string().optional() }).optional(),
+    /** The best of N for every planned task that names none (--best-of, team.bestOf); absent: one attempt at a time. */
+    bestOf: z.number().int().min(2).max(MAX_BEST_OF).optional(),
   }),
   run_resumed: z.object({ event: z.literal('run_resumed'), ...base, pid: z.number().int(), retry_interrupted: z.boolean() }),
   gates_result: z.object({ event: z.literal('gates_result'), ...base, iteration: z.number().int(), pass: z.number().int(), gates: z.array(gateSchema) }),
   /** A verify gate's process group, recorded before the gate runs: a takeover stops what is left of it. */
-  gate_spawned: z.object({ event: z.literal('gate_spawned'), ...base, iteration: z.number().int(), pass: z.number().int(), gate: z.number().int().positive(), command: z.string(), handle: handleSchema }),
+  gate_spawned: z.object({ event: z.literal('gate_spawned'), ...base, iteration: z.number().int(), pass: z.number().int(), gate: z.number().int().positive(), command: z.string(), handle: handleSchema, /** A candidate's gate (the best of N; pass 0), not a verify pass's. */ task_id: z.string().optional() }),
   task_blocked: z.object({ event: z.literal('task_blocked'), ...base, task_id: z.string(), reason: z.string() }),
   stage_entered: z.object({ event: z.literal('stage_entered'), ...base, stage: z.string(), iteration: z.number().int(), loop: z.number().int() }),
   stage_completed: z.object({ event: z.literal('stage_completed'), ...base, stage: z.string(), iteration: z.number().int(), loop: z.number().int() }),
@@ -307,6 +318,10 @@ export const EVENT_SCHEMAS = {
   /** A resume on a machine (or with a config) where the fence the run started with is not built: its attempts from here run unfenced, and why. */
   fence_lost: z.object({ event: z.literal('fence_lost'), ...base, why: z.string() }),
   /** Writes an attempt's agent was refused as read-only (the fence), read from its output: the paths, at most 20. */
+  /** A candidate's gates (verify.commands), run in its own worktree when it completed (issue 38). */
+  candidate_gated: z.object({ event: z.literal('candidate_gated'), ...base, ...taskRef, candidate_of: z.string(), gates: z.array(gateSchema) }),
+  /** The selector's pick among a task's candidates, with its reasons: the pick's branch is merged, the others kept. */
+  candidate_picked: z.object({ event: z.literal('candidate_picked'), ...base, ...taskRef, pick: z.string(), reasons: z.array(z.string()), branch: z.string().optional() }),
   files_strayed: z.object({ event: z.literal('files_strayed'), ...base, task_id: z.string(), attempt: z.number().int().positive(), paths: z.array(z.string()).min(1), more: z.number().int().nonnegative() }),
   fence_refused: z.object({ event: z.literal('fence_refused'), ...base, task_id: z.string(), attempt: z.number().int().positive(), worker: z.string(), paths: z.array(z.string()).min(1) }),
   /** isolation none: the user's uncommitted work at the run's start, kept as a commit under `ref` for `team restore` (the first 50 paths). */

@@ -11,7 +11,7 @@ import { settleTasks, type FoldState } from './fold/fold.js';
 
 export const SNAPSHOT_FILE = 'view-snapshot.json';
 // Changed whenever the fold or its state changes shape: a snapshot of another version is rebuilt.
-export const SNAPSHOT_VERSION = 9;
+export const SNAPSHOT_VERSION = 10;
 
 interface SnapshotBody {
   version: number;

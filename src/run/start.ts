@@ -98,6 +98,7 @@ export function runStartedRecord(request: StartRequest, limits: Limits, where: {
     schedule: 'own-first',
     ...routingRecord(config, routing, request.costMode ?? config.team.costMode),
     ...(config.team.budget && { budget: budgetRecord(config.team.budget) }),
+    ...(config.team.bestOf > 1 && { bestOf: config.team.bestOf }),
     ...(request.configFile !== undefined && { configFile: resolve(request.configFile) }),
   };
 }

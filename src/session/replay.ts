@@ -29,8 +29,8 @@ export interface Replay {
 
 // The machine's input, as run_started recorded it.
 export function inputOf(started: EventOf<'run_started'>): PipelineInput {
-  const { mode, task, workers, agentType, limits, gates, agents, defaultAgent, session, parent_session, isolation, schedule, routing, models } = started;
-  const input = { mode, task, workers, agentType, limits, gates, agents, defaultAgent, session, parent_session, ...(schedule && { schedule }), ...(routing && { routing }), ...(models && { models }) };
+  const { mode, task, workers, agentType, limits, gates, agents, defaultAgent, session, parent_session, isolation, schedule, routing, models, bestOf } = started;
+  const input = { mode, task, workers, agentType, limits, gates, agents, defaultAgent, session, parent_session, ...(schedule && { schedule }), ...(routing && { routing }), ...(models && { models }), ...(bestOf !== undefined && { bestOf }) };
   return isolation?.branch ? { ...input, workBranch: isolation.branch } : input;
 }
 

@@ -1,4 +1,5 @@
 // Builds the result JSON of SPEC section 4 for each stage, from the scenario and the attempt.
+import { readFileSync } from 'node:fs';
 import type { Behaviour, Defect, PlanTask, Scenario, ScenarioPlan } from './scenario.js';
 import type { SimEnv } from './sim-env.js';
 import { toIterationId, type TaskIdParts } from './task-id.js';
@@ -50,6 +51,7 @@ function makeStageFields(ctx: ResultContext): Record<string, unknown> {
       if (ctx.env.role === 'critic') return scenario.critic ?? { objections: [], acceptance: {} };
       return { acceptance: makeAcceptance(listPlanTasks(scenario.plan), task.iteration) };
     case 'team-verify':
+      if (ctx.env.role === 'selector') return makePick(ctx);
       if (task.reviewer !== undefined) return makeReview(scenario, task);
       return failsVerify(scenario, task.pass ?? 1)
         ? { verdict: 'fail', defects: listDefects(scenario, task.iteration) }
@@ -61,6 +63,19 @@ function makeStageFields(ctx: ResultContext): Record<string, unknown> {
     default:
       return {};
   }
+}
+
+// The selector's pick: the scenario's, else the first candidate the prompt lists as completed with
+// its gates passed, else the first completed one whose gates did not run, else the first completed.
+function makePick(ctx: ResultContext): Record<string, unknown> {
+  if (ctx.behaviour.pick) return { pick: ctx.behaviour.pick, reasons: ['sim: the scenario picks it'] };
+  const lines = (ctx.env.promptFile ? readFileSync(ctx.env.promptFile, 'utf8') : '').split('\n');
+  const listed = lines.flatMap((line) => {
+    const found = /^- (\S+) \([^)]*\): completed; gates (passed|failed|not run)/.exec(line);
+    return found ? [{ id: found[1]!, gates: found[2]! }] : [];
+  });
+  const pick = listed.find((c) => c.gates === 'passed') ?? listed.find((c) => c.gates === 'not run') ?? listed[0];
+  return pick ? { pick: pick.id, reasons: [`sim: ${pick.id} completed and its gates ${pick.gates === 'not run' ? 'did not run' : pick.gates}`] } : { pick: 'none', reasons: ['sim: the prompt lists no completed candidate'] };
 }
 
 // The plan's tasks with titles and descriptions filled in; `count: N` makes N independent tasks t1..tN.

@@ -13,6 +13,8 @@ const PlanTaskSchema = z.strictObject({
   blockedBy: z.array(z.string()).optional(),
   acceptance: z.array(z.string()).optional(),
   files: z.array(z.string()).optional(),
+  bestOf: z.int().optional(),
+  agents: z.array(z.string()).optional(),
 });
 
 // Cycles and unknown blockedBy are allowed on purpose: the sim must be able to plan badly.
@@ -91,6 +93,8 @@ const BehaviourSchema = z.strictObject({
   usage: z.strictObject({ costUsd: z.number().min(0).optional(), tokens: z.strictObject({ input: z.int().min(0), output: z.int().min(0) }).optional() }).optional(),
   /** Print the usage line before the sleep too, as a CLI that streams its spend does: the runtime reads it while the attempt runs. */
   usageEarly: z.boolean().optional(),
+  /** The selector's pick (best of N), instead of the first candidate whose gates passed. */
+  pick: z.string().min(1).optional(),
   /** Team tool calls made through `team mcp`, before the sleep; a team_done or team_fail ends the attempt there. */
   tools: z.array(ToolStepSchema).optional(),
 });

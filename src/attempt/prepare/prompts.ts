@@ -7,6 +7,7 @@ import type { AttemptInput } from '../../../machines/types.js';
 import { UsageError } from '../../sys/errors.js';
 import type { TeamMessage } from '../../log/fold/team.js';
 import { earlierSection, type EarlierAttempt } from './earlier.js';
+import { describeCandidates, type CandidateFact } from './candidates.js';
 
 // The result each stage asks for, shown in its prompt.
 const RESULT_SHAPES: Record<string, string> = {
@@ -16,6 +17,7 @@ const RESULT_SHAPES: Record<string, string> = {
   'ralph-review': '"verdict": "approve" | "reject", "reasons": ["..."]',
   'plan-architect': '"notes": ["a decision about the system\'s boundaries"], "risks": ["..."]',
   critic: '"objections": ["what the scope misses or gets wrong"], "acceptance": {"<task id>": ["a criterion to add"]}',
+  selector: '"pick": "<the candidate\'s id>", "reasons": ["why this one", "why not each other"]',
   explore: '"findings": {"files": ["paths that matter to the task"], "commands": ["the build and test commands"], "conventions": ["..."]}',
 };
 
@@ -33,6 +35,8 @@ export interface PromptContext {
   teamTools?: boolean;
   /** A retry: how the attempt before it ended and what it left in the folder. */
   earlier?: EarlierAttempt;
+  /** The selector's (best of N): its candidates, and the integration branch their work left. */
+  candidates?: { facts: CandidateFact[]; workBranch: string };
 }
 
 // The prompt text for one attempt.
@@ -62,6 +66,8 @@ export function buildPrompt(ctx: PromptContext): string {
     findings: input.findings ? describeFindings(input.findings) : '- none: no explore agent ran before this plan',
     result: resultSection(templateOf(input)),
     attempt: attemptSection(input, ctx.projectDir, ctx.resultFile),
+    candidates: ctx.candidates ? describeCandidates(ctx.candidates.facts) : '- none',
+    workBranch: ctx.candidates?.workBranch ?? 'HEAD',
   };
   const fill = (template: string) => template.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => values[name] ?? whole);
   // The tools' rules come just before the result they report.
@@ -113,6 +119,7 @@ const ROLE_TEMPLATE_SET: ReadonlySet<string> = new Set(ROLE_TEMPLATES);
 
 // The template (and result shape) of an attempt: its routed role's, the plan's architect's, or its stage's.
 function templateOf(input: AttemptInput): string {
+  if (input.candidates !== undefined) return 'selector';
   if (input.stage === 'team-plan' && input.role === 'architect') return 'plan-architect';
   return ROLE_TEMPLATE_SET.has(input.role) ? input.role : input.stage;
 }

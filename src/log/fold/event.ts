@@ -63,7 +63,14 @@ export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): 
       for (const task of event.tasks) {
         assignTask(st, task.task_id, task.worker, true);
         st.titles[task.task_id] = task.task.title;
+        if (task.task.candidateOf !== undefined) taskOf(task.task_id).candidateOf = task.task.candidateOf;
       }
+      break;
+    case 'candidate_gated':
+      taskOf(event.task_id).gates = event.gates.map((g) => ({ command: g.command, exitCode: g.exitCode, timedOut: g.timedOut }));
+      break;
+    case 'candidate_picked':
+      taskOf(event.task_id).pick = { candidate: event.pick, reasons: event.reasons };
       break;
     case 'attempt_spawned':
       st.handles.set(key(event.task_id, event.attempt), event.handle);

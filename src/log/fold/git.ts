@@ -7,7 +7,7 @@ export interface TaskBranchView {
   task: string;
   branch: string;
   /** merged into the integration branch, or not (conflict, refused), or not yet. */
-  state: 'merged' | 'conflict' | 'refused' | 'not merged';
+  state: 'merged' | 'conflict' | 'refused' | 'not merged' | 'picked' | 'not picked';
   files: string[];
 }
 
@@ -126,6 +126,12 @@ export function applyGitFact(git: GitFacts, event: TeamEvent): void {
     case 'branch_created':
       if (event.branch === git.record?.branch) git.tip = event.commit;
       if (event.task_id) branch(event.task_id, 'not merged');
+      break;
+    case 'candidate_picked':
+      // The best of N: the pick's branch is merged under its select task; the others stay as they are, not merged.
+      for (const view of git.branches.values()) {
+        if (view.task.startsWith(`${event.task_id}--c`) && /^\d+$/.test(view.task.slice(event.task_id.length + 3))) view.state = view.task === event.pick ? 'picked' : 'not picked';
+      }
       break;
     case 'branch_restored':
       if (event.branch === git.record?.branch) git.tip = event.commit;

@@ -51,6 +51,12 @@ export interface TaskView {
   status: AttemptStatus | 'pending';
   attempts: AttemptView[];
   retries: Array<{ attempt: number; reason: string; at: string }>;
+  /** The best of N (issue 38): the task this one is a candidate of. */
+  candidateOf?: string;
+  /** A candidate's gates, run in its own worktree after its last completed attempt (candidate_gated). */
+  gates?: Array<{ command: string; exitCode: number | null; timedOut: boolean }>;
+  /** A select task's pick among its candidates, and why (candidate_picked). */
+  pick?: { candidate: string; reasons: string[] };
 }
 
 export interface Conflict {
