@@ -71,6 +71,7 @@ export function applyEvent(st: FoldState, event: TeamEvent & { file: string }): 
       break;
     case 'candidate_picked':
       taskOf(event.task_id).pick = { candidate: event.pick, reasons: event.reasons };
+      applyGitFact(st.git, event);
       break;
     case 'attempt_spawned':
       st.handles.set(key(event.task_id, event.attempt), event.handle);
