@@ -29,7 +29,16 @@ export interface PromptFacts {
   notes: boolean;
   /** The run task asks t2's agent to attack the user's checkout first (HOSTILE_MARK). */
   hostile: boolean;
+  /** The run task asks for the best of two vendors (BEST_OF_MARK). */
+  bestOf: boolean;
+  /** The selector's prompt: each candidate that completed, and how its gates went. */
+  candidates?: Array<{ id: string; gates: string }>;
 }
+
+// In a run's task: the planner asks for t1 as the best of 2, one candidate on claude and one on
+// codex, each writing src/t1.txt with its own tools; the selector picks the one whose gates passed.
+export const BEST_OF_MARK = '(the best of claude and codex)';
+export const BEST_OF_FILE = 'src/t1.txt';
 
 // In a run's task: t2's exec agent first runs hostileCommand, then does its work.
 export const HOSTILE_MARK = '(t2 also tries the user checkout)';
@@ -63,7 +72,9 @@ export function readPrompt(text: string): PromptFacts | undefined {
   const attempts = resultFile.split('/');
   const taskId = attempts.at(-3) ?? '';
   const runDir = resultFile.slice(0, resultFile.indexOf('/.team/'));
-  return { stage, taskId, resultFile, runDir, projectDir: PROJECT_DIR.exec(text)?.[1] ?? runDir, teamTools: text.includes(TEAM_TOOLS_MARK), notes: text.includes(NOTES_MARK), hostile: text.includes(HOSTILE_MARK) };
+  // The selector reads its candidates as teamline lists them: `- <id> (<agent>): completed; gates passed …`.
+  const candidates = stage === 'selector' ? [...text.matchAll(/^- (\S+) \([^)]*\): completed; gates (passed|failed|not run)/gm)].map((m) => ({ id: m[1]!, gates: m[2]! })) : undefined;
+  return { stage, taskId, resultFile, runDir, projectDir: PROJECT_DIR.exec(text)?.[1] ?? runDir, teamTools: text.includes(TEAM_TOOLS_MARK), notes: text.includes(NOTES_MARK), hostile: text.includes(HOSTILE_MARK), bestOf: text.includes(BEST_OF_MARK), ...(candidates && { candidates }) };
 }
 
 // The file an exec task writes, relative to the project, and what it holds.
@@ -102,6 +113,7 @@ function stageSteps(cli: string, facts: PromptFacts, outputs: string[]): Step[] 
     path: facts.resultFile,
     content: `${JSON.stringify({ status: 'completed', evidence: `${cli} tool calls`, next: '', ...fields }, null, 2)}\n`,
   });
+  if (facts.bestOf) return bestOfSteps(cli, facts, at, result);
   switch (facts.stage) {
     case 'team-plan':
       if (facts.teamTools) return [result({ summary: 'three tasks, one after another', artifacts: [], needsPrd: false, tasks: teamToolsPlan(taskFile) })];
@@ -121,6 +133,23 @@ function stageSteps(cli: string, facts: PromptFacts, outputs: string[]): Step[] 
       return [result({ summary: 'no criteria to add', acceptance: {} })];
     default:
       return [result({ summary: 'approved', verdict: 'approve', reasons: [] })];
+  }
+}
+
+// The best of two vendors: one task on claude and on codex at once, each writing BEST_OF_FILE; the
+// selector picks the candidate whose gates passed (the gate wants codex's words there).
+function bestOfSteps(cli: string, facts: PromptFacts, at: (p: string) => string, result: (f: Record<string, unknown>) => Step): Step[] {
+  switch (facts.stage) {
+    case 'team-plan':
+      return [result({ summary: 'one task, the best of two vendors', artifacts: [], needsPrd: false, tasks: [{ id: 't1', title: `write ${BEST_OF_FILE}`, description: `Write ${BEST_OF_FILE}.`, acceptance: [`${BEST_OF_FILE} exists`], files: [BEST_OF_FILE], bestOf: 2, agents: ['claude', 'codex'] }] })];
+    case 'team-exec':
+      return [{ kind: 'write', path: at(BEST_OF_FILE), content: taskContent(cli, 't1') }, result({ summary: `wrote ${BEST_OF_FILE}`, artifacts: [BEST_OF_FILE] })];
+    case 'selector': {
+      const pick = facts.candidates?.find((c) => c.gates === 'passed') ?? facts.candidates?.[0];
+      return [result({ summary: `picked ${pick?.id ?? 'none'}`, artifacts: [], pick: pick?.id ?? 'none', reasons: [`${pick?.id} passed its gates`, 'the other failed them'] })];
+    }
+    default:
+      return [result({ summary: 'the work is there', verdict: 'pass', defects: [] })];
   }
 }
 
