@@ -114,7 +114,7 @@ export const configSchema = z.strictObject({
         .refine((b) => b.usd !== undefined || b.tokens !== undefined, { message: 'a budget needs usd or tokens' })
         .optional(),
       /**
-       * The best of N for every planned task that names none (`--best-of`, docs/commands.md#best-of):
+       * The best of N for every planned task that names none (`--best-of`, docs/commands.md#best-of-n):
        * this many candidate attempts at once, each in its own worktree, and a selector merges the best. 1: one attempt at a time.
        */
       bestOf: positiveInt.max(MAX_BEST_OF).default(1),

@@ -41,7 +41,7 @@ const RUN = {
   store: store('keep the run in'),
   'budget-usd': budgetUsd('the run\'s budget'),
   'budget-tokens': budgetTokens('the run\'s budget'),
-  'best-of': { type: 'string', value: 'K', help: 'the best of K: each planned task runs as K candidate attempts at once, each in its own worktree, and a selector merges the best (2..8; a task\'s own bestOf wins)', default: 'team.bestOf in the config: 1' },
+  'best-of': { type: 'string', value: 'K', help: 'the best of K: each planned task runs as K candidate attempts at once, each in its own worktree, and a selector merges the best (1..8, 1 is one attempt; a task\'s own bestOf wins)', default: 'team.bestOf in the config: 1' },
 } satisfies Flags;
 
 // The flags of each command but `team state`, by the words after `team` (`run` is `team "task"`).
