@@ -3,6 +3,7 @@
 // prints one dated markdown table instead (docs/benchmarks.md). Sizes: BENCH_RESUME_EVENTS,
 // BENCH_PIPELINE_TASKS, BENCH_RSS_ITERATIONS, BENCH_RSS_TASKS; BENCH_DIR picks the disk.
 import { availableParallelism } from 'node:os';
+import { benchBestOf } from './best-of.js';
 import { benchCancel } from './cancel.js';
 import { benchFanout } from './fanout.js';
 import { benchFence } from './fence.js';
@@ -30,6 +31,7 @@ const BENCHMARKS: Array<{ name: string; key: string; run: () => Comparison[] | P
   { name: 'the fence per attempt (bubblewrap)', key: 'fence', run: benchFence },
   { name: 'prompts a provider can cache (two workers\' exec prompts)', key: 'prompts', run: benchPrompts },
   { name: 'file ownership (8 tasks in 4 pairs on one file each, 4 workers)', key: 'ownership', run: benchOwnership },
+  { name: 'the best of N (4 tasks, each as 2 candidates at once)', key: 'bestof', run: benchBestOf },
   { name: 'live telemetry (a receiver that takes, refuses or hangs)', key: 'telemetry', run: benchTelemetry },
 ];
 
