@@ -130,3 +130,18 @@ describe('the best of N across kill -9', () => {
     expect(project.git('show', `team/${run.runId}:greeting.txt`)).toBe('hello from c2');
   }, 180_000);
 });
+
+describe('the best of N: bad input', () => {
+  it('refuses a --best-of or a team.bestOf out of range, naming it, before a run starts', async () => {
+    const project = makeGitProject(scenario(), CONFIG);
+    for (const [value, words] of [['9', 'team: --best-of must be a whole number from 1 to 8, not "9"'], ['two', 'team: --best-of must be a whole number from 1 to 8, not "two"']] as const) {
+      const result = await project.run('2:executor', 'greet the user', '--agent', 'sim', '--best-of', value);
+      expect([result.exitCode, result.stderr.trim()]).toEqual([2, words]);
+    }
+    project.write('.team/config.json', JSON.stringify({ ...CONFIG, team: { bestOf: 0 }, agents: { sim: { adapter: 'sim', scenario: 'scenario.json' } } }));
+    const result = await project.run('2:executor', 'greet the user', '--agent', 'sim');
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('→ at team.bestOf');
+    expect(() => project.readRun()).toThrow();
+  }, 60_000);
+});
