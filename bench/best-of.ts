@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { readRunFiles } from '../src/log/read.js';
 import { resolveRun } from '../src/log/write.js';
-import type { Comparison } from './compare.js';
-import { makeScratchDir } from './scratch.js';
+import type { Comparison } from './parts/compare.js';
+import { makeScratchDir } from './parts/scratch.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const CLI = resolve(HERE, '../src/cli.js');

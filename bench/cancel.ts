@@ -6,8 +6,8 @@ import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { median, type Comparison } from './compare.js';
-import { makeScratchDir } from './scratch.js';
+import { median, type Comparison } from './parts/compare.js';
+import { makeScratchDir } from './parts/scratch.js';
 
 const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '../src/cli.js');
 const WORKERS = 20;

@@ -8,9 +8,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readRunFiles } from '../src/log/read.js';
 import { runPaths } from '../src/log/write.js';
-import { median, type Comparison } from './compare.js';
-import { startRateServer } from './rate-server.js';
-import { makeScratchDir } from './scratch.js';
+import { median, type Comparison } from './parts/compare.js';
+import { startRateServer } from './parts/rate-server.js';
+import { makeScratchDir } from './parts/scratch.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const CLI = resolve(HERE, '../src/cli.js');

@@ -5,9 +5,9 @@ import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import { growthRow, sizesFrom, type Comparison } from './compare.js';
-import { runPlain } from './plain.js';
-import { makeScratchDir } from './scratch.js';
+import { growthRow, sizesFrom, type Comparison } from './parts/compare.js';
+import { runPlain } from './parts/plain.js';
+import { makeScratchDir } from './parts/scratch.js';
 
 // Task counts: the workload is 200 trivial tasks on 8 workers; the others show growth.
 // BENCH_PIPELINE_TASKS="200" to run only that one.
@@ -125,7 +125,7 @@ async function runPipeline(project: string, root: string, agent: string, tasks: 
 
 // The plain script's whole job, timed as the pipeline's run is: from its start to its exit.
 async function runPlainJob(dir: string, root: string, agent: string, tasks: number): Promise<number> {
-  const script = join(root, 'dist', 'bench', 'plain-job-main.js');
+  const script = join(root, 'dist', 'bench', 'parts', 'plain-job-main.js');
   const started = performance.now();
   const result = await execa(process.execPath, [script, dir, agent, String(tasks), String(WORKERS)], { reject: false, stdin: 'ignore' });
   const ms = performance.now() - started;

@@ -9,8 +9,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { resolveRun } from '../src/log/write.js';
-import type { Comparison } from './compare.js';
-import { makeScratchDir } from './scratch.js';
+import type { Comparison } from './parts/compare.js';
+import { makeScratchDir } from './parts/scratch.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const CLI = resolve(HERE, '../src/cli.js');

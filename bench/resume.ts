@@ -9,9 +9,9 @@ import { readForReplay } from '../src/session/machine-snapshot.js';
 import { replayRun } from '../src/session/replay.js';
 import { isProcessAlive } from '../src/sys/proc.js';
 import type { WorkerHandle } from '../workers/types.js';
-import { growthRow, median, sizesFrom, type Comparison } from './compare.js';
-import { makeScratchDir } from './scratch.js';
-import { writeRun } from './resume-log.js';
+import { growthRow, median, sizesFrom, type Comparison } from './parts/compare.js';
+import { makeScratchDir } from './parts/scratch.js';
+import { writeRun } from './parts/resume-log.js';
 import { readPlain } from './store.js';
 
 // Log sizes (events); BENCH_RESUME_EVENTS="1000,10000" to change. The target row is 10,000.

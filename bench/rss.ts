@@ -4,8 +4,8 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Comparison } from './compare.js';
-import { makeScratchDir } from './scratch.js';
+import type { Comparison } from './parts/compare.js';
+import { makeScratchDir } from './parts/scratch.js';
 import { AGENT, findPackageRoot } from './pipeline.js';
 
 const ITERATIONS = Number(process.env.BENCH_RSS_ITERATIONS ?? 10);

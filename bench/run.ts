@@ -7,7 +7,7 @@ import { benchBestOf } from './best-of.js';
 import { benchCancel } from './cancel.js';
 import { benchFanout } from './fanout.js';
 import { benchFence } from './fence.js';
-import { formatComparison, MARKDOWN_HEADER, markdownComparison, type Comparison } from './compare.js';
+import { formatComparison, MARKDOWN_HEADER, markdownComparison, type Comparison } from './parts/compare.js';
 import { benchOwnership } from './ownership.js';
 import { benchPipeline } from './pipeline.js';
 import { benchPrompts } from './prompts.js';

@@ -5,9 +5,9 @@ import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { appendEvent } from '../src/log/write.js';
-import { median, type Comparison } from './compare.js';
-import { makeScratchDir } from './scratch.js';
-import { writeRun } from './resume-log.js';
+import { median, type Comparison } from './parts/compare.js';
+import { makeScratchDir } from './parts/scratch.js';
+import { writeRun } from './parts/resume-log.js';
 
 const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '../src/cli.js');
 // A small run: a plan of a dozen tasks, stopped in team-exec.

@@ -8,8 +8,8 @@ import { readRunFiles } from '../src/log/read.js';
 import { appendEvent, createRun, runPaths, type RunPaths } from '../src/log/write.js';
 import { makeStamp, makeToken, nowIso } from '../src/log/time.js';
 import { foldRun } from '../src/log/fold/fold.js';
-import { median, type Comparison } from './compare.js';
-import { makeScratchDir } from './scratch.js';
+import { median, type Comparison } from './parts/compare.js';
+import { makeScratchDir } from './parts/scratch.js';
 
 const WRITE_EVENTS = 5_000;
 const READ_EVENTS = 10_000;

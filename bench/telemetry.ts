@@ -10,8 +10,8 @@ import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import { median, type Comparison } from './compare.js';
-import { makeScratchDir } from './scratch.js';
+import { median, type Comparison } from './parts/compare.js';
+import { makeScratchDir } from './parts/scratch.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const CLI = resolve(HERE, '../src/cli.js');

@@ -13,8 +13,8 @@ import type { RunSession } from '../src/session/session.js';
 import type { Logger } from '../src/sys/logger.js';
 import { openDesk } from '../src/team-tools/desk.js';
 import { callTool } from '../src/team-tools/server.js';
-import type { Comparison } from './compare.js';
-import { makeScratchDir } from './scratch.js';
+import type { Comparison } from './parts/compare.js';
+import { makeScratchDir } from './parts/scratch.js';
 
 const CALLS = 200;
 // The call's two files and the answer's wake-up cost some commits' time; more would be a slow path.

@@ -1,7 +1,7 @@
 // The bench's rows as a markdown table (docs/benchmarks.md), and its refusal of an unknown name.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { MARKDOWN_HEADER, markdownComparison } from '../../bench/compare.js';
+import { MARKDOWN_HEADER, markdownComparison } from '../../bench/parts/compare.js';
 import { ROOT } from '../helpers/team.js';
 
 describe('bench/compare', () => {

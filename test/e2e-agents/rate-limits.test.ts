@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commitAsRepo, GIT_ENV } from '../helpers/git-project.js';
 import { eventsOf, makeAgentProject, removeAgentProjects, waitForEvent, type AgentProject } from '../helpers/agent-project.js';
-import { startRateServer, type RateServer } from '../../bench/rate-server.js';
+import { startRateServer, type RateServer } from '../../bench/parts/rate-server.js';
 import { ROOT } from '../helpers/team.js';
 
 const AGENT = join(ROOT, 'test/fixtures/agents/rate-limited-claude.js');

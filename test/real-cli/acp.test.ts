@@ -1,5 +1,6 @@
 // Real ACP agents as workers (issue 39): the real gemini and opencode CLIs in their ACP modes
-// (`gemini --acp`, `opencode acp`, pinned in test/real-cli/package.json) driven through teamline's ACP bridge (`"adapter": "acp"`), in a git
+// (`gemini --acp`, `opencode acp`) and Zed's ACP adapter of codex (`codex-acp`), pinned in
+// test/real-cli/package.json, driven through teamline's ACP bridge (`"adapter": "acp"`), in a git
 // repository with 2 workers and the fence, against the scripted model server on 127.0.0.1.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,11 +17,14 @@ import { OK_KEY, startModelServer, type ModelServer } from './model-server/serve
 const PIPELINE_TIMEOUT_MS = 600_000;
 
 const AGENTS = [
-  { cli: 'gemini', command: 'gemini', args: ['--acp'] },
-  { cli: 'opencode', command: 'opencode', args: ['acp'] },
+  { cli: 'gemini', command: 'gemini', args: ['--acp'], tokens: true },
+  { cli: 'opencode', command: 'opencode', args: ['acp'], tokens: true },
+  // Zed's ACP adapter of codex (pinned beside the CLIs): its session starts read-only in a project it
+  // does not trust, and it tells only how full the model's context window is, never the tokens spent.
+  { cli: 'codex', command: 'codex-acp', args: [], tokens: false },
 ] as const;
 
-describe.each(AGENTS)('$cli as an ACP agent (real CLI, in its ACP mode)', ({ cli, command, args }) => {
+describe.each(AGENTS)('$cli as an ACP agent (real CLI, in its ACP mode)', ({ cli, command, args, tokens }) => {
   let server: ModelServer;
   let home: CliHome;
 
@@ -54,7 +58,7 @@ describe.each(AGENTS)('$cli as an ACP agent (real CLI, in its ACP mode)', ({ cli
     expect(new Set(sessions.map((u) => `${u.task_id}#${u.attempt}`)).size).toBe(finished.length);
     // Its tokens (ACP's usage; gemini's in the response's _meta) are each attempt's spend.
     const spent = eventsOf(files, 'attempt_usage').filter((u) => u.tokens !== undefined);
-    expect(spent.map((u) => `${u.task_id}#${u.attempt}`).sort()).toEqual(finished.map((e) => `${e.task_id}#${e.attempt}`).sort());
+    expect(spent.map((u) => `${u.task_id}#${u.attempt}`).sort()).toEqual(tokens ? finished.map((e) => `${e.task_id}#${e.attempt}`).sort() : []);
     for (const u of spent) expect(u.tokens!.input).toBeGreaterThan(0);
     // The agent asked before each write and each command; each answer is in the attempt's output: the
     // plan (read) may write only its result file, exec its work, verify run its check.
@@ -75,6 +79,14 @@ describe.each(AGENTS)('$cli as an ACP agent (real CLI, in its ACP mode)', ({ cli
     if (cli === 'gemini') {
       expect(kinds('t1')).toContain('edit');
       expect(kinds('verify-1')).toContain('execute');
+    } else if (cli === 'codex') {
+      // codex asks before each edit, its work's and its result file's; the stages that may run were moved
+      // out of its read-only start (its own sandbox then lets it write its worktree), the plan was not.
+      expect(kinds('t1')).toEqual(['edit', 'edit']);
+      const modes = (task: string) => readFileSync(join(attempts, task, 'a1', 'output.log'), 'utf8').split('\n').filter((l) => l.startsWith('{"acp":"mode"')).map((l) => JSON.parse(l) as object);
+      expect(modes('plan')).toEqual([]);
+      expect(modes('t1')).toEqual([{ acp: 'mode', from: 'read-only', to: 'auto', why: 'team-exec may run' }]);
+      expect(modes('verify-1')).toEqual([{ acp: 'mode', from: 'read-only', to: 'auto', why: 'team-verify may run' }]);
     } else {
       expect(kinds('t1')).toEqual(['other']);
     }

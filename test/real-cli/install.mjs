@@ -12,6 +12,8 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 export const REAL_CLI_BIN = join(HERE, 'node_modules', '.bin');
 // The CLIs the tests drive.
 export const REAL_CLIS = ['claude', 'codex', 'gemini', 'opencode'];
+// The ACP adapters of CLIs that have no ACP mode of their own (Zed's, for codex).
+const ACP_ADAPTERS = ['codex-acp'];
 
 const MARKER = join(HERE, 'node_modules', '.teamline-lock-sha256');
 const LOCK_DIR = join(HERE, '.installing');
@@ -23,7 +25,7 @@ function lockHash() {
 
 // True when every CLI is there and was installed from the current lock file.
 export function realClisInstalled() {
-  if (!REAL_CLIS.every((cli) => existsSync(join(REAL_CLI_BIN, cli)))) return false;
+  if (![...REAL_CLIS, ...ACP_ADAPTERS].every((cli) => existsSync(join(REAL_CLI_BIN, cli)))) return false;
   return existsSync(MARKER) && readFileSync(MARKER, 'utf8').trim() === lockHash();
 }
 

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { writeRun } from '../../bench/resume-log.js';
+import { writeRun } from '../../bench/parts/resume-log.js';
 import type { RunPaths } from '../../src/log/write.js';
 import { MACHINE_SNAPSHOT_FILE, peekMachineSnapshot, readForReplay } from '../../src/session/machine-snapshot.js';
 import { replayRun } from '../../src/session/replay.js';

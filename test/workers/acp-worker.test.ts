@@ -82,6 +82,17 @@ describe('an ACP agent as a worker', () => {
     }
   }, 180_000);
 
+  it('moves a session that starts in the agent\'s read-only mode to its working mode for the stages that edit or run, never to one without its sandbox', async () => {
+    const project = acpProject(PLAN, { STUB_ACP_MODE: 'read-only-start' });
+    const result = await run(project, 'two files');
+    expect(result.exitCode, result.stderr).toBe(0);
+    const modes = (task: string) => readFileSync(join(project.readRun().paths.attemptsDir, task, 'a1', 'output.log'), 'utf8').split('\n').filter((l) => l.startsWith('{"acp":"mode"')).map((l) => JSON.parse(l) as object);
+    expect(modes('plan')).toEqual([]);
+    expect(modes('t1')).toEqual([{ acp: 'mode', from: 'read-only', to: 'auto', why: 'team-exec may run' }]);
+    expect(modes('verify-1')).toEqual([{ acp: 'mode', from: 'read-only', to: 'auto', why: 'team-verify may run' }]);
+    expect(outputsOf(project).join('\n')).not.toContain('mode full-access');
+  }, 120_000);
+
   it('authenticates with the sign-in method the config names, and says which the agent offers when it names none it has', async () => {
     const ok = acpProject(PLAN, { STUB_ACP_MODE: 'auth' }, { authMethod: 'api-key' });
     const signed = await run(ok, 'signed in');

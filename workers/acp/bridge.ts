@@ -220,9 +220,30 @@ async function run(ctx: ClientContext): Promise<void> {
   const session = await ctx.request(methods.agent.session.new, { cwd, additionalDirectories: spec.directories, mcpServers: spec.teamServer ? [{ name: 'team', command: spec.teamServer.command, args: spec.teamServer.args, env: [] }] : [] });
   sessionId = session.sessionId;
   say({ acp: 'session', sessionId, agent: init.agentInfo?.name ?? spec.command });
+  // An agent whose session starts in a read-only mode of its own (codex-acp's in a project it does not
+  // trust) could not do a stage that edits or runs, however teamline answers its questions: such a
+  // session is moved to the agent's mode for working in its folder, never to one that drops its sandbox.
+  const mode = workingMode(session.modes ?? undefined);
+  if (mode) {
+    await ctx.request(methods.agent.session.setMode, { sessionId, modeId: mode.to });
+    say({ acp: 'mode', from: mode.from, to: mode.to, why: `${spec.stage} may ${spec.permission}` });
+  }
   const response = await ctx.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: readFileSync(spec.promptFile, 'utf8') }] });
   const tokens = tokensOf(response);
   say({ acp: 'end', stopReason: response.stopReason, ...(tokens && { tokens }) });
+}
+
+// The agents' read-only modes, and the modes that work in the session's folder under the agent's own
+// sandbox and questions (codex-acp's auto, claude's acceptEdits, gemini's autoEdit), first preferred.
+// Modes that drop the sandbox or every question (full-access, bypassPermissions, yolo) are never chosen.
+const READ_ONLY_MODE = /^(read-?only|plan)$/i;
+const WORKING_MODES = ['auto', 'acceptEdits', 'autoEdit', 'auto_edit', 'default'];
+
+// The mode to move a session to: only when it starts read-only and the stage may edit or run.
+function workingMode(modes: { currentModeId: string; availableModes: Array<{ id: string }> } | undefined): { from: string; to: string } | undefined {
+  if (!modes || spec.permission === 'read' || !READ_ONLY_MODE.test(modes.currentModeId)) return undefined;
+  const to = WORKING_MODES.find((id) => modes.availableModes.some((m) => m.id === id));
+  return to ? { from: modes.currentModeId, to } : undefined;
 }
 
 // The turn's tokens: ACP's usage (unstable in the protocol), else what gemini puts in the response's

@@ -2,14 +2,14 @@
 // own (so that replay accepts it), between the inputs that drove it and the runtime's facts.
 import { mkdirSync } from 'node:fs';
 import { initialTransition, transition } from 'xstate';
-import { pipelineMachine } from '../machines/pipeline.js';
-import type { PipelineInput, TaskDef } from '../machines/types.js';
-import type { NewEvent, TeamEvent } from '../src/log/schema.js';
-import { appendEvent, createRun, runPaths, type RunPaths } from '../src/log/write.js';
-import { LogDigest } from '../src/log/digest.js';
-import { snapshotDue, writeMachineSnapshot } from '../src/session/machine-snapshot.js';
-import { recordsOf, toMachineEvent } from '../src/session/replay.js';
-import type { WorkerHandle } from '../workers/types.js';
+import { pipelineMachine } from '../../machines/pipeline.js';
+import type { PipelineInput, TaskDef } from '../../machines/types.js';
+import type { NewEvent, TeamEvent } from '../../src/log/schema.js';
+import { appendEvent, createRun, runPaths, type RunPaths } from '../../src/log/write.js';
+import { LogDigest } from '../../src/log/digest.js';
+import { snapshotDue, writeMachineSnapshot } from '../../src/session/machine-snapshot.js';
+import { recordsOf, toMachineEvent } from '../../src/session/replay.js';
+import type { WorkerHandle } from '../../workers/types.js';
 
 // A run's log as a live run writes it: the pure machine's records, the inputs that drove it, the
 // runtime's facts (spawns, usage) and the periodic machine snapshots, stopped mid-exec after about `events` events with `workers` attempts running.

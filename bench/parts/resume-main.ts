@@ -1,6 +1,6 @@
-// `node dist/bench/resume-main.js`: the resume benchmark alone, with where its time goes; never fails on time.
+// `node dist/bench/parts/resume-main.js`: the resume benchmark alone, with where its time goes; never fails on time.
 import { formatComparison } from './compare.js';
-import { measureResume } from './resume.js';
+import { measureResume } from '../resume.js';
 
 const { rows, sizes } = await measureResume();
 process.stdout.write('resume\n');

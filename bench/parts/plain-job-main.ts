@@ -1,4 +1,4 @@
-// `node dist/bench/plain-job-main.js <dir> <agent> <tasks> <workers>`: the whole job of a pipeline run
+// `node dist/bench/parts/plain-job-main.js <dir> <agent> <tasks> <workers>`: the whole job of a pipeline run
 // done by the plainest script, as a process of its own, for the pipeline benchmark's job row: the
 // planner's attempt, the tasks of its plan (`workers` at a time), the verifier's. Node's own
 // child_process and no library, so that its start is node's alone (execa's modules, unbundled,

@@ -1,5 +1,5 @@
 // The attempt folder and environment of one bench-agent attempt, as SPEC's agent protocol gives them:
-// shared by the baselines of the pipeline benchmark (bench/plain.ts, bench/plain-job-main.ts).
+// shared by the baselines of the pipeline benchmark (bench/parts/plain.ts, bench/parts/plain-job-main.ts).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
