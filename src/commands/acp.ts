@@ -5,14 +5,19 @@
 // itself, so the run is an ordinary one (`team status`, `watch`, `report`, `land` see it). While it
 // goes, the run is read from its store (its fold, as `team wait` reads it) and told as the session's
 // updates: the tasks as plan entries with their statuses, each attempt as a tool call (its title,
-// status and evidence), the end's summary as the agent's message, the spend as usage.
+// status and evidence), each handoff and the end's summary as the agent's messages, the spend as usage.
+// A worker's question to the lead and a stop for a decision are session/request_permission asks.
 // session/cancel is `team cancel` (the run's own process is asked to cancel).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { agent, methods, ndJsonStream, PROTOCOL_VERSION, RequestError, type AgentContext, type PlanEntry, type PromptResponse, type SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { openStore } from '../store/open.js';
 import { withStore, type RunStore } from '../store/types.js';
 import type { RunView } from '../log/fold/fold.js';
+import type { TeamMessage } from '../log/fold/team.js';
+import { openQuestions } from '../views/team-lines.js';
 import { readVersion } from '../sys/version.js';
 import { parseFlags } from './args/args.js';
 import { FLAGS, PROJECT_FLAGS } from './args/flags.js';
@@ -86,19 +91,84 @@ export async function acpCommand(argv: string[]): Promise<number> {
 }
 
 // Runs `team <args>` in the session's folder and tells its run as the session's updates; the turn
-// ends with the run (or the stop for a decision).
+// ends with the run. A run that stops for a decision (exit 4: its budget spent, a quota, attempts
+// interrupted) is a session/request_permission ask: go on (`team resume` with what the decision
+// needs), and the run is followed again in the same turn; or leave it stopped.
 async function runTeam(session: Session, sessionId: string, args: string[], client: AgentContext): Promise<PromptResponse> {
   // The run is read from its store (the files, or team.store's PostgreSQL), as `team wait` reads it.
   const project = openProject(parseFlags(['--cwd', session.cwd], PROJECT_FLAGS, 'team acp'), { readsStore: true, readOnly: true });
   const store = await openStore(project, undefined, 'acp');
-  return withStore(store, () => followTeam(session, sessionId, args, client, store));
+  return withStore(store, async () => {
+    const update = (u: SessionUpdate) => client.notify(methods.client.session.update, { sessionId, update: u }).catch(() => undefined);
+    const told = new Told(update, session.cwd);
+    let round = await followTeam(session, sessionId, args, client, store, told);
+    while (round.code === STOPPED_FOR_DECISION && !session.cancelled && round.runId !== undefined) {
+      const next = await decide(client, sessionId, round.runId, (await store.view(round.runId, session.cwd)).view, round.summary);
+      if (!next) break;
+      round = await followTeam(session, sessionId, next, client, store, told);
+    }
+    const cancelled = session.cancelled;
+    session.cancelled = false;
+    const usage = told.usage();
+    return { stopReason: cancelled ? 'cancelled' : 'end_turn', ...(usage && { usage }) };
+  });
 }
 
-async function followTeam(session: Session, sessionId: string, args: string[], client: AgentContext, store: RunStore): Promise<PromptResponse> {
-  const update = (u: SessionUpdate) => client.notify(methods.client.session.update, { sessionId, update: u }).catch(() => undefined);
+// `team`'s exit when a run stops for a decision (src/sys/errors.ts).
+const STOPPED_FOR_DECISION = 4;
+
+// The `team resume` a stopped run's decision needs: a spent budget raised to twice what it allowed
+// (or spent), interrupted attempts retried, else (a quota back) the run resumed as it is.
+export function resumeArgs(runId: string, view: Pick<RunView, 'spend' | 'tasks'>): string[] {
+  const { budget, spentUsd, spentTokens, exceeded } = view.spend;
+  const args = ['resume', '--run', runId];
+  if (exceeded !== undefined && budget) {
+    if (budget.usd !== undefined && spentUsd >= budget.usd) args.push('--budget-usd', String(Math.ceil(Math.max(spentUsd, budget.usd) * 200) / 100));
+    if (budget.tokens !== undefined && spentTokens >= budget.tokens) args.push('--budget-tokens', String(Math.ceil(Math.max(spentTokens, budget.tokens) * 2)));
+    if (args.length > 3) return args;
+  }
+  if (view.tasks.some((t) => t.status === 'interrupted')) args.push('--retry-interrupted');
+  return args;
+}
+
+// Asks the client whether the stopped run goes on; the `team` arguments that go on, or none.
+async function decide(client: AgentContext, sessionId: string, runId: string, view: RunView, summary: string): Promise<string[] | undefined> {
+  const args = resumeArgs(runId, view);
+  const why = /STOPPED — (.*)/.exec(summary)?.[1]?.trim() ?? 'the run stopped for a decision';
+  const answer = await client.request(methods.client.session.requestPermission, {
+    sessionId,
+    toolCall: { toolCallId: `decision-${runId}-${Date.now()}`, title: `The run stopped for a decision: ${why}. Go on with \`team ${args.join(' ')}\`?`, kind: 'other', status: 'pending' },
+    options: [
+      { optionId: 'go-on', name: `Go on (team ${args.join(' ')})`, kind: 'allow_once' },
+      { optionId: 'stop', name: 'Leave it stopped', kind: 'reject_once' },
+    ],
+  });
+  return answer.outcome.outcome === 'selected' && answer.outcome.optionId === 'go-on' ? args : undefined;
+}
+
+// Asks the client a worker's question to the lead as yes or no, and says the answer to the asker
+// (`team say`): at its next tool call, or in its task's next prompt.
+async function askQuestion(client: AgentContext, sessionId: string, session: Session, runId: string, question: TeamMessage): Promise<void> {
+  const asker = question.task ?? question.from;
+  const answer = await client.request(methods.client.session.requestPermission, {
+    sessionId,
+    toolCall: { toolCallId: `question-${question.key}`, title: `${question.from}${question.task !== undefined ? ` (task ${question.task})` : ''} asks: ${question.text}`, kind: 'think', status: 'pending' },
+    options: [
+      { optionId: 'yes', name: 'Yes', kind: 'allow_once' },
+      { optionId: 'no', name: 'No', kind: 'reject_once' },
+    ],
+  });
+  if (answer.outcome.outcome !== 'selected') return;
+  const word = answer.outcome.optionId === 'yes' ? 'yes' : 'no';
+  const text = `The person answers ${word} to your question: ${question.text.replace(/\s+/g, ' ').slice(0, 300)}`;
+  await new Promise<void>((resolve) => spawn(process.execPath, [process.argv[1]!, 'say', '--run', runId, '--to', asker, text], { cwd: session.cwd, stdio: 'ignore', env: process.env }).on('close', () => resolve()));
+}
+
+async function followTeam(session: Session, sessionId: string, args: string[], client: AgentContext, store: RunStore, told: Told): Promise<{ code: number; runId?: string; summary: string }> {
   const child = spawn(process.execPath, [process.argv[1]!, ...args, '--json'], { cwd: session.cwd, stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
   session.run = child;
-  let runId: string | undefined;
+  // A resume names its run; a new run says its id as it starts.
+  let runId: string | undefined = args[0] === 'resume' ? args[args.indexOf('--run') + 1] : undefined;
   let stderr = '';
   let pending = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
@@ -116,11 +186,17 @@ async function followTeam(session: Session, sessionId: string, args: string[], c
   });
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr = `${stderr}${chunk}`.slice(-64_000)));
   const exited = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? 1)));
-  const told = new Told(update);
   const look = async () => {
     if (runId === undefined) return;
     try {
-      await told.view((await store.view(runId, session.cwd)).view);
+      const { view } = await store.view(runId, session.cwd);
+      await told.view(view);
+      for (const question of openQuestions(view)) {
+        if (told.asked.has(question.key)) continue;
+        told.asked.add(question.key);
+        const id = runId;
+        void askQuestion(client, sessionId, session, id, question).catch(() => undefined);
+      }
     } catch {
       // A log mid-write: read again at the next look.
     }
@@ -141,12 +217,9 @@ async function followTeam(session: Session, sessionId: string, args: string[], c
   session.run = undefined;
   // The run's end summary; a run that never got to one is told by its exit and its last words.
   const at = stderr.lastIndexOf('── run');
-  const text = at >= 0 ? stderr.slice(at).trim() : `team ${args.join(' ')} exited ${code}: ${stderr.trim().split('\n').slice(-5).join('\n')}`;
-  await update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
-  const cancelled = session.cancelled;
-  session.cancelled = false;
-  const usage = told.usage();
-  return { stopReason: cancelled ? 'cancelled' : 'end_turn', ...(usage && { usage }) };
+  const summary = at >= 0 ? stderr.slice(at).trim() : `team ${args.join(' ')} exited ${code}: ${stderr.trim().split('\n').slice(-5).join('\n')}`;
+  await told.message(summary);
+  return { code, ...(runId !== undefined && { runId }), summary };
 }
 
 // What the session was told of the run so far, to tell only what changed.
@@ -155,10 +228,27 @@ class Told {
   private readonly attempts = new Map<string, string>();
   private tokens = { input: 0, output: 0, cached: 0 };
   private costUsd = 0;
+  private handoffs = 0;
+  /** The workers' questions to the lead already asked of the client (by message key). */
+  readonly asked = new Set<string>();
 
-  constructor(private readonly update: (u: SessionUpdate) => Promise<unknown>) {}
+  constructor(
+    private readonly update: (u: SessionUpdate) => Promise<unknown>,
+    private readonly cwd: string,
+  ) {}
+
+  // A message of the agent's to the client.
+  async message(text: string): Promise<void> {
+    await this.update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+  }
 
   async view(view: RunView): Promise<void> {
+    // Each handoff as it is written, as the agent's message: what the stage decided, for the next.
+    for (const handoff of view.story.handoffs.slice(this.handoffs)) {
+      this.handoffs += 1;
+      const text = handoff.text ?? readHandoff(this.cwd, handoff.path);
+      await this.message(`${text.trimEnd()}\n\n`);
+    }
     const entries: PlanEntry[] = view.tasks.map((task) => ({
       content: `${task.id}: ${task.title ?? task.id}${task.status === 'failed' || task.status === 'interrupted' ? ` (${task.status})` : ''}`,
       priority: 'medium',
@@ -199,5 +289,14 @@ class Told {
     const { input, output, cached } = this.tokens;
     if (input + output === 0) return undefined;
     return { inputTokens: input, outputTokens: output, totalTokens: input + output, ...(cached > 0 && { cachedReadTokens: cached }) };
+  }
+}
+
+// A handoff's text from its file (relative to the project, as the log names it); a line that says so when it cannot be read.
+function readHandoff(cwd: string, path: string): string {
+  try {
+    return readFileSync(resolve(cwd, path), 'utf8');
+  } catch {
+    return `(the handoff ${path} could not be read)`;
   }
 }

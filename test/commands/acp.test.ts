@@ -5,7 +5,7 @@
 // an ordinary one: `team status` sees it.
 import { spawn } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
-import { client, methods, ndJsonStream, PROTOCOL_VERSION, type PromptResponse, type SessionUpdate } from '@agentclientprotocol/sdk/unstable';
+import { client, methods, ndJsonStream, PROTOCOL_VERSION, type PromptResponse, type RequestPermissionRequest, type SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GIT_ENV, makeGitProject } from '../helpers/git-project.js';
 import { removeProjects } from '../helpers/project.js';
@@ -20,13 +20,19 @@ const ROLES = { planner: 'sim', executor: 'sim', verifier: 'sim', architect: 'si
 
 // Runs `team acp` in `dir` and, through the SDK's client, a session there with one prompt; `during`
 // runs beside the turn (to cancel it).
-async function promptTeam(dir: string, text: string, during?: (cancel: () => Promise<void>) => Promise<void>): Promise<{ response: PromptResponse; updates: SessionUpdate[]; exitCode: number | null }> {
+// `answer`: the editor's answer to each session/request_permission (its option id); none: every ask is cancelled.
+async function promptTeam(dir: string, text: string, during?: (cancel: () => Promise<void>) => Promise<void>, answer?: (ask: RequestPermissionRequest) => string): Promise<{ response: PromptResponse; updates: SessionUpdate[]; asks: RequestPermissionRequest[]; exitCode: number | null }> {
   const child = spawn(process.execPath, [CLI, 'acp'], { cwd: dir, stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...GIT_ENV } });
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   const updates: SessionUpdate[] = [];
+  const asks: RequestPermissionRequest[] = [];
   const stream = ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>);
   const response = await client({ name: 'test-editor' })
     .onNotification(methods.client.session.update, ({ params }) => void updates.push(params.update))
+    .onRequest(methods.client.session.requestPermission, ({ params }) => {
+      asks.push(params);
+      return { outcome: answer ? { outcome: 'selected', optionId: answer(params) } : { outcome: 'cancelled' } };
+    })
     .connectWith(stream, async (ctx) => {
       const init = await ctx.request(methods.agent.initialize, { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
       expect(init.agentInfo?.name).toBe('teamline');
@@ -36,7 +42,7 @@ async function promptTeam(dir: string, text: string, during?: (cancel: () => Pro
       return turn;
     });
   child.stdin.end();
-  return { response, updates, exitCode: await exited };
+  return { response, updates, asks, exitCode: await exited };
 }
 
 describe('team acp', () => {
@@ -70,10 +76,57 @@ describe('team acp', () => {
     expect([...calls.values()].every((s) => s === 'completed')).toBe(true);
     const message = updates.flatMap((u) => (u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text' ? [u.content.text] : [])).join('');
     expect(message).toContain(`── run ${run.runId}: COMPLETED`);
+    // Each handoff came as it was written, before the end's summary.
+    for (const header of ['## Handoff: team-plan', '## Handoff: team-exec → team-verify', '## Handoff: team-verify']) expect(message.indexOf(header), header).toBeGreaterThanOrEqual(0);
+    expect(message.indexOf('## Handoff: team-exec')).toBeLessThan(message.indexOf(`── run ${run.runId}`));
     expect(response.usage?.inputTokens).toBeGreaterThan(0);
     // An ordinary run: status sees it.
     const status = await runTeam(['status'], { cwd: project.dir, env: GIT_ENV });
     expect(status.stdout).toContain(run.runId);
+  }, 120_000);
+
+  it('asks the editor at a stop for a decision (the budget spent) and, told to go on, resumes the run with the budget raised in the same turn', async () => {
+    const project = makeGitProject({ plan: { tasks: [{ id: 't1', title: 'One', files: ['one.txt'] }, { id: 't2', title: 'Two', files: ['two.txt'] }] }, defaults: { sleepMs: 50 }, stages: { 'team-exec': { usage: { costUsd: 0.5 } } } }, { roles: ROLES });
+    const { response, updates, asks } = await promptTeam(project.dir, '2:executor write two files --budget-usd 0.6', undefined, () => 'go-on');
+    const run = project.readRun();
+    expect(asks).toHaveLength(1);
+    expect(asks[0]!.toolCall.title).toMatch(/^The run stopped for a decision: budget spent: \$1\.00 of \$0\.60/);
+    expect(asks[0]!.options.map((o) => [o.optionId, o.name])).toEqual([
+      ['go-on', `Go on (team resume --run ${run.runId} --budget-usd 2)`],
+      ['stop', 'Leave it stopped'],
+    ]);
+    expect(eventsOf(run.events, 'budget_raised')).toHaveLength(1);
+    expect(eventsOf(run.events, 'run_completed')).toHaveLength(1);
+    expect(response.stopReason).toBe('end_turn');
+    const message = updates.flatMap((u) => (u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text' ? [u.content.text] : [])).join('');
+    expect(message).toContain(`── run ${run.runId}: STOPPED`);
+    expect(message).toContain(`── run ${run.runId}: COMPLETED`);
+  }, 120_000);
+
+  it('leaves a run stopped for a decision when the editor says so, and ends the turn', async () => {
+    const project = makeGitProject({ plan: { tasks: [{ id: 't1', title: 'One', files: ['one.txt'] }] }, defaults: { sleepMs: 50 }, stages: { 'team-exec': { usage: { costUsd: 0.5 } } } }, { roles: ROLES });
+    const { response, asks } = await promptTeam(project.dir, '2:executor write a file --budget-usd 0.4', undefined, () => 'stop');
+    expect(asks).toHaveLength(1);
+    expect(response.stopReason).toBe('end_turn');
+    const run = project.readRun();
+    expect(eventsOf(run.events, 'budget_raised')).toEqual([]);
+    expect(eventsOf(run.events, 'run_stopped')).toHaveLength(1);
+  }, 120_000);
+
+  it('asks the editor a worker\'s question to the lead as yes or no, and says the answer to the worker, which goes on with it', async () => {
+    const tools = [
+      { call: 'team_message', args: { to: 'lead', text: 'may I use the v2 API?', question: true } },
+      { call: 'team_inbox', until: 'unread', everyMs: 100, maxMs: 60_000 },
+      { call: 'team_done', args: { summary: 'used the v2 API as told' } },
+    ];
+    const project = makeGitProject({ plan: { tasks: [{ id: 't1', title: 'One', files: ['one.txt'] }] }, defaults: { sleepMs: 50 }, rules: [{ match: { stage: 'team-exec', task: 't1' }, do: { tools } }] }, { roles: ROLES });
+    const { response, asks } = await promptTeam(project.dir, '2:executor write a file', undefined, () => 'yes');
+    expect(response.stopReason).toBe('end_turn');
+    expect(asks.map((a) => [a.toolCall.title, a.options.map((o) => o.optionId)])).toEqual([['worker-1 (task t1) asks: may I use the v2 API?', ['yes', 'no']]]);
+    const run = project.readRun();
+    const said = eventsOf(run.events, 'team_message').filter((m) => m.from === 'human');
+    expect(said.map((m) => [m.to, m.text])).toEqual([['t1', 'The person answers yes to your question: may I use the v2 API?']]);
+    expect(eventsOf(run.events, 'run_completed')).toHaveLength(1);
   }, 120_000);
 
   it('cancels the run on session/cancel: the turn ends cancelled and the log says run_cancelled', async () => {

@@ -36,6 +36,7 @@ export const TEAM_PAGES: HelpPage[] = [
     summary: 'serve teamline as an ACP agent on stdin/stdout: a prompt starts a run in the session\'s folder, its tasks stream as plan entries, each attempt as a tool call, the end\'s summary as the message',
     about: [
       'A prompt is what follows `team` on the command line: "3:executor add input validation to the API --agent codex", "ralph fix the flaky test", or the task alone (flags from the first --word on; quote a task that holds one). The run is an ordinary one: team status, watch, report and land see it.',
+      'Each handoff comes as the agent\'s message as it is written. A worker\'s question to the lead is asked of the editor (session/request_permission, yes or no) and the answer said to the worker (team say). A run that stops for a decision (its budget spent, a quota, interrupted attempts) is asked too: go on resumes it in the same turn (the budget raised to twice what it allowed), or it stays stopped.',
       'session/cancel asks the run to cancel, as team cancel does. In Zed: "agent_servers": { "teamline": { "command": "team", "args": ["acp"] } }.',
     ],
     flags: FLAGS.acp,
