@@ -9,6 +9,7 @@
 // A worker's question to the lead and a stop for a decision are session/request_permission asks.
 // session/cancel is `team cancel` (the run's own process is asked to cancel).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -18,6 +19,7 @@ import { withStore, type RunStore } from '../store/types.js';
 import type { RunView } from '../log/fold/fold.js';
 import type { TeamMessage } from '../log/fold/team.js';
 import { openQuestions } from '../views/team-lines.js';
+import { writeFileInside } from '../sys/safe-write.js';
 import { readVersion } from '../sys/version.js';
 import { parseFlags } from './args/args.js';
 import { FLAGS, PROJECT_FLAGS } from './args/flags.js';
@@ -30,6 +32,38 @@ interface Session {
   cwd: string;
   run?: ChildProcess;
   cancelled: boolean;
+  /** The run this session started last (or, loaded, the one it had): a `resume` prompt goes on with it. */
+  runId?: string;
+  /** What the client was told of the session's runs, so that nothing is told twice. */
+  told?: Told;
+}
+
+// Where each session's runs are kept (a session loaded later goes on with its last run).
+const SESSIONS_FILE = '.team/acp-sessions.json';
+
+function readSessions(cwd: string): Record<string, string> {
+  try {
+    const parsed = JSON.parse(readFileSync(resolve(cwd, SESSIONS_FILE), 'utf8')) as unknown;
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? Object.fromEntries(Object.entries(parsed).filter((e): e is [string, string] => typeof e[1] === 'string')) : {};
+  } catch {
+    return {};
+  }
+}
+
+// Records the session's run, for a session/load later (a write that fails only loses that).
+function rememberRun(cwd: string, sessionId: string, runId: string): void {
+  try {
+    writeFileInside({ dir: cwd, name: 'the project' }, resolve(cwd, SESSIONS_FILE), `${JSON.stringify({ ...readSessions(cwd), [sessionId]: runId }, null, 2)}\n`);
+  } catch {
+    // A session that cannot be recorded is still served; only its later load will not find the run.
+  }
+}
+
+// The prompt `resume` (or `go on`), with flags: the session's run goes on (`team resume --run ID …`).
+function resumePrompt(text: string, runId: string | undefined): string[] | undefined {
+  const found = /^\s*(?:resume|go on)\b(.*)$/is.exec(text);
+  if (!found || runId === undefined) return undefined;
+  return ['resume', '--run', runId, ...(found[1]!.match(/"[^"]*"|'[^']*'|\S+/g) ?? []).map((w) => w.replace(/^["']|["']$/g, ''))];
 }
 
 // The `team` arguments a prompt stands for, as its command line reads: `N:role` or `ralph` first when
@@ -54,19 +88,35 @@ function splitWords(text: string): string[] {
 export async function acpCommand(argv: string[]): Promise<number> {
   parseFlags(argv, FLAGS.acp, 'team acp');
   const sessions = new Map<string, Session>();
-  let next = 0;
-  const app = agent({ name: 'teamline' })
+    const app = agent({ name: 'teamline' })
     .onRequest(methods.agent.initialize, () => ({
       protocolVersion: PROTOCOL_VERSION,
-      agentCapabilities: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: false } },
+      agentCapabilities: { loadSession: true, promptCapabilities: { image: false, audio: false, embeddedContext: false } },
       agentInfo: { name: 'teamline', version: readVersion() },
       authMethods: [],
     }))
     .onRequest(methods.agent.session.new, ({ params }) => {
-      next += 1;
-      const sessionId = `teamline-${process.pid}-${next}`;
+      const sessionId = `teamline-${randomUUID()}`;
       sessions.set(sessionId, { cwd: params.cwd, cancelled: false });
       return { sessionId };
+    })
+    // A session loaded again: its run is told as it stands (tasks, attempts, handoffs, where it is), and
+    // a `resume` prompt goes on with it as `team resume` does.
+    .onRequest(methods.agent.session.load, async ({ params, client }) => {
+      const runId = readSessions(params.cwd)[params.sessionId];
+      if (runId === undefined) throw RequestError.resourceNotFound(`${params.sessionId} in ${params.cwd}`);
+      const update = (u: SessionUpdate) => client.notify(methods.client.session.update, { sessionId: params.sessionId, update: u }).catch(() => undefined);
+      const told = new Told(update, params.cwd);
+      sessions.set(params.sessionId, { cwd: params.cwd, cancelled: false, runId, told });
+      const project = openProject(parseFlags(['--cwd', params.cwd], PROJECT_FLAGS, 'team acp'), { readsStore: true, readOnly: true });
+      const store = await openStore(project, undefined, 'acp');
+      await withStore(store, async () => {
+        const { view } = await store.view(runId, params.cwd);
+        await told.view(view);
+        const ended = view.status === 'completed' || view.status === 'failed' || view.status === 'cancelled';
+        await told.message(`run ${runId} is ${view.status}${ended ? '' : ': prompt `resume` (with flags such as --budget-usd 5) to go on with it'}`);
+      });
+      return {};
     })
     .onNotification(methods.agent.session.cancel, ({ params }) => {
       const session = sessions.get(params.sessionId);
@@ -81,7 +131,7 @@ export async function acpCommand(argv: string[]): Promise<number> {
       if (session.run) throw RequestError.invalidRequest(undefined, 'this session runs a team already: wait for its end, or cancel it');
       const text = params.prompt.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
       if (!text.trim()) throw RequestError.invalidParams(undefined, 'the prompt names no task: "3:executor add input validation to the API", "ralph …", or the task alone');
-      return runTeam(session, params.sessionId, promptArgs(text), client);
+      return runTeam(session, params.sessionId, resumePrompt(text, session.runId) ?? promptArgs(text), client);
     });
   const connection = app.connect(ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>));
   await connection.closed;
@@ -100,7 +150,8 @@ async function runTeam(session: Session, sessionId: string, args: string[], clie
   const store = await openStore(project, undefined, 'acp');
   return withStore(store, async () => {
     const update = (u: SessionUpdate) => client.notify(methods.client.session.update, { sessionId, update: u }).catch(() => undefined);
-    const told = new Told(update, session.cwd);
+    // A resume goes on telling the run the session was told of; another run is told from its start.
+    const told = args[0] === 'resume' && session.told ? session.told : (session.told = new Told(update, session.cwd));
     let round = await followTeam(session, sessionId, args, client, store, told);
     while (round.code === STOPPED_FOR_DECISION && !session.cancelled && round.runId !== undefined) {
       const next = await decide(client, sessionId, round.runId, (await store.view(round.runId, session.cwd)).view, round.summary);
@@ -178,7 +229,11 @@ async function followTeam(session: Session, sessionId: string, args: string[], c
     for (const line of lines) {
       try {
         const event = JSON.parse(line) as { type?: string; run?: string };
-        if (event.type === 'run.started' && typeof event.run === 'string') runId = event.run;
+        if (event.type === 'run.started' && typeof event.run === 'string') {
+          runId = event.run;
+          session.runId = runId;
+          rememberRun(session.cwd, sessionId, runId);
+        }
       } catch {
         // Not a progress line.
       }

@@ -21,7 +21,7 @@ const ROLES = { planner: 'sim', executor: 'sim', verifier: 'sim', architect: 'si
 // Runs `team acp` in `dir` and, through the SDK's client, a session there with one prompt; `during`
 // runs beside the turn (to cancel it).
 // `answer`: the editor's answer to each session/request_permission (its option id); none: every ask is cancelled.
-async function promptTeam(dir: string, text: string, during?: (cancel: () => Promise<void>) => Promise<void>, answer?: (ask: RequestPermissionRequest) => string): Promise<{ response: PromptResponse; updates: SessionUpdate[]; asks: RequestPermissionRequest[]; exitCode: number | null }> {
+async function promptTeam(dir: string, text: string, during?: (cancel: () => Promise<void>) => Promise<void>, answer?: (ask: RequestPermissionRequest) => string, opened?: (sessionId: string) => void): Promise<{ response: PromptResponse; updates: SessionUpdate[]; asks: RequestPermissionRequest[]; exitCode: number | null }> {
   const child = spawn(process.execPath, [CLI, 'acp'], { cwd: dir, stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...GIT_ENV } });
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   const updates: SessionUpdate[] = [];
@@ -37,6 +37,7 @@ async function promptTeam(dir: string, text: string, during?: (cancel: () => Pro
       const init = await ctx.request(methods.agent.initialize, { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
       expect(init.agentInfo?.name).toBe('teamline');
       const { sessionId } = await ctx.request(methods.agent.session.new, { cwd: dir, mcpServers: [] });
+      opened?.(sessionId);
       const turn = ctx.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text }] });
       if (during) await during(() => ctx.notify(methods.agent.session.cancel, { sessionId }));
       return turn;
@@ -127,6 +128,44 @@ describe('team acp', () => {
     const said = eventsOf(run.events, 'team_message').filter((m) => m.from === 'human');
     expect(said.map((m) => [m.to, m.text])).toEqual([['t1', 'The person answers yes to your question: may I use the v2 API?']]);
     expect(eventsOf(run.events, 'run_completed')).toHaveLength(1);
+  }, 120_000);
+
+  it('loads an earlier session: its run is told as it stands, and a `resume` prompt goes on with it as team resume does', async () => {
+    const project = makeGitProject({ plan: { tasks: [{ id: 't1', title: 'One', files: ['one.txt'] }] }, defaults: { sleepMs: 50 }, stages: { 'team-exec': { usage: { costUsd: 0.5 } } } }, { roles: ROLES });
+    // The first editor session: the run stops for its budget, and the editor leaves it stopped.
+    let sessionId = '';
+    await promptTeam(project.dir, '2:executor write a file --budget-usd 0.4', undefined, () => 'stop', (id) => (sessionId = id));
+    const runId = project.readRun().runId;
+    // A new `team acp` (the editor restarted) loads that session and resumes its run.
+    const child = spawn(process.execPath, [CLI, 'acp'], { cwd: project.dir, stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...GIT_ENV } });
+    const updates: SessionUpdate[] = [];
+    const stream = ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>);
+    const { loaded, response, unknown } = await client({ name: 'test-editor' })
+      .onNotification(methods.client.session.update, ({ params }) => void updates.push(params.update))
+      .connectWith(stream, async (ctx) => {
+        const init = await ctx.request(methods.agent.initialize, { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
+        expect(init.agentCapabilities?.loadSession).toBe(true);
+        const unknown = await ctx.request(methods.agent.session.load, { sessionId: 'teamline-no-such-session', cwd: project.dir, mcpServers: [] }).then(() => 'loaded', (error: Error) => error.message);
+        await ctx.request(methods.agent.session.load, { sessionId, cwd: project.dir, mcpServers: [] });
+        const loaded = [...updates];
+        const response = await ctx.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'resume --budget-usd 2' }] });
+        return { loaded, response, unknown };
+      });
+    child.stdin.end();
+    expect(unknown).toMatch(/not found/i);
+    // The load told the run as it stood: its task, its attempts, and that a resume goes on.
+    expect(loaded.some((u) => u.sessionUpdate === 'plan' && u.entries.some((e) => e.content === 't1: One'))).toBe(true);
+    expect(loaded.some((u) => u.sessionUpdate === 'tool_call' && u.toolCallId === 't1#1')).toBe(true);
+    const said = (list: SessionUpdate[]) => list.flatMap((u) => (u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text' ? [u.content.text] : [])).join('');
+    expect(said(loaded)).toContain(`run ${runId} is stopped: prompt \`resume\``);
+    // The resume went on with the same run to its end, and told only what was new.
+    expect(response.stopReason).toBe('end_turn');
+    const run = project.readRun();
+    expect(run.runId).toBe(runId);
+    expect(eventsOf(run.events, 'budget_raised')).toHaveLength(1);
+    expect(eventsOf(run.events, 'run_completed')).toHaveLength(1);
+    expect(said(updates.slice(loaded.length))).toContain(`── run ${runId}: COMPLETED`);
+    expect(updates.slice(loaded.length).filter((u) => u.sessionUpdate === 'tool_call' && u.toolCallId === 't1#1')).toEqual([]);
   }, 120_000);
 
   it('cancels the run on session/cancel: the turn ends cancelled and the log says run_cancelled', async () => {

@@ -37,6 +37,7 @@ export const TEAM_PAGES: HelpPage[] = [
     about: [
       'A prompt is what follows `team` on the command line: "3:executor add input validation to the API --agent codex", "ralph fix the flaky test", or the task alone (flags from the first --word on; quote a task that holds one). The run is an ordinary one: team status, watch, report and land see it.',
       'Each handoff comes as the agent\'s message as it is written. A worker\'s question to the lead is asked of the editor (session/request_permission, yes or no) and the answer said to the worker (team say). A run that stops for a decision (its budget spent, a quota, interrupted attempts) is asked too: go on resumes it in the same turn (the budget raised to twice what it allowed), or it stays stopped.',
+      'An editor that loads an earlier session (session/load) is told its run as it stands; the prompt `resume` (with flags such as --budget-usd 5) goes on with it as team resume does. The sessions\' runs are kept in .team/acp-sessions.json.',
       'session/cancel asks the run to cancel, as team cancel does. In Zed: "agent_servers": { "teamline": { "command": "team", "args": ["acp"] } }.',
     ],
     flags: FLAGS.acp,
