@@ -4,7 +4,8 @@
 // the protocol's schemas as a real agent's are; its work is the sim agent's). Bad agents — one that
 // asks for a path outside the folder, writes a line that is no JSON-RPC message, exits mid-turn —
 // fail their attempt with a line that says which, never hang the run.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { execa } from 'execa';
 import { waitFor } from '../helpers/recovery-wait.js';
 import { join } from 'node:path';
@@ -91,6 +92,35 @@ describe('an ACP agent as a worker', () => {
     expect(modes('t1')).toEqual([{ acp: 'mode', from: 'read-only', to: 'auto', why: 'team-exec may run' }]);
     expect(modes('verify-1')).toEqual([{ acp: 'mode', from: 'read-only', to: 'auto', why: 'team-verify may run' }]);
     expect(outputsOf(project).join('\n')).not.toContain('mode full-access');
+  }, 120_000);
+
+  it('brings a `team say` to a live ACP worker as a prompt turn in its session, once, after the turn it was working on', async () => {
+    const release = join(tmpdir(), `teamline-acp-release-${process.pid}-${Date.now()}`);
+    const project = acpProject({ plan: { tasks: [{ id: 't1', title: 'One', files: ['one.txt'] }] }, defaults: { sleepMs: 20 } }, { STUB_ACP_RELEASE_FILE: release });
+    const team = execa(process.execPath, [CLI, '2:executor', 'one file', '--agent', 'acp'], { cwd: project.dir, env: { ...GIT_ENV, TEAM_SIM_SCENARIO: join(project.dir, 'scenario.json') }, reject: false });
+    await waitFor('t1 to start', () => {
+      try {
+        return eventsOf(project.readRun().events, 'attempt_spawned').some((e) => e.task_id === 't1');
+      } catch {
+        return false;
+      }
+    }, 60_000);
+    const said = await runTeam(['say', '--to', 't1', 'use tabs, not spaces'], { cwd: project.dir, env: GIT_ENV });
+    expect(said.exitCode, said.stderr).toBe(0);
+    // The agent's own turn ends only once the message is in the log (no race with the clock).
+    await waitFor('the message in the log', () => eventsOf(project.readRun().events, 'team_message').some((m) => m.to === 't1'), 60_000);
+    writeFileSync(release, '');
+    const result = await team.finally(() => rmSync(release, { force: true }));
+    expect(result.exitCode, result.stderr).toBe(0);
+    const output = readFileSync(join(project.readRun().paths.attemptsDir, 't1', 'a1', 'output.log'), 'utf8');
+    const lines = output.split('\n').filter((l) => l.startsWith('{"acp":')).map((l) => JSON.parse(l) as { acp: string; count?: number; text?: string; tokens?: object });
+    expect(lines.filter((l) => l.acp === 'messages')).toEqual([{ acp: 'messages', count: 1 }]);
+    const heard = lines.filter((l) => l.acp === 'message' && l.text?.startsWith('heard: '));
+    expect(heard).toHaveLength(1);
+    expect(heard[0]!.text).toContain('- from the person running the team: use tabs, not spaces');
+    // The turn of messages came after the stage's own, and its tokens count too.
+    expect(lines.findIndex((l) => l.acp === 'messages')).toBeGreaterThan(lines.findIndex((l) => l.acp === 'tool'));
+    expect(lines.find((l) => l.acp === 'end')!.tokens).toEqual({ input: 1300, output: 110, cached: 800 });
   }, 120_000);
 
   it('authenticates with the sign-in method the config names, and says which the agent offers when it names none it has', async () => {

@@ -2,7 +2,8 @@
 // The backend runs this program as the attempt's process (headless or in a tmux pane, fenced like
 // any agent); it starts the agent (`command` and `args` of its config, in ACP mode) as its child and
 // is its client through the official SDK: initialize, session/new in the attempt's folder with the
-// team tools as its MCP server, one session/prompt with the stage's prompt. What the session says
+// team tools as its MCP server, one session/prompt with the stage's prompt (then one per batch of
+// messages `team say` sent the task that the agent did not read with its tools). What the session says
 // becomes the attempt's output, one JSON object a line (workers/adapters/acp.ts reads it): message
 // chunks, tool calls and their statuses, plan entries, usage and cost, each permission asked and the
 // answer given. Permissions are answered from the stage's level (read; edit; run) and never for a
@@ -17,6 +18,8 @@ import { leadInside } from '../../src/sys/inside.js';
 import { writeFileInside } from '../../src/sys/safe-write.js';
 import { Readable, Writable } from 'node:stream';
 import { client, methods, ndJsonStream, PROTOCOL_VERSION, RequestError, type ClientContext, type PermissionOption, type PromptResponse, type RequestPermissionRequest, type RequestPermissionResponse, type SessionUpdate } from '@agentclientprotocol/sdk/unstable';
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { parseBridgeSpec } from './spec.js';
 import { allowsKind, type BridgeLine } from './lines.js';
 
@@ -228,9 +231,69 @@ async function run(ctx: ClientContext): Promise<void> {
     await ctx.request(methods.agent.session.setMode, { sessionId, modeId: mode.to });
     say({ acp: 'mode', from: mode.from, to: mode.to, why: `${spec.stage} may ${spec.permission}` });
   }
-  const response = await ctx.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: readFileSync(spec.promptFile, 'utf8') }] });
-  const tokens = tokensOf(response);
+  const prompt = (text: string) => ctx.request(methods.agent.session.prompt, { sessionId: sessionId!, prompt: [{ type: 'text', text }] });
+  let response = await prompt(readFileSync(spec.promptFile, 'utf8'));
+  let tokens = tokensOf(response);
+  // `team say`: what reached the task while the agent worked, and it did not read with its team tools,
+  // comes as a prompt turn of its own in the same session (a few at most), before the attempt ends.
+  for (let turn = 0; turn < MESSAGE_TURNS && response.stopReason === 'end_turn' && !stopping; turn++) {
+    const unread = await unreadMessages();
+    if (unread.length === 0) break;
+    say({ acp: 'messages', count: unread.length });
+    response = await prompt(messagesPrompt(unread));
+    tokens = addTokens(tokens, tokensOf(response));
+  }
+  await inbox?.close().catch(() => undefined);
   say({ acp: 'end', stopReason: response.stopReason, ...(tokens && { tokens }) });
+}
+
+// How many prompt turns of messages one attempt takes after its own.
+const MESSAGE_TURNS = 3;
+
+// The team tools' client of the bridge itself, made at the first look at the inbox.
+let inbox: McpClient | undefined;
+
+interface Unread {
+  from: string;
+  task?: string;
+  text: string;
+  question?: boolean;
+}
+
+// The messages to the task or its worker that nobody read yet, through the team tools' team_inbox
+// (which marks them read): none without the team tools, or when the inbox cannot be reached.
+async function unreadMessages(): Promise<Unread[]> {
+  if (!spec.teamServer) return [];
+  try {
+    if (!inbox) {
+      inbox = new McpClient({ name: 'teamline-acp-bridge', version: spec.version });
+      await inbox.connect(new StdioClientTransport({ command: spec.teamServer.command, args: spec.teamServer.args, cwd, stderr: 'ignore' }));
+    }
+    const result = (await inbox.callTool({ name: 'team_inbox', arguments: {} }, undefined, { timeout: 60_000 })) as { content?: Array<{ type: string; text?: string }> };
+    const answer = JSON.parse(result.content?.find((c) => c.type === 'text')?.text ?? '{}') as { unread?: Unread[] };
+    return Array.isArray(answer.unread) ? answer.unread : [];
+  } catch (error) {
+    say({ acp: 'error', message: `the team inbox could not be read: ${(error as Error).message}` });
+    return [];
+  }
+}
+
+// The prompt of a messages turn: who said what, and that the result is written again if the work changes.
+function messagesPrompt(unread: Unread[]): string {
+  const from = (m: Unread) => (m.from === 'human' ? 'the person running the team' : `${m.from}${m.task !== undefined ? ` (task ${m.task})` : ''}`);
+  return [
+    'Messages for you arrived while you worked:',
+    '',
+    ...unread.map((m) => `- from ${from(m)}${m.question ? ', a question' : ''}: ${m.text.replace(/\s+/g, ' ')}`),
+    '',
+    `Take them into account. If they change your work, change it, and write your result's JSON again to the file named by $TEAM_RESULT_FILE (${spec.resultFile}).`,
+  ].join('\n');
+}
+
+function addTokens(a: ReturnType<typeof tokensOf>, b: ReturnType<typeof tokensOf>): ReturnType<typeof tokensOf> {
+  if (!a || !b) return a ?? b;
+  const cached = (a.cached ?? 0) + (b.cached ?? 0);
+  return { input: a.input + b.input, output: a.output + b.output, ...(cached > 0 && { cached }) };
 }
 
 // The agents' read-only modes, and the modes that work in the session's folder under the agent's own

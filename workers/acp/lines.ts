@@ -11,6 +11,8 @@ export type BridgeLine =
   | { acp: 'usage'; used: number; size: number; cost?: { amount: number; currency: string } }
   | { acp: 'permission'; tool: string; kind: string; answer: 'allow' | 'reject'; why: string }
   | { acp: 'stopping'; signal: string }
+  /** Messages the agent had not read (team say) sent as a prompt turn of their own. */
+  | { acp: 'messages'; count: number }
   /** The session moved from the agent's read-only mode to its working one (the stage may edit or run). */
   | { acp: 'mode'; from: string; to: string; why: string }
   | { acp: 'end'; stopReason: string; tokens?: { input: number; output: number; cached?: number } }
