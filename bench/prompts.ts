@@ -35,5 +35,29 @@ export async function benchPrompts(): Promise<Comparison[]> {
   while (shared < one!.length && one![shared] === two![shared]) shared += 1;
   const own = one!.length - one!.indexOf('## Your task:');
   const teamlines = one!.length - own;
-  return [{ name: 'prompt prefix', detail: `two workers' exec prompts of one run (${exec[0]}, ${exec[1]}): teamline's text of one vs the prefix they share; the task's own section ${own} chars`, ms: teamlines, baselineMs: shared, target: TARGET, unit: 'chars' }];
+  return [{ name: 'prompt prefix', detail: `two workers' exec prompts of one run (${exec[0]}, ${exec[1]}): teamline's text of one vs the prefix they share; the task's own section ${own} chars`, ms: teamlines, baselineMs: shared, target: TARGET, unit: 'chars' }, await handoffGrowth(env)];
+}
+
+// A later fix loop's prompt carries each stage's latest handoff whole and names the earlier ones: it
+// stays within 1.25x of the first fix loop's, not a page longer a loop.
+const GROWTH_TARGET = 1.25;
+
+// The third fix loop's fix prompt against the first's, in a run whose verify fails three times.
+async function handoffGrowth(env: NodeJS.ProcessEnv): Promise<Comparison> {
+  const dir = makeScratchDir('teamline-bench-handoffs-');
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env, stdio: 'ignore' });
+  mkdirSync(join(dir, '.team'), { recursive: true });
+  writeFileSync(join(dir, 'README.md'), '# handoffs\n');
+  writeFileSync(join(dir, 'scenario.json'), JSON.stringify({ plan: { count: 2 }, verify: { failPasses: 3 } }));
+  writeFileSync(join(dir, '.team/config.json'), JSON.stringify({ agents: { sim: { adapter: 'sim', scenario: 'scenario.json' } } }));
+  git('init', '--quiet', '--initial-branch', 'main');
+  git('add', '.');
+  git('commit', '--quiet', '-m', 'base');
+  await execa(process.execPath, [CLI, '2:executor', 'add input validation to the API and document it', '--agent', 'sim'], { cwd: dir, env, reject: false, stdin: 'ignore' });
+  const attempts = resolveRun(dir, undefined).attemptsDir;
+  const size = (id: string) => readFileSync(join(attempts, id, 'a1', 'prompt.md'), 'utf8').length;
+  const fixes = readdirSync(attempts).filter((id) => /^fix-\d+-/.test(id)).sort();
+  if (fixes.length < 3) throw new Error(`the handoffs run made ${fixes.length} fix tasks, not 3`);
+  const [first, third] = [fixes[0]!, fixes[2]!];
+  return { name: 'handoff growth', detail: `the fix prompt of fix loop 3 (${third}) vs fix loop 1 (${first}), a run whose verify fails 3 times`, ms: size(third), baselineMs: size(first), target: GROWTH_TARGET, unit: 'chars' };
 }

@@ -14,7 +14,7 @@ import { concludeAttempt } from './conclude.js';
 import { prepareAttempt } from '../isolation/attempt.js';
 import { attemptEnv } from './prepare/env.js';
 import { teamServerFor } from './prepare/team-server.js';
-import { handoffTextsOf } from './prepare/handoff-texts.js';
+import { promptHandoffTexts } from './prepare/handoff-texts.js';
 import { buildPrompt, type PromptContext } from './prepare/prompts.js';
 import { candidateFacts, withDiffStats } from './prepare/candidates.js';
 import { taskBranch } from '../session/isolation.js';
@@ -104,7 +104,7 @@ export function stopFinishedLeftovers(session: RunSession): Promise<number> {
 }
 
 async function startWorker(session: RunSession, input: AttemptInput, files: AttemptFiles, spec: LaunchSpec, backend: WorkerBackend, adapter: AgentAdapter, agent: AgentConfig): Promise<WorkerHandle> {
-  const handoffTexts = handoffTextsOf(session, input.handoffs.map((h) => h.path));
+  const handoffTexts = promptHandoffTexts(session, input.handoffs);
   const teamServer = teamServerFor(agent, adapter, files.dir);
   const messages = messagesTo(session.events.fold.state.team, input.taskId);
   const workDir = session.isolation.workDir(input.stage, input.worker);

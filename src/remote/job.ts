@@ -7,7 +7,7 @@ import type { AttemptJob } from '../store/attempt-queue.js';
 import { resolveAttemptAgent } from '../attempt/prepare/agents.js';
 import { attemptCapMs } from '../attempt/cap.js';
 import { attemptEnv } from '../attempt/prepare/env.js';
-import { handoffTextsOf } from '../attempt/prepare/handoff-texts.js';
+import { promptHandoffTexts } from '../attempt/prepare/handoff-texts.js';
 import { isWorkStage, taskBranch } from '../session/isolation.js';
 import { conflictToFix } from '../isolation/attempt.js';
 import { buildPrompt } from '../attempt/prepare/prompts.js';
@@ -43,7 +43,7 @@ export function makeAttemptJob(run: JobParts, input: AttemptInput): AttemptJob {
     configFile: run.configFile,
     projectDir: WORKER_PLACES.projectDir,
     resultFile: WORKER_PLACES.resultFile,
-    handoffTexts: handoffTextsOf(run, input.handoffs.map((h) => h.path)),
+    handoffTexts: promptHandoffTexts(run, input.handoffs),
     workers: run.workers,
     messages: messagesTo(run.events.fold.state.team, input.taskId),
     teamTools: hasTeamTools(agent, adapter),
