@@ -59,15 +59,25 @@ describe('pipeline handoffs', () => {
     expect(written).toHaveLength(STAGES.length);
   });
 
-  it("includes the text of every earlier handoff in each attempt's prompt", () => {
+  it("includes in each attempt's prompt the text of each stage's latest earlier handoff, and names the ones a later handoff of their stage superseded", () => {
     const started = eventsOf(run.events, 'task_started').filter((e) => e.inputs.length > 0);
     expect(started.length).toBeGreaterThan(0);
+    let named = 0;
     for (const attempt of started) {
       const prompt = readFileSync(join(run.paths.attemptsDir, attempt.task_id, `a${attempt.attempt}`, 'prompt.md'), 'utf8');
-      for (const input of attempt.inputs) {
-        const handoff = handoffs.find((h) => input.endsWith(`/${h.index.toString().padStart(2, '0')}-${h.stage}.md`))!;
-        expect(prompt.includes(handoff.text.trim()), `${attempt.task_id} a${attempt.attempt} prompt has ${input}`).toBe(true);
+      const inputs = attempt.inputs.map((input) => ({ input, handoff: handoffs.find((h) => input.endsWith(`/${h.index.toString().padStart(2, '0')}-${h.stage}.md`))! }));
+      for (const { input, handoff } of inputs) {
+        const superseded = inputs.some((later) => later.handoff.stage === handoff.stage && later.handoff.index > handoff.index);
+        if (superseded) {
+          named += 1;
+          expect(prompt, `${attempt.task_id} a${attempt.attempt} prompt names ${input}`).toContain(`- ${input} (${handoff.stage})`);
+          expect(prompt.includes(handoff.text.trim()), `${attempt.task_id} a${attempt.attempt} prompt leaves out the text of ${input}`).toBe(false);
+        } else {
+          expect(prompt.includes(handoff.text.trim()), `${attempt.task_id} a${attempt.attempt} prompt has ${input}`).toBe(true);
+        }
       }
     }
+    // The run's fix loop gave later attempts a superseded handoff to name.
+    expect(named).toBeGreaterThan(0);
   });
 });
