@@ -35,15 +35,30 @@ export async function benchPrompts(): Promise<Comparison[]> {
   while (shared < one!.length && one![shared] === two![shared]) shared += 1;
   const own = one!.length - one!.indexOf('## Your task:');
   const teamlines = one!.length - own;
-  return [{ name: 'prompt prefix', detail: `two workers' exec prompts of one run (${exec[0]}, ${exec[1]}): teamline's text of one vs the prefix they share; the task's own section ${own} chars`, ms: teamlines, baselineMs: shared, target: TARGET, unit: 'chars' }, await handoffGrowth(env)];
+  return [{ name: 'prompt prefix', detail: `two workers' exec prompts of one run (${exec[0]}, ${exec[1]}): teamline's text of one vs the prefix they share; the task's own section ${own} chars`, ms: teamlines, baselineMs: shared, target: TARGET, unit: 'chars' }, ...(await loopRows(env))];
+}
+
+// What teamline adds to each stage's prompt (issue 40): its own text — the preamble, the protocol,
+// the result's shape, the handoffs, the attempt's section — all of the prompt but the run's task and
+// the task's (or defect's) own section, against a budget of 6,000 chars (about 1,500 tokens, at about
+// 4 chars a token): the task's own words and the files the agent reads are the rest of its input.
+const OWN_TEXT_BUDGET = 6_000;
+
+// The part of a prompt that is the task's or the defect's own: from its heading to the next heading.
+function ownSection(prompt: string): number {
+  const at = Math.max(prompt.indexOf('## Your task:'), prompt.indexOf('## Your defect:'));
+  if (at < 0) return 0;
+  const next = prompt.indexOf('\n## ', at + 1);
+  return (next < 0 ? prompt.length : next) - at;
 }
 
 // A later fix loop's prompt carries each stage's latest handoff whole and names the earlier ones: it
 // stays within 1.25x of the first fix loop's, not a page longer a loop.
 const GROWTH_TARGET = 1.25;
 
-// The third fix loop's fix prompt against the first's, in a run whose verify fails three times.
-async function handoffGrowth(env: NodeJS.ProcessEnv): Promise<Comparison> {
+// In a run whose verify fails three times: the third fix loop's fix prompt against the first's, and
+// teamline's own text in each stage's prompt (the last verify's and fix's, the longest) against its budget.
+async function loopRows(env: NodeJS.ProcessEnv): Promise<Comparison[]> {
   const dir = makeScratchDir('teamline-bench-handoffs-');
   const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env, stdio: 'ignore' });
   mkdirSync(join(dir, '.team'), { recursive: true });
@@ -55,9 +70,20 @@ async function handoffGrowth(env: NodeJS.ProcessEnv): Promise<Comparison> {
   git('commit', '--quiet', '-m', 'base');
   await execa(process.execPath, [CLI, '2:executor', 'add input validation to the API and document it', '--agent', 'sim'], { cwd: dir, env, reject: false, stdin: 'ignore' });
   const attempts = resolveRun(dir, undefined).attemptsDir;
-  const size = (id: string) => readFileSync(join(attempts, id, 'a1', 'prompt.md'), 'utf8').length;
-  const fixes = readdirSync(attempts).filter((id) => /^fix-\d+-/.test(id)).sort();
+  const prompt = (id: string) => readFileSync(join(attempts, id, 'a1', 'prompt.md'), 'utf8');
+  const size = (id: string) => prompt(id).length;
+  const ids = readdirSync(attempts);
+  const fixes = ids.filter((id) => /^fix-\d+-/.test(id)).sort();
+  const verifies = ids.filter((id) => /^verify-\d+$/.test(id)).sort();
   if (fixes.length < 3) throw new Error(`the handoffs run made ${fixes.length} fix tasks, not 3`);
   const [first, third] = [fixes[0]!, fixes[2]!];
-  return { name: 'handoff growth', detail: `the fix prompt of fix loop 3 (${third}) vs fix loop 1 (${first}), a run whose verify fails 3 times`, ms: size(third), baselineMs: size(first), target: GROWTH_TARGET, unit: 'chars' };
+  const growth: Comparison = { name: 'handoff growth', detail: `the fix prompt of fix loop 3 (${third}) vs fix loop 1 (${first}), a run whose verify fails 3 times`, ms: size(third), baselineMs: size(first), target: GROWTH_TARGET, unit: 'chars' };
+  const task = 'add input validation to the API and document it';
+  const own = (id: string) => {
+    const text = prompt(id);
+    return text.length - ownSection(text) - (text.split(task).length - 1) * task.length;
+  };
+  const stages: Array<[string, string]> = [['team-plan', 'plan'], ['team-prd', 'prd'], ['team-exec', 't1'], ['team-verify', verifies.at(-1)!], ['team-fix', third]];
+  const rows = stages.filter(([, id]) => ids.includes(id)).map(([stage, id]): Comparison => ({ name: `own text ${stage.slice(5)}`, detail: `teamline's own text in ${id}'s prompt (all but the run's task and the task's own section), against a budget of ${OWN_TEXT_BUDGET} chars`, ms: own(id), baselineMs: OWN_TEXT_BUDGET, target: 1, unit: 'chars' }));
+  return [growth, ...rows];
 }
