@@ -269,5 +269,5 @@ export interface WorkerBackend {
   /** Polite request, grace, SIGTERM to the process group, SIGKILL; resolves when gone. */
   stop(handle: WorkerHandle, options: StopOptions): Promise<void>;
   /** Ends what the backend keeps for launching (the workers it started run on); optional. */
-  close?(): void | Promise<void>;
+  close?(): void;
 }

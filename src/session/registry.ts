@@ -53,8 +53,9 @@ export class WorkerRegistry {
   }
 
   // Ends what the backends keep for launching; the workers they started are not touched.
-  async close(): Promise<void> {
-    await Promise.all([this.processBackend?.close?.(), this.tmuxBackend?.close?.()]);
+  close(): void {
+    this.processBackend?.close?.();
+    this.tmuxBackend?.close?.();
   }
 
   // The backend that reaches a recorded worker.

@@ -238,17 +238,3 @@ describe('workers/launcher after its orchestrator died', () => {
     expect(existsSync(join(root, 'a2', 'pid.json'))).toBe(false);
   });
 });
-
-describe('closing the launcher', () => {
-  it('resolves once the launcher\'s shell has exited, so that nothing of the run outlives the orchestrator', async () => {
-    const backend = makeBackend();
-    const handle = await launch(backend, makeSpec('sleep 30'));
-    // The wrapper's parent is the launcher's shell (its subshell execs setsid, which execs the wrapper).
-    const launcher = readProcStat(handle.pid)!.ppid;
-    const started = readProcStat(launcher)!.startTime;
-    expect(readFileSync(`/proc/${launcher}/cmdline`, 'utf8').split('\0').slice(0, 2)).toEqual([expect.stringMatching(/(^|\/)sh$/), '-s']);
-    signalGroup(handle.pgid, 'SIGKILL');
-    await backend.close?.();
-    expect(isProcessAlive(launcher, started)).toBe(false);
-  });
-});
