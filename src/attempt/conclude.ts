@@ -77,8 +77,9 @@ export async function concludeEnd(run: ConcludeParts, input: AttemptInput, adapt
   if (verdict.status === 'completed') {
     const payload = payloadOf(input, verdict.result);
     if (payload) run.events.commit(payload);
-    const { artifacts, next } = pick ? pickedWork(run, pick) : verdict.result;
-    const evidence = (pick ? pickedWork(run, pick).evidence : verdict.result.evidence) + describeDenials(report);
+    const work = pick ? pickedWork(run, pick) : verdict.result;
+    const { artifacts, next } = work;
+    const evidence = work.evidence + describeDenials(report);
     run.progress.emit({ type: 'attempt.finished', task: input.taskId, attempt: input.attempt, worker: input.worker, status: 'completed', durationMs: exit.durationMs }, `✔ ${input.taskId} a${input.attempt} completed on ${input.worker} in ${seconds}s${verdictNote(verdict.result)}`);
     run.events.commit(taskFinished(run, input, 'completed', prefix + evidence, artifacts, next));
     return;

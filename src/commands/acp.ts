@@ -21,6 +21,7 @@ import type { TeamMessage } from '../log/fold/team.js';
 import { openQuestions } from '../views/team-lines.js';
 import { writeFileInside } from '../sys/safe-write.js';
 import { readVersion } from '../sys/version.js';
+import { EXIT } from '../sys/errors.js';
 import { parseFlags } from './args/args.js';
 import { FLAGS, PROJECT_FLAGS } from './args/flags.js';
 import { openProject } from './args/project.js';
@@ -153,7 +154,7 @@ async function runTeam(session: Session, sessionId: string, args: string[], clie
     // A resume goes on telling the run the session was told of; another run is told from its start.
     const told = args[0] === 'resume' && session.told ? session.told : (session.told = new Told(update, session.cwd));
     let round = await followTeam(session, sessionId, args, client, store, told);
-    while (round.code === STOPPED_FOR_DECISION && !session.cancelled && round.runId !== undefined) {
+    while (round.code === EXIT.decision && !session.cancelled && round.runId !== undefined) {
       const next = await decide(client, sessionId, round.runId, (await store.view(round.runId, session.cwd)).view, round.summary);
       if (!next) break;
       round = await followTeam(session, sessionId, next, client, store, told);
@@ -164,9 +165,6 @@ async function runTeam(session: Session, sessionId: string, args: string[], clie
     return { stopReason: cancelled ? 'cancelled' : 'end_turn', ...(usage && { usage }) };
   });
 }
-
-// `team`'s exit when a run stops for a decision (src/sys/errors.ts).
-const STOPPED_FOR_DECISION = 4;
 
 // The `team resume` a stopped run's decision needs: a spent budget raised to twice what it allowed
 // (or spent), interrupted attempts retried, else (a quota back) the run resumed as it is.
