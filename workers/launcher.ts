@@ -20,6 +20,8 @@ export const MAX_LAUNCH_LINE = 256 * 1024;
 // forked may still be on its way to the wrapper).
 const LAUNCH_TIMEOUT_MS = 60_000;
 const LOST_LAUNCH_MS = 2_000;
+// How long a closed launcher's shell may take to read the end of its input and exit.
+const CLOSE_MS = 5_000;
 
 // What the launcher reads first: $1 is the wrapper script, $2 and $3 the paths of setsid and sh, $4
 // that of env. sh starts the commands of an async list with SIGINT and SIGQUIT ignored (it has no
@@ -121,10 +123,25 @@ export class Launcher {
     return started;
   }
 
-  // Ends the launcher (the wrappers it started run on); a later launch starts a new one.
-  close(): void {
-    this.subprocess?.stdin?.end();
+  // Ends the launcher (the wrappers it started run on); a later launch starts a new one. Resolves once
+  // the launcher's shell has exited (it reads the end of its input and ends), so that nothing of the
+  // run outlives the orchestrator; a shell not gone within CLOSE_MS is killed (it is ours). While it is
+  // awaited the shell holds node's event loop again (it was unref'd so as not to keep a run alive):
+  // otherwise nothing would, and node would exit in the middle of the run's end.
+  close(): Promise<void> {
+    const subprocess = this.subprocess;
     this.subprocess = undefined;
+    if (!subprocess) return Promise.resolve();
+    subprocess.stdin?.end();
+    if (subprocess.exitCode !== null || subprocess.signalCode !== null) return Promise.resolve();
+    subprocess.ref();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => subprocess.kill('SIGKILL'), CLOSE_MS);
+      subprocess.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   }
 
   private ensure(): ResultPromise {

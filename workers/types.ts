@@ -268,6 +268,6 @@ export interface WorkerBackend {
   isAlive(handle: WorkerHandle): Promise<boolean>;
   /** Polite request, grace, SIGTERM to the process group, SIGKILL; resolves when gone. */
   stop(handle: WorkerHandle, options: StopOptions): Promise<void>;
-  /** Ends what the backend keeps for launching (the workers it started run on); optional. */
-  close?(): void;
+  /** Ends what the backend keeps for launching (the workers it started run on); resolves once it is gone; optional. */
+  close?(): void | Promise<void>;
 }

@@ -171,7 +171,7 @@ function outcomeOf(snapshot: Snapshot): DriveOutcome | undefined {
 // After the run: the tmux server goes (unless the user keeps the panes), and nothing owned is left.
 // A run that has not ended (a stop for a decision, our error) leaves its workers to the next takeover.
 async function cleanUp(session: RunSession, ended: boolean): Promise<void> {
-  session.registry.close();
+  await session.registry.close();
   session.place.close();
   if (!session.keepPanes) {
     await session.registry.killTmuxServers(session.runId, (error) => session.log.warn({ err: error }, 'tmux cleanup failed'));

@@ -53,9 +53,8 @@ export class WorkerRegistry {
   }
 
   // Ends what the backends keep for launching; the workers they started are not touched.
-  close(): void {
-    this.processBackend?.close?.();
-    this.tmuxBackend?.close?.();
+  async close(): Promise<void> {
+    await Promise.all([this.processBackend?.close?.(), this.tmuxBackend?.close?.()]);
   }
 
   // The backend that reaches a recorded worker.

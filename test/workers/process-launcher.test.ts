@@ -238,3 +238,38 @@ describe('workers/launcher after its orchestrator died', () => {
     expect(existsSync(join(root, 'a2', 'pid.json'))).toBe(false);
   });
 });
+
+describe('closing the launcher', () => {
+  it("resolves once the launcher's shell has exited, so that nothing of the run outlives the orchestrator", async () => {
+    const backend = makeBackend();
+    const handle = await launch(backend, makeSpec('sleep 30'));
+    // The wrapper's parent is the launcher's shell (its subshell execs setsid, which execs the wrapper).
+    const launcher = readProcStat(handle.pid)!.ppid;
+    const started = readProcStat(launcher)!.startTime;
+    expect(readFileSync(`/proc/${launcher}/cmdline`, 'utf8').split('\0').slice(0, 2)).toEqual([expect.stringMatching(/(^|\/)sh$/), '-s']);
+    signalGroup(handle.pgid, 'SIGKILL');
+    await backend.close?.();
+    expect(isProcessAlive(launcher, started)).toBe(false);
+  });
+
+  it('keeps the orchestrator alive while it waits for the shell: what follows the close still runs', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'teamline-launcher-close-'));
+    folders.push(root);
+    // An orchestrator stand-in whose last work is the close: nothing else holds its event loop (the
+    // launcher and its pipes are unref'd), as at a run's end once its attempts ended.
+    const script = `
+      const { createProcessBackend } = await import(${JSON.stringify(new URL('../../dist/workers/process.js', import.meta.url).href)});
+      const { existsSync, readFileSync } = await import('node:fs');
+      const backend = createProcessBackend();
+      const spec = { runId: 'close', taskId: 't1', attempt: 1, worker: 'w', attemptDir: ${JSON.stringify(root)}, cwd: ${JSON.stringify(root)}, command: { file: 'sh', args: ['-c', 'exit 0'] }, env: {} };
+      const handle = await backend.launch(spec);
+      await backend.wait(handle, spec);
+      const launcher = readFileSync('/proc/self/task/' + process.pid + '/children', 'utf8').trim().split(' ')[0];
+      await backend.close();
+      process.stdout.write('closed ' + launcher + ' ' + (existsSync('/proc/' + launcher) ? 'alive' : 'gone') + '\\n');
+    `;
+    const result = await execa(process.execPath, ['--input-type=module', '-e', script], { reject: false });
+    expect(result.exitCode, String(result.stderr)).toBe(0);
+    expect(String(result.stdout)).toMatch(/^closed \d+ gone$/);
+  });
+});
