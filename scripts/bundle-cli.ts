@@ -4,6 +4,7 @@
 // src/sys/code-cache.ts runs them with V8's code cache. One file spares the ESM loader a resolve and a
 // compile per module (zod alone is 94 of them), and a CommonJS script is what Node 20 can cache
 // compiled code for.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -13,11 +14,13 @@ import { build, type Plugin } from 'esbuild';
 const DIST = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // Where the bundle and its code caches live (src/sys/code-cache.ts reads the same names).
 const OUT_DIR = join(DIST, 'cli');
-// Each bundle: its entry (compiled, under dist/src) and its file.
+// Each bundle: its entry (compiled, under dist) and its file.
 const BUNDLES = [
-  { entry: 'commands/index.js', out: 'commands.cjs' },
-  { entry: 'commands/light/cancel.js', out: 'cancel.cjs' },
-  { entry: 'commands/light/status.js', out: 'status.cjs' },
+  { entry: 'src/commands/index.js', out: 'commands.cjs' },
+  { entry: 'src/commands/light/cancel.js', out: 'cancel.cjs' },
+  { entry: 'src/commands/light/status.js', out: 'status.cjs' },
+  // The sim agent, started once per attempt (workers/sim/sim-agent.ts loads it).
+  { entry: 'workers/sim/main.js', out: 'sim.cjs' },
 ];
 
 // Modules that find files beside themselves (prompts, the sim agent, machines/, package.json) keep
@@ -49,7 +52,19 @@ const englishOnly: Plugin = {
 export async function bundleCli(): Promise<void> {
   rmSync(OUT_DIR, { recursive: true, force: true });
   mkdirSync(OUT_DIR, { recursive: true });
-  for (const { entry, out } of BUNDLES) await bundle(join(DIST, 'src', entry), join(OUT_DIR, out));
+  for (const { entry, out } of BUNDLES) await bundle(join(DIST, entry), join(OUT_DIR, out));
+  warmSimCache();
+}
+
+// The sim agent usually starts inside the fence, where the package folder is read-only and it cannot
+// save a code cache of its own: one start here (with no attempt, so it stops at its setup check)
+// leaves the cache every later start reads.
+function warmSimCache(): void {
+  try {
+    execFileSync(process.execPath, [join(DIST, 'workers', 'sim', 'sim-agent.js')], { stdio: 'ignore', env: { PATH: process.env.PATH ?? '' }, timeout: 30_000 });
+  } catch {
+    // It exits 2 for the missing attempt, as expected; a cache not made only costs its starts speed.
+  }
 }
 
 async function bundle(entry: string, outfile: string): Promise<void> {

@@ -16,8 +16,8 @@ const BUNDLES = fileURLToPath(new URL('../../cli/', import.meta.url));
 // next run of the same command finds compiled); the others share one.
 const OWN_CACHE = new Set(['status', 'cancel', 'state', 'wait', 'list', 'watch', 'approve', 'report', 'resume', 'land', 'clean']);
 
-// The module of bundle `name` (dist/cli/<name>.cjs) for a run of `team <command>`, else, with no
-// bundles built, `unbundled()`; `light` names the light starts' own caches.
+// The module of bundle `name` (dist/cli/<name>.cjs) for a run of `team <command>` (the sim agent's
+// has none), else, with no bundles built, `unbundled()`; `light` names the light starts' own caches.
 export async function loadBundle<T>(name: string, command: string | undefined, light: boolean, unbundled: () => Promise<T>): Promise<T> {
   const bundle = join(BUNDLES, `${name}.cjs`);
   let source: string;
@@ -33,7 +33,7 @@ export async function loadBundle<T>(name: string, command: string | undefined, l
   // The cache is V8's own format: V8 refuses one made by another version or other flags, and the
   // name ties it to this build of the bundle (the build also removes the caches of the last one).
   const key = OWN_CACHE.has(command ?? '') ? command : 'other';
-  const cacheFile = join(BUNDLES, 'cache', `${light ? 'light-' : ''}${key}-${process.version}-${stamp}.bin`);
+  const cacheFile = join(BUNDLES, 'cache', `${name}-${light ? 'light-' : ''}${key}-${process.version}-${stamp}.bin`);
   const cachedData = readCache(cacheFile);
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: bundle, cachedData });
   if (!cachedData || script.cachedDataRejected) process.once('exit', () => saveCache(script, cacheFile));
