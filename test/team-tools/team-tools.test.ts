@@ -139,3 +139,43 @@ describe('team mcp with two workers', () => {
     expect(of('b').filter((e) => e !== 'team_looked')).toEqual(['team_reserved', 'team_result']);
   });
 });
+
+// A wait that follows the run for an agent (`/team` runs `team wait --timeout 100` in a loop) returns
+// at a worker's question to the lead, not at its timeout or the run's end: the outer agent asks the
+// person then, and costs no turn before.
+describe('team wait at a question to the lead', () => {
+  const project = makeGitProject(SCENARIO, { team: { monitorIntervalMs: 200 } });
+
+  it('returns, still running, as soon as a worker asks the lead; the next wait, after the answer, follows the run to its end', async () => {
+    const run = startTeam(project, '2:executor', 'build the api', '--agent', 'sim');
+    await waitForEvent(project, 'the run started', (e) => e.event === 'run_started');
+    // From the log's first event: the question comes after it, whenever this wait starts.
+    const asked = await project.team('wait', '--since', '1', '--timeout', '600');
+    expect(asked.exitCode, asked.stderr).toBe(5);
+    expect(asked.stdout).toMatch(/^run \S+ is still running after \d+s of waiting/);
+    expect(asked.stdout).toMatch(/\n {2}a worker asked the lead \(one question\)/);
+    expect(asked.stdout).toMatch(/needs attention:\n(.|\n)*question from worker-\d \(task a\): which database should the schema use\? — answer with `team say --to a "…"`/);
+    // The next command keeps the wait's timeout, not how long it waited.
+    const next = /next: (team wait .*--timeout 600) \(/.exec(asked.stdout)?.[1];
+    expect(next).toBeDefined();
+    expect((await project.team('say', '--to', 'b', 'go ahead')).exitCode).toBe(0);
+    expect((await project.team('say', '--to', 'a', 'use sqlite')).exitCode).toBe(0);
+    const ended = await project.team(...next!.split(' ').slice(1));
+    expect(ended.exitCode, ended.stdout + ended.stderr).toBe(0);
+    expect(ended.stdout).toContain('COMPLETED');
+    expect((await run).exitCode).toBe(0);
+  });
+
+  it('says so in --json, with the question', async () => {
+    const again = makeGitProject(SCENARIO, { team: { monitorIntervalMs: 200 } });
+    const run = startTeam(again, '2:executor', 'build the api', '--agent', 'sim');
+    await waitForEvent(again, 'the run started', (e) => e.event === 'run_started');
+    const asked = await again.team('wait', '--since', '1', '--timeout', '600', '--json');
+    expect(asked.exitCode, asked.stderr).toBe(5);
+    const doc = JSON.parse(asked.stdout) as { type: string; status: string; questions: Array<{ task: string; text: string }> };
+    expect(doc).toMatchObject({ type: 'wait.question', status: 'running', questions: [{ task: 'a', text: 'which database should the schema use?' }] });
+    expect((await again.team('say', '--to', 'b', 'go ahead')).exitCode).toBe(0);
+    expect((await again.team('say', '--to', 'a', 'use sqlite')).exitCode).toBe(0);
+    expect((await run).exitCode).toBe(0);
+  });
+});

@@ -1,5 +1,6 @@
 // `team wait [--run ID] [--timeout S]`: blocks until the run ends and exits with its code; at the
-// timeout prints where the run stands and exits 5; a run nobody drives any more exits 6.
+// timeout, or with a timeout as soon as a worker asks the lead a question, prints where the run
+// stands and exits 5; a run nobody drives any more exits 6.
 import { mkdirSync } from 'node:fs';
 import { basename } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -21,6 +22,7 @@ import { foldInput, withStore, type RunStore } from '../../store/types.js';
 import { OUTCOME_EXIT, workPlaces } from '../run.js';
 import { summarizeProgress } from '../../views/wait/summary.js';
 import { describeStage } from '../../views/status/render.js';
+import { openQuestions } from '../../views/team-lines.js';
 import { terminalText } from '../../sys/terminal-text.js';
 import type { StoreOutage } from '../../store/outage.js';
 
@@ -82,7 +84,7 @@ interface Ride {
 }
 
 async function waitFor(source: WaitSource, json: boolean, timeoutS: number | undefined, marks: { since?: number; round: number }, ride?: Ride): Promise<number> {
-  const look = { started: Date.now(), lastLiveness: 0, undrivenSince: undefined as number | undefined };
+  const look: Look = { started: Date.now(), lastLiveness: 0, undrivenSince: undefined };
   for (;;) {
     try {
       const code = await lookOnce(source, json, timeoutS, marks, look, ride?.orphanGraceMs ?? 0);
@@ -95,11 +97,33 @@ async function waitFor(source: WaitSource, json: boolean, timeoutS: number | und
   }
 }
 
+interface Look {
+  started: number;
+  lastLiveness: number;
+  undrivenSince?: number;
+  /** The questions to the lead open where this wait starts (its --since, else its first look): a wait with a timeout returns when another is asked. */
+  asked?: Set<string>;
+}
+
 // One look at the run: its exit code when the wait ends, else undefined.
-async function lookOnce(source: WaitSource, json: boolean, timeoutS: number | undefined, { since, round }: { since?: number; round: number }, look: { started: number; lastLiveness: number; undrivenSince?: number }, orphanGraceMs: number): Promise<number | undefined> {
+async function lookOnce(source: WaitSource, json: boolean, timeoutS: number | undefined, { since, round }: { since?: number; round: number }, look: Look, orphanGraceMs: number): Promise<number | undefined> {
   let view = await source.view();
   const ended = endedAs(view.status);
   if (ended && (ended !== 'stopped' || !(await source.driven()))) return reportEnded(source, view, ended, json);
+  // A worker's question to the lead needs the person now, not at the timeout: a wait that follows the
+  // run for an agent (with --timeout) returns as at its timeout, with the question under needs attention.
+  if (timeoutS !== undefined) {
+    look.asked ??= new Set(openQuestions(since === undefined ? view : await source.viewAt(Math.min(since, view.eventCount))).map((q) => q.key));
+    const asked = openQuestions(view).filter((q) => !look.asked!.has(q.key));
+    if (asked.length > 0) {
+      const before = since === undefined ? undefined : await source.viewAt(Math.min(since, view.eventCount));
+      const waitedS = Math.round((Date.now() - look.started) / 1000);
+      const lines = withCheckoutChanges(summarizeProgress(view, source.runDir, timeoutS, { before, round, waitedS }), view);
+      const why = `a worker asked the lead (${asked.length === 1 ? 'one question' : `${asked.length} questions`}): the person's answer goes on with \`team say\`, under needs attention`;
+      write(json, { type: 'wait.question', run: source.runId, status: view.status, stage: view.stage, questions: asked.map((q) => ({ from: q.from, task: q.task, text: q.text })), summary: lines }, [lines[0]!, `  ${why}`, ...lines.slice(1)].join('\n'));
+      return EXIT.waitTimeout;
+    }
+  }
   if (Date.now() - look.lastLiveness >= LIVENESS_MS) {
     look.lastLiveness = Date.now();
     const driven = await source.driven();

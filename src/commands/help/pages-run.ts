@@ -125,11 +125,11 @@ export const RUN_PAGES: HelpPage[] = [
     name: 'wait',
     brief: 'block until a run ends, and exit with its code',
     group: 'follow',
-    summary: 'block until a run ends and exit with its code; with --timeout, print a one-screen summary of the progress instead',
+    summary: 'block until a run ends and exit with its code; with --timeout, print a one-screen summary of the progress instead, at the timeout or as soon as a worker asks the lead a question',
     flags: FLAGS.wait,
     examples: [
       ['team wait', 'wait for the latest run to end'],
-      ['team wait --run 20261028T131016577943Z-20fe61 --timeout 100', 'wait at most 100 s, then say how far the run got (an agent loops on this)'],
+      ['team wait --run 20261028T131016577943Z-20fe61 --timeout 100', 'wait at most 100 s (less when a worker asks the lead), then say how far the run got (an agent loops on this)'],
       ['team wait --run 20261028T131016577943Z-20fe61 --since 120 --timeout 100', 'the same, telling what changed since event 120 (the last summary names its next command)'],
     ],
     exits: [
@@ -138,7 +138,7 @@ export const RUN_PAGES: HelpPage[] = [
       USAGE_EXIT,
       [EXIT.cancelled, 'the run was cancelled'],
       [EXIT.decision, 'the run stopped for a human decision'],
-      [EXIT.waitTimeout, 'the timeout passed while the run goes on'],
+      [EXIT.waitTimeout, 'the timeout passed, or a worker asked the lead a question, while the run goes on'],
       [EXIT.noOrchestrator, 'the run has not ended and no orchestrator drives it: `team resume --detach` continues it'],
     ],
   },

@@ -1,4 +1,4 @@
-// The one-screen summary `team wait` prints at its timeout: where the run stands and what changed
+// The one-screen summary `team wait` prints at its timeout (or at a question to the lead): where the run stands and what changed
 // since the previous wait (remembered in the run folder, outside the log).
 import { join } from 'node:path';
 import { spendLines } from '../status/spend.js';
@@ -25,7 +25,8 @@ interface WaitMark {
 // left the log (its --since), which the changes are told from instead of the mark. `round`: this
 // wait's --round; the next command counts it up, so that it never repeats the last one even when
 // the log did not grow (Gemini CLI ends a session at the fifth call like the ones before).
-export function summarizeProgress(view: RunView, runDir: string, waitedS: number, { before, round = 1 }: { before?: RunView; round?: number } = {}): string[] {
+// `timeoutS`: the wait's --timeout, which the next command repeats; `waitedS`: how long it waited.
+export function summarizeProgress(view: RunView, runDir: string, timeoutS: number, { before, round = 1, waitedS = timeoutS }: { before?: RunView; round?: number; waitedS?: number } = {}): string[] {
   const previous = before ? { ...markOf(before), at: `event ${before.eventCount}` } : readMark(runDir);
   // The plan's tasks, as `team watch` counts them (not the planner's, analyst's or verifier's attempts).
   const planned = view.current.size ? view.tasks.filter((t) => view.current.has(t.id)) : view.tasks;
@@ -51,7 +52,7 @@ export function summarizeProgress(view: RunView, runDir: string, waitedS: number
   lines.push(attention.length ? '  needs attention:' : '  needs attention: nothing');
   lines.push(...attention.slice(0, 6).map((line) => `    ${line}`));
   if (attention.length > 6) lines.push(`    … ${attention.length - 6} more: \`team status --run ${run.run_id}\``);
-  lines.push(`  next: team wait --run ${run.run_id} --since ${view.eventCount} --round ${round + 1} --timeout ${waitedS} (it prints "still running" again while the run goes on)`);
+  lines.push(`  next: team wait --run ${run.run_id} --since ${view.eventCount} --round ${round + 1} --timeout ${timeoutS} (it prints "still running" again while the run goes on)`);
   writeMark(runDir, view);
   return lines;
 }
