@@ -109,6 +109,39 @@ describe('a run on the PostgreSQL store, its code through git', () => {
     expect(git(env.project, '--git-dir', origin, 'log', '--format=%P', '-1', `${integration}--fix-1-task-${loser}`).split(' ')).toHaveLength(2);
   });
 
+  it('runs the best of 2 on team workers: each candidate on its own branch, the selector\'s pick merged into team/<run>, the other kept on the remote', async () => {
+    const { origin } = makeRepos(env.project, ['writer', 'machine-a', 'machine-b']);
+    const scenario = {
+      name: 'best-of',
+      plan: { tasks: [{ id: 't1', title: 'Greet', bestOf: 2, files: ['greeting.txt'], acceptance: ['greeting'] }, { id: 't2', title: 'After', blockedBy: ['t1'], files: ['after.txt'], acceptance: ['after'] }] },
+      rules: [
+        { match: { stage: 'team-exec', task: 't1--c1' }, do: { sleepMs: 300, files: [{ path: 'greeting.txt', content: 'hello from c1\n' }] } },
+        { match: { stage: 'team-exec', task: 't1--c2' }, do: { sleepMs: 300, files: [{ path: 'greeting.txt', content: 'hello from c2\n' }] } },
+        { match: { stage: 'team-exec', task: 't2' }, do: { files: [{ path: 'after.txt', content: 'after\n' }] } },
+        { match: { stage: 'team-verify', task: 't1' }, do: { pick: 't1--c2' } },
+      ],
+    };
+    const world = worlds.add(await openScaleOut(env.cluster.url, env.project, scenario, { remote: 'origin' }));
+    world.worker('machine-a', ['--max', '2']);
+    world.worker('machine-b', ['--max', '2']);
+    const run = await world.team(['2:executor', 'greet the user', '--agent', 'sim'], world.writer, GIT_ENV);
+    expect(run.exitCode, String(run.stderr)).toBe(0);
+    const runId = (await world.runId())!;
+    const integration = `team/${runId}`;
+    const events = await world.events(runId);
+    const ends = events.filter((e) => e.event === 'task_finished' && ['t1--c1', 't1--c2', 't1', 't2'].includes(e.task_id));
+    expect(ends.map((e) => e.event === 'task_finished' && `${e.task_id} ${e.status}`).sort(), JSON.stringify(ends)).toEqual(['t1 completed', 't1--c1 completed', 't1--c2 completed', 't2 completed']);
+    // Each candidate was taken by a team worker; the selector was told both, its gates not run there.
+    expect(events.filter((e) => e.event === 'attempt_taken').map((e) => e.event === 'attempt_taken' && e.task_id).filter((id) => id && id.startsWith('t1--c')).sort()).toEqual(['t1--c1', 't1--c2']);
+    expect(events.filter((e) => e.event === 'candidate_picked').map((e) => e.event === 'candidate_picked' && [e.task_id, e.pick])).toEqual([['t1', 't1--c2']]);
+    // The pick is merged under the select task; the other candidate's branch is on the remote, not merged.
+    expect(events.filter((e) => e.event === 'merge_done').map((e) => e.event === 'merge_done' && e.task_id).sort()).toEqual(['t1', 't2']);
+    expect(git(env.project, '--git-dir', origin, 'show', `${integration}:greeting.txt`)).toBe('hello from c2');
+    expect(git(env.project, '--git-dir', origin, 'show', `${integration}--t1--c1:greeting.txt`)).toBe('hello from c1');
+    // What waits for t1 starts from the pick.
+    expect(git(env.project, '--git-dir', origin, 'show', `${integration}--t2:greeting.txt`)).toBe('hello from c2');
+  });
+
   it('refuses a team.remote the repository does not have, exit 2, starting nothing', async () => {
     makeRepos(env.project, ['writer']);
     const world = worlds.add(await openScaleOut(env.cluster.url, env.project, { name: 'no-remote' }, { remote: 'upstream' }));
