@@ -11,6 +11,7 @@ import { judgeResult, readResultFile, resultKindOf, type AgentResult, type Resul
 import { guardCliText } from '../domain/result-guard.js';
 import type { IsolationParts } from '../session/isolation.js';
 import { concludeTask } from '../isolation/attempt.js';
+import { checkoutRemoteCandidate } from '../isolation/remote.js';
 import { checkBudgetSoon } from '../session/budget.js';
 import { plausibleSpend } from './spend-read.js';
 import { plainReason, readRateLimit } from '../../workers/adapters/rate-limit.js';
@@ -66,11 +67,15 @@ export async function concludeEnd(run: ConcludeParts, input: AttemptInput, adapt
   // for the selector, whose pick is merged instead); a failed merge fails the task.
   const unmerged = await concludeTask(run, input, judged.status === 'completed', pick?.pick);
   const verdict: Verdict = unmerged ? { status: 'failed', evidence: unmerged, result: 'result' in judged ? judged.result : undefined } : judged;
-  // A completed candidate's gates run in its own worktree before its end is recorded.
+  // A completed candidate's gates run in its own worktree before its end is recorded: its worker's
+  // here, or on team workers a worktree of its pushed branch on this (the writer's) machine.
   const candidateOf = input.def?.candidateOf;
-  if (verdict.status === 'completed' && candidateOf !== undefined && run.isolation.active && run.place.runsHere && run.config.verify.commands.length > 0) {
-    await run.events.flush();
-    await runCandidateGates(run, run.config.verify.commands, { taskId: input.taskId, attempt: input.attempt, iteration: input.iteration, candidateOf }, run.isolation.workDir(input.stage, input.worker), signal);
+  if (verdict.status === 'completed' && candidateOf !== undefined && run.isolation.active && run.config.verify.commands.length > 0) {
+    const cwd = await candidateDir(run, input);
+    if (cwd !== undefined) {
+      await run.events.flush();
+      await runCandidateGates(run, run.config.verify.commands, { taskId: input.taskId, attempt: input.attempt, iteration: input.iteration, candidateOf }, cwd, signal);
+    }
   }
   const prefix = recovered ? 'recovered after a restart: ' : '';
   const seconds = (exit.durationMs / 1000).toFixed(1);
@@ -220,4 +225,14 @@ function noteRefused(run: ConcludeParts, input: AttemptInput, output: string): v
 // True when the log holds the attempt's attempt_throttled already.
 function wasThrottled(run: ConcludeParts, input: AttemptInput): boolean {
   return run.events.fold.state.tasks.get(input.taskId)?.attempts.some((a) => a.attempt === input.attempt && a.rateLimited === true) ?? false;
+}
+
+// Where a completed candidate's work is on this machine, for its gates: none without worktrees here
+// or a remote to fetch it from (the selector is then told its gates did not run).
+async function candidateDir(run: ConcludeParts, input: AttemptInput): Promise<string | undefined> {
+  if (run.place.runsHere) return run.isolation.workDir(input.stage, input.worker);
+  if (run.isolation.remote === undefined) return undefined;
+  const checkout = await checkoutRemoteCandidate(run, input.taskId);
+  if (checkout.why) run.progress.emit({ type: 'candidate.ungated', task: input.taskId, why: checkout.why }, `  ${input.taskId}'s gates did not run: ${checkout.why}`);
+  return checkout.path;
 }

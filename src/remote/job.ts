@@ -18,7 +18,7 @@ import type { Limits } from '../log/schema.js';
 import type { RunPaths } from '../log/write.js';
 import type { IsolationParts } from '../session/isolation.js';
 import { earlierEnd } from '../attempt/prepare/earlier.js';
-import { candidateFacts } from '../attempt/prepare/candidates.js';
+import { candidateFacts, withPendingFacts } from '../attempt/prepare/candidates.js';
 
 // What making an attempt's job uses of a run: its isolation, folder, config, limits and size.
 export type JobParts = IsolationParts & {
@@ -48,8 +48,10 @@ export function makeAttemptJob(run: JobParts, input: AttemptInput): AttemptJob {
     messages: messagesTo(run.events.fold.state.team, input.taskId),
     teamTools: hasTeamTools(agent, adapter),
     ...(input.attempt > 1 && { earlier: earlierEnd(run.events.fold.state.tasks.get(input.taskId), input.attempt) }),
-    // The selector's candidates (the best of N): their gates ran on the team workers' machines, not here.
-    ...(input.candidates && { candidates: { facts: candidateFacts(run.events.fold.state.tasks, input.candidates, (id) => (run.isolation.active ? taskBranch(run.isolation.branch, id) : id)), workBranch: run.isolation.active ? run.isolation.branch : 'HEAD' } }),
+    // The selector's candidates (the best of N), with their gates (run on this machine, in worktrees of
+    // their pushed branches): the job is made in the step that commits its task_started, which may
+    // hold the last candidate's gates and end, not yet in the fold.
+    ...(input.candidates && { candidates: { facts: withPendingFacts(candidateFacts(run.events.fold.state.tasks, input.candidates, (id) => (run.isolation.active ? taskBranch(run.isolation.branch, id) : id)), run.events.fold.pendingEvents()), workBranch: run.isolation.active ? run.isolation.branch : 'HEAD' } }),
   });
   return {
     runId: run.runId,

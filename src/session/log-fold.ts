@@ -37,6 +37,12 @@ export class LogFold {
     this.pending.push(asRead(event));
   }
 
+  // The events appended and not yet durable, in order: what a step being committed holds besides the
+  // fold (a job made in the same step reads them).
+  pendingEvents(): readonly TeamEvent[] {
+    return this.pending;
+  }
+
   // The first `count` events appended and not yet folded are durable now: they join the fold.
   durable(count: number): void {
     const batch = this.pending.splice(0, count);

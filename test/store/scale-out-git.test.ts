@@ -2,7 +2,7 @@
 // `team/<run>`, each team worker works in its own clone on the task's branch and pushes it, the
 // writer merges it and pushes `team/<run>` again, from which the dependent tasks start.
 import { execFileSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GIT_ENV } from '../helpers/git-project.js';
@@ -11,6 +11,7 @@ import { closeScaleOuts, openScaleOut } from './scale-out-fixture.js';
 
 const env = clusterAndProject('teamline-scale-out-git-');
 const worlds = closeScaleOuts();
+const GATE = 'test ! -e broken';
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' }).trim();
 
@@ -115,13 +116,15 @@ describe('a run on the PostgreSQL store, its code through git', () => {
       name: 'best-of',
       plan: { tasks: [{ id: 't1', title: 'Greet', bestOf: 2, files: ['greeting.txt'], acceptance: ['greeting'] }, { id: 't2', title: 'After', blockedBy: ['t1'], files: ['after.txt'], acceptance: ['after'] }] },
       rules: [
-        { match: { stage: 'team-exec', task: 't1--c1' }, do: { sleepMs: 300, files: [{ path: 'greeting.txt', content: 'hello from c1\n' }] } },
+        { match: { stage: 'team-exec', task: 't1--c1' }, do: { sleepMs: 300, files: [{ path: 'greeting.txt', content: 'hello from c1\n' }, { path: 'broken', content: 'x\n' }] } },
         { match: { stage: 'team-exec', task: 't1--c2' }, do: { sleepMs: 300, files: [{ path: 'greeting.txt', content: 'hello from c2\n' }] } },
         { match: { stage: 'team-exec', task: 't2' }, do: { files: [{ path: 'after.txt', content: 'after\n' }] } },
-        { match: { stage: 'team-verify', task: 't1' }, do: { pick: 't1--c2' } },
       ],
     };
     const world = worlds.add(await openScaleOut(env.cluster.url, env.project, scenario, { remote: 'origin' }));
+    // The gate c1's work breaks: the sim's selector picks the candidate whose gates passed.
+    const configFile = join(world.writer, '.team', 'config.json');
+    writeFileSync(configFile, JSON.stringify({ ...JSON.parse(readFileSync(configFile, 'utf8')), verify: { commands: [GATE] } }));
     world.worker('machine-a', ['--max', '2']);
     world.worker('machine-b', ['--max', '2']);
     const run = await world.team(['2:executor', 'greet the user', '--agent', 'sim'], world.writer, GIT_ENV);
@@ -131,8 +134,13 @@ describe('a run on the PostgreSQL store, its code through git', () => {
     const events = await world.events(runId);
     const ends = events.filter((e) => e.event === 'task_finished' && ['t1--c1', 't1--c2', 't1', 't2'].includes(e.task_id));
     expect(ends.map((e) => e.event === 'task_finished' && `${e.task_id} ${e.status}`).sort(), JSON.stringify(ends)).toEqual(['t1 completed', 't1--c1 completed', 't1--c2 completed', 't2 completed']);
-    // Each candidate was taken by a team worker; the selector was told both, its gates not run there.
+    // Each candidate was taken by a team worker.
     expect(events.filter((e) => e.event === 'attempt_taken').map((e) => e.event === 'attempt_taken' && e.task_id).filter((id) => id && id.startsWith('t1--c')).sort()).toEqual(['t1--c1', 't1--c2']);
+    // Each completed candidate's gate ran on the writer's machine, in a worktree of its pushed branch.
+    expect(events.filter((e) => e.event === 'candidate_gated').map((e) => e.event === 'candidate_gated' && [e.task_id, e.gates.map((g) => [g.command, g.exitCode])]).sort()).toEqual([
+      ['t1--c1', [[GATE, 1]]],
+      ['t1--c2', [[GATE, 0]]],
+    ]);
     expect(events.filter((e) => e.event === 'candidate_picked').map((e) => e.event === 'candidate_picked' && [e.task_id, e.pick])).toEqual([['t1', 't1--c2']]);
     // The pick is merged under the select task; the other candidate's branch is on the remote, not merged.
     expect(events.filter((e) => e.event === 'merge_done').map((e) => e.event === 'merge_done' && e.task_id).sort()).toEqual(['t1', 't2']);

@@ -1,6 +1,7 @@
 // The best of N (issue 38): what the selector's prompt says of each candidate — its agent, how it
 // ended, its gates, the size of its change and its own summary — and the check of the pick it makes.
 import type { TaskView } from '../../log/fold/types.js';
+import type { TeamEvent } from '../../log/schema.js';
 import { git } from '../../git/git.js';
 
 export interface CandidateFact {
@@ -32,6 +33,20 @@ export function candidateFacts(tasks: ReadonlyMap<string, TaskView>, ids: readon
       ...(task?.gates && { gates: task.gates }),
       branch: branchOf(id),
     };
+  });
+}
+
+// The facts with what `pending` adds to them: the events of a step not yet in the fold (a selector's
+// job is made in the step that commits its task_started, which may also hold the last candidate's
+// gates and end).
+export function withPendingFacts(facts: CandidateFact[], pending: readonly TeamEvent[]): CandidateFact[] {
+  return facts.map((fact) => {
+    let next = fact;
+    for (const event of pending) {
+      if (event.event === 'candidate_gated' && event.task_id === fact.id) next = { ...next, gates: event.gates.map((g) => ({ command: g.command, exitCode: g.exitCode, timedOut: g.timedOut })) };
+      if (event.event === 'task_finished' && event.task_id === fact.id) next = { ...next, agent: event.agent, status: event.status, evidence: event.evidence, artifacts: event.artifacts };
+    }
+    return next;
   });
 }
 
