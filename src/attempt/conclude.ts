@@ -232,7 +232,7 @@ function wasThrottled(run: ConcludeParts, input: AttemptInput): boolean {
 async function candidateDir(run: ConcludeParts, input: AttemptInput): Promise<string | undefined> {
   if (run.place.runsHere) return run.isolation.workDir(input.stage, input.worker);
   if (run.isolation.remote === undefined) return undefined;
-  const checkout = await checkoutRemoteCandidate(run, input.taskId);
+  const checkout = await checkoutRemoteCandidate(run, input.taskId, input.attempt);
   if (checkout.why) run.progress.emit({ type: 'candidate.ungated', task: input.taskId, why: checkout.why }, `  ${input.taskId}'s gates did not run: ${checkout.why}`);
   return checkout.path;
 }

@@ -33,7 +33,7 @@ export async function pushIntegration(run: IsolationParts): Promise<string | und
 // The best of N on team workers: a completed candidate's pushed branch, fetched and checked out in a
 // worktree of its own on the writer's machine, where its gates run as a local candidate's run in its
 // worker's; undefined (and why) when the branch could not be fetched.
-export async function checkoutRemoteCandidate(run: IsolationParts, taskId: string): Promise<{ path?: string; why?: string }> {
+export async function checkoutRemoteCandidate(run: IsolationParts, taskId: string, attempt: number): Promise<{ path?: string; why?: string }> {
   const iso = run.isolation;
   const branch = taskBranch(iso.branch, taskId);
   return iso.serial(async () => {
@@ -44,7 +44,7 @@ export async function checkoutRemoteCandidate(run: IsolationParts, taskId: strin
     // On a detached HEAD: the branch is fetched again when the selector's pick is merged, which git
     // refuses for a branch checked out in a worktree.
     await detach(path);
-    if (how !== 'adopted') append(run, { event: 'worktree_ready', task_id: taskId, attempt: 1, branch, path, worker: taskId, how });
+    if (how !== 'adopted') append(run, { event: 'worktree_ready', task_id: taskId, attempt, branch, path, worker: taskId, how });
     return { path: join(path, iso.record!.prefix ?? '') };
   });
 }

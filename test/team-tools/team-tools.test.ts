@@ -80,6 +80,9 @@ describe('team mcp with two workers', () => {
     expect(statusJson!.team.toLead.map((q) => q.text)).toEqual(['which database should the schema use?']);
     expect(waitText).toMatch(/team:\n\s+question from worker-\d \(task a\)/);
     expect(waitText).toMatch(/needs attention:\n(.|\n)*question from worker-\d \(task a\): which database/);
+    // The question was open when that wait began: it waited out its timeout, not returning for it.
+    expect(waitText).toMatch(/is still running after 1s of waiting/);
+    expect(waitText).not.toContain('a worker asked the lead');
     expect(stdoutOfSay).toMatch(/^message for b left for run \S+: read at its next tool call/);
   });
 

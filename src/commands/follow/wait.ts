@@ -103,6 +103,10 @@ interface Look {
   undrivenSince?: number;
   /** The questions to the lead open where this wait starts (its --since, else its first look): a wait with a timeout returns when another is asked. */
   asked?: Set<string>;
+  /** The view at --since (null without it), folded once a wait. */
+  before?: RunView | null;
+  /** The log's length when the questions were last looked at. */
+  questionsAt?: number;
 }
 
 // One look at the run: its exit code when the wait ends, else undefined.
@@ -112,16 +116,16 @@ async function lookOnce(source: WaitSource, json: boolean, timeoutS: number | un
   if (ended && (ended !== 'stopped' || !(await source.driven()))) return reportEnded(source, view, ended, json);
   // A worker's question to the lead needs the person now, not at the timeout: a wait that follows the
   // run for an agent (with --timeout) returns as at its timeout, with the question under needs attention.
-  if (timeoutS !== undefined) {
-    look.asked ??= new Set(openQuestions(since === undefined ? view : await source.viewAt(Math.min(since, view.eventCount))).map((q) => q.key));
+  // Looked at again only when the log grew (a poll is every 250 ms).
+  if (timeoutS !== undefined && view.eventCount !== look.questionsAt) {
+    look.questionsAt = view.eventCount;
+    look.before ??= since === undefined ? null : await source.viewAt(Math.min(since, view.eventCount));
+    look.asked ??= new Set(openQuestions(look.before ?? view).map((q) => q.key));
     const asked = openQuestions(view).filter((q) => !look.asked!.has(q.key));
     if (asked.length > 0) {
-      const before = since === undefined ? undefined : await source.viewAt(Math.min(since, view.eventCount));
-      const waitedS = Math.round((Date.now() - look.started) / 1000);
-      const lines = withCheckoutChanges(summarizeProgress(view, source.runDir, timeoutS, { before, round, waitedS }), view);
       const why = `a worker asked the lead (${asked.length === 1 ? 'one question' : `${asked.length} questions`}): the person's answer goes on with \`team say\`, under needs attention`;
-      write(json, { type: 'wait.question', run: source.runId, status: view.status, stage: view.stage, questions: asked.map((q) => ({ from: q.from, task: q.task, text: q.text })), summary: lines }, [lines[0]!, `  ${why}`, ...lines.slice(1)].join('\n'));
-      return EXIT.waitTimeout;
+      const questions = asked.map((q) => ({ from: q.from, task: q.task, text: q.text }));
+      return reportProgress(source, view, json, timeoutS, { before: look.before ?? undefined, round, waitedS: Math.round((Date.now() - look.started) / 1000) }, { type: 'wait.question', questions }, why);
     }
   }
   if (Date.now() - look.lastLiveness >= LIVENESS_MS) {
@@ -143,11 +147,18 @@ async function lookOnce(source: WaitSource, json: boolean, timeoutS: number | un
     const endedNow = endedAs(now.status);
     if (endedNow && (endedNow !== 'stopped' || !(await source.driven()))) return reportEnded(source, now, endedNow, json);
     const before = since === undefined ? undefined : await source.viewAt(Math.min(since, now.eventCount));
-    const lines = withCheckoutChanges(summarizeProgress(now, source.runDir, timeoutS, { before, round }), now);
-    write(json, { type: 'wait.timeout', run: source.runId, status: view.status, stage: view.stage, summary: lines }, lines.join('\n'));
-    return EXIT.waitTimeout;
+    return reportProgress(source, now, json, timeoutS, { before, round }, { type: 'wait.timeout' });
   }
   return undefined;
+}
+
+// Where the run stands, as a wait that returns before the run's end prints it (exit 5): at its
+// timeout, or at a question to the lead (`why` then follows the first line).
+function reportProgress(source: WaitSource, view: RunView, json: boolean, timeoutS: number, marks: { before?: RunView; round: number; waitedS?: number }, data: { type: string } & Record<string, unknown>, why?: string): number {
+  const lines = withCheckoutChanges(summarizeProgress(view, source.runDir, timeoutS, marks), view);
+  const text = why === undefined ? lines : [lines[0]!, `  ${why}`, ...lines.slice(1)];
+  write(json, { ...data, run: source.runId, status: view.status, stage: view.stage, summary: lines }, text.join('\n'));
+  return EXIT.waitTimeout;
 }
 
 // The run on its store, folded again when its log holds another number of events. The wait's mark
