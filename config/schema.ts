@@ -1,6 +1,7 @@
 // The zod schema of `.team/config.json` (SPEC section 5); each default says why.
 import { z } from 'zod';
-import { ADAPTER_NAMES, PERMISSION_LEVELS, STAGES } from '../workers/types.js';
+import { PERMISSION_LEVELS, STAGES } from '../workers/types.js';
+import { ADAPTER_NAMES } from '../workers/adapters/index.js';
 import { COST_MODES, MAX_BEST_OF } from '../src/log/schema.js';
 import { modelsSchema, routingSchema } from './routing.js';
 
@@ -8,7 +9,8 @@ const positiveInt = z.number().int().positive();
 
 // One named agent backend (`agents.<name>`); also what an attempt job carries to its worker.
 export const agentSchema = z.strictObject({
-  adapter: z.enum(ADAPTER_NAMES),
+  // One of the catalogue's names; held as the string an AgentConfig's adapter is (a name this schema took).
+  adapter: z.enum(ADAPTER_NAMES) as z.ZodType<string>,
   command: z.string().min(1).optional(),
   args: z.array(z.string()).optional(),
   env: z.record(z.string(), z.string()).optional(),

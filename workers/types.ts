@@ -8,12 +8,10 @@ export type Stage = (typeof STAGES)[number];
 export const PERMISSION_LEVELS = ['read', 'edit', 'run'] as const;
 export type PermissionLevel = (typeof PERMISSION_LEVELS)[number];
 
-export const ADAPTER_NAMES = ['claude', 'codex', 'gemini', 'opencode', 'aider', 'command', 'acp', 'sim'] as const;
-export type AdapterName = (typeof ADAPTER_NAMES)[number];
-
 // A named agent backend from config (`agents.<name>`).
 export interface AgentConfig {
-  adapter: AdapterName;
+  /** One of the catalogue's adapters (workers/adapters/index.ts), as the config's schema checks. */
+  adapter: string;
   /** Executable to run; defaults to the adapter's CLI name (e.g. `claude`). For `command`: argv[0]. */
   command?: string;
   /** Extra arguments appended to the adapter's own; for `command`, the whole argv after `command`. */
@@ -150,6 +148,31 @@ export interface CliRetry {
   delayMs?: number;
 }
 
+// One of teamline's slash commands (/team, /ralph, /cancel, /team-status) as `team init` writes it
+// for a CLI: its name, its one-line description, its argument hint, and its text, with `args` where
+// the CLI puts the command's arguments and `team` how it runs teamline.
+export interface SlashCommand {
+  name: string;
+  description: string;
+  argumentHint: string;
+  body(args: string, team: string): string;
+}
+
+// What `team init` hands a CLI's record to write its files from: how the files name teamline (the
+// word `team`, or the absolute path given to --bin), the slash commands, and the whole text of the
+// skill, for a CLI that reads skills instead of custom commands.
+export interface InitTexts {
+  team: string;
+  commands: readonly SlashCommand[];
+  skill: string;
+}
+
+// A file `team init` writes: its absolute path and its text.
+export interface CommandFile {
+  path: string;
+  text: string;
+}
+
 // What the rest of teamline knows of an agent CLI besides how to drive it: its catalogue record,
 // kept in its adapter's file, from which every list of CLIs derives (routing, the config's built-in
 // agent names, the cost modes' tiers, `team doctor`).
@@ -162,6 +185,21 @@ export interface CliFacts {
   teamTools?: boolean;
   /** The cost modes' models: cheapest, middle, strongest (`models` in the config adds or replaces them). */
   tiers?: readonly [string, string, string];
+  /** It caps an attempt's spend itself (claude --max-budget-usd): teamline's watch does not. */
+  capsSpend?: boolean;
+  /** What `team init --<name>` sets up: where and in which format the CLI reads custom commands. */
+  init?: {
+    /** What it sets up, in the words of `team init`'s help ("set up Claude Code"). */
+    setUp: string;
+    /** Where it comes in `team init`'s lists (its flags, its files, its messages), lowest first. */
+    rank: number;
+    /** The files under `root`: the project, or the home folder with --global. */
+    files(texts: InitTexts, root: string, global: boolean): CommandFile[];
+    /** The steps the CLI needs once beyond the files (trusting a folder, a user policy), a line each. */
+    notes?(root: string, global: boolean, team: string): string[];
+    /** It runs commands in a login shell (codex: `bash -lc`), whose PATH is not the caller's. */
+    loginShell?: boolean;
+  };
   /** The offline signs that the CLI can reach its model, for `team doctor`. */
   login?: {
     /** API-key variables. */
@@ -182,7 +220,8 @@ export interface CliFacts {
 }
 
 export interface AgentAdapter {
-  name: AdapterName;
+  /** Its name in the catalogue (workers/adapters/index.ts) and in a config's `adapter`. */
+  name: string;
   /** The CLI's catalogue record (none: not usable by its name, in no list). */
   facts?: CliFacts;
   build(input: AdapterInput): AgentCommand;

@@ -5,8 +5,6 @@ import { statSync } from 'node:fs';
 import type { AgentAdapter, AgentConfig, SpendSoFar } from '../../workers/types.js';
 import { readBoundedOutput } from './output.js';
 
-// CLIs that cap an attempt's spend themselves (claude --max-budget-usd).
-const CAPPED_BY_CLI = new Set(['claude']);
 // How often the output is read again once it reported spend: a read parses up to 4 MB of it.
 const SPEND_EVERY_MS = 3_000;
 
@@ -42,7 +40,7 @@ export class SpendReader {
     const changed = text !== this.last ? spend : undefined;
     this.last = text;
     const cap = this.agent.maxBudgetUsd;
-    if (cap === undefined || CAPPED_BY_CLI.has(this.adapter.name) || (spend.costUsd ?? 0) <= cap) return { ...(changed && { changed }) };
+    if (cap === undefined || this.adapter.facts?.capsSpend === true || (spend.costUsd ?? 0) <= cap) return { ...(changed && { changed }) };
     return { ...(changed && { changed }), over: `attempt cap: spent $${spend.costUsd!.toFixed(4)}, over agents.${this.agentName}.maxBudgetUsd ($${cap}); stopped` };
   }
 }

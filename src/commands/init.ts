@@ -43,7 +43,7 @@ export async function initCommand(argv: string[]): Promise<number> {
   let clis: Cli[] = CLIS.filter((cli) => args.values[cli] === true);
   if (clis.length === 0) {
     clis = CLIS.filter((cli) => isOnPath(cli, process.env));
-    if (clis.length === 0) throw new UsageError(`${cmd}: none of ${CLIS.join(', ')} is on PATH; name the CLIs to set up: --claude, --opencode, --gemini, --codex`);
+    if (clis.length === 0) throw new UsageError(`${cmd}: none of ${CLIS.join(', ')} is on PATH; name the CLIs to set up: ${CLIS.map((cli) => `--${cli}`).join(', ')}`);
   }
   // An absolute path needs no PATH.
   if (bin === undefined) for (const warning of await pathWarnings(clis, process.env)) process.stderr.write(`${warning}\n`);

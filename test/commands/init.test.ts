@@ -48,7 +48,8 @@ describe('team init', () => {
     await init(project.dir, ['--claude', '--opencode', '--gemini', '--codex']);
     const before = ALL.map((p) => readFileSync(join(project.dir, p), 'utf8'));
     const again = await init(project.dir, ['--claude', '--opencode', '--gemini', '--codex']);
-    expect(again.stdout.split('\n').filter(Boolean)).toEqual([...ALL.map((p) => `unchanged ${p}`), codexNote(project.dir), geminiNote()]);
+    // The notes come in the order of the CLIs, as their files do.
+    expect(again.stdout.split('\n').filter(Boolean)).toEqual([...ALL.map((p) => `unchanged ${p}`), geminiNote(), codexNote(project.dir)]);
     expect(ALL.map((p) => readFileSync(join(project.dir, p), 'utf8'))).toEqual(before);
   });
 

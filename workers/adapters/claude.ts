@@ -11,6 +11,7 @@ import { classifyFailure, makeFailure, type FailureRule } from './failures.js';
 import { parseJsonLines } from './output-end.js';
 import { peekJsonString, readJsonObjects, toCount, toObject, toText, type JsonObject } from './json-objects.js';
 import { TEAM_SERVER_NAME, TEAM_TOOL_NAMES } from './team-tools.js';
+import { yaml } from './command-files.js';
 
 // Print mode cannot ask: `dontAsk` denies whatever is not allowed (read tools always are);
 // acceptEdits lets it edit the project; `run` also allows Bash, any command, unattended.
@@ -202,6 +203,17 @@ export const claude: AgentAdapter = {
     teamTools: true,
     pathRank: 1,
     tiers: ['haiku', 'sonnet', 'opus'],
+    capsSpend: true,
+    init: {
+      setUp: 'Claude Code',
+      rank: 1,
+      // .claude/commands/<name>.md; `allowed-tools` lets the command run `team` only.
+      files: ({ team, commands }, root) =>
+        commands.map((c) => ({
+          path: join(root, '.claude', 'commands', `${c.name}.md`),
+          text: `---\ndescription: ${yaml(c.description)}\nargument-hint: ${yaml(c.argumentHint)}\nallowed-tools: Bash(${team}:*)\n---\n\n${c.body('$ARGUMENTS', team)}`,
+        })),
+    },
     login: {
       env: ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_OAUTH_TOKEN', 'CLAUDE_CODE_USE_BEDROCK', 'CLAUDE_CODE_USE_VERTEX'],
       files: (env, home) => [join(env.CLAUDE_CONFIG_DIR ?? join(home, '.claude'), '.credentials.json')],

@@ -142,6 +142,19 @@ function describeCodexError(event: JsonObject | undefined): string {
   return message ?? String(event.type);
 }
 
+// Codex's execpolicy rule (Starlark) for `team init --codex`: commands whose first word is `team` run
+// outside the sandbox.
+function codexInitRule(team: string): string {
+  return `# Written by \`team init --codex\`: lets Codex run teamline's \`team\` outside its sandbox, where a
+# detached orchestrator can write .team/ and .git and outlive the command. Rules in a project's
+# .codex/rules/ apply only when the project is trusted in Codex.
+prefix_rule(
+    pattern = [${JSON.stringify(team)}],
+    decision = "allow",
+)
+`;
+}
+
 // The codex adapter: an exec command line in, the JSONL thread events out.
 export const codex: AgentAdapter = {
   facts: {
@@ -149,6 +162,23 @@ export const codex: AgentAdapter = {
     teamTools: true,
     pathRank: 3,
     tiers: ['gpt-5-codex-mini', 'gpt-5-codex', 'gpt-5'],
+    init: {
+      setUp: 'Codex (the skill $team)',
+      rank: 4,
+      // Codex (0.117 and later) has no custom prompts: a skill, invoked as $team, that takes no
+      // arguments; and the rule that runs `team` outside the sandbox (.codex/rules/ of a trusted
+      // project, or ~/.codex/rules/).
+      files: ({ team, skill }, root) => [
+        { path: join(root, '.agents', 'skills', 'team', 'SKILL.md'), text: skill },
+        { path: join(root, '.codex', 'rules', 'team.rules'), text: codexInitRule(team) },
+      ],
+      notes: (root, global) =>
+        global
+          ? []
+          : [`codex: the rule in .codex/rules/team.rules (\`team\` runs outside the sandbox) applies only when this project is trusted in Codex: say yes when codex asks at its first start here, or add \`[projects.${JSON.stringify(root)}] trust_level = "trusted"\` to ~/.codex/config.toml`],
+      // It runs commands with `bash -lc`, and /etc/profile resets PATH.
+      loginShell: true,
+    },
     login: { env: ['OPENAI_API_KEY', 'CODEX_API_KEY'], files: (env, home) => [join(env.CODEX_HOME ?? join(home, '.codex'), 'auth.json')], how: 'run `codex login`, or set OPENAI_API_KEY' },
     // Its sandbox (bubblewrap) makes /tmp/codex-daemon-<uid> when it is missing: read-only in the
     // fence, so codex could not build it on a machine where no codex had run unfenced yet.

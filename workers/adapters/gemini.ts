@@ -138,6 +138,21 @@ function describeGeminiError(error: JsonObject | undefined): string {
   return type === undefined ? message : `${type}: ${message}`;
 }
 
+// How gemini is told a folder is trusted: it asks at its first start there, headless it reads a variable.
+const GEMINI_TRUST = 'gemini asks at its first start in a folder; headless, GEMINI_CLI_TRUST_WORKSPACE=true trusts it';
+
+// Gemini's user policy for `team init --gemini --global`: shell commands that start with `team` run
+// without asking (headless gemini, which cannot ask, offers no shell tool for a command no policy allows).
+function geminiInitPolicy(team: string): string {
+  return `# Written by \`team init --gemini --global\`: lets gemini run teamline's \`team\` commands.
+[[rule]]
+toolName = "run_shell_command"
+commandPrefix = ${JSON.stringify(team)}
+decision = "allow"
+priority = 100
+`;
+}
+
 // The gemini adapter: a headless command line in, the JSON result object out.
 export const gemini: AgentAdapter = {
   facts: {
@@ -145,6 +160,25 @@ export const gemini: AgentAdapter = {
     teamTools: true,
     pathRank: 4,
     tiers: ['gemini-2.5-flash-lite', 'gemini-2.5-flash', 'gemini-2.5-pro'],
+    init: {
+      setUp: 'Gemini CLI',
+      rank: 3,
+      // .gemini/commands/<name>.toml with `description` and `prompt`, {{args}} the arguments; the
+      // policy that lets it run `team` goes to the user's folder only (gemini 0.61 ignores a
+      // project's .gemini/policies/).
+      files: ({ team, commands }, root, global) => [
+        ...commands.map((c) => ({
+          path: join(root, '.gemini', 'commands', `${c.name}.toml`),
+          text: `description = ${JSON.stringify(c.description)}\nprompt = '''\n${c.body('{{args}}', team)}'''\n`,
+        })),
+        ...(global ? [{ path: join(root, '.gemini', 'policies', 'team.toml'), text: geminiInitPolicy(team) }] : []),
+      ],
+      notes: (_root, global, team) => [
+        global
+          ? `gemini: the policy ~/.gemini/policies/team.toml lets gemini run \`team\`; headless gemini also needs the project folder trusted (${GEMINI_TRUST})`
+          : `gemini: headless gemini offers its shell tool only in a trusted folder and for a command a user policy allows: trust this folder (${GEMINI_TRUST}) and run \`team init --gemini --global${team === 'team' ? '' : ` --bin ${team}`}\` once for the policy ~/.gemini/policies/team.toml (gemini ignores a project's .gemini/policies/)`,
+      ],
+    },
     login: { env: ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_GENAI_USE_VERTEXAI'], files: (_env, home) => [join(home, '.gemini', 'oauth_creds.json')], how: 'run `gemini` and sign in, or set GEMINI_API_KEY' },
     // The user's .gemini: the attempt's own gemini home (in the attempt folder) links its entries there (chats, logs, history).
     state: (env, home) => ({ dirs: [join(env[GEMINI_HOME_VAR] || home, '.gemini')] }),

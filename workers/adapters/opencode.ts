@@ -10,6 +10,7 @@ import { classifyFailure, describeToolCall, refusedPermission, type FailureRule 
 import { parseJsonLines, stripAnsi } from './output-end.js';
 import { peekJsonString, readJsonObjects, toCount, toObject, toText, type JsonObject } from './json-objects.js';
 import { TEAM_CALL_TIMEOUT_MS, TEAM_SERVER_NAME } from './team-tools.js';
+import { yaml } from './command-files.js';
 import { rateLimitOfStatus, readRetryAfterHeader } from './rate-limit.js';
 
 // `opencode run` rejects permission requests unless told `--auto`; `permissionMode: "auto"`
@@ -172,6 +173,16 @@ export const opencode: AgentAdapter = {
     byName: true,
     teamTools: true,
     pathRank: 2,
+    init: {
+      setUp: 'OpenCode',
+      rank: 2,
+      // .opencode/commands/<name>.md in a project, ~/.config/opencode/commands/ for the user.
+      files: ({ team, commands }, root, global) =>
+        commands.map((c) => ({
+          path: join(root, ...(global ? ['.config', 'opencode'] : ['.opencode']), 'commands', `${c.name}.md`),
+          text: `---\ndescription: ${yaml(c.description)}\n---\n\n${c.body('$ARGUMENTS', team)}`,
+        })),
+    },
     login: {
       env: ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'GEMINI_API_KEY', 'OPENROUTER_API_KEY'],
       files: (env, home) => [join(env.XDG_DATA_HOME ?? join(home, '.local', 'share'), 'opencode', 'auth.json')],

@@ -5,7 +5,7 @@ import type { AgentEntry, TeamConfig } from '../../../config/schema.js';
 import { UsageError } from '../../sys/errors.js';
 import { agentsByName, getAdapter, pathPreference } from '../../../workers/adapters/index.js';
 import { sim } from '../../../workers/sim/adapter.js';
-import type { AgentAdapter, AgentConfig, AdapterName } from '../../../workers/types.js';
+import type { AgentAdapter, AgentConfig } from '../../../workers/types.js';
 import { didYouMean } from '../../../config/did-you-mean.js';
 
 // The roles the pipeline itself uses; planners may name others, which run on the default agent.
@@ -17,7 +17,7 @@ export const ROUTED_ROLES = ['explore', 'critic', 'debugger', 'security-reviewer
 const PATH_PREFERENCE = pathPreference();
 
 // Agents usable by their own name: each is its adapter.
-const BUILTIN: Record<string, AdapterName> = Object.fromEntries(agentsByName({ sim }).map((name) => [name, name]));
+const BUILTIN: Record<string, string> = Object.fromEntries(agentsByName({ sim }).map((name) => [name, name]));
 
 export interface Routing {
   agentType: string;

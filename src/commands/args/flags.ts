@@ -1,6 +1,7 @@
 // Every command's flags, declared once: its parser reads them (parseFlags) and its help lists them
 // (help.ts), so that the two cannot differ. The flags of the `team state` commands are in state-flags.ts.
 import type { FlagSpec } from './args.js';
+import { initClis } from '../../../workers/adapters/index.js';
 
 type Flags = Record<string, FlagSpec>;
 
@@ -11,6 +12,16 @@ export const PROJECT_FLAGS = {
   cwd: { ...PROJECT_DIR, help: 'the project folder, or a run\'s folder in it (which names that run too)' },
   config: { type: 'string', value: 'FILE', help: 'the config file', default: '.team/config.json in the project when there is one, else the built-in defaults' },
 } satisfies Flags;
+
+// `team init`'s flag for each CLI it sets up (--claude, --codex, …), from the catalogue's records.
+function initCliFlags(): Flags {
+  const [first, ...rest] = initClis();
+  const flag = (setUp: string, default_: string): FlagSpec => ({ type: 'boolean', help: `set up ${setUp}`, default: default_ });
+  return Object.fromEntries([
+    [first!.name, flag(first!.facts!.init!.setUp, 'every CLI found on the PATH, when none is named')],
+    ...rest.map((a) => [a.name, flag(a.facts!.init!.setUp, `as --${first!.name}`)]),
+  ]);
+}
 
 const run = (what: string): FlagSpec => ({ type: 'string', value: 'ID', help: `the run ${what}`, default: 'the latest run of the project' });
 const json = (help: string): FlagSpec => ({ type: 'boolean', help });
@@ -73,10 +84,7 @@ export const FLAGS = {
   restore: { ...PROJECT_FLAGS, run: run('whose saved checkout to restore'), json: PROGRESS_JSON },
   clean: { ...PROJECT_FLAGS, run: { type: 'string', value: 'ID', help: 'clean only this run (refused unless it ended)', default: 'every ended run' }, json: PROGRESS_JSON },
   init: {
-    claude: { type: 'boolean', help: 'set up Claude Code', default: 'every CLI found on the PATH, when none is named' },
-    opencode: { type: 'boolean', help: 'set up OpenCode', default: 'as --claude' },
-    gemini: { type: 'boolean', help: 'set up Gemini CLI', default: 'as --claude' },
-    codex: { type: 'boolean', help: 'set up Codex (the skill $team)', default: 'as --claude' },
+    ...initCliFlags(),
     global: { type: 'boolean', help: 'write to your user-level folders instead of the project' },
     bin: { type: 'string', value: 'PATH', help: 'the absolute path of team to write into the files, for CLIs whose PATH does not find it', default: 'the word team, found on the PATH' },
     print: { type: 'boolean', help: 'show what would be written, write nothing' },

@@ -1,11 +1,12 @@
 // How each agent CLI will find `team`: the caller's PATH (claude, opencode and gemini start from it),
-// a login shell's for Codex (it runs commands with `bash -lc`, and /etc/profile resets PATH), or the
+// a login shell's for a CLI whose record says so (codex runs commands with `bash -lc`), or the
 // absolute path given to `team init --bin`, written into every file in place of the word `team`.
 import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { execa } from 'execa';
 import { UsageError } from '../../sys/errors.js';
 import { isExecutable, isOnPath } from '../../attempt/prepare/agents.js';
+import { initFacts } from '../../../workers/adapters/index.js';
 import type { Cli } from './files.js';
 
 // How a user puts `team` on the PATH; said wherever `team` does not resolve.
@@ -31,13 +32,17 @@ export async function pathWarnings(clis: Cli[], env: NodeJS.ProcessEnv): Promise
   const bin = onPath ? '"$(command -v team)"' : (selfPath() ?? 'PATH');
   const fix = `install it with ${INSTALL_TEAM}, or write its absolute path into the files with \`team init${clis.length === 1 ? ` --${clis[0]}` : ''} --bin ${bin}\``;
   const warnings: string[] = [];
-  const plain = clis.filter((cli) => cli !== 'codex');
-  if (plain.length && !onPath) warnings.push(`team init: \`team\` is not on PATH, so ${plain.length > 1 ? `${plain.slice(0, -1).join(', ')} and ${plain.at(-1)}` : plain[0]} cannot run it: ${fix}`);
-  if (clis.includes('codex') && (await loginShellFinds('team', env)) === undefined) {
-    warnings.push(`team init: \`team\` is not on a login shell's PATH (\`bash -lc 'command -v team'\` finds nothing), where codex runs its commands: ${fix}`);
+  const login = clis.filter((cli) => initFacts(cli).loginShell === true);
+  const plain = clis.filter((cli) => !login.includes(cli));
+  if (plain.length && !onPath) warnings.push(`team init: \`team\` is not on PATH, so ${andList(plain)} cannot run it: ${fix}`);
+  if (login.length && (await loginShellFinds('team', env)) === undefined) {
+    warnings.push(`team init: \`team\` is not on a login shell's PATH (\`bash -lc 'command -v team'\` finds nothing), where ${andList(login)} ${login.length > 1 ? 'run their' : 'runs its'} commands: ${fix}`);
   }
   return warnings;
 }
+
+// "a", "a and b", "a, b and c".
+const andList = (names: string[]) => (names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0]!);
 
 // The path a login shell finds for `name`, or undefined (bash missing counts as not found).
 export async function loginShellFinds(name: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
