@@ -8,6 +8,7 @@ import { benchCancel } from './cancel.js';
 import { benchFanout } from './fanout.js';
 import { benchFence } from './fence.js';
 import { formatComparison, MARKDOWN_HEADER, markdownComparison, type Comparison } from './parts/compare.js';
+import { benchOuterTurns } from './outer-turns.js';
 import { benchOwnership } from './ownership.js';
 import { benchPipeline } from './pipeline.js';
 import { benchPrompts } from './prompts.js';
@@ -30,6 +31,7 @@ const BENCHMARKS: Array<{ name: string; key: string; run: () => Comparison[] | P
   { name: 'team tool call round trip (file store)', key: 'tools', run: benchToolCall },
   { name: 'the fence per attempt (bubblewrap)', key: 'fence', run: benchFence },
   { name: 'prompts a provider can cache (two workers\' exec prompts)', key: 'prompts', run: benchPrompts },
+  { name: 'the outer agent\'s turns (/team in an agent, a run followed with team wait)', key: 'outer', run: benchOuterTurns },
   { name: 'file ownership (8 tasks in 4 pairs on one file each, 4 workers)', key: 'ownership', run: benchOwnership },
   { name: 'the best of N (4 tasks, each as 2 candidates at once)', key: 'bestof', run: benchBestOf },
   { name: 'live telemetry (a receiver that takes, refuses or hangs)', key: 'telemetry', run: benchTelemetry },

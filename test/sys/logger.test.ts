@@ -44,7 +44,9 @@ describe('sys/logger', () => {
     const saved = process.env.TMPDIR;
     process.env.TMPDIR = disk;
     const project = makeCancelProject({ scenario: 'cancel-one-hang.json', graceMs: 500 });
-    process.env.TMPDIR = saved;
+    // Unset when it was (assigning undefined would set the word "undefined").
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
     const run = project.start('1:executor', 'a run on a disk that fills up');
     const runId = await project.waitForWorkers(['t1']);
     // Fill the disk to its last byte (dd ends with ENOSPC), then ask the run to stop: it must write to stop.
