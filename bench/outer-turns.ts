@@ -29,8 +29,8 @@ export async function benchOuterTurns(): Promise<Comparison[]> {
   const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env, stdio: 'ignore' });
   mkdirSync(join(dir, '.team'), { recursive: true });
   writeFileSync(join(dir, 'README.md'), '# outer turns\n');
-  // Four tasks of 8 s each on two workers: about 16 s of exec, the other stages a few seconds each.
-  writeFileSync(join(dir, 'scenario.json'), JSON.stringify({ plan: { count: 4 }, defaults: { sleepMs: 1500 }, stages: { 'team-exec': { sleepMs: 8000, heartbeatMs: 1000 } } }));
+  // Four tasks of 14 s each on two workers: about 28 s of exec, the other stages a few seconds each.
+  writeFileSync(join(dir, 'scenario.json'), JSON.stringify({ plan: { count: 4 }, defaults: { sleepMs: 1500 }, stages: { 'team-exec': { sleepMs: 14000, heartbeatMs: 1000 } } }));
   writeFileSync(join(dir, '.team/config.json'), JSON.stringify({ agents: { sim: { adapter: 'sim', scenario: 'scenario.json' } } }));
   git('init', '--quiet', '--initial-branch', 'main');
   git('add', '.');
