@@ -9,6 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { resolveRun } from '../src/log/write.js';
+import { judgeResult, type ResultKind } from '../src/domain/result.js';
 import type { Comparison } from './parts/compare.js';
 import { makeScratchDir } from './parts/scratch.js';
 
@@ -35,7 +36,7 @@ export async function benchPrompts(): Promise<Comparison[]> {
   while (shared < one!.length && one![shared] === two![shared]) shared += 1;
   const own = one!.length - one!.indexOf('## Your task:');
   const teamlines = one!.length - own;
-  return [{ name: 'prompt prefix', detail: `two workers' exec prompts of one run (${exec[0]}, ${exec[1]}): teamline's text of one vs the prefix they share; the task's own section ${own} chars`, ms: teamlines, baselineMs: shared, target: TARGET, unit: 'chars' }, ...(await loopRows(env))];
+  return [resultSyntax(dir), { name: 'prompt prefix', detail: `two workers' exec prompts of one run (${exec[0]}, ${exec[1]}): teamline's text of one vs the prefix they share; the task's own section ${own} chars`, ms: teamlines, baselineMs: shared, target: TARGET, unit: 'chars' }, ...(await loopRows(env))];
 }
 
 // What teamline adds to each stage's prompt (issue 40): its own text — the preamble, the protocol,
@@ -86,4 +87,34 @@ async function loopRows(env: NodeJS.ProcessEnv): Promise<Comparison[]> {
   const stages: Array<[string, string]> = [['team-plan', 'plan'], ['team-prd', 'prd'], ['team-exec', 't1'], ['team-verify', verifies.at(-1)!], ['team-fix', third]];
   const rows = stages.filter(([, id]) => ids.includes(id)).map(([stage, id]): Comparison => ({ name: `own text ${stage.slice(5)}`, detail: `teamline's own text in ${id}'s prompt (all but the run's task and the task's own section), against a budget of ${OWN_TEXT_BUDGET} chars`, ms: own(id), baselineMs: OWN_TEXT_BUDGET, target: 1, unit: 'chars' }));
   return [growth, ...rows];
+}
+
+// The result protocol's fixed cost in an agent's output (issue 40): the keys and syntax of the result
+// each stage's agent writes, beyond its own words: the least each stage's result holds once judged
+// (every field the protocol names, its words empty, one defect, task or criterion where the stage
+// needs one), as teamline reads it back. Against a budget of 400 chars (about 100 tokens): the
+// summary, evidence and next are words an agent writes at its end anyway.
+const RESULT_SYNTAX_BUDGET = 400;
+const LEAST_RESULTS: Record<ResultKind, object> = {
+  'team-plan': { tasks: [{ id: 't1', title: '', description: '', blockedBy: [], acceptance: [''] }] },
+  'team-prd': { acceptance: { t1: [''] } },
+  'team-exec': {},
+  'team-fix': {},
+  'team-verify': { verdict: 'fail', defects: [{ id: 'd1', description: '', task: 't1' }] },
+  'ralph-review': { verdict: 'reject', reasons: [''] },
+  explore: { findings: { files: [''], commands: [''], conventions: [''] } },
+  'plan-architect': { notes: [''], risks: [''] },
+  critic: { objections: [''], acceptance: { t1: [''] } },
+  select: { pick: 'c1', reasons: [''] },
+};
+
+function resultSyntax(projectDir: string): Comparison {
+  const sizes = Object.entries(LEAST_RESULTS).map(([kind, fields]) => {
+    const judged = judgeResult(kind as ResultKind, { text: JSON.stringify({ status: 'completed', summary: '', ...fields }) }, '', projectDir);
+    if (!judged.ok) throw new Error(`the least ${kind} result was refused: ${judged.reason}`);
+    return [kind, JSON.stringify(judged.result).length] as const;
+  });
+  const [kind, most] = sizes.reduce((a, b) => (b[1] > a[1] ? b : a));
+  const exec = sizes.find(([k]) => k === 'team-exec')![1];
+  return { name: 'result syntax', detail: `the keys and syntax of a stage's result, its words empty: the largest (${kind}) against a budget of 400 chars; an exec result's ${exec}`, ms: most, baselineMs: RESULT_SYNTAX_BUDGET, target: 1, unit: 'chars' };
 }
