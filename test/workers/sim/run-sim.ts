@@ -27,7 +27,7 @@ export interface SimAttempt {
   worker?: string;
 }
 
-export interface SimProject {
+export interface SimFolder {
   dir: string;
   ledger: string;
   scenario: string | undefined;
@@ -37,8 +37,8 @@ export interface SimProject {
   remove(): void;
 }
 
-// A fresh project folder with a prompt file, and the scenario (an object, a fixture name or none) written into it.
-export function makeProject(scenario?: object | string): SimProject {
+// The sim agent's own folder (not a team project: test/helpers/sim-project.ts makes those): a prompt file, and the scenario (an object, a fixture name or none) written into it.
+export function makeSimFolder(scenario?: object | string): SimFolder {
   const dir = mkdtempSync(join(tmpdir(), 'teamline-sim-'));
   mkdirSync(join(dir, 'attempts'), { recursive: true });
   writeFileSync(join(dir, 'prompt.md'), 'Add input validation to the API\nmore lines\n');
@@ -62,18 +62,18 @@ export function makeProject(scenario?: object | string): SimProject {
 }
 
 // Inside a describe: a project maker whose projects are removed after each test.
-export function useProjects(): (scenario?: object | string) => SimProject {
-  const made: SimProject[] = [];
+export function useSimFolders(): (scenario?: object | string) => SimFolder {
+  const made: SimFolder[] = [];
   afterEach(() => made.splice(0).forEach((project) => project.remove()));
   return (scenario) => {
-    const project = makeProject(scenario);
+    const project = makeSimFolder(scenario);
     made.push(project);
     return project;
   };
 }
 
 // The agent protocol's environment for one attempt in the project.
-export function makeSimEnv(project: SimProject, attempt: SimAttempt): Record<string, string> {
+export function makeSimEnv(project: SimFolder, attempt: SimAttempt): Record<string, string> {
   const env: Record<string, string> = {
     TEAM_RUN_ID: attempt.run ?? 'run-1',
     TEAM_TASK_ID: attempt.task,
@@ -90,7 +90,7 @@ export function makeSimEnv(project: SimProject, attempt: SimAttempt): Record<str
 }
 
 // Runs the real sim for one attempt and resolves with its result (never rejects on a non-zero exit).
-export function runSim(project: SimProject, attempt: SimAttempt, options: Options = {}) {
+export function runSim(project: SimFolder, attempt: SimAttempt, options: Options = {}) {
   return execa(process.execPath, [SIM_AGENT], {
     cwd: project.dir,
     reject: false,

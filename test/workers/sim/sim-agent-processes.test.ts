@@ -3,18 +3,18 @@ import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { listGroupMembers } from '../../../src/sys/proc.js';
-import { ensureSimBuilt, makeProject, runSim, type SimProject } from './run-sim.js';
+import { ensureSimBuilt, makeSimFolder, runSim, type SimFolder } from './run-sim.js';
 
-const projects: SimProject[] = [];
+const projects: SimFolder[] = [];
 const groups: number[] = [];
-function project(scenario?: object | string): SimProject {
-  const made = makeProject(scenario);
+function project(scenario?: object | string): SimFolder {
+  const made = makeSimFolder(scenario);
   projects.push(made);
   return made;
 }
 
 // Starts the sim in its own process group (remembered, so a failing test still cleans it up).
-function startDetached(made: SimProject, task = 't1') {
+function startDetached(made: SimFolder, task = 't1') {
   const subprocess = runSim(made, { stage: 'team-exec', task }, { detached: true });
   if (subprocess.pid !== undefined) groups.push(subprocess.pid);
   return subprocess;

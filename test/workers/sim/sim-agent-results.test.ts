@@ -1,11 +1,11 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureSimBuilt, runSim, useProjects } from './run-sim.js';
+import { ensureSimBuilt, runSim, useSimFolders } from './run-sim.js';
 
 describe('sim-agent results', () => {
   beforeAll(ensureSimBuilt);
-  const project = useProjects();
+  const project = useSimFolders();
 
   it('plans the demo diamond of four tasks with a PRD when no scenario is given', async () => {
     const demo = project();

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureSimBuilt, runSim, useProjects } from './run-sim.js';
+import { ensureSimBuilt, runSim, useSimFolders } from './run-sim.js';
 
 describe('sim-agent verdicts', () => {
   beforeAll(ensureSimBuilt);
-  const project = useProjects();
+  const project = useSimFolders();
 
   it('fails the first M verify passes of each iteration with the scenario defects', async () => {
     const demo = project();
