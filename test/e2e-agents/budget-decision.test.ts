@@ -5,7 +5,8 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commitAsRepo, GIT_ENV } from '../helpers/git-project.js';
-import { eventsOf, makeAgentProject, removeAgentProjects, waitForEvent } from '../helpers/agent-project.js';
+import { eventsOf, makeAgentProject, removeAgentProjects } from '../helpers/agent-project.js';
+import { waitForEvent } from '../helpers/wait-event.js';
 import { ROOT } from '../helpers/team.js';
 
 afterEach(async () => {
@@ -48,7 +49,7 @@ describe('a run stopped for its budget', () => {
     project.writeConfig({ team: { shutdownTimeoutMs: 500, budget: { usd: 0.3, onExceed: 'finish' } }, agents: { oc: { adapter: 'opencode', command: join(ROOT, 'test/fixtures/agents/costly-opencode.js') } } });
     commitAsRepo(project.dir);
     const run = project.start(['2:executor', 'a planner that spends and goes on', '--agent', 'oc']);
-    await waitForEvent(project, 'budget_exceeded', () => true, 30_000);
+    await waitForEvent(project, 'budget_exceeded', () => true, { timeoutMs: 30_000 });
     const id = project.runId();
     const low = await project.team(['resume', '--budget-usd', '0.4']);
     expect(low.exitCode).toBe(2);
@@ -56,7 +57,7 @@ describe('a run stopped for its budget', () => {
     const raised = await project.team(['resume', '--budget-usd', '5']);
     expect(raised.exitCode, raised.stderr).toBe(0);
     expect(raised.stdout).toContain(`asked run ${id}, which an orchestrator drives now, to raise its budget to $5.00`);
-    const event = await waitForEvent(project, 'budget_raised', () => true, 10_000);
+    const event = await waitForEvent(project, 'budget_raised', () => true, { timeoutMs: 10_000 });
     expect(event).toMatchObject({ usd: 5, key: expect.stringMatching(/^budget-/) });
     const status = await project.team(['status']);
     expect(status.stdout).toContain('budget: $0.50 of $5.00 (10%)\n');

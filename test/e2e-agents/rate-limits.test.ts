@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commitAsRepo, GIT_ENV } from '../helpers/git-project.js';
-import { eventsOf, makeAgentProject, removeAgentProjects, waitForEvent, type AgentProject } from '../helpers/agent-project.js';
+import { eventsOf, makeAgentProject, removeAgentProjects, type AgentProject } from '../helpers/agent-project.js';
+import { waitForEvent } from '../helpers/wait-event.js';
 import { startRateServer, type RateServer } from '../../bench/parts/rate-server.js';
 import { ROOT } from '../helpers/team.js';
 
@@ -70,7 +71,7 @@ describe('rate limits', () => {
     const server = await rateServer(1, 1_500, 3);
     const project = makeProject(server, 2, 0.01);
     const run = project.start(['2:executor', 'two tasks, one lane', '--agent', 'rl']);
-    const throttledEvent = await waitForEvent(project, 'attempt_throttled', () => true, 30_000);
+    const throttledEvent = await waitForEvent(project, 'attempt_throttled', () => true, { timeoutMs: 30_000 });
     process.kill(run.pid, 'SIGKILL');
     await run.result;
     // The log alone says the agent is held back: its lanes halved, its next try ahead.

@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TaskView } from '../../src/log/fold/fold.js';
-import { eventsOf, makeAgentProject, removeAgentProjects, scenarioPath, waitForEvent, type AgentProject } from '../helpers/agent-project.js';
+import { eventsOf, makeAgentProject, removeAgentProjects, scenarioPath, type AgentProject } from '../helpers/agent-project.js';
+import { waitForEvent } from '../helpers/wait-event.js';
 import { findLeftovers, makeSocketDir, removeSocketDirs, tmuxOf } from '../helpers/tmux-leftovers.js';
 
 // A tmux run on a loaded machine: panes, wrappers and node agents all start slowly.

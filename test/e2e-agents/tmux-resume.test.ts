@@ -3,7 +3,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventsOf, makeAgentProject, removeAgentProjects, scenarioPath, waitForEvent, type AgentProject } from '../helpers/agent-project.js';
+import { eventsOf, makeAgentProject, removeAgentProjects, scenarioPath, type AgentProject } from '../helpers/agent-project.js';
+import { waitForEvent } from '../helpers/wait-event.js';
 import { findLeftovers, makeSocketDir, removeSocketDirs } from '../helpers/tmux-leftovers.js';
 
 const RUN_TIMEOUT_MS = 180_000;

@@ -100,25 +100,6 @@ export function eventsOf<N extends EventName>(files: RunFiles, name: N): Array<E
   return files.events.filter((e) => e.event === name) as unknown as Array<EventOf<N> & { file: string }>;
 }
 
-// Polls a run folder until an event matches; throws after `timeoutMs`.
-export async function waitForEvent<N extends EventName>(
-  project: AgentProject,
-  name: N,
-  match: (event: EventOf<N>) => boolean,
-  timeoutMs = 60_000,
-): Promise<EventOf<N> & { file: string }> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const ids = project.runIds();
-    if (ids.length > 0 && existsSync(join(project.dir, '.team/runs/current'))) {
-      const found = eventsOf(project.readRun(), name).find(match);
-      if (found) return found;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`no ${name} event matched within ${timeoutMs} ms`);
-}
-
 // Ends `team` processes a failed test left running (SIGTERM: the CLI's own cancel path), then
 // removes every project folder.
 export async function removeAgentProjects(): Promise<void> {

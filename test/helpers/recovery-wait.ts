@@ -16,13 +16,9 @@ export async function waitFor<T>(what: string, check: () => T | undefined | fals
   }
 }
 
-// The first event of the latest run whose file name matches, parsed; fails when `orchestrator` ends first.
-export async function waitForEvent(project: RecoveryProject, pattern: RegExp, orchestrator?: Orchestrator, timeoutMs = 60_000): Promise<Record<string, unknown> & { file: string }> {
-  return waitFor(`an event file matching ${pattern}`, () => {
-    if (orchestrator?.exited) throw new Error(`the orchestrator (pid ${orchestrator.pid}) ended before an event matching ${pattern}`);
-    const name = project.eventNames().find((n) => !n.startsWith('.') && pattern.test(n));
-    return name ? { ...(JSON.parse(readFileSync(join(project.eventsDir(), name), 'utf8')) as Record<string, unknown>), file: name } : undefined;
-  }, timeoutMs);
+// For waitForEvent's stopIf: the orchestrator that should write the event ended first.
+export function ended(orchestrator: Orchestrator): () => string | undefined {
+  return () => (orchestrator.exited ? `the orchestrator (pid ${orchestrator.pid}) ended` : undefined);
 }
 
 // Kills the orchestrator we started with SIGKILL and waits until it is gone.

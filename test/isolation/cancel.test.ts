@@ -1,14 +1,13 @@
 // `team cancel` with worktrees: every branch holding work not merged is kept and listed, and
 // `team clean` afterwards deletes only the branches whose commits are all merged.
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { existsSync } from 'node:fs';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeProjects } from '../helpers/project.js';
 import { eventsOf, type RunRead } from '../helpers/sim-project.js';
 import { GIT_ENV, makeGitProject, worktreesFolder, type GitProject } from '../helpers/git-project.js';
 import { CLI, type TeamResult } from '../helpers/team.js';
+import { waitForEvent } from '../helpers/wait-event.js';
 
 afterAll(removeProjects);
 
@@ -20,16 +19,6 @@ const SCENARIO = {
   ],
 };
 
-// Waits (polling the log, no time limit of its own: the test's timeout bounds it) for an event file.
-async function waitForEvent(project: GitProject, pattern: RegExp): Promise<void> {
-  const runs = join(project.dir, '.team', 'runs');
-  for (;;) {
-    const current = existsSync(join(runs, 'current')) ? readdirSync(runs).find((n) => n !== 'current') : undefined;
-    if (current && readdirSync(join(runs, current, 'events')).some((name) => pattern.test(name))) return;
-    await sleep(100);
-  }
-}
-
 describe('worktree isolation: cancel', () => {
   let project: GitProject;
   let result: TeamResult;
@@ -39,7 +28,7 @@ describe('worktree isolation: cancel', () => {
   beforeAll(async () => {
     project = makeGitProject(SCENARIO);
     const orchestrator = execa('node', [CLI, '2:executor', 'one finishes, one hangs', '--agent', 'sim'], { cwd: project.dir, env: { ...GIT_ENV, TEAM_SIM_LEDGER: project.ledgerFile }, reject: false, stdin: 'ignore' });
-    await waitForEvent(project, /-attempt_spawned-t2-a2-/);
+    await waitForEvent(project, 'attempt_spawned', (e) => e.task_id === 't2' && e.attempt === 2);
     const cancel = await project.run('cancel');
     expect(cancel.exitCode, cancel.stderr).toBe(0);
     const ended = await orchestrator;

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TeamResult } from '../helpers/team.js';
 import { removeProjects } from '../helpers/project.js';
 import { killRecordedGroups, liveMembersOfGroups } from '../helpers/live-groups.js';
-import { eventsNamed, makeRalphProject, type LogEvent, type Orchestrator, type RalphProject } from './ralph-project.js';
+import { eventsNamed, makeRalphProject, whileRunning, type LogEvent, type Orchestrator, type RalphProject } from './ralph-project.js';
+import { waitForEvent } from '../helpers/wait-event.js';
 
 // The reason in test/fixtures/scenarios/ralph-cancel-in-iteration-2.json; every review rejects.
 const REASON = 'Error messages do not say which field is wrong.';
@@ -21,7 +22,7 @@ describe('team ralph', () => {
       project = makeRalphProject('ralph-cancel-in-iteration-2');
       orchestrator = project.startRalph('1:executor', 'add input validation', '--max-iterations', String(CAP), '--max-fix-loops', '1');
       // The scenario's fix tasks of iteration 2 hang, ignore SIGTERM and keep a child process.
-      await project.waitForEvent((e) => e.event === 'attempt_spawned' && /^i2\.fix-/.test(e.task_id!), 'a spawned fix attempt of iteration 2', orchestrator);
+      await waitForEvent(project, 'attempt_spawned', (e) => /^i2\.fix-/.test(e.task_id), whileRunning(orchestrator));
       cancel = await project.team('cancel');
       run = await orchestrator.done;
       events = project.events();

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TeamResult } from '../helpers/team.js';
 import { removeProjects, type StatusJson } from '../helpers/project.js';
 import { killRecordedGroups } from '../helpers/live-groups.js';
-import { duplicates, eventsNamed, makeRalphProject, type LogEvent, type Orchestrator, type RalphProject } from './ralph-project.js';
+import { duplicates, eventsNamed, makeRalphProject, whileRunning, type LogEvent, type Orchestrator, type RalphProject } from './ralph-project.js';
+import { waitForEvent } from '../helpers/wait-event.js';
 
 // The reason in test/fixtures/scenarios/ralph-crash-in-iteration-2.json: review 1 rejects, review 2 approves.
 const REASON = 'Error messages do not say which field is wrong.';
@@ -21,9 +22,9 @@ describe('team ralph', () => {
     beforeAll(async () => {
       project = makeRalphProject('ralph-crash-in-iteration-2');
       orchestrator = project.startRalph('1:executor', 'add input validation', '--max-iterations', String(CAP), '--max-fix-loops', '0');
-      await project.waitForEvent((e) => e.event === 'iteration_started' && e.iteration === 2, 'iteration_started 2', orchestrator);
+      await waitForEvent(project, 'iteration_started', (e) => e.iteration === 2, whileRunning(orchestrator));
       // i2.t1 sleeps 3 s in the scenario: the kill lands while it runs.
-      await project.waitForEvent((e) => e.event === 'attempt_spawned' && e.task_id === 'i2.t1', 'a spawned attempt of i2.t1', orchestrator);
+      await waitForEvent(project, 'attempt_spawned', (e) => e.task_id === 'i2.t1', whileRunning(orchestrator));
       process.kill(orchestrator.pid, 'SIGKILL');
       killed = await orchestrator.done;
       atCrash = { events: project.events(), status: await project.team('status'), json: await project.statusJson() };

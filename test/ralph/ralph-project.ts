@@ -1,14 +1,12 @@
 // A project wired to the sim agent for `team ralph` runs, and readers of what a run left on disk.
 import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { execa } from 'execa';
 import { makeProject, type TestProject } from '../helpers/project.js';
 import { CLI, ROOT, type TeamResult } from '../helpers/team.js';
 
 // Short runs: no fsync (a killed process loses nothing the kernel holds) and a one-second grace on stop.
 const SHORT_RUN = { fsync: false, shutdownTimeoutMs: 1000 };
-const POLL_MS = 50;
 
 // One event file of a run, as written; fields beyond `event` depend on its name.
 export interface LogEvent {
@@ -42,6 +40,12 @@ export interface Orchestrator {
   done: Promise<TeamResult>;
 }
 
+// Waits for an event of a ralph run (test/helpers/wait-event.ts), failing at once when its orchestrator ended first.
+export const RALPH_WAIT_MS = 120_000;
+export function whileRunning(orchestrator: Orchestrator): { timeoutMs: number; stopIf: () => string | undefined } {
+  return { timeoutMs: RALPH_WAIT_MS, stopIf: () => (orchestrator.exited() ? `the orchestrator (pid ${orchestrator.pid}) ended` : undefined) };
+}
+
 export interface RalphProject extends TestProject {
   /** `team ralph <args> --agent sim`, to its end. */
   ralph(...args: string[]): Promise<TeamResult>;
@@ -49,8 +53,6 @@ export interface RalphProject extends TestProject {
   startRalph(...args: string[]): Orchestrator;
   runId(): string;
   events(): LogEvent[];
-  /** Polls the events folder until `match` holds for one event; fails early when `orchestrator` ended. */
-  waitForEvent(match: (e: LogEvent) => boolean, what: string, orchestrator?: Orchestrator, timeoutMs?: number): Promise<LogEvent>;
   ledger(): LedgerLine[];
   /** The run's handoffs in order: file name and text. */
   handoffs(): Array<{ name: string; text: string }>;
@@ -70,16 +72,6 @@ export function makeRalphProject(scenario: string, config: { team?: Record<strin
     startRalph: (...args) => startInBackground(project.dir, ['ralph', ...args, '--agent', 'sim']),
     runId,
     events,
-    async waitForEvent(match, what, orchestrator, timeoutMs = 120_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const found = existsSync(join(project.dir, '.team/runs/current')) ? events().find(match) : undefined;
-        if (found) return found;
-        if (orchestrator?.exited()) throw new Error(`the orchestrator ended before ${what}: ${(await orchestrator.done).stderr.slice(-2000)}`);
-        if (Date.now() > deadline) throw new Error(`no ${what} within ${timeoutMs} ms`);
-        await sleep(POLL_MS);
-      }
-    },
     ledger() {
       const file = join(project.dir, '.team/sim-ledger.jsonl');
       if (!existsSync(file)) return [];

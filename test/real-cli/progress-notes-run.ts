@@ -11,7 +11,8 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { eventsOf, waitForEvent } from '../helpers/agent-project.js';
+import { eventsOf } from '../helpers/agent-project.js';
+import { waitForEvent } from '../helpers/wait-event.js';
 import type { RealCli } from './clis.js';
 import type { RealCliContext } from './suite.js';
 import { OK_KEY } from './model-server/server.js';
@@ -49,7 +50,7 @@ export function itKeepsNotedAttemptsAlive(ctx: RealCliContext): void {
     const started = run.start(['2:executor', `write two files ${NOTES_MARK}`, '--agent', cli]);
     try {
       await silent.reached;
-      await waitForEvent(run.project, 'attempt_stalled', (e) => e.task_id === SILENT_TASK, RUN_TIMEOUT_MS);
+      await waitForEvent(run.project, 'attempt_stalled', (e) => e.task_id === SILENT_TASK, { timeoutMs: RUN_TIMEOUT_MS });
     } finally {
       silent.release();
     }

@@ -3,7 +3,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { expect, it } from 'vitest';
-import { eventsOf, waitForEvent } from '../helpers/agent-project.js';
+import { eventsOf } from '../helpers/agent-project.js';
+import { waitForEvent } from '../helpers/wait-event.js';
 import type { RealCliContext } from './suite.js';
 import { taskContent, taskFile } from './model-server/scenario.js';
 import { OK_KEY } from './model-server/server.js';
@@ -72,7 +73,7 @@ export function itRunsWithTeamTools(ctx: RealCliContext): void {
     await beforeReserve!.reached;
     const said = await run.project.team(['say', '--to', 't1', SAID]);
     expect(said.exitCode, said.stderr).toBe(0);
-    await waitForEvent(run.project, 'team_message', (e) => e.from === 'human' && e.to === 't1', EVENT_TIMEOUT_MS);
+    await waitForEvent(run.project, 'team_message', (e) => e.from === 'human' && e.to === 't1', { timeoutMs: EVENT_TIMEOUT_MS });
     beforeReserve!.release();
     // The answer to its next call (team_reserve), as the CLI passed it to the model, carried the message.
     expect((await beforeMessage!.reached).outputs[1]).toContain(SAID);
@@ -87,7 +88,7 @@ export function itRunsWithTeamTools(ctx: RealCliContext): void {
     // The resumed orchestrator answered it: the worker asks its model again.
     await beforeSecondMessage!.reached;
     const cancel = run.project.start(['cancel']);
-    await waitForEvent(run.project, 'team_shutdown_requested', (e) => e.task_id === 't1', EVENT_TIMEOUT_MS);
+    await waitForEvent(run.project, 'team_shutdown_requested', (e) => e.task_id === 't1', { timeoutMs: EVENT_TIMEOUT_MS });
     beforeSecondMessage!.release();
     expect((await cancel.result).exitCode).toBe(0);
     const result = await resumed.result;

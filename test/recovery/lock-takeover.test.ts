@@ -5,7 +5,8 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeRecoveryProject, removeRecoveryProjects, type Orchestrator, type RecoveryProject } from '../helpers/recovery-project.js';
-import { killOrchestrator, waitFor, waitForEvent } from '../helpers/recovery-wait.js';
+import { ended, killOrchestrator, waitFor } from '../helpers/recovery-wait.js';
+import { waitForEvent } from '../helpers/wait-event.js';
 import { ROOT } from '../helpers/team.js';
 
 const CONTENDERS = 6;
@@ -23,7 +24,7 @@ const markers = (project: RecoveryProject) => readdirSync(project.runDir()).filt
 async function killedRun(): Promise<RecoveryProject> {
   const project = makeRecoveryProject('hang-first');
   const orchestrator = project.spawn('1:executor', 'resumed by many at once', '--agent', 'sim');
-  await waitForEvent(project, /-attempt_spawned-t1-a1-/, orchestrator);
+  await waitForEvent(project, 'attempt_spawned', (e) => e.task_id === 't1' && e.attempt === 1, { stopIf: ended(orchestrator) });
   await killOrchestrator(orchestrator);
   return project;
 }

@@ -6,13 +6,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ledgerProblems, logProblems, replayOf } from '../helpers/recovery-checks.js';
 import { leftoverProcesses } from '../helpers/recovery-procs.js';
 import { makeRecoveryProject, removeRecoveryProjects, type RecoveryProject } from '../helpers/recovery-project.js';
-import { killOrchestrator, waitFor, waitForEvent } from '../helpers/recovery-wait.js';
+import { ended, killOrchestrator, waitFor } from '../helpers/recovery-wait.js';
+import { waitForEvent } from '../helpers/wait-event.js';
 
 // A run stopped by kill -9 while its slow task runs.
 async function killedRun(): Promise<RecoveryProject> {
   const project = makeRecoveryProject('slow-exec');
   const orchestrator = project.spawn('1:executor', 'lock a crashed run', '--agent', 'sim');
-  await waitForEvent(project, /-attempt_spawned-t1-a1-/, orchestrator);
+  await waitForEvent(project, 'attempt_spawned', (e) => e.task_id === 't1' && e.attempt === 1, { stopIf: ended(orchestrator) });
   await killOrchestrator(orchestrator);
   return project;
 }

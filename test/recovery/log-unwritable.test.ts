@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MACHINE_SNAPSHOT_FILE } from '../../src/session/machine-snapshot.js';
 import { leftoverProcesses } from '../helpers/recovery-procs.js';
 import { makeRecoveryProject, removeRecoveryProjects, type RecoveryProject } from '../helpers/recovery-project.js';
-import { waitForEvent } from '../helpers/recovery-wait.js';
+import { ended } from '../helpers/recovery-wait.js';
+import { waitForEvent } from '../helpers/wait-event.js';
 import { expectCleanCompletion, finishes } from './reconcile-run.js';
 
 // Puts a plain file where the events folder was; returns the function that brings the folder back.
@@ -29,7 +30,7 @@ describe('runtime/event-log (a log that cannot be written)', () => {
   it('ends the orchestrator with exit 1 and the reason, and the run completes on resume once the log is back', { timeout: 240_000 }, async () => {
     const project = makeRecoveryProject('slow-exec');
     const orchestrator = project.spawn('1:executor', 'a run whose log breaks', '--agent', 'sim');
-    await waitForEvent(project, /-attempt_spawned-t1-a1-/, orchestrator);
+    await waitForEvent(project, 'attempt_spawned', (e) => e.task_id === 't1' && e.attempt === 1, { stopIf: ended(orchestrator) });
     const repair = breakLog(project);
     const run = await orchestrator.result;
 
@@ -55,7 +56,7 @@ describe('runtime/event-log (a log that cannot be written)', () => {
   it('stops the run with the reason when the watchdog cannot record a stalled attempt', { timeout: 240_000 }, async () => {
     const project = makeRecoveryProject('hang-first', { config: { watchdog: { statusCheckMs: 1_000, reassignMs: 60_000 } } });
     const orchestrator = project.spawn('1:executor', 'a run whose log breaks while an attempt hangs', '--agent', 'sim');
-    await waitForEvent(project, /-attempt_spawned-t1-a1-/, orchestrator);
+    await waitForEvent(project, 'attempt_spawned', (e) => e.task_id === 't1' && e.attempt === 1, { stopIf: ended(orchestrator) });
     const repair = breakLog(project);
     const run = await orchestrator.result;
 

@@ -5,7 +5,8 @@ import { expect } from 'vitest';
 import { ledgerProblems, logProblems, replayOf } from '../helpers/recovery-checks.js';
 import { leftoverProcesses } from '../helpers/recovery-procs.js';
 import type { RecoveryProject } from '../helpers/recovery-project.js';
-import { killOrchestrator, waitForEvent } from '../helpers/recovery-wait.js';
+import { ended, killOrchestrator } from '../helpers/recovery-wait.js';
+import { waitForEvent } from '../helpers/wait-event.js';
 
 export type Handle = { pid: number; pidStart: number; pgid: number };
 
@@ -18,7 +19,7 @@ export const ONE_TASK_RUN = ['plan', 't1', 'verify-1'];
 // Starts a run and kills its orchestrator right after `task` a1's worker is recorded; returns the worker's handle.
 export async function killWhileRunning(project: RecoveryProject, task: string, tmux = false): Promise<Handle> {
   const orchestrator = project.spawn('1:executor', 'reconcile after a crash', '--agent', 'sim', ...(tmux ? ['--tmux'] : []));
-  const spawned = await waitForEvent(project, new RegExp(`-attempt_spawned-${task}-a1-`), orchestrator);
+  const spawned = await waitForEvent(project, 'attempt_spawned', (e) => e.task_id === task && e.attempt === 1, { stopIf: ended(orchestrator) });
   await killOrchestrator(orchestrator);
   return spawned.handle as Handle;
 }

@@ -6,13 +6,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { logProblems, replayOf } from '../helpers/recovery-checks.js';
 import { leftoverProcesses } from '../helpers/recovery-procs.js';
 import { makeRecoveryProject, removeRecoveryProjects, type RecoveryProject } from '../helpers/recovery-project.js';
-import { killOrchestrator, killWorkerGroup, snapshotEvents, waitForEvent } from '../helpers/recovery-wait.js';
+import { ended, killOrchestrator, killWorkerGroup, snapshotEvents } from '../helpers/recovery-wait.js';
+import { waitForEvent } from '../helpers/wait-event.js';
 
 // A two-task run killed while t1 runs, its worker ended too: a log that stops mid-way.
 async function killedRun(): Promise<RecoveryProject> {
   const project = makeRecoveryProject('slow-then-fast');
   const orchestrator = project.spawn('2:executor', 'replay a crashed run', '--agent', 'sim');
-  const spawned = await waitForEvent(project, /-attempt_spawned-t1-a1-/, orchestrator);
+  const spawned = await waitForEvent(project, 'attempt_spawned', (e) => e.task_id === 't1' && e.attempt === 1, { stopIf: ended(orchestrator) });
   await killOrchestrator(orchestrator);
   await killWorkerGroup(project, (spawned.handle as { pgid: number }).pgid);
   return project;
@@ -75,7 +76,7 @@ describe('runtime/replay', () => {
   it('reproduces a cancelled run from its log', { timeout: 240_000 }, async () => {
     const project = makeRecoveryProject('slow-exec');
     const orchestrator = project.spawn('1:executor', 'replay a cancelled run', '--agent', 'sim');
-    await waitForEvent(project, /-attempt_spawned-t1-a1-/, orchestrator);
+    await waitForEvent(project, 'attempt_spawned', (e) => e.task_id === 't1' && e.attempt === 1, { stopIf: ended(orchestrator) });
 
     const cancel = await project.team('cancel', '--force');
     const result = await orchestrator.result;

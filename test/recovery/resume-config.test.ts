@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { commitAsRepo } from '../helpers/git-project.js';
 import { leftoverProcesses } from '../helpers/recovery-procs.js';
 import { makeRecoveryProject, removeRecoveryProjects, type RecoveryProject } from '../helpers/recovery-project.js';
-import { isAlive, killOrchestrator, waitForEvent } from '../helpers/recovery-wait.js';
+import { ended, isAlive, killOrchestrator } from '../helpers/recovery-wait.js';
+import { waitForEvent } from '../helpers/wait-event.js';
 import { expectCleanCompletion, finishes, type Handle } from './reconcile-run.js';
 
 // A git project with two workers (worktrees) whose agents (`paid`, and those named) are only in .team/paid.json.
@@ -30,7 +31,7 @@ function makePaidProject(t1SleepMs: number, scenarioName = 'two-slow', more: str
 // Starts the run with --config and kills its orchestrator once `task` a1's worker is recorded.
 async function killDuringExec(project: RecoveryProject, task = 't1'): Promise<Handle> {
   const orchestrator = project.spawn('2:executor', 'resume with the config it started with', '--agent', 'paid', '--config', '.team/paid.json');
-  const spawned = await waitForEvent(project, new RegExp(`-attempt_spawned-${task}-a1-`), orchestrator);
+  const spawned = await waitForEvent(project, 'attempt_spawned', (e) => e.task_id === task && e.attempt === 1, { stopIf: ended(orchestrator) });
   await killOrchestrator(orchestrator);
   return spawned.handle as Handle;
 }

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { commitAsRepo, GIT_ENV } from '../helpers/git-project.js';
 import { makeRecoveryProject, removeRecoveryProjects } from '../helpers/recovery-project.js';
-import { killOrchestrator, waitFor, waitForEvent } from '../helpers/recovery-wait.js';
+import { ended, killOrchestrator, waitFor } from '../helpers/recovery-wait.js';
+import { waitForEvent } from '../helpers/wait-event.js';
 
 afterAll(removeRecoveryProjects);
 
@@ -16,7 +17,7 @@ describe('team say on a scaled run', () => {
     Object.assign(project.env, { TEAM_SIM_LEDGER: join(project.dir, '.team', 'sim-ledger.jsonl') });
     commitAsRepo(project.dir);
     const run = project.spawn('2:executor', 'write four parts', '--agent', 'sim');
-    await waitForEvent(project, /-attempt_spawned-t1-a1-/, run);
+    await waitForEvent(project, 'attempt_spawned', (e) => e.task_id === 't1' && e.attempt === 1, { stopIf: ended(run) });
     const id = project.runId();
 
     const toPlan = await project.team('say', '--to', 'plan', 'too late for the plan');
@@ -29,7 +30,7 @@ describe('team say on a scaled run', () => {
     await waitFor('both messages recorded', () => project.events().filter((e) => e.event === 'team_message').length === 2);
 
     expect((await project.team('scale', '1')).exitCode).toBe(0);
-    await waitForEvent(project, /-workers_changed-/, run);
+    await waitForEvent(project, 'workers_changed', undefined, { stopIf: ended(run) });
     expect((await project.team('scale', '3')).exitCode).toBe(0);
     const grown = await waitFor('the second change of workers', () => project.events().filter((e) => e.event === 'workers_changed')[1]);
     expect(grown.roster).toEqual(['worker-1', 'worker-3', 'worker-4']);
@@ -67,7 +68,7 @@ describe('team scale feedback', () => {
     const id = project.runId();
     const down = await project.team('scale', '1');
     expect(down.stdout).toBe(`asked run ${id} to run with 1 worker: its orchestrator records it now (\`team status\` shows the workers)`);
-    const changed = await waitForEvent(project, /-workers_changed-/, run);
+    const changed = await waitForEvent(project, 'workers_changed', undefined, { stopIf: ended(run) });
     // Nothing drives the run from here: its attempts stay running in the log, on the workers drained.
     await killOrchestrator(run);
     const kept = changed.roster as string[];

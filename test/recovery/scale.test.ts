@@ -6,7 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { commitAsRepo, GIT_ENV } from '../helpers/git-project.js';
 import { ledgerProblems, logProblems, replayOf } from '../helpers/recovery-checks.js';
 import { makeRecoveryProject, removeRecoveryProjects, type RecoveryProject } from '../helpers/recovery-project.js';
-import { killOrchestrator, waitFor, waitForEvent } from '../helpers/recovery-wait.js';
+import { ended, killOrchestrator, waitFor } from '../helpers/recovery-wait.js';
+import { waitForEvent } from '../helpers/wait-event.js';
 
 afterAll(removeRecoveryProjects);
 
@@ -21,12 +22,12 @@ describe('team scale', () => {
     Object.assign(project.env, { TEAM_SIM_LEDGER: join(project.dir, '.team', 'sim-ledger.jsonl') });
     commitAsRepo(project.dir);
     const first = project.spawn('2:executor', 'write twelve parts', '--agent', 'sim');
-    await waitForEvent(project, /-attempt_spawned-t1-a1-/, first);
+    await waitForEvent(project, 'attempt_spawned', (e) => e.task_id === 't1' && e.attempt === 1, { stopIf: ended(first) });
 
     const up = await project.team('scale', '3');
     expect(up.exitCode, up.stderr).toBe(0);
     expect(up.stdout).toContain('to run with 3 workers');
-    const grown = await waitForEvent(project, /-workers_changed-/, first);
+    const grown = await waitForEvent(project, 'workers_changed', undefined, { stopIf: ended(first) });
     expect(grown).toMatchObject({ workers: 3, roster: ['worker-1', 'worker-2', 'worker-3'], added: ['worker-3'], drained: [] });
     const scaled = project.events().find((e) => e.event === 'team_scaled')!;
     expect(scaled).toMatchObject({ workers: 3, by: 'team scale' });

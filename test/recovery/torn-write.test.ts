@@ -7,7 +7,8 @@ import { handoffProblems, ledgerProblems, logProblems, replayOf } from '../helpe
 import { leftoverProcesses } from '../helpers/recovery-procs.js';
 import { makeRecoveryProject, removeRecoveryProjects } from '../helpers/recovery-project.js';
 import { taskEvent } from '../helpers/events.js';
-import { killOrchestrator, waitForEvent } from '../helpers/recovery-wait.js';
+import { ended, killOrchestrator } from '../helpers/recovery-wait.js';
+import { waitForEvent } from '../helpers/wait-event.js';
 
 const STAMP = '20261130T000000000000Z';
 
@@ -17,7 +18,7 @@ describe('checkpoint/read (torn writes after kill -9)', () => {
   it('reports stray temporary event and handoff files as ignored, does not take them as facts, and resume completes the run', { timeout: 240_000 }, async () => {
     const project = makeRecoveryProject('slow-exec');
     const orchestrator = project.spawn('1:executor', 'survive torn writes', '--agent', 'sim');
-    await waitForEvent(project, /-attempt_spawned-t1-a1-/, orchestrator);
+    await waitForEvent(project, 'attempt_spawned', (e) => e.task_id === 't1' && e.attempt === 1, { stopIf: ended(orchestrator) });
     await killOrchestrator(orchestrator);
     // A whole terminal event that never got its final name, and one cut off mid-way.
     const whole = taskEvent(project.runId(), { task_id: 't1', attempt: 1, status: 'completed', evidence: 'never renamed' });

@@ -3,7 +3,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeRecoveryProject, removeRecoveryProjects } from '../helpers/recovery-project.js';
-import { waitFor, waitForEvent } from '../helpers/recovery-wait.js';
+import { ended, waitFor } from '../helpers/recovery-wait.js';
+import { waitForEvent } from '../helpers/wait-event.js';
 import { expectCleanCompletion, finishes, ledgerOf } from './reconcile-run.js';
 
 // Short, yet long enough that the quick stages of a loaded machine never look silent.
@@ -35,7 +36,7 @@ describe('runtime/watch (the watchdog)', () => {
     const watchdog = { statusCheckMs: 4_000, reassignMs: 8_000 };
     const project = makeRecoveryProject('quick', { config: { watchdog } });
     const orchestrator = project.spawn('1:executor', 'a quick task', '--agent', 'sim');
-    await waitForEvent(project, /-attempt_spawned-t1-a1-/, orchestrator);
+    await waitForEvent(project, 'attempt_spawned', (e) => e.task_id === 't1' && e.attempt === 1, { stopIf: ended(orchestrator) });
     process.kill(orchestrator.pid, 'SIGSTOP');
     try {
       await waitFor('t1 a1 to do its work', () => ledgerOf(project, 't1').length > 0);

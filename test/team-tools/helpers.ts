@@ -1,7 +1,6 @@
 // Helpers of the team tools' tests: a run started in the background, and looks at its log.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { execa, type ResultPromise } from 'execa';
 import { readRunFiles } from '../../src/log/read.js';
 import { resolveRun } from '../../src/log/write.js';
@@ -20,17 +19,6 @@ export function eventsNow(project: GitProject): Array<TeamEvent & { file: string
     return readRunFiles(resolveRun(project.dir, undefined)).events;
   } catch {
     return [];
-  }
-}
-
-// Waits until an event satisfies `test` (at most `ms`), and returns it.
-export async function waitForEvent(project: GitProject, what: string, test: (e: TeamEvent) => boolean, ms = 30_000): Promise<TeamEvent> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const found = eventsNow(project).find(test);
-    if (found) return found;
-    if (Date.now() > until) throw new Error(`no event ${what} within ${ms}ms; the log: ${eventsNow(project).map((e) => e.event).join(', ')}`);
-    await sleep(50);
   }
 }
 

@@ -11,7 +11,8 @@ import { lockPid } from '../helpers/detached.js';
 import { removeProjects } from '../helpers/project.js';
 import { makeGitProject } from '../helpers/git-project.js';
 import { eventsOf } from '../helpers/sim-project.js';
-import { eventsNow, startTeam, waitForEvent } from './helpers.js';
+import { eventsNow, startTeam } from './helpers.js';
+import { waitForEvent } from '../helpers/wait-event.js';
 
 afterAll(removeProjects);
 
@@ -30,10 +31,11 @@ describe('team tools across a crash of the orchestrator', () => {
     });
     const run = startTeam(project, '2:executor', 'survive a crash', '--agent', 'sim');
     // A message taken by the first orchestrator, whose request file a crash could leave behind.
-    await waitForEvent(project, 'a running', (e) => e.event === 'team_progress' && e.task_id === 'a');
+    await waitForEvent(project, 'team_progress', (e) => e.task_id === 'a');
     expect((await project.team('say', '--to', 'b', 'hello before the crash')).exitCode).toBe(0);
-    const said = await waitForEvent(project, 'the first message', (e) => e.event === 'team_message' && e.from === 'human');
-    await waitForEvent(project, 'more notes', () => eventsOf(eventsNow(project), 'team_progress').length >= 5);
+    const said = await waitForEvent(project, 'team_message', (e) => e.from === 'human');
+    let notes = 0;
+    await waitForEvent(project, 'team_progress', () => (notes += 1) >= 5);
     const paths = resolveRun(project.dir, undefined);
     process.kill(lockPid(project, paths.runId)!, 'SIGKILL');
     await run;

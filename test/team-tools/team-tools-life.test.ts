@@ -7,7 +7,8 @@ import { waitFor } from '../helpers/cancel-run.js';
 import { removeProjects } from '../helpers/project.js';
 import { makeGitProject } from '../helpers/git-project.js';
 import { eventsOf } from '../helpers/sim-project.js';
-import { answersOf, attemptFile, attemptPath, eventsNow, startTeam, waitForEvent } from './helpers.js';
+import { answersOf, attemptFile, attemptPath, eventsNow, startTeam } from './helpers.js';
+import { waitForEvent } from '../helpers/wait-event.js';
 
 afterAll(removeProjects);
 
@@ -63,8 +64,8 @@ describe('cancel with the team tools', () => {
       { team: { shutdownTimeoutMs: 5_000 } },
     );
     const run = startTeam(project, '2:executor', 'cancel me', '--agent', 'sim');
-    await waitForEvent(project, 'a note from a', (e) => e.event === 'team_progress' && e.task_id === 'a');
-    await waitForEvent(project, 'b started', (e) => e.event === 'attempt_spawned' && e.task_id === 'b');
+    await waitForEvent(project, 'team_progress', (e) => e.task_id === 'a');
+    await waitForEvent(project, 'attempt_spawned', (e) => e.task_id === 'b');
     await waitFor(() => existsSync(attemptPath(project, 'b', 1, 'calls')), 20_000, 'b\'s tool server up');
     const cancelled = await project.team('cancel');
     expect(cancelled.exitCode, cancelled.stderr).toBe(0);

@@ -7,7 +7,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { removeProjects } from '../helpers/project.js';
 import { makeGitProject } from '../helpers/git-project.js';
 import { eventsOf } from '../helpers/sim-project.js';
-import { answersOf, attemptFile, eventsNow, startTeam, waitForEvent } from './helpers.js';
+import { answersOf, attemptFile, eventsNow, startTeam } from './helpers.js';
+import { waitForEvent } from '../helpers/wait-event.js';
 
 afterAll(removeProjects);
 
@@ -56,8 +57,8 @@ describe('team mcp with two workers', () => {
 
   it('runs the team: the lead sees the question, `team say` reaches both running workers, the run completes', async () => {
     const run = startTeam(project, '2:executor', 'build the api', '--agent', 'sim');
-    await waitForEvent(project, 'a question to the lead', (e) => e.event === 'team_message' && e.to === 'lead' && e.question === true);
-    await waitForEvent(project, 'a reservation by a', (e) => e.event === 'team_reserved' && e.task_id === 'a');
+    await waitForEvent(project, 'team_message', (e) => e.to === 'lead' && e.question === true);
+    await waitForEvent(project, 'team_reserved', (e) => e.task_id === 'a');
     statusText = (await project.team('status')).stdout;
     statusJson = JSON.parse((await project.team('status', '--json')).stdout);
     const waited = await project.team('wait', '--timeout', '1');
@@ -65,7 +66,7 @@ describe('team mcp with two workers', () => {
     const said = await project.team('say', '--to', 'b', 'go ahead, a holds src/shared.ts');
     stdoutOfSay = said.stdout;
     expect(said.exitCode, said.stderr).toBe(0);
-    await waitForEvent(project, 'the reservation by b', (e) => e.event === 'team_reserved' && e.task_id === 'b');
+    await waitForEvent(project, 'team_reserved', (e) => e.task_id === 'b');
     expect((await project.team('say', '--to', 'a', 'use sqlite')).exitCode).toBe(0);
     const result = await run;
     exit = result.exitCode;
@@ -151,7 +152,7 @@ describe('team wait at a question to the lead', () => {
 
   it('returns, still running, as soon as a worker asks the lead; the next wait, after the answer, follows the run to its end', async () => {
     const run = startTeam(project, '2:executor', 'build the api', '--agent', 'sim');
-    await waitForEvent(project, 'the run started', (e) => e.event === 'run_started');
+    await waitForEvent(project, 'run_started');
     // From the log's first event: the question comes after it, whenever this wait starts.
     const asked = await project.team('wait', '--since', '1', '--timeout', '600');
     expect(asked.exitCode, asked.stderr).toBe(5);
@@ -172,7 +173,7 @@ describe('team wait at a question to the lead', () => {
   it('says so in --json, with the question', async () => {
     const again = makeGitProject(SCENARIO, { team: { monitorIntervalMs: 200 } });
     const run = startTeam(again, '2:executor', 'build the api', '--agent', 'sim');
-    await waitForEvent(again, 'the run started', (e) => e.event === 'run_started');
+    await waitForEvent(again, 'run_started');
     const asked = await again.team('wait', '--since', '1', '--timeout', '600', '--json');
     expect(asked.exitCode, asked.stderr).toBe(5);
     const doc = JSON.parse(asked.stdout) as { type: string; status: string; questions: Array<{ task: string; text: string }> };

@@ -9,7 +9,8 @@ import { artifactPath, openBrowser } from '../../helpers/browser.js';
 import type { GitProject } from '../../helpers/git-project.js';
 import { makeProject, removeProjects } from '../../helpers/project.js';
 import { eventsOf } from '../../helpers/sim-project.js';
-import { DEMO_TASK, makeDemoProject, makeRestartProject, runDemo, startTeam, STUB_ENV, team, waitForEvent } from './story-runs.js';
+import { DEMO_TASK, makeDemoProject, makeRestartProject, runDemo, startTeam, STUB_ENV, team } from './story-runs.js';
+import { waitForEvent } from '../../helpers/wait-event.js';
 
 afterAll(removeProjects);
 
@@ -50,8 +51,8 @@ describe('report story in a browser', () => {
     const first = startTeam(restart, STUB_ENV, '3:executor', DEMO_TASK);
     // Killed once t2 and t3 run on their workers (an attempt whose worker may not have started would
     // make resume ask a person).
-    await waitForEvent(restart, 'attempt_spawned-t2-');
-    await waitForEvent(restart, 'attempt_spawned-t3-');
+    await waitForEvent(restart, 'attempt_spawned', (e) => e.task_id === 't2');
+    await waitForEvent(restart, 'attempt_spawned', (e) => e.task_id === 't3');
     first.kill();
     await first.exited;
     files.undriven = await report(restart, 'undriven.html');
@@ -61,7 +62,7 @@ describe('report story in a browser', () => {
 
     cancelled = makeDemoProject();
     const working = startTeam(cancelled, {}, '3:executor', DEMO_TASK, '--agent', 'sim');
-    await waitForEvent(cancelled, 'task_started-t2-');
+    await waitForEvent(cancelled, 'task_started', (e) => e.task_id === 't2');
     files.driven = await report(cancelled, 'driven.html');
     const cancel = await team(cancelled, {}, 'cancel');
     if (cancel.exitCode !== 0) throw new Error(`team cancel exited ${cancel.exitCode}: ${cancel.stderr}`);

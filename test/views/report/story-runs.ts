@@ -1,9 +1,7 @@
 // The real runs the report's story is checked on, in git projects with 3 workers: the demo (the sim's
 // built-in scenario: one failed verify, one fix loop), a run whose orchestrator is killed with SIGKILL
 // and then resumed, and a run cancelled while it works.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { execa } from 'execa';
 import { STUB_BIN } from '../../helpers/agent-project.js';
 import { GIT_ENV, makeGitProject, type GitProject } from '../../helpers/git-project.js';
@@ -55,15 +53,3 @@ export function makeRestartProject(): GitProject {
   return project;
 }
 
-// Waits until an event file whose name contains `part` is in the latest run's events (written
-// whole: a temporary file does not count).
-export async function waitForEvent(project: GitProject, part: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const current = join(project.dir, '.team', 'runs', 'current');
-    const events = existsSync(current) ? join(project.dir, '.team', 'runs', readFileSync(current, 'utf8').trim(), 'events') : '';
-    if (events && existsSync(events) && readdirSync(events).some((name) => !name.startsWith('.') && name.includes(part))) return;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for an event ${part}`);
-    await sleep(25);
-  }
-}

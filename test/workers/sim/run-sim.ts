@@ -11,12 +11,17 @@ export const SIM_AGENT = join(ROOT, 'dist/workers/sim/sim-agent.js');
 export const SCENARIOS = join(ROOT, 'test/fixtures/scenarios');
 const SOURCE_DIR = join(ROOT, 'workers/sim');
 
-// `npm test` builds first; a bare `vitest run` rebuilds only when dist is missing or older than the source.
+// The bundle the sim agent's loader runs (dist/cli/sim.cjs, made by the build's bundle step).
+const SIM_BUNDLE = join(ROOT, 'dist/cli/sim.cjs');
+
+// `npm test` builds first; a bare `vitest run` rebuilds (tsc and the bundles) only when the loader or
+// the bundle is missing or older than the source.
 export async function ensureSimBuilt(): Promise<void> {
   const newestSource = Math.max(...readdirSync(SOURCE_DIR).map((name) => statSync(join(SOURCE_DIR, name)).mtimeMs));
-  if (existsSync(SIM_AGENT) && statSync(SIM_AGENT).mtimeMs >= newestSource) return;
-  await execa('npx', ['tsc', '-p', '.'], { cwd: ROOT, reject: false });
-  if (!existsSync(SIM_AGENT)) throw new Error(`tsc did not produce ${SIM_AGENT}`);
+  const current = (file: string) => existsSync(file) && statSync(file).mtimeMs >= newestSource;
+  if (current(SIM_AGENT) && current(SIM_BUNDLE)) return;
+  await execa('npm', ['run', 'build'], { cwd: ROOT, reject: false });
+  for (const file of [SIM_AGENT, SIM_BUNDLE]) if (!current(file)) throw new Error(`npm run build did not make ${file} from the current source`);
 }
 
 export interface SimAttempt {
