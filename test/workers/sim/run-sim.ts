@@ -14,14 +14,15 @@ const SOURCE_DIR = join(ROOT, 'workers/sim');
 // The bundle the sim agent's loader runs (dist/cli/sim.cjs, made by the build's bundle step).
 const SIM_BUNDLE = join(ROOT, 'dist/cli/sim.cjs');
 
-// `npm test` builds first; a bare `vitest run` rebuilds (tsc and the bundles) only when the loader or
-// the bundle is missing or older than the source.
+// `npm test` builds first; a bare `vitest run` rebuilds (tsc and the bundles) only when the loader is
+// missing or the bundle is missing or older than the source (tsc's incremental build leaves an
+// unchanged loader's file as it was; the bundle step writes the bundle each time).
 export async function ensureSimBuilt(): Promise<void> {
   const newestSource = Math.max(...readdirSync(SOURCE_DIR).map((name) => statSync(join(SOURCE_DIR, name)).mtimeMs));
-  const current = (file: string) => existsSync(file) && statSync(file).mtimeMs >= newestSource;
-  if (current(SIM_AGENT) && current(SIM_BUNDLE)) return;
+  const built = () => existsSync(SIM_AGENT) && existsSync(SIM_BUNDLE) && statSync(SIM_BUNDLE).mtimeMs >= newestSource;
+  if (built()) return;
   await execa('npm', ['run', 'build'], { cwd: ROOT, reject: false });
-  for (const file of [SIM_AGENT, SIM_BUNDLE]) if (!current(file)) throw new Error(`npm run build did not make ${file} from the current source`);
+  if (!built()) throw new Error(`npm run build did not make ${SIM_AGENT} and ${SIM_BUNDLE} from the current source`);
 }
 
 export interface SimAttempt {
