@@ -23,7 +23,7 @@ import type { TeamConfig } from '../../config/schema.js';
 
 // What concluding an attempt uses of a run: its records' and isolation's parts, the project, the
 // limits it started with, and whether its attempts run on team workers.
-export type ConcludeParts = IsolationParts & RecordParts & { readonly projectDir: string; readonly limits: Limits; readonly place: Pick<AttemptPlace, 'runsHere'>; readonly config: TeamConfig };
+export type ConcludeParts = IsolationParts & RecordParts & { readonly runId: string; readonly projectDir: string; readonly limits: Limits; readonly place: Pick<AttemptPlace, 'runsHere'>; readonly config: TeamConfig };
 
 type Verdict = { status: 'completed'; result: AgentResult } | { status: 'failed'; evidence: string; result?: AgentResult; retryable?: false };
 

@@ -19,7 +19,7 @@ export async function cancelUnreplayable(paths: RunPaths & { runId: string }, co
     const registry = new WorkerRegistry(foldOf(files.run, files.events));
     const handles = registry.all();
     const graceMs = force ? 0 : config.team.shutdownTimeoutMs;
-    await Promise.all([...handles.map((handle) => registry.backendOf(handle).stop(handle, { graceMs })), stopLeftoverGates(registry)]);
+    await Promise.all([...handles.map((handle) => registry.backendOf(handle).stop(handle, { graceMs })), stopLeftoverGates(registry, paths.runId)]);
     await registry.killTmuxServers(paths.runId);
     const damaged = files.problems.map((problem) => problem.file);
     const where = damaged.length > 0 ? `damaged: ${damaged.join(', ')}` : 'no file is malformed';

@@ -1,10 +1,10 @@
 // Runs the verify gate commands in the project, each with a timeout, keeping their output in the run folder.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { GateResult } from '../log/schema.js';
 import type { AgentCommand, WorkerHandle } from '../../workers/types.js';
 import { fenceGate } from '../isolation/fence.js';
+import { gateTmpPrefix } from './groups.js';
 import { redactSecrets } from '../log/guards.js';
 import { runGate } from './run.js';
 import { verifyDir } from '../isolation/integration.js';
@@ -16,7 +16,7 @@ import type { TeamConfig } from '../../config/schema.js';
 const OUTPUT_TAIL = 2_000;
 
 // What the gates use of a run: its isolation (where they run), its folder, its config.
-export type GateParts = IsolationParts & { readonly paths: RunPaths; readonly config: TeamConfig };
+export type GateParts = IsolationParts & { readonly runId: string; readonly paths: RunPaths; readonly config: TeamConfig };
 
 // Runs every gate (all of them, so the defects list is complete) and records the results.
 export async function runGates(parts: GateParts, commands: string[], iteration: number, pass: number, signal: AbortSignal): Promise<void> {
@@ -46,7 +46,7 @@ async function runEach(parts: GateParts, commands: string[], cwd: string, signal
       return parts.events.flush();
     };
     // Fenced as the attempts are: the gate writes its folder, a private temporary folder (removed after it) and team.fenceWritable.
-    const own = mkdtempSync(join(tmpdir(), 'teamline-gate-'));
+    const own = mkdtempSync(gateTmpPrefix(parts.runId));
     const wrap = (plain: AgentCommand) => fenceGate(parts.config.team.fence, plain, cwd, own, parts.config.team.fenceWritable);
     const run = await runGate(command, { cwd, outputFile, timeoutMs: parts.config.verify.timeoutMs, signal, tailChars: OUTPUT_TAIL, record, wrap }).finally(() => rmSync(own, { recursive: true, force: true }));
     if (signal.aborted) return undefined;

@@ -35,7 +35,7 @@ export async function driveRun(
   if ('replay' in start) {
     // A takeover runs the gates again: what the dead orchestrator's gates left running goes first;
     // what its finished attempts left running is stopped while the run goes on.
-    await stopLeftoverGates(session.registry);
+    await stopLeftoverGates(session.registry, session.runId);
     // Git locks the dead orchestrator's git left in teamline's worktrees go before any git work.
     await sweepStaleLocks(session);
     // A run begun before the watch on the user's checkout existed is watched from here on.
