@@ -29,7 +29,7 @@ describe('bench/compare', () => {
   it('refuses a benchmark name it does not know, naming the ones it has', () => {
     const result = spawnSync('node', [`${ROOT}/dist/bench/run.js`, '--markdown', 'stor'], { encoding: 'utf8' });
     expect(result.status).toBe(2);
-    expect(result.stderr).toBe('bench: no benchmark named stor; the names are store, start, pipeline, resume, rss, cancel, fanout, tools, fence, prompts, ownership, bestof, telemetry\n');
+    expect(result.stderr).toBe('bench: no benchmark named stor; the names are store, start, pipeline, resume, rss, cancel, fanout, tools, fence, prompts, outer, ownership, bestof, telemetry\n');
     expect(result.stdout).toBe('');
   });
 });
