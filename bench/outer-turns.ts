@@ -10,13 +10,11 @@
 // run's duration / the timeout, plus the start and the report: a wait that returned for every
 // event or every stage would be over); and the text the outer agent read from every command against
 // a budget of 2,000 tokens (8,000 chars at about 4 a token).
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import type { Comparison } from './parts/compare.js';
-import { makeScratchDir } from './parts/scratch.js';
+import { makeScratchRepo } from './parts/scratch.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const CLI = resolve(HERE, '../src/cli.js');
@@ -24,17 +22,12 @@ const TIMEOUT_S = 6;
 const TEXT_BUDGET = 8_000;
 
 export async function benchOuterTurns(): Promise<Comparison[]> {
-  const dir = makeScratchDir('teamline-bench-outer-');
-  const env = { ...process.env, GIT_AUTHOR_NAME: 'bench', GIT_AUTHOR_EMAIL: 'bench@example.com', GIT_COMMITTER_NAME: 'bench', GIT_COMMITTER_EMAIL: 'bench@example.com' };
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env, stdio: 'ignore' });
-  mkdirSync(join(dir, '.team'), { recursive: true });
-  writeFileSync(join(dir, 'README.md'), '# outer turns\n');
-  // Four tasks of 14 s each on two workers: about 28 s of exec, the other stages a few seconds each.
-  writeFileSync(join(dir, 'scenario.json'), JSON.stringify({ plan: { count: 4 }, defaults: { sleepMs: 1500 }, stages: { 'team-exec': { sleepMs: 14000, heartbeatMs: 1000 } } }));
-  writeFileSync(join(dir, '.team/config.json'), JSON.stringify({ agents: { sim: { adapter: 'sim', scenario: 'scenario.json' } } }));
-  git('init', '--quiet', '--initial-branch', 'main');
-  git('add', '.');
-  git('commit', '--quiet', '-m', 'base');
+  const { dir, env } = makeScratchRepo('teamline-bench-outer-', {
+    'README.md': '# outer turns\n',
+    // Four tasks of 14 s each on two workers: about 28 s of exec, the other stages a few seconds each.
+    'scenario.json': JSON.stringify({ plan: { count: 4 }, defaults: { sleepMs: 1500 }, stages: { 'team-exec': { sleepMs: 14000, heartbeatMs: 1000 } } }),
+    '.team/config.json': JSON.stringify({ agents: { sim: { adapter: 'sim', scenario: 'scenario.json' } } }),
+  });
   const team = (...args: string[]) => execa(process.execPath, [CLI, ...args], { cwd: dir, env, reject: false, stdin: 'ignore' });
 
   let turns = 1;

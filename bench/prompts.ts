@@ -3,29 +3,22 @@
 // of one exec prompt (all of it but the task's own section: its id, title, description, acceptance,
 // files and dependencies) against the prefix it shares with another worker's exec prompt. At most
 // 1.25x is a shared prefix of at least 80% of teamline's text.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { resolveRun } from '../src/log/write.js';
 import { judgeResult, type ResultKind } from '../src/domain/result.js';
 import type { Comparison } from './parts/compare.js';
-import { makeScratchDir } from './parts/scratch.js';
+import { makeScratchRepo } from './parts/scratch.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const CLI = resolve(HERE, '../src/cli.js');
 const TARGET = 1.25;
 
 export async function benchPrompts(): Promise<Comparison[]> {
-  const dir = makeScratchDir('teamline-bench-prompts-');
-  const env = { ...process.env, GIT_AUTHOR_NAME: 'bench', GIT_AUTHOR_EMAIL: 'bench@example.com', GIT_COMMITTER_NAME: 'bench', GIT_COMMITTER_EMAIL: 'bench@example.com' };
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env, stdio: 'ignore' });
+  const { dir, env } = makeScratchRepo('teamline-bench-prompts-', { 'README.md': '# prompts\n' });
   mkdirSync(join(dir, 'src'), { recursive: true });
-  writeFileSync(join(dir, 'README.md'), '# prompts\n');
-  git('init', '--quiet', '--initial-branch', 'main');
-  git('add', '.');
-  git('commit', '--quiet', '-m', 'base');
   const run = await execa(process.execPath, [CLI, '2:executor', 'add input validation to the API and document it', '--agent', 'sim'], { cwd: dir, env, reject: false, stdin: 'ignore' });
   if (run.exitCode !== 0) throw new Error(`the prompts run exited ${run.exitCode}: ${run.stderr}`);
   const attempts = resolveRun(dir, undefined).attemptsDir;
@@ -36,7 +29,7 @@ export async function benchPrompts(): Promise<Comparison[]> {
   while (shared < one!.length && one![shared] === two![shared]) shared += 1;
   const own = one!.length - one!.indexOf('## Your task:');
   const teamlines = one!.length - own;
-  return [resultSyntax(dir), { name: 'prompt prefix', detail: `two workers' exec prompts of one run (${exec[0]}, ${exec[1]}): teamline's text of one vs the prefix they share; the task's own section ${own} chars`, ms: teamlines, baselineMs: shared, target: TARGET, unit: 'chars' }, ...(await loopRows(env))];
+  return [resultSyntax(dir), { name: 'prompt prefix', detail: `two workers' exec prompts of one run (${exec[0]}, ${exec[1]}): teamline's text of one vs the prefix they share; the task's own section ${own} chars`, ms: teamlines, baselineMs: shared, target: TARGET, unit: 'chars' }, ...(await loopRows())];
 }
 
 // What teamline adds to each stage's prompt (issue 40): its own text — the preamble, the protocol,
@@ -59,16 +52,12 @@ const GROWTH_TARGET = 1.25;
 
 // In a run whose verify fails three times: the third fix loop's fix prompt against the first's, and
 // teamline's own text in each stage's prompt (the last verify's and fix's, the longest) against its budget.
-async function loopRows(env: NodeJS.ProcessEnv): Promise<Comparison[]> {
-  const dir = makeScratchDir('teamline-bench-handoffs-');
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env, stdio: 'ignore' });
-  mkdirSync(join(dir, '.team'), { recursive: true });
-  writeFileSync(join(dir, 'README.md'), '# handoffs\n');
-  writeFileSync(join(dir, 'scenario.json'), JSON.stringify({ plan: { count: 2 }, verify: { failPasses: 3 } }));
-  writeFileSync(join(dir, '.team/config.json'), JSON.stringify({ agents: { sim: { adapter: 'sim', scenario: 'scenario.json' } } }));
-  git('init', '--quiet', '--initial-branch', 'main');
-  git('add', '.');
-  git('commit', '--quiet', '-m', 'base');
+async function loopRows(): Promise<Comparison[]> {
+  const { dir, env } = makeScratchRepo('teamline-bench-handoffs-', {
+    'README.md': '# handoffs\n',
+    'scenario.json': JSON.stringify({ plan: { count: 2 }, verify: { failPasses: 3 } }),
+    '.team/config.json': JSON.stringify({ agents: { sim: { adapter: 'sim', scenario: 'scenario.json' } } }),
+  });
   await execa(process.execPath, [CLI, '2:executor', 'add input validation to the API and document it', '--agent', 'sim'], { cwd: dir, env, reject: false, stdin: 'ignore' });
   const attempts = resolveRun(dir, undefined).attemptsDir;
   const prompt = (id: string) => readFileSync(join(attempts, id, 'a1', 'prompt.md'), 'utf8');
