@@ -29,6 +29,20 @@ function makeRepos(root: string, names: string[], files: Record<string, string> 
   return { origin };
 }
 
+// A run on the store whose code moves through origin: team workers at `machines` (two attempts at
+// once each) take its attempts while the writer runs `task` with the sim on 2 workers, `config`
+// added to the writer's config; the run must complete.
+async function runThroughGit(scenario: object, task: string, machines: string[], config: Record<string, unknown> = {}) {
+  const world = worlds.add(await openScaleOut(env.cluster.url, env.project, scenario, { remote: 'origin' }));
+  const configFile = join(world.writer, '.team', 'config.json');
+  writeFileSync(configFile, JSON.stringify({ ...JSON.parse(readFileSync(configFile, 'utf8')), ...config }));
+  for (const machine of machines) world.worker(machine, ['--max', '2']);
+  const run = await world.team(['2:executor', task, '--agent', 'sim'], world.writer, GIT_ENV);
+  expect(run.exitCode, String(run.stderr)).toBe(0);
+  const runId = (await world.runId())!;
+  return { world, runId, integration: `team/${runId}`, events: await world.events(runId) };
+}
+
 describe('a run on the PostgreSQL store, its code through git', () => {
   it('merges each worker\'s pushed task branch into team/<run>, a dependent task starts from its blocker\'s merged work, and team land --store brings the run into another clone', async () => {
     const { origin } = makeRepos(env.project, ['writer', 'machine-a', 'machine-b']);
@@ -37,14 +51,7 @@ describe('a run on the PostgreSQL store, its code through git', () => {
       plan: { tasks: [{ id: 't1', title: 'First', acceptance: ['t1'] }, { id: 't2', title: 'Second', blockedBy: ['t1'], acceptance: ['t2'] }, { id: 't3', title: 'Third', acceptance: ['t3'] }] },
       stages: { 'team-exec': { sleepMs: 200 } },
     };
-    const world = worlds.add(await openScaleOut(env.cluster.url, env.project, scenario, { remote: 'origin' }));
-    world.worker('machine-a', ['--max', '2']);
-    world.worker('machine-b', ['--max', '2']);
-    const run = await world.team(['2:executor', 'add three greetings', '--agent', 'sim'], world.writer, GIT_ENV);
-    expect(run.exitCode, String(run.stderr)).toBe(0);
-    const runId = (await world.runId())!;
-    const integration = `team/${runId}`;
-    const events = await world.events(runId);
+    const { world, runId, integration, events } = await runThroughGit(scenario, 'add three greetings', ['machine-a', 'machine-b']);
     // Every task done at its first attempt (the ends say why not).
     const ends = events.filter((e) => e.event === 'task_finished' && ['t1', 't2', 't3'].includes(e.task_id));
     expect(ends.map((e) => e.event === 'task_finished' && `${e.task_id} ${e.status}`).sort(), JSON.stringify(ends)).toEqual(['t1 completed', 't2 completed', 't3 completed']);
@@ -94,13 +101,7 @@ describe('a run on the PostgreSQL store, its code through git', () => {
         { match: { task: 'fix-*' }, do: { files: [{ path: FILE, content: RESOLVED }] } },
       ],
     };
-    const world = worlds.add(await openScaleOut(env.cluster.url, env.project, scenario, { remote: 'origin' }));
-    world.worker('machine-a', ['--max', '2']);
-    const run = await world.team(['2:executor', 'both change line two', '--agent', 'sim'], world.writer, GIT_ENV);
-    expect(run.exitCode, String(run.stderr)).toBe(0);
-    const runId = (await world.runId())!;
-    const integration = `team/${runId}`;
-    const events = await world.events(runId);
+    const { integration, events } = await runThroughGit(scenario, 'both change line two', ['machine-a']);
     const failed = events.filter((e) => e.event === 'merge_failed');
     expect(failed.map((e) => e.event === 'merge_failed' && [e.reason, e.files])).toEqual([['conflict', [FILE]]]);
     const loser = failed[0]!.event === 'merge_failed' ? failed[0]!.task_id : '';
@@ -121,17 +122,8 @@ describe('a run on the PostgreSQL store, its code through git', () => {
         { match: { stage: 'team-exec', task: 't2' }, do: { files: [{ path: 'after.txt', content: 'after\n' }] } },
       ],
     };
-    const world = worlds.add(await openScaleOut(env.cluster.url, env.project, scenario, { remote: 'origin' }));
     // The gate c1's work breaks: the sim's selector picks the candidate whose gates passed.
-    const configFile = join(world.writer, '.team', 'config.json');
-    writeFileSync(configFile, JSON.stringify({ ...JSON.parse(readFileSync(configFile, 'utf8')), verify: { commands: [GATE] } }));
-    world.worker('machine-a', ['--max', '2']);
-    world.worker('machine-b', ['--max', '2']);
-    const run = await world.team(['2:executor', 'greet the user', '--agent', 'sim'], world.writer, GIT_ENV);
-    expect(run.exitCode, String(run.stderr)).toBe(0);
-    const runId = (await world.runId())!;
-    const integration = `team/${runId}`;
-    const events = await world.events(runId);
+    const { integration, events } = await runThroughGit(scenario, 'greet the user', ['machine-a', 'machine-b'], { verify: { commands: [GATE] } });
     const ends = events.filter((e) => e.event === 'task_finished' && ['t1--c1', 't1--c2', 't1', 't2'].includes(e.task_id));
     expect(ends.map((e) => e.event === 'task_finished' && `${e.task_id} ${e.status}`).sort(), JSON.stringify(ends)).toEqual(['t1 completed', 't1--c1 completed', 't1--c2 completed', 't2 completed']);
     // Each candidate was taken by a team worker.
