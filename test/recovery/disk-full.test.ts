@@ -12,7 +12,12 @@ const mounts: string[] = [];
 
 afterEach(async () => {
   await cleanUpCancelProjects().catch(() => undefined);
-  for (const dir of mounts.splice(0)) execFileSync('umount', ['-l', dir]);
+  // The project folder was made (with its config) before the tmpfs was mounted over it: what the
+  // clean-up removed was the tmpfs's; the folder beneath shows again once it is unmounted.
+  for (const dir of mounts.splice(0)) {
+    execFileSync('umount', ['-l', dir]);
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 // Fills the file system of `dir` with one file; returns the file.
