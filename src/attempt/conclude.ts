@@ -13,7 +13,7 @@ import type { IsolationParts } from '../session/isolation.js';
 import { concludeTask } from '../isolation/attempt.js';
 import { checkoutRemoteCandidate } from '../isolation/remote.js';
 import { checkBudgetSoon } from '../session/budget.js';
-import { plausibleSpend } from './spend-read.js';
+import { usageEvent } from './news.js';
 import { plainReason, readRateLimit } from '../../workers/adapters/rate-limit.js';
 import { refusedPaths } from '../../workers/fence.js';
 import { runCandidateGates } from '../gates/gates.js';
@@ -189,22 +189,12 @@ function pickedWork(run: ConcludeParts, pick: { pick: string; reasons: string[] 
   return { evidence: `picked ${pick.pick}${last ? ` (${last.agent})` : ''}${why} — ${last?.evidence ?? ''}`, artifacts: last?.artifacts ?? [], next: last?.next ?? '' };
 }
 
-// The CLI's totals, as the live spend takes them: an amount that is not a finite zero or more (an
-// agent's negative cost would shrink what the run spent) is left out.
+// The CLI's totals at the attempt's end (news.ts), and the budget checked when it spent anything.
 function noteUsage(run: ConcludeParts, input: AttemptInput, report: AgentReport): void {
-  const spend = plausibleSpend(report);
-  if (!spend && report.sessionId === undefined) return;
-  run.events.append({
-    event: 'attempt_usage',
-    task_id: input.taskId,
-    attempt: input.attempt,
-    stage: input.stage,
-    agent: input.agent,
-    ...(report.sessionId ? { session_id: report.sessionId } : {}),
-    ...(spend?.costUsd !== undefined ? { cost_usd: spend.costUsd } : {}),
-    ...(spend?.tokens ? { tokens: spend.tokens } : {}),
-  });
-  if (spend) checkBudgetSoon(run);
+  const usage = usageEvent(input, report);
+  if (!usage) return;
+  run.events.append(usage);
+  if (usage.cost_usd !== undefined || usage.tokens) checkBudgetSoon(run);
 }
 
 // A verifier's or a reviewer's completed attempt that found fault says so beside its ✔.

@@ -6,6 +6,7 @@ import type { AgentAdapter, CliRetry, LaunchSpec, WorkerExit, WorkerHandle } fro
 import { attemptCapMs } from './cap.js';
 import { executeAttempt } from './execute.js';
 import { recordSpend } from './spend-watch.js';
+import { retryingEvent, sessionEvent, stalledEvent } from './news.js';
 import { resolveAgent } from './prepare/agents.js';
 import type { TeamConfig } from '../../config/schema.js';
 import type { Limits } from '../log/schema.js';
@@ -44,7 +45,7 @@ export async function watchWorker(run: WatchParts, handle: WorkerHandle, spec: L
     {
       halt: (graceMs) => run.cancel.track(run.events.settled().then(() => backend.stop(handle, { graceMs }))),
       stalled: (silentMs) => {
-        run.events.append({ event: 'attempt_stalled', task_id: input.taskId, attempt: input.attempt, silent_ms: silentMs });
+        run.events.append(stalledEvent(input, silentMs));
         run.progress.emit({ type: 'attempt.stalled', task: input.taskId, attempt: input.attempt, silentMs }, `… ${input.taskId} a${input.attempt} stalled: no progress for ${Math.round(silentMs / 1000)}s`);
       },
       // Every notice is told live; the first of an episode is recorded, which slows the agent's other attempts.
@@ -52,7 +53,7 @@ export async function watchWorker(run: WatchParts, handle: WorkerHandle, spec: L
         tellRetry(run, input, retry);
         if (first) run.events.commit(retryingEvent(input, retry));
       },
-      sessionId: (id) => run.events.append({ event: 'attempt_usage', task_id: input.taskId, attempt: input.attempt, stage: input.stage, agent: input.agent, session_id: id }),
+      sessionId: (id) => run.events.append(sessionEvent(input, id)),
       spent: (spend) => recordSpend(run, input, spend),
       // The kill is in the log before it is done.
       stopping: (reason) => run.events.append({ event: 'attempt_stopping', task_id: input.taskId, attempt: input.attempt, by: 'watchdog', reason }),
@@ -84,19 +85,3 @@ export function tellRetry(run: Pick<WatchParts, 'progress'>, input: Pick<Attempt
     `⟳ ${input.worker}: ${input.agent} is retrying a rate limit${of} (${input.taskId} a${input.attempt}: ${retry.reason}${wait})`,
   );
 }
-
-// The record of a retry episode's first notice: the machine slows the agent's other attempts.
-export function retryingEvent(input: Pick<AttemptInput, 'taskId' | 'attempt' | 'agent'>, retry: CliRetry) {
-  return {
-    event: 'attempt_retrying' as const,
-    task_id: input.taskId,
-    attempt: input.attempt,
-    agent: input.agent,
-    reason: retry.reason,
-    ...(retry.n !== undefined && { retry: retry.n }),
-    ...(retry.max !== undefined && { of: retry.max }),
-    ...(retry.delayMs !== undefined && { retry_after_ms: retry.delayMs }),
-    jitter: Math.random(),
-  };
-}
-

@@ -251,6 +251,8 @@ export const EVENT_SCHEMAS = {
     host: z.string(),
     /** The agent's wrapper on that machine: never signalled or adopted by the run's writer. */
     pid: z.number().int(),
+    /** The wrapper's start time (with pid and boot_id, which process it is; absent in older logs). */
+    pid_start: z.number().int().nonnegative().optional(),
     boot_id: z.string(),
     report: z.number().int().positive(),
   }),

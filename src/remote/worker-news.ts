@@ -1,7 +1,8 @@
-// What the run's team workers say (PostgreSQL store), turned into the log's facts by the run's
-// writer: a worker took an attempt (attempt_taken), what it spent so far (attempt_spend, with the
-// budget checked), its usage (attempt_usage), that it stalled (attempt_stalled, once), and its end —
-// the finished report, or a lease its worker stopped renewing — handed to the attempt effect waiting
+// What the run's team workers say (PostgreSQL store), in the log's own events (src/attempt/news.ts),
+// checked and appended by the run's writer: a worker took an attempt (attempt_taken), what it spent
+// so far (attempt_spend, with the budget checked), its usage (attempt_usage), that it stalled
+// (attempt_stalled, once), that its CLI retries a rate limit (attempt_retrying); and its end — the
+// finished report, or a lease its worker stopped renewing — handed to the attempt effect waiting
 // for it. Every report is read again by a new writer (a resume) and folded only when the log lacks
 // it: one attempt_taken per attempt, each usage and spend report once (by its seq), ends only of
 // attempts the log has not ended.
@@ -12,7 +13,10 @@ import { readWorkerNews, type ExpiredLease, type PgStore, type Report } from '..
 import { workerWord } from '../domain/worker-word.js';
 import { plausibleSpend } from '../attempt/spend-read.js';
 import { recordSpend } from '../attempt/spend-watch.js';
-import { retryingEvent, tellRetry } from '../attempt/watchdog.js';
+import { tellRetry } from '../attempt/watchdog.js';
+import { NEWS_EVENTS, retryingEvent, stalledEvent, usageEvent, type AttemptNews, type AttemptWho, type NewsName } from '../attempt/news.js';
+import { z } from 'zod';
+import { EVENT_SCHEMAS } from '../log/schema.js';
 import type { CliRetry } from '../../workers/types.js';
 import type { EventLog } from '../session/event-log.js';
 import type { Progress } from '../session/progress.js';
@@ -33,22 +37,43 @@ export type RemoteEnd = { kind: 'finished'; report: Report } | { kind: 'expired'
 
 const keyOf = (taskId: string, attempt: number) => `${taskId}#${attempt}`;
 
-// A stalled report's silence in ms: a whole number of at most a year, 0 for anything else.
+// A stalled attempt's silence in ms as a worker says it: a whole number of at most a year.
 const MAX_SILENT_MS = 365 * 24 * 3600 * 1000;
-export function silentMsOf(body: unknown): number {
-  const silent = (body as { silent_ms?: unknown } | null)?.silent_ms;
-  return typeof silent === 'number' && Number.isFinite(silent) && silent >= 0 ? Math.round(Math.min(silent, MAX_SILENT_MS)) : 0;
+// A retry's counts as a worker says them: at most this.
+const MAX_RETRIES = 10_000;
+
+// A worker's event of an attempt it holds, read with the log's own schema: one of NEWS_EVENTS, of the
+// report's own task and attempt; undefined for anything else (the store's rows could have been
+// written by anyone who can write the database). What the writer knows better — which run worker and
+// agent the attempt is, the worker's id — it takes from its own records, not from the event.
+export function workerEvent(report: Pick<Report, 'taskId' | 'attempt' | 'body'>): WorkerEvent | undefined {
+  const name = typeof report.body === 'object' && report.body !== null ? (report.body as { event?: unknown }).event : undefined;
+  const schema = NEWS_SCHEMAS.get(name as NewsName);
+  const parsed = schema?.safeParse(report.body);
+  if (!parsed?.success) return undefined;
+  const { report: _seq, ...event } = parsed.data as WorkerEvent & { report?: unknown };
+  return event.task_id === report.taskId && event.attempt === report.attempt ? event : undefined;
 }
 
-// A retrying report's notice, checked as the store's rows are: the reason as a worker's words,
-// counts and the delay whole numbers within bounds.
-export function retryOf(body: unknown): CliRetry {
-  const b = (body ?? {}) as { reason?: unknown; n?: unknown; max?: unknown; delay_ms?: unknown };
-  const count = (value: unknown, most: number) => (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= most ? value : undefined);
-  const n = count(b.n, 10_000);
-  const max = count(b.max, 10_000);
-  const delayMs = count(b.delay_ms, MAX_SILENT_MS);
-  return { reason: workerWord(b.reason, 'a rate limit'), ...(n !== undefined && { n }), ...(max !== undefined && { max }), ...(delayMs !== undefined && { delayMs }) };
+// One of the events a worker may post, as the log's schema reads it.
+type WorkerEvent = { [N in NewsName]: Omit<AttemptNews<N>, 'report'> }[NewsName];
+
+// Each such event's schema without what the log adds; its `report` (the writer's to set) is ignored.
+const NEWS_SCHEMAS = new Map<NewsName, z.ZodType>(NEWS_EVENTS.map((name) => [name, (EVENT_SCHEMAS[name] as unknown as z.ZodObject).omit({ at: true, run_id: true }).extend({ report: z.unknown().optional() })]));
+
+// A stalled event's silence, whole and bounded.
+export function silentMsOf(event: AttemptNews<'attempt_stalled'>): number {
+  return event.silent_ms >= 0 ? Math.round(Math.min(event.silent_ms, MAX_SILENT_MS)) : 0;
+}
+
+// A retrying event's notice, checked as the store's rows are: the reason as a worker's words, the
+// counts and the delay within bounds.
+export function retryOf(event: AttemptNews<'attempt_retrying'>): CliRetry {
+  const bounded = (value: number | undefined, most: number) => (value !== undefined && value <= most ? value : undefined);
+  const n = bounded(event.retry, MAX_RETRIES);
+  const max = bounded(event.of, MAX_RETRIES);
+  const delayMs = bounded(event.retry_after_ms, MAX_SILENT_MS);
+  return { reason: workerWord(event.reason, 'a rate limit'), ...(n !== undefined && { n }), ...(max !== undefined && { max }), ...(delayMs !== undefined && { delayMs }) };
 }
 
 export class WorkerNews {
@@ -65,6 +90,7 @@ export class WorkerNews {
   private timer?: NodeJS.Timeout;
   private closed = false;
   private unreachable = false;
+  private refused = false;
 
   constructor(
     private readonly session: NewsParts,
@@ -137,11 +163,14 @@ export class WorkerNews {
   private fold(report: Report): void {
     const key = keyOf(report.taskId, report.attempt);
     if (this.finished.has(key)) return;
+    if (report.kind === 'finished') return this.end(key, { kind: 'finished', report });
+    if (report.kind !== 'event') return;
+    const event = workerEvent(report);
+    if (!event) return this.refuse(report);
     const attempt = this.started.get(key);
-    if (report.kind === 'spawned' && !this.reports.taken.has(key)) {
-      const handle = (report.body.handle ?? {}) as { pid?: unknown; bootId?: unknown };
+    if (event.event === 'attempt_taken' && !this.reports.taken.has(key)) {
       const workerId = workerWord(report.workerId, 'a worker');
-      const host = workerWord(report.body.host, 'another machine');
+      const host = workerWord(event.host, 'another machine');
       this.append({
         event: 'attempt_taken',
         task_id: report.taskId,
@@ -149,47 +178,45 @@ export class WorkerNews {
         worker: attempt?.worker ?? this.assigned.get(report.taskId) ?? workerId,
         worker_id: workerId,
         host,
-        pid: Number.isInteger(handle.pid) ? (handle.pid as number) : 0,
-        boot_id: workerWord(handle.bootId, ''),
+        pid: event.pid,
+        ...(event.pid_start !== undefined && { pid_start: event.pid_start }),
+        boot_id: workerWord(event.boot_id, ''),
         report: report.seq,
       });
       this.session.progress.emit({ type: 'attempt.taken', task: report.taskId, attempt: report.attempt, workerId, host }, `▶ ${report.taskId} a${report.attempt} taken by worker ${workerId} on ${host}`);
     }
-    if (report.kind === 'spend' && !this.reports.seqs.has(report.seq) && attempt) {
-      // What the attempt spent so far: logged and checked against the budget as the orchestrator's own watchdog does.
-      const spend = plausibleSpend({ costUsd: report.body.cost_usd, tokens: report.body.tokens as { input?: unknown; output?: unknown } | undefined });
-      if (spend) applyReportFact(this.reports, recordSpend(this.session, { taskId: report.taskId, attempt: report.attempt, stage: attempt.stage, agent: attempt.agent }, spend, report.seq));
+    // The writer names the attempt's stage and agent as it started it.
+    if (!attempt) return;
+    const who = { taskId: report.taskId, attempt: report.attempt, stage: attempt.stage, agent: attempt.agent, worker: this.workerOf(report.taskId, report.attempt) } as AttemptWho;
+    if (event.event === 'attempt_spend' && !this.reports.seqs.has(report.seq)) {
+      // What the attempt spent so far: logged and checked against the budget as the orchestrator's own watch does.
+      const spend = plausibleSpend({ costUsd: event.cost_usd, tokens: event.tokens });
+      if (spend) applyReportFact(this.reports, recordSpend(this.session, who, spend, report.seq));
     }
-    if (report.kind === 'usage' && !this.reports.seqs.has(report.seq) && attempt) {
-      const body = report.body as { session_id?: unknown; cost_usd?: unknown; tokens?: { input?: unknown; output?: unknown } };
-      const spend = plausibleSpend({ costUsd: body.cost_usd, tokens: body.tokens });
-      this.append({
-        event: 'attempt_usage',
-        task_id: report.taskId,
-        attempt: report.attempt,
-        stage: attempt.stage,
-        agent: attempt.agent,
-        ...(typeof body.session_id === 'string' ? { session_id: workerWord(body.session_id, '') } : {}),
-        ...(spend?.costUsd !== undefined ? { cost_usd: spend.costUsd } : {}),
-        ...(spend?.tokens ? { tokens: spend.tokens } : {}),
-        report: report.seq,
-      });
+    if (event.event === 'attempt_usage' && !this.reports.seqs.has(report.seq)) {
+      const usage = usageEvent(who, { costUsd: event.cost_usd, tokens: event.tokens, ...(event.session_id !== undefined && { sessionId: workerWord(event.session_id, '') }) });
+      if (usage) this.append({ ...usage, report: report.seq });
     }
-    if (report.kind === 'stalled' && attempt && !this.reports.stalled.has(key)) {
-      const silentMs = silentMsOf(report.body);
-      this.append({ event: 'attempt_stalled', task_id: report.taskId, attempt: report.attempt, silent_ms: silentMs });
+    if (event.event === 'attempt_stalled' && !this.reports.stalled.has(key)) {
+      const silentMs = silentMsOf(event);
+      this.append({ ...stalledEvent(who, silentMs) });
       this.session.progress.emit({ type: 'attempt.stalled', task: report.taskId, attempt: report.attempt, silentMs }, `… ${report.taskId} a${report.attempt} stalled on its worker: no progress for ${Math.round(silentMs / 1000)}s`);
     }
-    if (report.kind === 'retrying' && attempt && !this.reports.seqs.has(report.seq)) {
+    if (event.event === 'attempt_retrying' && !this.reports.seqs.has(report.seq)) {
       // A rate limit the CLI retries itself, on its worker: told live and recorded as the writer's own
-      // watchdog records it (once an episode: the worker reports each episode once).
-      const retry = retryOf(report.body);
-      const input = { taskId: report.taskId, attempt: report.attempt, agent: attempt.agent, worker: this.workerOf(report.taskId, report.attempt) };
-      tellRetry(this.session, input, retry);
+      // watch records it (once an episode: the worker reports each episode once).
+      const retry = retryOf(event);
+      tellRetry(this.session, who, retry);
       // Committed, not only appended: the machine takes it (the agent's lanes halve, a back-off starts).
-      applyReportFact(this.reports, this.session.events.commit({ ...retryingEvent(input, retry), report: report.seq }));
+      applyReportFact(this.reports, this.session.events.commit({ ...retryingEvent(who, retry), report: report.seq }));
     }
-    if (report.kind === 'finished') this.end(key, { kind: 'finished', report });
+  }
+
+  // A report that is none of the log's events of its attempt is left out, and said once a run.
+  private refuse(report: Report): void {
+    if (this.refused) return;
+    this.refused = true;
+    this.session.log.warn({ seq: report.seq, task: report.taskId, attempt: report.attempt }, 'a worker\'s report is not an event of its attempt; left out');
   }
 
   // The run's worker (worker-N, lead) an attempt was started on, as the log holds it now.

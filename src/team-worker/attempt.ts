@@ -10,7 +10,7 @@ import { killServer } from '../../workers/tmux/index.js';
 import { fenceAttempt } from '../isolation/fence.js';
 import type { AgentAdapter, LaunchSpec, WorkerExit } from '../../workers/types.js';
 import { recordLaunch } from './leftovers.js';
-import { usageOf } from './usage.js';
+import { retryingEvent, sessionEvent, stalledEvent, takenEvent, usageEvent, type AttemptWho } from '../attempt/news.js';
 import { SpendSender } from './spend.js';
 import { completeJob, failJob, renewLease, writeReport, type TakenAttempt } from '../store/attempt-queue.js';
 import type { WorkerContext } from './context.js';
@@ -49,7 +49,10 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
   let spend: SpendSender | undefined;
   // The agent runs as the orchestrator would run it: its own process group, or a pane when its config says tmux.
   const backend = job.agent.tmux ? ctx.tmux : ctx.backend;
+  // What the watch sees goes to the writer as the log's own events (src/attempt/news.ts).
+  const who: AttemptWho = whoOf(job);
   const report = (kind: Parameters<typeof writeReport>[3], body: object) => writeReport(ctx.store, ref, ctx.holder.workerId, kind, body);
+  const tell = (event: object) => void report('event', event).catch(() => false);
   // A stop asked before the agent started is done once it has.
   const stop = async (reason: string) => {
     stopped ??= reason;
@@ -84,7 +87,7 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
       if (job.agent.tmux) ctx.tmuxRuns.set(job.runId, (ctx.tmuxRuns.get(job.runId) ?? 0) + 1);
       relay = relayCalls(ctx.store, job.runId, relaySite(job, spec.cwd, spec.attemptDir, join(spec.attemptDir, 'result.json')), (error) => ctx.say(`a team tool call of ${name} was not relayed: ${error.message}`));
       const launched = await backend.launch(spec, (at) => recordLaunch(spec.attemptDir, ctx.holder.workerId, at));
-      spend = new SpendSender((body) => report('spend', body));
+      spend = new SpendSender(who, (body) => report('event', body));
       // The one watch of an attempt (src/attempt/execute.ts), as on the writer's machine: the run's cap
       // on an attempt's wall-clock time counts from when the job was taken; what it sees goes to the
       // writer as reports, which it records in the run's log.
@@ -92,14 +95,14 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
         { backend, handle: launched, spec, adapter, stage: job.stage, spender: { name: job.agentName, agent: job.agent }, since: Date.now(), capFrom: takenAt, ...(job.capMs !== undefined && { capMs: job.capMs }), ...(job.stallMs !== undefined && { stallMs: job.stallMs }), ...(job.silenceMs !== undefined && { silenceMs: job.silenceMs }) },
         {
           halt: (graceMs) => backend.stop(launched, { graceMs }).catch((error: Error) => ctx.say(`■ ${name}: its agent could not be stopped: ${error.message}`)),
-          stalled: (silentMs) => void report('stalled', { silent_ms: silentMs }).catch(() => false),
+          stalled: (silentMs) => tell(stalledEvent(who, silentMs)),
           // A rate limit its CLI retries itself is reported once an episode: the writer tells it and slows the agent's other attempts.
           retrying: (retry, first) => {
             if (!first) return;
             ctx.say(`⟳ ${name}: ${job.agentName} is retrying a rate limit (${retry.reason})`);
-            void report('retrying', { reason: retry.reason, ...(retry.n !== undefined && { n: retry.n }), ...(retry.max !== undefined && { max: retry.max }), ...(retry.delayMs !== undefined && { delay_ms: retry.delayMs }) }).catch(() => false);
+            tell(retryingEvent(who, retry));
           },
-          sessionId: (id) => void report('usage', { session_id: id }).catch(() => false),
+          sessionId: (id) => tell(sessionEvent(who, id)),
           spent: (so) => spend?.offer(so),
           tail: (line) => void report('output-tail', { line }).catch(() => false),
           stopping: (reason) => ctx.say(`■ ${name}: ${reason}`),
@@ -108,7 +111,7 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
       );
       if (stopped) void execution.stop(stopped, STOP_GRACE_MS).catch(() => undefined);
       ctx.say(`▶ ${name} started (pid ${launched.pid})`);
-      await report('spawned', { handle: launched, host: ctx.holder.host, attemptDir: spec.attemptDir }).catch(() => false);
+      await report('event', takenEvent(who, { workerId: ctx.holder.workerId, host: ctx.holder.host, handle: launched })).catch(() => false);
       const exit = await execution.exit;
       if (exit.stopped) stopped ??= exit.reason;
       await relay.close();
@@ -153,8 +156,8 @@ async function releaseTmux(ctx: WorkerContext, runId: string): Promise<void> {
 async function finish(ctx: WorkerContext, taken: TakenAttempt, attemptDir: string, adapter: AgentAdapter | undefined, exit: WorkerExit, isLost: () => boolean, code?: GitOutcome): Promise<void> {
   const { job } = taken;
   const ref = { runId: job.runId, taskId: job.taskId, attempt: job.attempt };
-  const usage = adapter && usageOf(adapter.parse(readAttemptOutput(attemptDir)));
-  if (usage) await writeReport(ctx.store, ref, ctx.holder.workerId, 'usage', usage).catch(() => false);
+  const usage = adapter && usageEvent(whoOf(job), adapter.parse(readAttemptOutput(attemptDir)));
+  if (usage) await writeReport(ctx.store, ref, ctx.holder.workerId, 'event', usage).catch(() => false);
   const body = { ...(await attemptLeft(attemptDir, OUTPUT_REPORT_LIMIT)), exit, ...(code && { git: code }) };
   let written: boolean | undefined;
   while (written === undefined && !isLost()) {
@@ -166,6 +169,11 @@ async function finish(ctx: WorkerContext, taken: TakenAttempt, attemptDir: strin
   if (written === undefined) return;
   if (written) await completeJob(ctx.boss, taken);
   else await failJob(ctx.boss, taken, 'the finished report was refused: the lease is no longer this worker’s or the attempt ended');
+}
+
+// The attempt as its news names it: the run's worker and the agent's name are the job's.
+function whoOf(job: TakenAttempt['job']): AttemptWho {
+  return { taskId: job.taskId, attempt: job.attempt, stage: job.stage as AttemptWho['stage'], agent: job.agentName, worker: job.worker };
 }
 
 // The attempt's folder under the worker's own folder.

@@ -1,17 +1,14 @@
 // What an attempt on this machine spent so far (as the watch reads it, src/attempt/execute.ts), sent
-// to the run's writer in `spend` reports, which log it and check the budget.
+// to the run's writer as attempt_spend events, which it logs and checks against the budget.
 import type { SpendSoFar } from '../../workers/types.js';
+import { spendEvent, type AttemptNews, type AttemptWho } from '../attempt/news.js';
 
 // A report that could not be written is sent again after this long (the latest total then).
 const RESEND_MS = 1_000;
 
-// A spend report's body: the attempt's totals so far and their number, which makes the same report
-// sent again one report (the store takes each number once).
-export interface SpendBody {
-  n: number;
-  cost_usd?: number;
-  tokens?: { input: number; output: number; cached?: number };
-}
+// A spend report's body: the attempt_spend event of the totals so far and their number, which makes
+// the same report sent again one report (the store takes each number once).
+export type SpendBody = AttemptNews<'attempt_spend'> & { n: number };
 
 // Sends the totals one report at a time, the latest until it is written: `send` resolves once it is
 // written or refused, and throws to be tried again.
@@ -22,10 +19,13 @@ export class SpendSender {
   private retry: NodeJS.Timeout | undefined;
   private stopped = false;
 
-  constructor(private readonly send: (body: SpendBody) => Promise<unknown>) {}
+  constructor(
+    private readonly who: AttemptWho,
+    private readonly send: (body: SpendBody) => Promise<unknown>,
+  ) {}
 
   offer(spend: SpendSoFar): void {
-    this.unsent = { n: ++this.n, ...(spend.costUsd !== undefined && { cost_usd: spend.costUsd }), ...(spend.tokens && { tokens: spend.tokens }) };
+    this.unsent = { ...spendEvent(this.who, spend), n: ++this.n };
     this.flush();
   }
 

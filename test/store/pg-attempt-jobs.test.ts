@@ -105,13 +105,13 @@ describe('src/store/pg-leases and pg-reports', () => {
       expect(taken!.jobId).toBe(attemptJobId('run-1', 't1', 1));
       expect(await takeAttempts(fx.store, fx.boss, [ATTEMPT_QUEUE], 4, holder('w2'))).toEqual([]);
       const ref = { runId: 'run-1', taskId: 't1', attempt: 1 };
-      expect(await writeReport(fx.store, ref, 'w2', 'spawned', { pid: 1 })).toBe(false);
-      expect(await writeReport(fx.store, ref, 'w1', 'spawned', { pid: 7 })).toBe(true);
+      expect(await writeReport(fx.store, ref, 'w2', 'event', { event: 'attempt_taken', pid: 1 })).toBe(false);
+      expect(await writeReport(fx.store, ref, 'w1', 'event', { event: 'attempt_taken', pid: 7 })).toBe(true);
       expect(await writeReport(fx.store, ref, 'w1', 'finished', { result: { text: '{}' } })).toBe(true);
       expect(await writeReport(fx.store, ref, 'w1', 'finished', { result: { text: 'again' } })).toBe(false);
       const news = await readWorkerNews(fx.store, 'run-1', 0);
       expect(news.reports.map((r) => [r.seq, r.kind, r.workerId, r.body])).toEqual([
-        [1, 'spawned', 'w1', { pid: 7 }],
+        [1, 'event', 'w1', { event: 'attempt_taken', pid: 7 }],
         [2, 'finished', 'w1', { result: { text: '{}' } }],
       ]);
       expect(news.position).toBe(2);
@@ -238,13 +238,17 @@ describe('src/store/pg-leases and pg-reports', () => {
       await appendStep(fx.store, fx.boss, 'run-1', [started('t1', 1)], [shJob('run-1', 't1', 1)]);
       await takeAttempts(fx.store, fx.boss, [ATTEMPT_QUEUE], 1, holder('w1'));
       const ref = { runId: 'run-1', taskId: 't1', attempt: 1 };
-      expect(await writeReport(fx.store, ref, 'w1', 'spend', { n: 1, cost_usd: 0.5 })).toBe(true);
-      expect(await writeReport(fx.store, ref, 'w1', 'spend', { n: 1, cost_usd: 0.5 })).toBe(false);
-      expect(await writeReport(fx.store, ref, 'w1', 'spend', { n: 2, cost_usd: 0.7 })).toBe(true);
+      const spend = (n: number, cost: number) => ({ event: 'attempt_spend', task_id: 't1', attempt: 1, stage: 'team-exec', agent: 'fixture', cost_usd: cost, n });
+      expect(await writeReport(fx.store, ref, 'w1', 'event', spend(1, 0.5))).toBe(true);
+      expect(await writeReport(fx.store, ref, 'w1', 'event', spend(1, 0.5))).toBe(false);
+      expect(await writeReport(fx.store, ref, 'w1', 'event', spend(2, 0.7))).toBe(true);
+      // Only spend is numbered so: another event of the attempt is taken beside it.
+      expect(await writeReport(fx.store, ref, 'w1', 'event', { event: 'attempt_stalled', task_id: 't1', attempt: 1, silent_ms: 5, n: 1 })).toBe(true);
       const news = await readWorkerNews(fx.store, 'run-1', 0);
-      expect(news.reports.map((r) => [r.seq, r.kind, r.body])).toEqual([
-        [1, 'spend', { n: 1, cost_usd: 0.5 }],
-        [2, 'spend', { n: 2, cost_usd: 0.7 }],
+      expect(news.reports.map((r) => [r.seq, r.kind, r.body.event, r.body.n])).toEqual([
+        [1, 'event', 'attempt_spend', 1],
+        [2, 'event', 'attempt_spend', 2],
+        [3, 'event', 'attempt_stalled', 1],
       ]);
     } finally {
       await fx.cleanup();

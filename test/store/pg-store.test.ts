@@ -65,16 +65,18 @@ describe('src/store/pg-store tables', () => {
     const fx = await openPgFixture(cluster.url);
     try {
       await fx.store.createRun(RUN_FIELDS, 'run-1');
-      // The check as a store made before 'stalled' has it.
-      await fx.raw.query("ALTER TABLE teamline.reports DROP CONSTRAINT reports_kind_check, ADD CONSTRAINT reports_kind_check CHECK (kind IN ('spawned', 'usage', 'output-tail', 'finished'))");
+      // The check as a store made before 'event' has it, with a report of that time in it: the table
+      // is append-only, so the new check must take the old row too.
+      await fx.raw.query("ALTER TABLE teamline.reports DROP CONSTRAINT reports_kind_check, ADD CONSTRAINT reports_kind_check CHECK (kind IN ('spawned', 'usage', 'output-tail', 'stalled', 'finished', 'spend', 'retrying'))");
       const report = (seq: number, kind: string) => fx.raw.query("INSERT INTO teamline.reports (run_id, seq, task_id, attempt, worker_id, kind, body) VALUES ('run-1', $1, 't1', 1, 'w1', $2, '{}')", [seq, kind]);
-      await expect(report(1, 'stalled')).rejects.toThrow(/reports_kind_check/);
+      await report(1, 'spawned');
+      await expect(report(2, 'event')).rejects.toThrow(/reports_kind_check/);
       const reopened = await PgStore.open(fx.url);
       await reopened.close();
-      await report(1, 'stalled');
-      await expect(report(2, 'gossip')).rejects.toThrow(/reports_kind_check/);
+      await report(2, 'event');
+      await expect(report(3, 'gossip')).rejects.toThrow(/reports_kind_check/);
       const { rows } = await fx.raw.query<{ kind: string }>('SELECT kind FROM teamline.reports ORDER BY seq');
-      expect(rows.map((r) => r.kind)).toEqual(['stalled']);
+      expect(rows.map((r) => r.kind)).toEqual(['spawned', 'event']);
     } finally {
       await fx.cleanup();
     }
@@ -107,10 +109,10 @@ describe('src/store/pg-store tables', () => {
       const opened = await PgStore.open(fx.url, 'teamline status');
       await opened.close();
       await fx.raw.query('COMMIT');
-      await fx.raw.query('DROP INDEX teamline.reports_spend_once');
+      await fx.raw.query('DROP INDEX teamline.reports_spend_event_once');
       const again = await PgStore.open(fx.url, 'teamline status');
       await again.close();
-      expect((await fx.raw.query("SELECT to_regclass('teamline.reports_spend_once') IS NOT NULL AS found")).rows[0].found).toBe(true);
+      expect((await fx.raw.query("SELECT to_regclass('teamline.reports_spend_event_once') IS NOT NULL AS found")).rows[0].found).toBe(true);
     } finally {
       await fx.cleanup();
     }

@@ -8,6 +8,7 @@ import { isProcessAlive } from '../../src/sys/proc.js';
 import { STUB_BIN } from '../helpers/agent-project.js';
 import { until } from '../team-worker/worker-fixture.js';
 import { clusterAndProject } from './pg-fixture.js';
+import { takenAgent } from '../helpers/worker-reports.js';
 import { closeScaleOuts, openScaleOut } from './scale-out-fixture.js';
 
 const env = clusterAndProject('teamline-scale-out-fail-');
@@ -15,12 +16,12 @@ const worlds = closeScaleOuts();
 
 const task = (id: string) => ({ id, title: `Task ${id}`, acceptance: [`${id} written`] });
 
-// The agents that workers started and that still run, from the workers' spawned reports.
+// The agents that workers started and that still run, from the workers' attempt_taken reports.
 async function liveAgents(world: Awaited<ReturnType<typeof openScaleOut>>, runId: string): Promise<number[]> {
   const reports = await world.reports(runId);
   return reports.flatMap((r) => {
-    const handle = r.body.handle as { pid?: number; pidStart?: number } | undefined;
-    return r.kind === 'spawned' && handle?.pid && handle.pidStart && isProcessAlive(handle.pid, handle.pidStart) ? [handle.pid] : [];
+    const agent = takenAgent(r);
+    return agent && isProcessAlive(agent.pid, agent.pidStart) ? [agent.pid] : [];
   });
 }
 

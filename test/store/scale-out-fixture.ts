@@ -11,6 +11,7 @@ import { isProcessAlive, signalGroup } from '../../src/sys/proc.js';
 import { readWorkerNews } from '../../src/store/pg/reports.js';
 import { PgStore } from '../../src/store/pg/store.js';
 import { CLI } from '../helpers/team.js';
+import { takenAgent } from '../helpers/worker-reports.js';
 import { makeDatabase } from './pg-fixture.js';
 
 export interface Machine {
@@ -64,12 +65,12 @@ export async function openScaleOut(clusterUrl: string, root: string, scenario: o
     close: async () => {
       for (const child of started) if (child.exitCode === null) child.kill('SIGTERM');
       await Promise.allSettled(started);
-      // What a killed worker left running: its agents' own groups, found by their spawned reports.
+      // What a killed worker left running: its agents' own groups, found by their attempt_taken reports.
       const runId = await store.current().catch(() => undefined);
       if (runId) {
         for (const report of await world.reports(runId).catch(() => [])) {
-          const handle = report.body.handle as { pid?: number; pidStart?: number } | undefined;
-          if (report.kind === 'spawned' && handle?.pid && handle.pidStart && isProcessAlive(handle.pid, handle.pidStart)) signalGroup(handle.pid, 'SIGKILL');
+          const agent = takenAgent(report);
+          if (agent && isProcessAlive(agent.pid, agent.pidStart)) signalGroup(agent.pid, 'SIGKILL');
         }
       }
       await store.close();

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { until } from '../team-worker/worker-fixture.js';
+import { reportName } from '../helpers/worker-reports.js';
 import { clusterAndProject } from './pg-fixture.js';
 import { closeScaleOuts, openScaleOut } from './scale-out-fixture.js';
 
@@ -90,9 +91,13 @@ describe('a run on the PostgreSQL store', () => {
       const run = await world.team(['1:executor', 'add one greeting', '--agent', 'sim']);
       expect(run.exitCode, String(run.stderr)).toBe(0);
       runId = (await world.runId())!;
-      const spawned = (await world.reports(runId)).filter((r) => r.kind === 'spawned');
-      expect(spawned.length).toBeGreaterThanOrEqual(3);
-      for (const report of spawned) expect(report.body.handle).toMatchObject({ backend: 'tmux', server: `team-${runId}`, socketDir: expect.stringContaining(tmuxDir) });
+      // Each agent the worker said it started ran in a pane: its launch record on the worker names the pane.
+      const taken = (await world.reports(runId)).filter((r) => reportName(r) === 'attempt_taken');
+      expect(taken.length).toBeGreaterThanOrEqual(3);
+      for (const report of taken) {
+        const launch = JSON.parse(readFileSync(join(a.dir, '.team/worker/attempts', runId, report.taskId, `a${report.attempt}`, 'worker.json'), 'utf8')) as { handle: object };
+        expect(launch.handle).toMatchObject({ backend: 'tmux', server: `team-${runId}`, socketDir: expect.stringContaining(tmuxDir), pid: report.body.pid, pidStart: report.body.pid_start });
+      }
       expect(world.outputsOf(a)).toEqual(['t1']);
       const server = await execa('tmux', ['-L', `team-${runId}`, 'list-sessions'], { env: { TMUX_TMPDIR: tmuxDir, TMUX: undefined }, reject: false, stdin: 'ignore' });
       expect(server.exitCode, 'the run\'s tmux server is gone').not.toBe(0);

@@ -5,6 +5,7 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { isRunning } from '../helpers/proc-groups.js';
+import { reportName, takenAgent } from '../helpers/worker-reports.js';
 import { clusterAndProject } from '../store/pg-fixture.js';
 import { finished } from '../store/records.js';
 import { closeWorlds, openWorld, readLedger, until } from './worker-fixture.js';
@@ -20,7 +21,7 @@ describe('team worker leases', () => {
     const world = worlds.add(await openWorld(env.cluster.url, env.project));
     await world.start([['t1', 1]]);
     const a = world.worker('machine-a', TTL);
-    const [spawned] = await world.reportsOf('t1', 1, 'spawned');
+    const [taken] = await world.reportsOf('t1', 1, 'attempt_taken');
     await until(() => readLedger(env.project).length === 1, 'attempt 1 started');
     a.child.kill('SIGKILL');
     await a.child;
@@ -28,7 +29,7 @@ describe('team worker leases', () => {
       const news = await world.news();
       return news.expired.length > 0 && news.expired;
     }, 'the lease to expire');
-    expect(expired.map((l) => [l.taskId, l.attempt, l.workerId])).toEqual([['t1', 1, spawned!.workerId]]);
+    expect(expired.map((l) => [l.taskId, l.attempt, l.workerId])).toEqual([['t1', 1, taken!.workerId]]);
     // The other worker is idle: attempt 1's job is taken, so it is never run twice.
     const b = world.worker('machine-b');
     // The writer: attempt 1 interrupted and attempt 2 started, in one step.
@@ -36,10 +37,10 @@ describe('team worker leases', () => {
     expect((await world.news()).expired).toEqual([]);
     expect((await world.jobStates()).find((j) => j.attempt === 1)).toEqual({ task: 't1', attempt: 1, state: 'failed' });
     const reports = await world.reportsOf('t1', 2, 'finished');
-    expect(reports.every((r) => r.workerId !== spawned!.workerId)).toBe(true);
+    expect(reports.every((r) => r.workerId !== taken!.workerId)).toBe(true);
     expect(readLedger(env.project)).toEqual([`t1 a1 start ${a.dir}`, `t1 a2 start ${b.dir}`, `t1 a2 done ${b.dir}`]);
     // Attempt 1's agent ran on without its worker; a worker that comes back on that folder stops it.
-    const handle = spawned!.body.handle as { pid: number };
+    const handle = takenAgent(taken!)!;
     expect(isRunning(handle.pid)).toBe(true);
     world.worker('machine-a', TTL);
     await until(() => !isRunning(handle.pid), 'the agent left behind to be stopped');
@@ -50,14 +51,14 @@ describe('team worker leases', () => {
     const world = worlds.add(await openWorld(env.cluster.url, env.project));
     await world.start([['t1', 1]]);
     const a = world.worker('machine-a', TTL);
-    const [spawned] = await world.reportsOf('t1', 1, 'spawned');
+    const [taken] = await world.reportsOf('t1', 1, 'attempt_taken');
     await until(() => readLedger(env.project).length === 1, 'the agent started');
     // The writer ended the attempt (as it does for an expired lease or a cancel): the lease is gone.
     await world.store.append(world.runId, [finished('t1', 1, 'interrupted')]);
-    const handle = spawned!.body.handle as { pid: number };
+    const handle = takenAgent(taken!)!;
     await until(() => !isRunning(handle.pid), 'the agent stopped');
     await until(async () => (await world.jobStates())[0]?.state === 'failed', 'the job failed');
-    expect((await world.news()).reports.map((r) => r.kind)).toEqual(['spawned']);
+    expect((await world.news()).reports.map(reportName)).toEqual(['attempt_taken']);
     expect(readLedger(env.project)).toEqual([`t1 a1 start ${a.dir}`]);
     expect(a.child.exitCode).toBe(null);
   });
@@ -66,7 +67,7 @@ describe('team worker leases', () => {
     const world = worlds.add(await openWorld(env.cluster.url, env.project));
     await world.start([['t1', 1]]);
     const a = world.worker('machine-a', TTL);
-    const [spawned] = await world.reportsOf('t1', 1, 'spawned');
+    const [taken] = await world.reportsOf('t1', 1, 'attempt_taken');
     await until(() => readLedger(env.project).length === 1, 'the agent started');
     // The worker's connections end and new ones are refused: it cannot renew, the writer's stay open.
     const database = new URL(world.url).pathname.slice(1);
@@ -75,7 +76,7 @@ describe('team worker leases', () => {
     await admin.query(`ALTER DATABASE ${database} ALLOW_CONNECTIONS false`);
     try {
       await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name LIKE 'teamline worker %'", [database]);
-      const handle = spawned!.body.handle as { pid: number };
+      const handle = takenAgent(taken!)!;
       await until(() => !isRunning(handle.pid), 'the agent stopped');
       expect(readLedger(env.project)).toEqual([`t1 a1 start ${a.dir}`]);
       expect(a.child.exitCode).toBe(null);

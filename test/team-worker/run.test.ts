@@ -8,6 +8,7 @@ import { judgeResult, readResult, type ResultFileText } from '../../src/domain/r
 import { attemptJobId } from '../../src/store/pg/attempt-job.js';
 import { writeRequest } from '../../src/store/pg/requests.js';
 import { isRunning } from '../helpers/proc-groups.js';
+import { reportName, takenAgent } from '../helpers/worker-reports.js';
 import { ROOT } from '../helpers/team.js';
 import { clusterAndProject } from '../store/pg-fixture.js';
 import { closeWorlds, openWorld, readLedger, until } from './worker-fixture.js';
@@ -21,14 +22,16 @@ describe('team worker', () => {
     await world.start([['t1', 1]], false);
     const a = world.worker('machine-a');
     const reports = await world.reportsOf('t1', 1, 'finished');
-    expect(reports.map((r) => r.kind)).toEqual(['spawned', 'finished']);
-    const [spawned, finished] = reports as [(typeof reports)[0], (typeof reports)[0]];
-    expect(spawned.body).toMatchObject({ handle: { backend: 'process', pid: expect.any(Number), pidStart: expect.any(Number), bootId: expect.any(String) }, host: expect.any(String) });
+    // The worker tells what it did in the log's own events: it took the attempt and started its agent.
+    expect(reports.map(reportName)).toEqual(['attempt_taken', 'finished']);
+    const [taken, finished] = reports as [(typeof reports)[0], (typeof reports)[0]];
+    expect(taken.body).toEqual({ event: 'attempt_taken', task_id: 't1', attempt: 1, worker: 'worker-1', worker_id: taken.workerId, host: expect.any(String), pid: expect.any(Number), pid_start: expect.any(Number), boot_id: expect.any(String) });
     const attemptDir = join(a.dir, '.team/worker/attempts', world.runId, 't1/a1');
-    expect(spawned.body.attemptDir).toBe(attemptDir);
+    const launch = JSON.parse(readFileSync(join(attemptDir, 'worker.json'), 'utf8')) as { workerId: string; handle: object };
+    expect(launch).toMatchObject({ workerId: taken.workerId, handle: { backend: 'process', pid: taken.body.pid, pidStart: taken.body.pid_start, bootId: taken.body.boot_id } });
     expect(readFileSync(join(attemptDir, 'prompt.md'), 'utf8')).toBe('do t1\n');
     expect(finished.body).toMatchObject({ result: { text: '{"status":"completed","summary":"do t1"}' }, exit: { exitCode: 0, signal: null, stopped: false }, exitRecord: { exitCode: 0, signal: null } });
-    expect(finished.workerId).toBe(spawned.workerId);
+    expect(finished.workerId).toBe(taken.workerId);
     // The writer judges the reported text as the orchestrator judges the file.
     const judged = judgeResult('team-exec', finished.body.result as ResultFileText, '', a.dir);
     expect(judged).toEqual(readResult('team-exec', join(attemptDir, 'result.json'), '', a.dir));
@@ -47,8 +50,8 @@ describe('team worker', () => {
     await world.start([['t1', 1]], false, [], { agentName: 'claude', agent: { adapter: 'claude', command: join(ROOT, 'test/fixtures/bin/claude') } });
     world.worker('machine-a');
     const reports = await world.reportsOf('t1', 1, 'finished');
-    const usage = reports.filter((r) => r.kind === 'usage').at(-1);
-    expect(usage?.body).toEqual({ session_id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-/), cost_usd: 0.0123, tokens: { input: 1000, output: 200, cached: 500 } });
+    const usage = reports.filter((r) => reportName(r) === 'attempt_usage').at(-1);
+    expect(usage?.body).toEqual({ event: 'attempt_usage', task_id: 't1', attempt: 1, stage: 'team-exec', agent: 'claude', session_id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-/), cost_usd: 0.0123, tokens: { input: 1000, output: 200, cached: 500 } });
     expect(reports.at(-1)!.kind).toBe('finished');
   });
 
@@ -76,12 +79,12 @@ describe('team worker', () => {
     const world = worlds.add(await openWorld(env.cluster.url, env.project));
     await world.start([['t1', 1]]);
     const a = world.worker('machine-a');
-    const [spawned] = await world.reportsOf('t1', 1, 'spawned');
+    const [taken] = await world.reportsOf('t1', 1, 'attempt_taken');
     await until(() => readLedger(env.project).length === 1, 'the agent started');
     await writeRequest(world.store, world.runId, 'cancel', { by: 'test' });
     const finished = (await world.reportsOf('t1', 1, 'finished')).at(-1)!;
     expect(finished.body).toMatchObject({ exit: { stopped: true, reason: 'the run was cancelled' } });
-    expect(isRunning((spawned!.body.handle as { pid: number }).pid)).toBe(false);
+    expect(isRunning(takenAgent(taken!)!.pid)).toBe(false);
     expect(readLedger(env.project)).toEqual([`t1 a1 start ${a.dir}`]);
     expect(a.child.exitCode).toBe(null);
   });
@@ -92,11 +95,11 @@ describe('team worker', () => {
     try {
       await world.start([['t1', 1]]);
       const a = world.worker('machine-a');
-      const [spawned] = await world.reportsOf('t1', 1, 'spawned');
+      const [taken] = await world.reportsOf('t1', 1, 'attempt_taken');
       await until(() => readLedger(env.project).length === 1, 'the agent started');
       a.child.kill('SIGTERM');
       expect((await a.child).exitCode).toBe(0);
-      const handle = spawned!.body.handle as { pid: number };
+      const handle = takenAgent(taken!)!;
       expect(isRunning(handle.pid)).toBe(false);
       const finished = (await world.reportsOf('t1', 1, 'finished')).at(-1)!;
       expect(finished.body).toMatchObject({ exit: { stopped: true, reason: 'the worker was stopped (SIGTERM)' }, result: {} });

@@ -10,10 +10,11 @@ import type { AttemptJob } from '../../src/store/pg/attempt-job.js';
 import pg from 'pg';
 import { afterEach } from 'vitest';
 import { closeQueue, openQueue } from '../../src/store/pg/queue.js';
-import { readWorkerNews, type Report, type WorkerNews } from '../../src/store/pg/reports.js';
+import { readWorkerNews, type WorkerNews } from '../../src/store/pg/reports.js';
 import { appendStep } from '../../src/store/pg/step.js';
 import { PgStore } from '../../src/store/pg/store.js';
 import { killOwnedGroups } from '../helpers/proc-groups.js';
+import { reportName, takenAgent } from '../helpers/worker-reports.js';
 import { CLI } from '../helpers/team.js';
 import { shJob, started } from '../store/attempt-records.js';
 import { makeDatabase } from '../store/pg-fixture.js';
@@ -83,13 +84,16 @@ export async function openWorld(clusterUrl: string, project: string) {
       return { child, dir };
     },
     news: (): Promise<WorkerNews> => readWorkerNews(store, runId, 0),
-    // The reports of one attempt, once `kind` is among them.
-    reportsOf: (task: string, attempt: number, kind: Report['kind']) =>
+    // The reports of one attempt, once one named `name` (an event's name, or output-tail, finished) is among them.
+    reportsOf: (task: string, attempt: number, name: string) =>
       until(async () => {
         const mine = (await readWorkerNews(store, runId, 0)).reports.filter((r) => r.taskId === task && r.attempt === attempt);
-        for (const r of mine) if (r.kind === 'spawned') handles.push(r.body.handle as (typeof handles)[number]);
-        return mine.some((r) => r.kind === kind) && mine;
-      }, `a ${kind} report of ${task} a${attempt}`),
+        for (const r of mine) {
+          const agent = takenAgent(r);
+          if (agent) handles.push(agent);
+        }
+        return mine.some((r) => reportName(r) === name) && mine;
+      }, `a ${name} report of ${task} a${attempt}`),
     jobStates: async () => (await raw.query<{ task: string; attempt: number; state: string }>("SELECT data->>'taskId' AS task, (data->>'attempt')::int AS attempt, state FROM pgboss.job ORDER BY 1, 2")).rows,
     close: async () => {
       for (const child of workers) if (child.exitCode === null) child.kill('SIGTERM');

@@ -2,8 +2,14 @@
 // (append-only, like the log). Workers write leases and reports; they never write events.
 
 // What a worker may report of an attempt it holds (pg-reports.ts): the table's check names them.
-export const REPORT_KINDS = ['spawned', 'usage', 'output-tail', 'stalled', 'finished', 'spend', 'retrying'] as const;
+// `event`: one of the log's own events of a running attempt (src/attempt/news.ts), which the writer
+// checks and appends; `output-tail`: its output's last line, for status; `finished`: its end.
+export const REPORT_KINDS = ['event', 'output-tail', 'finished'] as const;
 export type ReportKind = (typeof REPORT_KINDS)[number];
+// The kinds of reports a worker of an earlier teamline wrote (its own vocabulary): a store keeps
+// their rows (the table is append-only), so its check takes them; no writer reads them any more.
+const EARLIER_REPORT_KINDS = ['spawned', 'usage', 'stalled', 'spend', 'retrying'];
+const STORED_REPORT_KINDS = [...REPORT_KINDS, ...EARLIER_REPORT_KINDS];
 
 // What anyone may ask of a run (requests.ts): the table's check names them.
 export const REQUEST_KINDS = ['cancel', 'resume', 'stop'] as const;
@@ -30,8 +36,8 @@ function hasKindCheck(table: string, kinds: readonly string[]): string {
 
 // True (SQL) when the workers' tables are as WORKER_TABLES makes them: tables, indexes, checks.
 export const WORKER_TABLES_MADE = [
-  ...['leases', 'reports', 'requests', 'reports_one_finished', 'reports_spend_once'].map((name) => `to_regclass('teamline.${name}') IS NOT NULL`),
-  hasKindCheck('reports', REPORT_KINDS),
+  ...['leases', 'reports', 'requests', 'reports_one_finished', 'reports_spend_event_once'].map((name) => `to_regclass('teamline.${name}') IS NOT NULL`),
+  hasKindCheck('reports', STORED_REPORT_KINDS),
   hasKindCheck('requests', REQUEST_KINDS),
 ].join(' AND ');
 
@@ -68,8 +74,8 @@ CREATE TABLE IF NOT EXISTS teamline.reports (
 );
 CREATE UNIQUE INDEX IF NOT EXISTS reports_one_finished ON teamline.reports (run_id, task_id, attempt) WHERE kind = 'finished';
 -- A spend report sent again (its first sending seemed to fail) is the same report: its number says so.
-CREATE UNIQUE INDEX IF NOT EXISTS reports_spend_once ON teamline.reports (run_id, task_id, attempt, (body->>'n')) WHERE kind = 'spend';
-${kindCheck('reports', REPORT_KINDS)}`;
+CREATE UNIQUE INDEX IF NOT EXISTS reports_spend_event_once ON teamline.reports (run_id, task_id, attempt, (body->>'n')) WHERE kind = 'event' AND body->>'event' = 'attempt_spend';
+${kindCheck('reports', STORED_REPORT_KINDS)}`;
 
 // Requests: cancel and resume asked from any machine, and the writer's stop of one attempt, in the
 // order they commit.
