@@ -11,7 +11,7 @@
 //   src/remote/              an attempt's queued face: a team worker runs it through the store
 //   src/attempt/             an attempt on this machine: prepare, launch, watch, judge
 //   src/gates/               the verify stage's gates
-//   src/isolation/, src/opchain/   worktrees and merges; the checkpoint file
+//   src/isolation/, src/checkpoint/ worktrees and merges; the checkpoint file
 //   src/team-tools/          the team tools' server, desk and inbox
 //   src/session/             one orchestrator's hold on a run: the log, the fold, the registry
 //   handoffs/
@@ -29,7 +29,7 @@ const FLOORS = [
   ['remote', '^src/remote/'],
   ['attempt', '^src/attempt/'],
   ['gates', '^src/gates/'],
-  ['isolation and opchain', '^src/(isolation|opchain)/'],
+  ['isolation and checkpoint', '^src/(isolation|checkpoint)/'],
   ['team-tools', '^src/team-tools/'],
   ['session', '^src/session/'],
   ['handoffs', '^handoffs/'],

@@ -12,7 +12,7 @@ import { startRun } from '../run/start.js';
 import type { RunFace } from '../run/face.js';
 import { loadRunView } from '../log/read-view.js';
 import { summarize, type WorkPlaces } from '../run/summary.js';
-import { CHECKPOINT_FILE, checkpointsDir } from '../opchain/write.js';
+import { CHECKPOINT_FILE, checkpointsDir } from '../checkpoint/write.js';
 import type { RunView } from '../log/fold/fold.js';
 import type { DriveOutcome } from '../run/drive.js';
 import { optionalInt, optionalString, parseFlags } from './args/args.js';

@@ -11,7 +11,7 @@ import { LogWriteError, UsageError } from '../sys/errors.js';
 import { runGates } from '../gates/gates.js';
 import { scanChanges } from '../gates/changes.js';
 import { announceRecord } from './announce.js';
-import { triggersCheckpoint, updateCheckpointAfter } from '../opchain/hook.js';
+import { triggersCheckpoint, updateCheckpointAfter } from '../checkpoint/hook.js';
 import type { RunSession } from '../session/session.js';
 
 // The pipeline machine with real workers, gates, handoffs and log writes.

@@ -4,7 +4,7 @@ import type { RunView } from '../log/fold/fold.js';
 import type { DriveOutcome } from './drive.js';
 import { describeBranches, type BranchesView } from '../isolation/view.js';
 import { runSeconds } from '../log/fold/clock.js';
-import { checkpointRecordOf, unwrittenCheckpointLine } from '../opchain/written.js';
+import { checkpointRecordOf, unwrittenCheckpointLine } from '../checkpoint/written.js';
 import { countAttempts, describeAttemptCounts, plannedTaskCount } from '../log/fold/counts.js';
 
 // Where the run's work and records are, beside its log: its branches (worktree isolation) and the

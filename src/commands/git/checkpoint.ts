@@ -2,8 +2,8 @@
 import { readRegularFile } from '../../sys/regular-file.js';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../../sys/errors.js';
-import { validateCheckpointText } from '../../opchain/validate.js';
-import { checkpointsDir, CHECKPOINT_FILE } from '../../opchain/write.js';
+import { validateCheckpointText } from '../../checkpoint/validate.js';
+import { checkpointsDir, CHECKPOINT_FILE } from '../../checkpoint/write.js';
 import { optionalString, parseFlags } from '../args/args.js';
 import { terminalText } from '../../sys/terminal-text.js';
 import { FLAGS } from '../args/flags.js';

@@ -2,8 +2,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { execa } from 'execa';
 import { UsageError } from '../../sys/errors.js';
-import { mergeCheckpoints } from '../../opchain/merge.js';
-import { isObject } from '../../opchain/validate.js';
+import { mergeCheckpoints } from '../../checkpoint/merge.js';
+import { isObject } from '../../checkpoint/validate.js';
 import { terminalLine } from '../../sys/terminal-text.js';
 
 // Merges base %O, ours %A (the output) and theirs %B; 0 merged, 1 conflict markers left in %A.

@@ -2,7 +2,7 @@
 import { realpathSync } from 'node:fs';
 import { execa } from 'execa';
 import { UsageError } from '../../sys/errors.js';
-import { ATTRIBUTES_LINE, DRIVER_NAME, driverCommand, registerGitDrivers } from '../../opchain/git-drivers.js';
+import { ATTRIBUTES_LINE, DRIVER_NAME, driverCommand, registerGitDrivers } from '../../checkpoint/git-drivers.js';
 
 // Registers (or with --print shows) the driver; refuses a folder that is not in a git work tree.
 export async function initGitDrivers(root: string, print: boolean): Promise<number> {

@@ -13,7 +13,7 @@ import { terminalText } from '../../sys/terminal-text.js';
 import { openQuestions } from '../../views/team-lines.js';
 import { messagesToLead } from '../../log/fold/team.js';
 import { drainingWorkers, undeliveredMessages } from '../../log/reach.js';
-import { unwrittenCheckpointLine } from '../../opchain/written.js';
+import { unwrittenCheckpointLine } from '../../checkpoint/written.js';
 
 // Opens the store a project names (`flag`: --store); undefined when this process cannot (the light
 // start leaves a PostgreSQL store to the whole CLI).

@@ -1,6 +1,6 @@
 // The opchain validator reports OPCHAIN.md's errors and warnings, each naming its field.
 import { describe, expect, it } from 'vitest';
-import { validateCheckpoint, validateCheckpointText } from '../../src/opchain/validate.js';
+import { validateCheckpoint, validateCheckpointText } from '../../src/checkpoint/validate.js';
 
 const NOW = Date.parse('2026-11-30T12:00:00Z');
 

@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { runPaths } from '../../src/log/write.js';
 import { foldRun } from '../../src/log/fold/fold.js';
-import { makeCheckpointFields } from '../../src/opchain/fields.js';
-import { validateCheckpoint } from '../../src/opchain/validate.js';
+import { makeCheckpointFields } from '../../src/checkpoint/fields.js';
+import { validateCheckpoint } from '../../src/checkpoint/validate.js';
 import { finished, makeRunFiles, RUN_ID, started } from '../helpers/runs.js';
 
 const PATHS = runPaths('/nonexistent/project', RUN_ID);

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { validateCheckpointText } from '../../src/opchain/validate.js';
+import { validateCheckpointText } from '../../src/checkpoint/validate.js';
 import { removeProjects } from '../helpers/project.js';
 import { allRoles, makeSimProject, shellAgent } from '../helpers/sim-project.js';
 

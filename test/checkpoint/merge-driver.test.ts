@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ATTRIBUTES_LINE, DRIVER_NAME } from '../../src/opchain/git-drivers.js';
+import { ATTRIBUTES_LINE, DRIVER_NAME } from '../../src/checkpoint/git-drivers.js';
 import { makeProject, removeProjects } from '../helpers/project.js';
 
 afterAll(removeProjects);
