@@ -2,15 +2,12 @@
 // command's page (what it does, synopsis, options with defaults, examples, exit codes).
 import { EXIT, UsageError } from '../sys/errors.js';
 import type { FlagSpec } from './args/args.js';
-import { commandOf, GROUPS, type HelpPage } from './help/page.js';
-import { LOW_PAGES } from './help/pages-low.js';
-import { MORE_PAGES } from './help/pages-more.js';
-import { RUN_PAGES } from './help/pages-run.js';
-import { TEAM_PAGES } from './help/pages-team.js';
+import { commandOf, GROUPS, type CommandSpec } from './specs/spec.js';
+import { COMMANDS } from './specs/index.js';
 import { editDistance } from './args/one-word.js';
 
-// Every command's page, in the order `team --help` lists them.
-export const PAGES: HelpPage[] = [...RUN_PAGES, ...MORE_PAGES, ...TEAM_PAGES, ...LOW_PAGES];
+// Every command's page (its spec), in the order `team --help` lists them.
+const PAGES = COMMANDS;
 
 const WIDTH = 100;
 // The width of the overview's first column: every group's commands line up.
@@ -28,7 +25,7 @@ export function helpCommand(argv: string[]): number {
 }
 
 // `team help <words>`: the page they name; any other words are a usage error naming them.
-function namedPage(words: string[]): HelpPage {
+function namedPage(words: string[]): CommandSpec {
   const name = words.join(' ');
   const page = PAGES.find((p) => p.name === name || p.aliases?.includes(name));
   if (page) return page;
@@ -38,7 +35,7 @@ function namedPage(words: string[]): HelpPage {
 }
 
 // The page of `team <command> … --help`: the command's, or the run command's (`team "task" --help`).
-function pageOf(argv: string[]): HelpPage {
+function pageOf(argv: string[]): CommandSpec {
   const two = `${argv[0]} ${argv[1]}`;
   return PAGES.find((p) => p.name === two || p.aliases?.includes(two)) ?? PAGES.find((p) => p.name === argv[0] && p.name !== 'run') ?? PAGES[0]!;
 }
@@ -63,7 +60,7 @@ function renderOverview(): string {
 }
 
 // One command's page.
-function renderPage(page: HelpPage): string {
+function renderPage(page: CommandSpec): string {
   const lines = [...wrap(`${commandOf(page)}: ${page.summary}`, 2), '', 'usage:', ...wrap(synopsis(page), 4).map((l, i) => (i === 0 ? `  ${l}` : l))];
   if (page.about?.length) lines.push('', ...page.about.flatMap((line) => wrap(line, 0)));
   const subs = PAGES.filter((p) => p.name.startsWith(`${page.name} `));
@@ -75,12 +72,12 @@ function renderPage(page: HelpPage): string {
   return `${lines.join('\n')}\n`;
 }
 
-function synopsisHead(page: HelpPage): string {
+function synopsisHead(page: CommandSpec): string {
   return page.args ? `${commandOf(page)} ${page.args}` : commandOf(page);
 }
 
 // `team status [--run ID] [--json] …`: every flag, the required ones first and without brackets.
-function synopsis(page: HelpPage): string {
+function synopsis(page: CommandSpec): string {
   const flags = Object.entries(page.flags);
   const required = flags.filter(([, spec]) => isRequired(spec)).map(([name, spec]) => flagWords(name, spec));
   const optional = flags.filter(([, spec]) => !isRequired(spec)).map(([name, spec]) => `[${flagWords(name, spec)}]`);

@@ -4,8 +4,8 @@
 // built CLI's output.
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FlagSpec } from '../../src/commands/args/args.js';
-import { commandOf, type HelpPage } from '../../src/commands/help/page.js';
-import { PAGES } from '../../src/commands/help.js';
+import { commandOf, type CommandSpec } from '../../src/commands/specs/spec.js';
+import { COMMANDS as PAGES } from '../../src/commands/specs/index.js';
 import { listedFlags, shellWords } from '../helpers/help-text.js';
 import { makeProject, removeProjects } from '../helpers/project.js';
 
@@ -27,12 +27,12 @@ const UNKNOWN = '--no-such-flag';
 const EACH = PAGES.map((page) => [commandOf(page), page] as const);
 
 // The words that run a page's command: none for `team "task"`, `checkpoint validate` for checkpoint.
-function wordsOf(page: HelpPage): string[] {
+function wordsOf(page: CommandSpec): string[] {
   return page.name === 'run' ? [] : (page.aliases?.[0] ?? page.name).split(' ');
 }
 
 // The table the command's parser reads, and what it says of a flag it does not know.
-async function parserOf(page: HelpPage): Promise<{ command?: string; flags: Record<string, FlagSpec>; refusal: string }> {
+async function parserOf(page: CommandSpec): Promise<{ command?: string; flags: Record<string, FlagSpec>; refusal: string }> {
   calls.length = 0;
   const refusal = await dispatch([...wordsOf(page), UNKNOWN]).then(
     (code) => `exit ${code}`,
@@ -47,6 +47,10 @@ describe('help and parser', () => {
   beforeAll(async () => {
     for (const page of PAGES) helpText.set(page.name, (await project.team(...(page.name === 'run' ? ['help', 'run'] : [...page.name.split(' '), '--help']))).stdout);
     return removeProjects;
+  });
+
+  it('has a handler in each command\'s spec; a sub-command is routed by its command\'s (state start-task by state)', () => {
+    for (const page of PAGES) expect(page.run !== undefined, page.name).toBe(!page.name.includes(' '));
   });
 
   it.each(EACH)('%s: the help lists exactly the flags the parser accepts', async (command, page) => {

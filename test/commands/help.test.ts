@@ -3,15 +3,15 @@
 // and exit codes; the overview groups the commands; `team help nosuch` names the word.
 import { readdirSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { commandOf, type HelpPage } from '../../src/commands/help/page.js';
-import { PAGES } from '../../src/commands/help.js';
+import { commandOf, type CommandSpec } from '../../src/commands/specs/spec.js';
+import { COMMANDS as PAGES } from '../../src/commands/specs/index.js';
 import { helpSections, listedFlags } from '../helpers/help-text.js';
 import { makeProject, removeProjects } from '../helpers/project.js';
 
 afterAll(removeProjects);
 
 // The three ways to ask for a page; the run command has no word of its own.
-function helpForms(page: HelpPage): string[][] {
+function helpForms(page: CommandSpec): string[][] {
   if (page.name === 'run') return [['"add input validation to the API"', '--help'], ['3:executor', '-h'], ['help', 'run']];
   const words = page.name.split(' ');
   return [[...words, '--help'], [...words, '-h'], ['help', ...words]];

@@ -1,15 +1,16 @@
 // The help of the low-level commands: approve, the `team state` commands, checkpoint, merge-driver.
 import { EXIT } from '../../sys/errors.js';
 import { FLAGS } from '../args/flags.js';
-import { plainExits, USAGE_EXIT, type HelpPage } from './page.js';
+import { plainExits, USAGE_EXIT, type CommandSpec } from './spec.js';
 import { STATE_FLAGS } from '../args/state-flags.js';
 
 const RUN = '20261028T131016577943Z-20fe61';
 
 // The low level group; the `team state <command>` pages are listed under `team help state`.
-export const LOW_PAGES: HelpPage[] = [
+export const LOW_COMMANDS: CommandSpec[] = [
   {
     name: 'approve',
+    run: async (args) => (await import('../approve.js')).recordApproval(args, 'team approve'),
     brief: 'record a human approval of an artifact',
     group: 'low level',
     summary: 'record a human approval of an artifact as it is now (its sha256), which an approval gate of the run waits for',
@@ -19,6 +20,7 @@ export const LOW_PAGES: HelpPage[] = [
   },
   {
     name: 'state',
+    run: async (args) => (await import('../state.js')).runState(args),
     brief: 'the checkpoint commands, for an agent with its own loop',
     entry: 'team state <command>',
     group: 'low level',
@@ -89,6 +91,7 @@ export const LOW_PAGES: HelpPage[] = [
   },
   {
     name: 'checkpoint',
+    run: async (args) => (await import('../git/checkpoint.js')).checkpointCommand(args),
     brief: 'check checkpoint files against the opchain rules',
     entry: 'team checkpoint validate',
     aliases: ['checkpoint validate'],
@@ -105,6 +108,7 @@ export const LOW_PAGES: HelpPage[] = [
   },
   {
     name: 'merge-driver',
+    run: async (args) => (await import('../git/merge-driver.js')).mergeDriverCommand(args),
     brief: "git's merge driver for .checkpoints/*.checkpoint.json",
     group: 'low level',
     summary: 'git\'s merge driver for .checkpoints/*.checkpoint.json: git runs it, `team init --git-drivers` registers it',

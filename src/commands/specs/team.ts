@@ -2,11 +2,12 @@
 import { EXIT } from '../../sys/errors.js';
 import { FLAGS } from '../args/flags.js';
 import { TEAM_FLAGS } from '../args/team-flags.js';
-import { USAGE_EXIT, type HelpPage } from './page.js';
+import { USAGE_EXIT, type CommandSpec } from './spec.js';
 
-export const TEAM_PAGES: HelpPage[] = [
+export const TEAM_COMMANDS: CommandSpec[] = [
   {
     name: 'say',
+    run: async (args) => (await import('../say.js')).sayCommand(args),
     brief: 'send a message to a worker or a task of a run',
     group: 'follow',
     summary: 'send a message to a running worker (delivered at its next team tool call) or to a task (also shown in its next attempt\'s prompt)',
@@ -21,6 +22,7 @@ export const TEAM_PAGES: HelpPage[] = [
   },
   {
     name: 'mcp',
+    run: async (args) => (await import('../mcp.js')).mcpCommand(args),
     brief: 'the team tools of one attempt, over MCP (started by the agent CLIs)',
     group: 'low level',
     summary: 'serve the team tools (team_tasks, team_message, team_inbox, team_progress, team_reserve, team_done, team_fail) over MCP on stdin/stdout, for one attempt',
@@ -31,6 +33,7 @@ export const TEAM_PAGES: HelpPage[] = [
   },
   {
     name: 'acp',
+    run: async (args) => (await import('../acp.js')).acpCommand(args),
     brief: 'teamline as an ACP agent that editors drive (started by the editor)',
     group: 'low level',
     summary: 'serve teamline as an ACP agent on stdin/stdout: a prompt starts a run in the session\'s folder, its tasks stream as plan entries, each attempt as a tool call, the end\'s summary as the message',

@@ -1,12 +1,14 @@
-// What `team help <command>` says about one command, and the exit codes several commands share.
+// A command of `team`, as one spec that the router (../index.ts) and the help (../help.ts) both
+// read: its words, group, help, flags (the table its parser reads: ../args/), examples, exit codes,
+// and its handler, loaded only when it runs; and the exit codes several commands share.
 import { EXIT } from '../../sys/errors.js';
 import type { FlagSpec } from '../args/args.js';
 
 // The groups of `team --help`, in order.
 export const GROUPS = ['run', 'follow', 'inspect', 'take the work', 'set up', 'scale out', 'low level'] as const;
 
-// One command's help: its flags are the table its parser reads (flags.ts, state-flags.ts).
-export interface HelpPage {
+// One command: its help and its handler. Its flags are the table its parser reads (flags.ts, state-flags.ts).
+export interface CommandSpec {
   /** The words after `team` (`state start-task`); `run` is `team "task"`, which has no word. */
   name: string;
   /** Other words that name it in `team help` (`checkpoint validate`). */
@@ -26,10 +28,13 @@ export interface HelpPage {
   /** One to three: the command line and what it does. */
   examples: Array<[string, string]>;
   exits: Array<[number, string]>;
+  /** Runs it with the words after its name (the whole command line for `run`); absent for a
+   *  sub-command, which its command's handler routes (`state start-task`: `state`'s). */
+  run?: (args: string[]) => Promise<number>;
 }
 
 // The command line of a page: `team status`, `team` for the run command.
-export function commandOf(page: Pick<HelpPage, 'name'>): string {
+export function commandOf(page: Pick<CommandSpec, 'name'>): string {
   return page.name === 'run' ? 'team' : `team ${page.name}`;
 }
 

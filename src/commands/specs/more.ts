@@ -2,12 +2,13 @@
 // land, clean, init, doctor, worker.
 import { EXIT } from '../../sys/errors.js';
 import { FLAGS } from '../args/flags.js';
-import { plainExits, USAGE_EXIT, type HelpPage } from './page.js';
+import { plainExits, USAGE_EXIT, type CommandSpec } from './spec.js';
 
 // The inspect, take the work, set up and scale out groups.
-export const MORE_PAGES: HelpPage[] = [
+export const MORE_COMMANDS: CommandSpec[] = [
   {
     name: 'list',
+    run: async (args) => (await import('../follow/list.js')).listCommand(args),
     brief: "the project's runs",
     group: 'inspect',
     summary: 'the project\'s runs, oldest first: id, mode, status, started, duration, cost, the session that started it, task',
@@ -20,6 +21,7 @@ export const MORE_PAGES: HelpPage[] = [
   },
   {
     name: 'report',
+    run: async (args) => (await import('../follow/report.js')).reportCommand(args),
     brief: 'one HTML page of a run: timeline, verdicts, cost',
     group: 'inspect',
     summary: 'write one self-contained HTML page of a run (timeline of attempts, verdicts, handoffs, cost) and print its path',
@@ -32,6 +34,7 @@ export const MORE_PAGES: HelpPage[] = [
   },
   {
     name: 'trace',
+    run: async (args) => (await import('../follow/trace.js')).traceCommand(args),
     brief: 'a run as one OpenTelemetry trace, sent to your collector',
     group: 'inspect',
     summary: 'send a run as one OpenTelemetry trace (GenAI conventions: invoke_workflow, stages, invoke_agent per attempt, execute_tool per gate) to an OTLP/HTTP receiver, or print it as JSON',
@@ -49,6 +52,7 @@ export const MORE_PAGES: HelpPage[] = [
   },
   {
     name: 'land',
+    run: async (args) => (await import('../git/land.js')).landCommand(args),
     brief: "merge a completed run's branch team/<run> into yours",
     group: 'take the work',
     summary: 'merge a completed run\'s branch team/<run> into the branch checked out in the project',
@@ -66,6 +70,7 @@ export const MORE_PAGES: HelpPage[] = [
   },
   {
     name: 'restore',
+    run: async (args) => (await import('../git/restore.js')).restoreCommand(args),
     brief: 'your working tree back as a run in it found it',
     group: 'take the work',
     summary: 'a run under isolation none shared your checkout with its workers: put your working tree back as it was at the run\'s start',
@@ -82,6 +87,7 @@ export const MORE_PAGES: HelpPage[] = [
   },
   {
     name: 'clean',
+    run: async (args) => (await import('../git/clean.js')).cleanCommand(args),
     brief: "remove ended runs' worktrees and merged branches",
     group: 'take the work',
     summary: 'remove the worktrees of ended runs and delete their branches whose every commit is merged',
@@ -95,6 +101,7 @@ export const MORE_PAGES: HelpPage[] = [
   },
   {
     name: 'init',
+    run: async (args) => (await import('../init.js')).initCommand(args),
     brief: 'install /team, /ralph, /cancel, /team-status in your agent CLIs',
     group: 'set up',
     summary: 'write the /team, /ralph, /cancel and /team-status commands for each agent CLI, so that a run starts from inside it',
@@ -112,6 +119,7 @@ export const MORE_PAGES: HelpPage[] = [
   },
   {
     name: 'doctor',
+    run: async (args) => (await import('../doctor.js')).doctorCommand(args),
     brief: 'check what a run needs: tools, agent logins, PATH, config',
     group: 'set up',
     summary: 'check what a run needs, one line each, ok or what to fix',
@@ -128,6 +136,7 @@ export const MORE_PAGES: HelpPage[] = [
   },
   {
     name: 'worker',
+    run: async (args) => (await import('../worker.js')).workerCommand(args),
     brief: 'run the attempts of runs on a PostgreSQL store on this machine',
     group: 'scale out',
     summary: 'pull the attempts of runs on a PostgreSQL store and run them on this machine, each under a lease, until stopped',

@@ -2,14 +2,15 @@
 // wait, attach.
 import { EXIT } from '../../sys/errors.js';
 import { FLAGS } from '../args/flags.js';
-import { plainExits, RUN_EXITS, USAGE_EXIT, type HelpPage } from './page.js';
+import { plainExits, RUN_EXITS, USAGE_EXIT, type CommandSpec } from './spec.js';
 
 const TASK = '"add input validation to the API"';
 
 // The run group and the follow group.
-export const RUN_PAGES: HelpPage[] = [
+export const RUN_COMMANDS: CommandSpec[] = [
   {
     name: 'run',
+    run: async (argv) => (await import('../run.js')).runTeam(argv, 'team'),
     brief: 'start a run: plan, build with N workers, verify, fix',
     entry: 'team [N:type] "task"',
     group: 'run',
@@ -32,6 +33,7 @@ export const RUN_PAGES: HelpPage[] = [
   },
   {
     name: 'ralph',
+    run: async (args) => (await import('../run.js')).runTeam(args, 'ralph'),
     brief: 'a run that loops until an architect approves',
     entry: 'team ralph [N:type] "task"',
     group: 'run',
@@ -50,6 +52,7 @@ export const RUN_PAGES: HelpPage[] = [
   },
   {
     name: 'resume',
+    run: async (args) => (await import('../resume.js')).resumeCommand(args),
     brief: 'continue a run from its log: after a crash, a kill -9, a decision',
     group: 'run',
     summary: 'continue a run from its event log: after a crash, a kill -9, a reboot or a stop for a decision',
@@ -69,6 +72,7 @@ export const RUN_PAGES: HelpPage[] = [
   },
   {
     name: 'scale',
+    run: async (args) => (await import('../scale.js')).scaleCommand(args),
     brief: 'change the number of workers of a live run',
     group: 'run',
     args: 'N',
@@ -83,6 +87,7 @@ export const RUN_PAGES: HelpPage[] = [
   },
   {
     name: 'cancel',
+    run: async (args) => (await import('../cancel.js')).cancelCommand(args),
     brief: 'stop a run, from any shell',
     group: 'run',
     summary: 'stop a run from any shell: its orchestrator is asked to stop the workers, or, when it is gone, they are stopped from the log',
@@ -96,6 +101,8 @@ export const RUN_PAGES: HelpPage[] = [
   },
   {
     name: 'status',
+    // `team status --watch` is the live view of `team watch`.
+    run: async (args) => (args.includes('--watch') ? (await import('../follow/watch.js')).watchCommand(args.filter((a) => a !== '--watch'), 'team status --watch') : (await import('../follow/status.js')).runStatus(args)),
     brief: 'what a run is doing and what needs attention',
     group: 'follow',
     summary: 'what a run is doing: stage, tasks and attempts, cost, whether anything drives it, where the work is, and what needs attention; read-only',
@@ -110,6 +117,7 @@ export const RUN_PAGES: HelpPage[] = [
   },
   {
     name: 'watch',
+    run: async (args) => (await import('../follow/watch.js')).watchCommand(args),
     brief: 'the live view of a run',
     group: 'follow',
     summary: 'the live view of a run: stage, fix loop, one lane per worker with its task and last output, cost; ends with the run',
@@ -123,6 +131,7 @@ export const RUN_PAGES: HelpPage[] = [
   },
   {
     name: 'wait',
+    run: async (args) => (await import('../follow/wait.js')).waitCommand(args),
     brief: 'block until a run ends, and exit with its code',
     group: 'follow',
     summary: 'block until a run ends and exit with its code; with --timeout, print a one-screen summary of the progress instead, at the timeout or as soon as a worker asks the lead a question',
@@ -144,6 +153,7 @@ export const RUN_PAGES: HelpPage[] = [
   },
   {
     name: 'attach',
+    run: async (args) => (await import('../attach.js')).attachCommandLine(args),
     brief: 'attach this terminal to the tmux panes of a run',
     group: 'follow',
     summary: 'attach this terminal to the tmux server of a run started with --tmux, on a window that tiles every worker',
