@@ -4,6 +4,7 @@ import type { Stage } from '../workers/types.js';
 import type { TaskIndex } from './task-index.js';
 import type { TaskState, TaskStatus } from './task-state.js';
 import type { AgentThrottle } from '../src/log/throttle.js';
+import type { LogInputEvent } from './inputs.js';
 
 export type { Defect, Findings, GateResult, Limits, NewEvent, RoutingDecision, RoutingPolicy, TaskDef, Stage, TaskState, TaskStatus };
 
@@ -166,32 +167,9 @@ export interface HandoffInput {
   context: PipelineContext;
 }
 
+// The machine's events: the log's inputs (one table, inputs.ts), and the runtime's own resume.
 export type PipelineEvent =
-  | { type: 'task.finished'; task_id: string; attempt: number; status: 'completed' | 'failed' | 'interrupted' | 'awaiting_approval'; evidence: string; artifacts: string[]; retryable?: false }
-  | { type: 'plan.accepted'; task_id: string; attempt: number; tasks: TaskDef[]; needsPrd: boolean; architectural?: boolean; needsArchitect?: boolean }
-  | { type: 'prd.accepted'; task_id: string; attempt: number; acceptance: Record<string, string[]> }
-  | { type: 'verify.result'; task_id: string; attempt: number; verdict: 'pass' | 'fail'; defects: Defect[] }
-  | { type: 'review.result'; task_id: string; attempt: number; verdict: 'approve' | 'reject'; reasons: string[] }
-  | { type: 'gates.result'; gates: GateResult[] }
-  | { type: 'changes.scanned'; files: number; security: string[] }
-  | { type: 'workers.scaled'; workers: number }
-  | { type: 'files.reserved'; task_id: string; attempt: number; files: string[] }
-  | { type: 'architect.noted'; task_id: string; attempt: number; notes: string[]; risks: string[] }
-  | { type: 'critic.objected'; task_id: string; attempt: number; objections: string[]; acceptance: Record<string, string[]> }
-  | { type: 'explore.found'; task_id: string; attempt: number; findings: Findings }
-  | { type: 'handoff.written'; stage: string; path: string }
-  | { type: 'task.retry'; task_id: string; attempt: number; reason: string }
-  | { type: 'merge.failed'; task_id: string; attempt: number; reason: string }
-  | { type: 'run.resumed'; retry_interrupted: boolean }
-  | { type: 'cancel.requested'; force: boolean }
-  /** Issue 29: a rate-limited attempt (at: the event's time in ms), the end of an agent's back-off, the budget spent or raised. */
-  | { type: 'attempt.throttled'; task_id: string; attempt: number; agent: string; reason: string; retry_after_ms?: number; jitter: number; at: number }
-  | { type: 'attempt.retrying'; agent: string; retry_after_ms?: number; jitter: number; at: number }
-  | { type: 'backoff.ended'; agent: string }
-  | { type: 'budget.exceeded'; reason: string; stop_running: boolean; parts?: Array<'usd' | 'tokens'> }
-  | { type: 'budget.raised' }
-  | { type: 'quota.reached'; agent: string; reason: string; resets?: string }
-  | { type: 'quota.cleared' }
+  | LogInputEvent
   /**
    * Not logged: a new orchestrator asks the restored machine to restart its in-flight effects.
    * `unlaunched`: running attempts whose task_started this orchestrator writes itself (the

@@ -8,7 +8,8 @@ import type { NewEvent, TeamEvent } from '../../src/log/schema.js';
 import { appendEvent, createRun, runPaths, type RunPaths } from '../../src/log/write.js';
 import { LogDigest } from '../../src/log/digest.js';
 import { snapshotDue, writeMachineSnapshot } from '../../src/session/machine-snapshot.js';
-import { recordsOf, toMachineEvent } from '../../src/session/replay.js';
+import { recordsOf } from '../../src/session/replay.js';
+import { toMachineEvent } from '../../machines/inputs.js';
 import type { WorkerHandle } from '../../workers/types.js';
 
 // A run's log as a live run writes it: the pure machine's records, the inputs that drove it, the

@@ -11,7 +11,7 @@ import type { RunPaths, WriteOptions } from '../log/write.js';
 import { LogWriteError } from '../sys/errors.js';
 import type { Logger } from '../sys/logger.js';
 import type { LogFold } from './log-fold.js';
-import { toMachineEvent } from './replay.js';
+import { toMachineEvent } from '../../machines/inputs.js';
 
 export class EventLog {
   readonly write: WriteOptions;

@@ -4,10 +4,10 @@ import { isDeepStrictEqual } from 'node:util';
 import { createActor, fromTransition, type SnapshotFrom } from 'xstate';
 import { pipelineMachine } from '../../machines/pipeline.js';
 import type { PipelineEvent, PipelineInput } from '../../machines/types.js';
+import { toMachineEvent } from '../../machines/inputs.js';
 import type { EventOf, NewEvent, TeamEvent } from '../log/schema.js';
 import { DeterminismError } from '../sys/errors.js';
 import type { MachineState } from './machine-snapshot.js';
-import { parseLogTime } from '../log/time.js';
 
 export type PipelineSnapshot = SnapshotFrom<typeof pipelineMachine>;
 
@@ -32,62 +32,6 @@ export function inputOf(started: EventOf<'run_started'>): PipelineInput {
   const { mode, task, workers, agentType, limits, gates, agents, defaultAgent, session, parent_session, isolation, schedule, routing, models, bestOf } = started;
   const input = { mode, task, workers, agentType, limits, gates, agents, defaultAgent, session, parent_session, ...(schedule && { schedule }), ...(routing && { routing }), ...(models && { models }), ...(bestOf !== undefined && { bestOf }) };
   return isolation?.branch ? { ...input, workBranch: isolation.branch } : input;
-}
-
-// The machine event an input event of the log stands for; undefined for records and facts the machine ignores.
-export function toMachineEvent(event: TeamEvent): PipelineEvent | undefined {
-  switch (event.event) {
-    case 'task_finished':
-      return { type: 'task.finished', task_id: event.task_id, attempt: event.attempt, status: event.status, evidence: event.evidence, artifacts: event.artifacts, ...(event.retryable === false && { retryable: false as const }) };
-    case 'plan_accepted':
-      return { type: 'plan.accepted', task_id: event.task_id, attempt: event.attempt, tasks: event.tasks, needsPrd: event.needsPrd, ...(event.architectural !== undefined && { architectural: event.architectural }), ...(event.needsArchitect !== undefined && { needsArchitect: event.needsArchitect }) };
-    case 'prd_accepted':
-      return { type: 'prd.accepted', task_id: event.task_id, attempt: event.attempt, acceptance: event.acceptance };
-    case 'verify_result':
-      return { type: 'verify.result', task_id: event.task_id, attempt: event.attempt, verdict: event.verdict, defects: event.defects };
-    case 'review_result':
-      return { type: 'review.result', task_id: event.task_id, attempt: event.attempt, verdict: event.verdict, reasons: event.reasons };
-    case 'gates_result':
-      return { type: 'gates.result', gates: event.gates };
-    case 'architect_noted':
-      return { type: 'architect.noted', task_id: event.task_id, attempt: event.attempt, notes: event.notes, risks: event.risks };
-    case 'critic_objected':
-      return { type: 'critic.objected', task_id: event.task_id, attempt: event.attempt, objections: event.objections, acceptance: event.acceptance };
-    case 'explore_found':
-      return { type: 'explore.found', task_id: event.task_id, attempt: event.attempt, findings: event.findings };
-    case 'team_scaled':
-      return { type: 'workers.scaled', workers: event.workers };
-    case 'changes_scanned':
-      return { type: 'changes.scanned', files: event.files, security: event.security };
-    case 'handoff_written':
-      return { type: 'handoff.written', stage: event.stage, path: event.path };
-    case 'team_reserved':
-      return { type: 'files.reserved', task_id: event.task_id, attempt: event.attempt, files: event.files };
-    case 'merge_failed':
-      return { type: 'merge.failed', task_id: event.task_id, attempt: event.attempt, reason: event.reason };
-    case 'task_retry':
-      return { type: 'task.retry', task_id: event.task_id, attempt: event.attempt, reason: event.reason };
-    case 'run_resumed':
-      return { type: 'run.resumed', retry_interrupted: event.retry_interrupted };
-    case 'cancel_requested':
-      return { type: 'cancel.requested', force: event.force };
-    case 'attempt_throttled':
-      return { type: 'attempt.throttled', task_id: event.task_id, attempt: event.attempt, agent: event.agent, reason: event.reason, jitter: event.jitter, at: parseLogTime(event.at), ...(event.retry_after_ms !== undefined && { retry_after_ms: event.retry_after_ms }) };
-    case 'attempt_retrying':
-      return { type: 'attempt.retrying', agent: event.agent, jitter: event.jitter, at: parseLogTime(event.at), ...(event.retry_after_ms !== undefined && { retry_after_ms: event.retry_after_ms }) };
-    case 'backoff_ended':
-      return { type: 'backoff.ended', agent: event.agent };
-    case 'budget_exceeded':
-      return { type: 'budget.exceeded', reason: event.reason, stop_running: event.stop_running, ...(event.parts && { parts: event.parts }) };
-    case 'budget_raised':
-      return { type: 'budget.raised' };
-    case 'quota_reached':
-      return { type: 'quota.reached', agent: event.agent, reason: event.reason, ...(event.resets !== undefined && { resets: event.resets }) };
-    case 'quota_cleared':
-      return { type: 'quota.cleared' };
-    default:
-      return undefined;
-  }
 }
 
 // The records among a transition's actions, in the order they would be written.

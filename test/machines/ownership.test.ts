@@ -5,7 +5,7 @@ import { claimProblem, claimsOverlap, planWidth, sharedClaim } from '../../machi
 import { findPlanProblem } from '../../machines/plan.js';
 import type { TaskDef } from '../../machines/types.js';
 import { foldRun } from '../../src/log/fold/fold.js';
-import { toMachineEvent } from '../../src/session/replay.js';
+import { toMachineEvent } from '../../machines/inputs.js';
 import { renderStatus } from '../../src/views/status/render.js';
 import { makeRunFiles, started } from '../helpers/runs.js';
 import { Driver, makeInput } from './drive.js';

@@ -5,7 +5,8 @@ import { createActor, fromPromise } from 'xstate';
 import { pipelineMachine } from '../../machines/pipeline.js';
 import type { NewEvent, TeamEvent } from '../../src/log/schema.js';
 import type { PipelineEvent } from '../../machines/types.js';
-import { replayRun, resumeEvent, toMachineEvent, type PipelineSnapshot } from '../../src/session/replay.js';
+import { replayRun, resumeEvent, type PipelineSnapshot } from '../../src/session/replay.js';
+import { toMachineEvent } from '../../machines/inputs.js';
 
 export interface Resumed {
   /** The log as the resumed orchestrator leaves it. */

@@ -1,7 +1,7 @@
 // Records for the store tests: a run's fields, task and stage records, and a machine log cut into
 // the steps the runtime appends (an input and the records it causes).
 import type { NewEvent, TeamEvent } from '../../src/log/schema.js';
-import { toMachineEvent } from '../../src/session/replay.js';
+import { toMachineEvent } from '../../machines/inputs.js';
 import type { NewRun, RunStore } from '../../src/store/types.js';
 
 // run.json's fields of a small team run.
