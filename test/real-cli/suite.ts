@@ -45,6 +45,7 @@ const COST_MODELS: Record<string, Record<string, string>> = {
 export function describeRealCli(cli: RealCli): void {
   const ctx = {} as RealCliContext;
   ctx.cli = cli;
+  let capRun: { run: ReturnType<RealCliContext['project']>; result: Promise<TeamResult> };
 
   beforeAll(async () => {
     ensureRealClis();
@@ -60,6 +61,11 @@ export function describeRealCli(cli: RealCli): void {
       const extra = { TEAMLINE_TEST_RUN: marker };
       return { project, git, marker, team: (args) => project.team(args, extra), start: (args) => project.start(args, extra) };
     };
+    // The attempt cap's run spends its cap with the CLI idle on a model that never answers: started
+    // here, it waits beside the whole run, and its test reads how it ended.
+    const run = ctx.project(HANG_KEY, { team: { fsync: false, maxTaskAttempts: 1, monitorIntervalMs: 1_000, attemptTimeoutMs: ATTEMPT_CAP_MS[cli] } });
+    capRun = { run, result: run.team(['2:executor', 'never planned: the model never answers', '--agent', cli]) };
+    capRun.result.catch(() => undefined);
   }, 600_000);
 
   afterAll(async () => {
@@ -147,7 +153,7 @@ export function describeRealCli(cli: RealCli): void {
       });
 
       it.runIf(COST_MODELS[cli] !== undefined)('sends each role\'s model as the cost mode chose it (economy: the planner and verifier one tier up)', () => {
-        const asked = (task: string) => [...new Set(ctx.server.calls.filter((c) => c.facts?.taskId === task).map((c) => c.model))];
+        const asked = (task: string) => [...new Set(ctx.server.calls.filter((c) => c.facts?.taskId === task && c.facts.runDir === run.project.dir).map((c) => c.model))];
         const expected = COST_MODELS[cli]!;
         // claude sends its alias resolved (`sonnet` → `claude-sonnet-5`); codex sends the name as given.
         const named = (m: string | undefined, model: string) => m === model || (cli === 'claude' && m?.startsWith(`${model}-`) === true);
@@ -281,8 +287,8 @@ export function describeRealCli(cli: RealCli): void {
     }, 120_000);
 
     it('cuts off an attempt whose model never answers at the attempt cap', async () => {
-      const run = ctx.project(HANG_KEY, { team: { fsync: false, maxTaskAttempts: 1, monitorIntervalMs: 1_000, attemptTimeoutMs: ATTEMPT_CAP_MS[cli] } });
-      const result = await run.team(['2:executor', 'never planned: the model never answers', '--agent', cli]);
+      const { run } = capRun;
+      const result = await capRun.result;
       expect(result.exitCode, `${result.stdout}\n${result.stderr}`).toBe(1);
       const files = run.project.readRun();
       const ends = eventsOf(files, 'task_finished');
