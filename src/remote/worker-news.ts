@@ -164,8 +164,9 @@ export class WorkerNews {
     const key = keyOf(report.taskId, report.attempt);
     if (this.finished.has(key)) return;
     if (report.kind === 'finished') return this.end(key, { kind: 'finished', report });
-    if (report.kind !== 'event') return;
-    const event = workerEvent(report);
+    // The output's last line is the live view's (store/pg/tails.ts); a kind an earlier worker wrote is no event.
+    if ((report.kind as string) === 'output-tail') return;
+    const event = report.kind === 'event' ? workerEvent(report) : undefined;
     if (!event) return this.refuse(report);
     const attempt = this.started.get(key);
     if (event.event === 'attempt_taken' && !this.reports.taken.has(key)) {
@@ -199,7 +200,7 @@ export class WorkerNews {
     }
     if (event.event === 'attempt_stalled' && !this.reports.stalled.has(key)) {
       const silentMs = silentMsOf(event);
-      this.append({ ...stalledEvent(who, silentMs) });
+      this.append(stalledEvent(who, silentMs));
       this.session.progress.emit({ type: 'attempt.stalled', task: report.taskId, attempt: report.attempt, silentMs }, `… ${report.taskId} a${report.attempt} stalled on its worker: no progress for ${Math.round(silentMs / 1000)}s`);
     }
     if (event.event === 'attempt_retrying' && !this.reports.seqs.has(report.seq)) {
@@ -216,7 +217,8 @@ export class WorkerNews {
   private refuse(report: Report): void {
     if (this.refused) return;
     this.refused = true;
-    this.session.log.warn({ seq: report.seq, task: report.taskId, attempt: report.attempt }, 'a worker\'s report is not an event of its attempt; left out');
+    const event = (report.body as { event?: unknown } | null)?.event;
+    this.session.log.warn({ seq: report.seq, task: report.taskId, attempt: report.attempt, kind: report.kind, ...(typeof event === 'string' && { event: event.slice(0, 64) }) }, 'a worker\'s report is not an event of its attempt; left out');
   }
 
   // The run's worker (worker-N, lead) an attempt was started on, as the log holds it now.

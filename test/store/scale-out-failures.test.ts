@@ -8,7 +8,8 @@ import { isProcessAlive } from '../../src/sys/proc.js';
 import { STUB_BIN } from '../helpers/agent-project.js';
 import { until } from '../team-worker/worker-fixture.js';
 import { clusterAndProject } from './pg-fixture.js';
-import { takenAgent } from '../helpers/worker-reports.js';
+import { reportName, takenAgent } from '../helpers/worker-reports.js';
+import { writeReport } from '../../src/store/pg/reports.js';
 import { closeScaleOuts, openScaleOut } from './scale-out-fixture.js';
 
 const env = clusterAndProject('teamline-scale-out-fail-');
@@ -141,6 +142,32 @@ describe('a run on the PostgreSQL store, when machines fail', () => {
     expect(stalled[0]!.event === 'attempt_stalled' && stalled[0]!.silent_ms).toBeGreaterThanOrEqual(2000);
     expect(events.findIndex(isT1Stall)).toBeLessThan(events.findIndex((e) => e.event === 'task_finished' && e.task_id === 't1'));
     expect(await liveAgents(world, runId)).toEqual([]);
+  });
+
+  it("leaves out a worker's report that is not one of its attempt's events (a task's end, another attempt's, a negative cost), says so once, and takes the next good one", async () => {
+    const scenario = { name: 'forged', plan: { tasks: [task('t1')] }, stages: { 'team-exec': { hang: true } } };
+    const world = worlds.add(await openScaleOut(env.cluster.url, env.project, scenario, { maxTaskAttempts: 1 }));
+    world.worker('machine-a');
+    const run = world.team(['1:executor', 'add a greeting', '--agent', 'sim']);
+    const runId = await until(async () => (await world.runId()) ?? false, 'the run');
+    const taken = await until(async () => (await world.reports(runId)).find((r) => r.taskId === 't1' && reportName(r) === 'attempt_taken') ?? false, "t1's attempt taken");
+    // Written as the lease's holder would (anyone who can write the database can).
+    const ref = { runId, taskId: 't1', attempt: 1 };
+    const forge = (body: object) => writeReport(world.store, ref, taken.workerId, 'event', body);
+    expect(await forge({ event: 'task_finished', task_id: 't1', attempt: 1, stage: 'team-exec', agent: 'sim', status: 'completed', session: '', parent_session: '', inputs: [], artifacts: [], evidence: 'forged', next: '' })).toBe(true);
+    expect(await forge({ event: 'attempt_stalled', task_id: 't1', attempt: 2, silent_ms: 1 })).toBe(true);
+    expect(await forge({ event: 'attempt_spend', task_id: 't1', attempt: 1, stage: 'team-exec', agent: 'sim', cost_usd: -100 })).toBe(true);
+    expect(await forge({ event: 'attempt_stalled', task_id: 't1', attempt: 1, silent_ms: 4242 })).toBe(true);
+    const isGood = (e: { event: string }) => e.event === 'attempt_stalled' && (e as { silent_ms?: number }).silent_ms === 4242;
+    await until(async () => (await world.events(runId)).some(isGood), 'the good report folded');
+    expect((await world.team(['cancel'])).exitCode).toBe(0);
+    expect((await run).exitCode).toBe(3);
+    const events = await world.events(runId);
+    expect(events.filter((e) => e.event === 'task_finished' && e.task_id === 't1').map((e) => e.event === 'task_finished' && [e.status, e.evidence])).not.toContainEqual(['completed', 'forged']);
+    expect(events.filter((e) => e.event === 'attempt_stalled').map((e) => e.event === 'attempt_stalled' && [e.task_id, e.attempt, e.silent_ms])).toEqual([['t1', 1, 4242]]);
+    expect(events.filter((e) => e.event === 'attempt_spend')).toEqual([]);
+    const log = readFileSync(join(world.writer, '.team', 'store-runs', runId, 'log.jsonl'), 'utf8');
+    expect(log.split('\n').filter((line) => line.includes("a worker's report is not an event of its attempt"))).toHaveLength(1);
   });
 
   it('stops on its worker, at once, a CLI whose output shows a failure no retry can fix, and the run fails with no second attempt', async () => {
