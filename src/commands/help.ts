@@ -6,9 +6,6 @@ import { commandOf, GROUPS, type CommandSpec } from './specs/spec.js';
 import { COMMANDS } from './specs/index.js';
 import { editDistance } from './args/one-word.js';
 
-// Every command's page (its spec), in the order `team --help` lists them.
-const PAGES = COMMANDS;
-
 const WIDTH = 100;
 // The width of the overview's first column: every group's commands line up.
 const OVERVIEW_COLUMN = 26;
@@ -27,9 +24,9 @@ export function helpCommand(argv: string[]): number {
 // `team help <words>`: the page they name; any other words are a usage error naming them.
 function namedPage(words: string[]): CommandSpec {
   const name = words.join(' ');
-  const page = PAGES.find((p) => p.name === name || p.aliases?.includes(name));
+  const page = COMMANDS.find((p) => p.name === name || p.aliases?.includes(name));
   if (page) return page;
-  const near = PAGES.map((p) => ({ name: p.name, distance: editDistance(name.toLowerCase(), p.name) })).sort((a, b) => a.distance - b.distance)[0]!;
+  const near = COMMANDS.map((p) => ({ name: p.name, distance: editDistance(name.toLowerCase(), p.name) })).sort((a, b) => a.distance - b.distance)[0]!;
   const hint = near.distance <= (name.length > 5 ? 2 : 1) ? `did you mean \`team help ${near.name}\`?` : `\`team --help\` lists the commands`;
   throw new UsageError(`team help: no command "${name}"; ${hint}`);
 }
@@ -37,7 +34,7 @@ function namedPage(words: string[]): CommandSpec {
 // The page of `team <command> … --help`: the command's, or the run command's (`team "task" --help`).
 function pageOf(argv: string[]): CommandSpec {
   const two = `${argv[0]} ${argv[1]}`;
-  return PAGES.find((p) => p.name === two || p.aliases?.includes(two)) ?? PAGES.find((p) => p.name === argv[0] && p.name !== 'run') ?? PAGES[0]!;
+  return COMMANDS.find((p) => p.name === two || p.aliases?.includes(two)) ?? COMMANDS.find((p) => p.name === argv[0] && p.name !== 'run') ?? COMMANDS[0]!;
 }
 
 // What teamline is, an example run, and the commands by group.
@@ -50,7 +47,7 @@ function renderOverview(): string {
     '  team 3:executor "add input validation to the API"',
   ];
   for (const group of GROUPS) {
-    const entries = PAGES.filter((p) => p.group === group && !p.name.includes(' ')).map((p): [string, string] => [p.entry ?? commandOf(p), p.brief]);
+    const entries = COMMANDS.filter((p) => p.group === group && !p.name.includes(' ')).map((p): [string, string] => [p.entry ?? commandOf(p), p.brief]);
     if (group === 'scale out') entries.push(['--store URL', 'keep runs in PostgreSQL: on team, ralph, resume, status, wait…']);
     lines.push('', `${group}:`, ...table(entries, 2, OVERVIEW_COLUMN));
   }
@@ -63,7 +60,7 @@ function renderOverview(): string {
 function renderPage(page: CommandSpec): string {
   const lines = [...wrap(`${commandOf(page)}: ${page.summary}`, 2), '', 'usage:', ...wrap(synopsis(page), 4).map((l, i) => (i === 0 ? `  ${l}` : l))];
   if (page.about?.length) lines.push('', ...page.about.flatMap((line) => wrap(line, 0)));
-  const subs = PAGES.filter((p) => p.name.startsWith(`${page.name} `));
+  const subs = COMMANDS.filter((p) => p.name.startsWith(`${page.name} `));
   if (subs.length) lines.push('', 'commands:', ...table(subs.map((p) => [p.name.slice(page.name.length + 1), p.brief]), 2));
   const flags = Object.entries(page.flags);
   if (flags.length) lines.push('', 'options (a flag without a value is off unless given):', ...table(flags.map(([name, spec]) => [flagWords(name, spec), describe(spec)]), 2));
