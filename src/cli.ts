@@ -14,9 +14,10 @@ let commands = await loadCommands(argv[0], asksHelp(argv));
 // and `team status` start with a light module of their own (commands/light/), unless `whole` asks
 // for the whole CLI. Each comes from its bundle with V8's code cache (sys/code-cache.ts).
 function loadCommands(command: string | undefined, whole: boolean): Promise<Commands> {
-  if (!whole && command === 'cancel') return loadBundle<Commands>('cancel', command, true, () => import('./commands/light/cancel.js'));
-  if (!whole && command === 'status') return loadBundle<Commands>('status', command, true, () => import('./commands/light/status.js'));
-  return loadBundle<Commands>('commands', command, false, () => import('./commands/index.js'));
+  const options = { command, usageSavesNone: true };
+  if (!whole && command === 'cancel') return loadBundle<Commands>('cancel', () => import('./commands/light/cancel.js'), { ...options, light: true });
+  if (!whole && command === 'status') return loadBundle<Commands>('status', () => import('./commands/light/status.js'), { ...options, light: true });
+  return loadBundle<Commands>('commands', () => import('./commands/index.js'), options);
 }
 
 async function main(): Promise<number> {

@@ -11,7 +11,7 @@ import type { AdapterInput, AgentAdapter, AgentCommand, AgentReport, OutputSigna
 import { claude } from './claude.js';
 import { codex } from './codex.js';
 import { classifyFailure, type FailureRule } from './failures.js';
-import { gemini } from './gemini.js';
+import { gemini, GEMINI_START_ENV } from './gemini.js';
 import { opencode } from './opencode.js';
 import { spendOf } from './spend.js';
 
@@ -65,7 +65,7 @@ function buildAcp(input: AdapterInput): AgentCommand {
     ...(agent.authMethod !== undefined && { authMethod: agent.authMethod }),
     version: readVersion(),
   };
-  return { file: process.execPath, args: [resolveBridgePath(), ...bridgeArgs(spec)], env: { ...agent.env, [ACP_AGENT_VAR]: agent.command } };
+  return { file: process.execPath, args: [resolveBridgePath(), ...bridgeArgs(spec)], env: { ...(cli === gemini && GEMINI_START_ENV), ...agent.env, [ACP_AGENT_VAR]: agent.command } };
 }
 
 // The session's end as the bridge told it: ok only for a turn that ended as the agent's own (end_turn).

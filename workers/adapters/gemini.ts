@@ -37,6 +37,12 @@ const RULES: FailureRule[] = [
 // prints with them.
 const NOISE = [/^Attempt \d+ failed/, /^Suggested retry after /, /^\s*at /, /^\s*$/];
 
+// gemini's launcher starts node a second time to run the CLI with a larger heap (half the machine's
+// memory), unless GEMINI_CLI_NO_RELAUNCH is set: the second start cost 1.3 CPU-s of its 3 at each
+// start here (`gemini --version`: 3.0 against 1.7 user seconds). A worker's gemini starts once,
+// with node's default heap; an agent's own env may set it otherwise.
+export const GEMINI_START_ENV: Record<string, string> = { GEMINI_CLI_NO_RELAUNCH: 'true' };
+
 // Builds the headless call. Turn limits are a settings.json value (maxSessionTurns), not a flag.
 // Gemini's file tools stay inside its workspace, the folder it runs in (a worktree, with
 // isolation): `--include-directories` adds the attempt folder, where the result file goes.
@@ -47,13 +53,17 @@ function buildGemini(input: AdapterInput): AgentCommand {
   // An array option: an option comes next.
   args.push('--include-directories', dirname(input.resultFile));
   args.push('--approval-mode', agent.permissionMode ?? APPROVAL_MODES[input.permission]);
-  if (!input.teamServer) return makeAgentCommand(agent, 'gemini', args, input.promptFile);
+  if (!input.teamServer) return startOnce(makeAgentCommand(agent, 'gemini', args, input.promptFile));
   // An array option: an option comes next (this one names the only MCP server it may start).
   args.push('--allowed-mcp-server-names', TEAM_SERVER_NAME, '--policy', writeTeamPolicy(dirname(input.resultFile)));
-  const command = makeAgentCommand(agent, 'gemini', args, input.promptFile);
+  const command = startOnce(makeAgentCommand(agent, 'gemini', args, input.promptFile));
   const home = writeGeminiHome(input.teamServer, dirname(input.resultFile), { ...process.env, ...agent.env });
   // Last: made from the agent's own GEMINI_CLI_HOME, if it has one.
   return { ...command, env: { ...command.env, [GEMINI_HOME_VAR]: home } };
+}
+
+function startOnce(command: AgentCommand): AgentCommand {
+  return { ...command, env: { ...GEMINI_START_ENV, ...command.env } };
 }
 
 // Any line but a retry notice or its stack is progress (json mode prints its result at the end).

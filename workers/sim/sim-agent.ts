@@ -5,4 +5,4 @@
 // (zod's modules alone cost as much as Node's own start); without bundles, from the modules tsc wrote.
 import { loadBundle } from '../../src/sys/code-cache.js';
 
-await loadBundle('sim', undefined, false, () => import('./main.js'));
+await loadBundle('sim', () => import('./main.js'));

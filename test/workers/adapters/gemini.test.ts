@@ -9,7 +9,13 @@ describe('gemini', () => {
       file: 'gemini',
       args: ['-p', 'Follow the instructions above.', '--output-format', 'json', '--skip-trust', '--include-directories', '/p/.team/runs/r1/attempts/t1/a1', '--approval-mode', 'yolo'],
       stdinFile: '/p/.team/runs/r1/attempts/t1/a1/prompt.md',
+      // Started once: its launcher does not start node a second time for a larger heap.
+      env: { GEMINI_CLI_NO_RELAUNCH: 'true' },
     });
+  });
+
+  it("starts gemini once unless the agent's env says otherwise", () => {
+    expect(gemini.build(makeInput({ adapter: 'gemini', env: { GEMINI_CLI_NO_RELAUNCH: '' } })).env).toEqual({ GEMINI_CLI_NO_RELAUNCH: '' });
   });
 
   it('maps model, approval mode, command, args and env to the command line', () => {
@@ -33,7 +39,7 @@ describe('gemini', () => {
         '--sandbox',
       ],
       stdinFile: '/p/.team/runs/r1/attempts/t1/a1/prompt.md',
-      env: { GEMINI_API_KEY_FILE: '/k' },
+      env: { GEMINI_CLI_NO_RELAUNCH: 'true', GEMINI_API_KEY_FILE: '/k' },
     });
   });
 

@@ -95,7 +95,7 @@ describe('team tools', () => {
     const input = { ...makeInput({ adapter: 'gemini', env: { HOME: user } }), resultFile: join(attemptDir, 'result.json'), promptFile: join(attemptDir, 'prompt.md'), teamServer: SERVER };
     const command = gemini.build(input);
     const home = join(attemptDir, 'gemini-home');
-    expect(command.env).toEqual({ HOME: user, GEMINI_CLI_HOME: home });
+    expect(command.env).toEqual({ GEMINI_CLI_NO_RELAUNCH: 'true', HOME: user, GEMINI_CLI_HOME: home });
     const policy = join(attemptDir, 'gemini-policy.toml');
     expect(command.args.slice(-4)).toEqual(['--allowed-mcp-server-names', 'team', '--policy', policy]);
     const settings = JSON.parse(readFileSync(join(home, '.gemini/settings.json'), 'utf8')) as Record<string, unknown>;
