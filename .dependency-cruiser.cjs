@@ -18,6 +18,7 @@
 //   machines/, src/store/
 //   config/, src/domain/     the config; the agent protocol's rules
 //   src/log/
+//   src/rules/               pure rules the machine and the fold share: rate limits, budgets
 //   src/git/, workers/
 //   src/sys/                 general utilities
 const FLOORS = [
@@ -36,6 +37,7 @@ const FLOORS = [
   ['machines and store', '^(machines|src/store)/'],
   ['config and domain', '^(config|src/domain)/'],
   ['log', '^src/log/'],
+  ['rules', '^src/rules/'],
   ['git and workers', '^(src/git|workers)/'],
   ['sys', '^src/sys/'],
 ];

@@ -1,5 +1,5 @@
 // How a run ends, stops or is cancelled, and the words it ends with. Pure.
-import { raiseCommand } from '../src/log/budget-hint.js';
+import { raiseCommand } from '../src/rules/budget-hint.js';
 import { WORKER_FAILURE_LIMIT } from './schedule.js';
 import { TaskDraft } from './task-index.js';
 import * as steps from './steps.js';

@@ -1,10 +1,10 @@
 // Rate limits as the pipeline decides on them (issue 29), pure: an agent's lanes and back-off from
-// the context (the arithmetic in src/log/throttle.ts, which the fold shares), and when a limit that
+// the context (the arithmetic in src/rules/throttle.ts, which the fold shares), and when a limit that
 // lasts gives up.
 import type { PipelineContext, PipelineEvent } from './types.js';
-import { DEFAULT_GIVE_UP_MS, freshThrottle, retrying as duringRetry, throttled as afterLimit, type AgentThrottle } from '../src/log/throttle.js';
+import { DEFAULT_GIVE_UP_MS, freshThrottle, retrying as duringRetry, throttled as afterLimit, type AgentThrottle } from '../src/rules/throttle.js';
 
-export { backoffMs, succeeded, type AgentThrottle } from '../src/log/throttle.js';
+export { backoffMs, succeeded, type AgentThrottle } from '../src/rules/throttle.js';
 
 type ThrottledEvent = Extract<PipelineEvent, { type: 'attempt.throttled' }>;
 

@@ -3,7 +3,7 @@ import type { Defect, Findings, GateResult, Limits, NewEvent, RoutingDecision, R
 import type { Stage } from '../workers/types.js';
 import type { TaskIndex } from './task-index.js';
 import type { TaskState, TaskStatus } from './task-state.js';
-import type { AgentThrottle } from '../src/log/throttle.js';
+import type { AgentThrottle } from '../src/rules/throttle.js';
 import type { LogInputEvent } from './inputs.js';
 
 export type { Defect, Findings, GateResult, Limits, NewEvent, RoutingDecision, RoutingPolicy, TaskDef, Stage, TaskState, TaskStatus };

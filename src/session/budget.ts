@@ -1,6 +1,6 @@
 // The run's budget (issue 29), checked whenever spend joins the log: once the spend reaches it,
 // budget_exceeded goes to the machine, which starts nothing more and stops the run for a decision.
-import { spentParts } from '../log/budget-hint.js';
+import { spentParts } from '../rules/budget-hint.js';
 import { describeSpend, spendOf } from '../log/fold/spend.js';
 import type { EventLog } from './event-log.js';
 import type { Progress } from './progress.js';

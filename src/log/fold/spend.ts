@@ -2,7 +2,7 @@
 // spending so far, each agent's lanes and back-off. Readers (status, watch, wait, report, the
 // runtime's budget check) take spendOf() of it.
 import type { Budget, TeamEvent } from '../schema.js';
-import { freshThrottle, retrying, succeeded, throttled, type AgentThrottle } from '../throttle.js';
+import { freshThrottle, retrying, succeeded, throttled, type AgentThrottle } from '../../rules/throttle.js';
 import { parseLogTime } from '../time.js';
 
 // Cost and tokens (types.ts's UsageTotals, named here so that the two files do not import each other).

@@ -2,7 +2,7 @@
 import { sharedClaim } from '../../../machines/ownership.js';
 import type { AttemptView, RunView } from '../../log/fold/fold.js';
 import { terminalLine } from '../../sys/terminal-text.js';
-import { raiseCommand, spentParts } from '../../log/budget-hint.js';
+import { raiseCommand, spentParts } from '../../rules/budget-hint.js';
 import { spendLines } from './spend.js';
 import { drainingWorkers } from '../../log/reach.js';
 import { questionLines, teamLines, undeliveredLines } from '../team-lines.js';

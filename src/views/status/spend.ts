@@ -1,6 +1,6 @@
 // What status, watch and wait show of spend and rate (issue 29): spend against the budget (a warning
 // from 80%), and each agent under a rate limit: "throttled: claude 2 of 4 lanes, next try in 40 s".
-import { raiseCommand, spentParts } from '../../log/budget-hint.js';
+import { raiseCommand, spentParts } from '../../rules/budget-hint.js';
 import { describeSpend, describeThrottle, type SpendView } from '../../log/fold/spend.js';
 
 // The lines, with the back-offs' countdown as of `now`; `countdown` false leaves it out (plain lines printed once).
