@@ -1,5 +1,5 @@
 // Runs real git and returns what happened as data: git's refusals are outcomes, not exceptions.
-import { execa } from 'execa';
+import { runProgram } from '../sys/run-program.js';
 
 export interface GitResult {
   ok: boolean;
@@ -17,8 +17,8 @@ export async function git(cwd: string, args: string[], input?: string, own: Reco
   const env: Record<string, string | undefined> = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_EDITOR: 'true', GIT_MERGE_AUTOEDIT: 'no' };
   for (const name of REPO_VARIABLES) delete env[name];
   Object.assign(env, own);
-  const result = await execa('git', args, { cwd, env, extendEnv: false, reject: false, ...(input === undefined ? { stdin: 'ignore' as const } : { input }) });
-  return { ok: result.exitCode === 0, code: result.exitCode ?? -1, stdout: String(result.stdout ?? '').trimEnd(), stderr: String(result.stderr ?? '').trim() };
+  const result = await runProgram('git', args, { cwd, env, ...(input !== undefined && { input }) });
+  return { ok: result.code === 0, code: result.code, stdout: result.stdout.trimEnd(), stderr: result.stderr.trim() };
 }
 
 // `git <args>` that must succeed: a failure here is our bug or a broken repository, so it throws.

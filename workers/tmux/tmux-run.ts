@@ -2,6 +2,7 @@
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
+import { runProgram, withoutFinalNewline } from '../../src/sys/run-program.js';
 
 // tmux's own default when TMUX_TMPDIR is unset (_PATH_TMP).
 const DEFAULT_SOCKET_DIR = '/tmp';
@@ -70,14 +71,8 @@ const CLIENT = ['-u'];
 
 // Runs one tmux command; a failing tmux is a result (ok false), not a throw.
 export async function runTmux(target: TmuxTarget, args: string[]): Promise<TmuxResult> {
-  const result = await execa(target.tmuxPath, [...CLIENT, '-L', target.server, ...args], {
-    env: toTmuxEnv(target),
-    extendEnv: false,
-    reject: false,
-    stdin: 'ignore',
-  });
-  const ok = result.exitCode === 0 && !result.failed;
-  return { ok, stdout: String(result.stdout ?? ''), stderr: String(result.stderr ?? '') };
+  const result = await runProgram(target.tmuxPath, [...CLIENT, '-L', target.server, ...args], { env: toTmuxEnv(target) });
+  return { ok: result.code === 0, stdout: withoutFinalNewline(result.stdout), stderr: withoutFinalNewline(result.stderr) };
 }
 
 // Starts a long-lived tmux client (e.g. wait-for) that the caller ends by killing it.
