@@ -33,9 +33,14 @@ export function linesOf(text: string): string[] {
   return text.split('\n').map((line) => line.trim()).filter((line) => line !== '');
 }
 
+// Whether the repository of each folder names an author, asked once per process: a run commits
+// and merges in the same few folders (its worktrees) many times.
+const named = new Map<string, Promise<boolean>>();
+
 // An author for teamline's own commits when neither the repository nor the environment names one.
 export async function identity(dir: string): Promise<string[]> {
-  const email = await git(dir, ['config', 'user.email']);
+  let hasEmail = named.get(dir);
+  if (hasEmail === undefined) named.set(dir, (hasEmail = git(dir, ['config', 'user.email']).then((email) => email.ok)));
   const fromEnv = process.env.GIT_AUTHOR_EMAIL && process.env.GIT_COMMITTER_EMAIL;
-  return email.ok || fromEnv ? [] : ['-c', 'user.name=teamline', '-c', 'user.email=teamline@localhost'];
+  return (await hasEmail) || fromEnv ? [] : ['-c', 'user.name=teamline', '-c', 'user.email=teamline@localhost'];
 }

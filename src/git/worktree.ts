@@ -7,8 +7,14 @@ import { nestedRepos, stagePlain } from './nested-repos.js';
 
 export type WorktreeHow = 'created' | 'recreated' | 'adopted' | 'switched';
 
+export interface Worktree {
+  path: string;
+  /** The branch it has checked out ('' when detached). */
+  branch: string;
+}
+
 // The worktrees git knows, with the branch each has checked out ('' when detached).
-export async function listWorktrees(repoDir: string): Promise<Array<{ path: string; branch: string }>> {
+export async function listWorktrees(repoDir: string): Promise<Worktree[]> {
   const out = (await git(repoDir, ['worktree', 'list', '--porcelain'])).stdout;
   return out.split('\n\n').flatMap((block) => {
     const path = /^worktree (.+)$/m.exec(block)?.[1];
@@ -17,9 +23,9 @@ export async function listWorktrees(repoDir: string): Promise<Array<{ path: stri
   });
 }
 
-// The worktree other than `except` that has `branch` checked out, if any.
-export async function holderOf(repoDir: string, branch: string, except: string): Promise<string | undefined> {
-  return (await listWorktrees(repoDir)).find((w) => w.branch === branch && w.path !== resolve(except))?.path;
+// The worktree other than `except` that has `branch` checked out, if any (of `listed`, as listed).
+export function holderOf(listed: Worktree[], branch: string, except: string): string | undefined {
+  return listed.find((w) => w.branch === branch && w.path !== resolve(except))?.path;
 }
 
 // Creates `branch` at `from` unless it exists; true when it was created.
@@ -30,10 +36,16 @@ export async function ensureBranch(repoDir: string, branch: string, from: string
 }
 
 // Puts the worktree at `path` on `branch`: adopts a live one, re-creates a missing one, switches a
-// worker's folder to its next task. The caller committed the folder's leftovers first.
-export async function ensureWorktree(repoDir: string, path: string, branch: string, known: boolean): Promise<WorktreeHow> {
-  await git(repoDir, ['worktree', 'prune']);
-  const here = (await listWorktrees(repoDir)).find((w) => w.path === resolve(path));
+// worker's folder to its next task. The caller committed the folder's leftovers first. `listed`: the
+// worktrees as the caller just listed them (the entry of `path` unchanged since).
+export async function ensureWorktree(repoDir: string, path: string, branch: string, known: boolean, listed?: Worktree[]): Promise<WorktreeHow> {
+  let worktrees = listed ?? (await listWorktrees(repoDir));
+  // A worktree whose folder is gone still holds its branch until pruned (what prune removes).
+  if (worktrees.some((w) => !existsSync(w.path))) {
+    await git(repoDir, ['worktree', 'prune']);
+    worktrees = await listWorktrees(repoDir);
+  }
+  const here = worktrees.find((w) => w.path === resolve(path));
   if (here && existsSync(path)) {
     if (here.branch === branch) return 'adopted';
     await gitOrThrow(path, ['switch', '--quiet', branch]);

@@ -31,16 +31,19 @@ export async function prepareAttempt(run: IsolationParts, input: AttemptInput): 
     if (await ensureBranch(top, branch, iso.branch)) {
       append(run, { event: 'branch_created', branch, from: iso.branch, commit: (await commitOf(top, branch))!, task_id: input.taskId });
     }
+    // One listing serves the three looks: saving leftovers commits on a worktree's branch, and
+    // detaching the holder changes only the holder's entry.
+    const listed = await listWorktrees(top);
     if (!input.resumed) {
-      const here = (await listWorktrees(top)).find((w) => w.path === path);
+      const here = listed.find((w) => w.path === path);
       if (here?.branch) await saveLeftovers(run, path, here.branch, input.attempt, 'left in the worktree by an earlier attempt');
-      const holder = await holderOf(top, branch, path);
+      const holder = holderOf(listed, branch, path);
       if (holder) {
         await saveLeftovers(run, holder, branch, input.attempt, 'left in another worker\'s worktree by an earlier attempt');
         await detach(holder);
       }
     }
-    const how = await ensureWorktree(top, path, branch, iso.worktrees.has(path));
+    const how = await ensureWorktree(top, path, branch, iso.worktrees.has(path), listed);
     const conflict = input.resumed ? undefined : await pendingConflict(run, input, path, branch);
     const conflicts = conflict ? await startConflictedMerge(path, conflict.branch) : undefined;
     append(run, { event: 'worktree_ready', task_id: input.taskId, attempt: input.attempt, branch, path, worker: input.worker, how, ...(conflict ? { merging: conflict.branch, conflicts } : {}) });
