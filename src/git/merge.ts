@@ -1,6 +1,6 @@
 // Merges a task's branch into the integration branch, in its worktree: merged, or why not.
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, lstatSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { git, gitOrThrow, identity, linesOf } from './git.js';
 import { commitOf, isTeamPath } from './repo.js';
 
@@ -9,9 +9,24 @@ export type MergeOutcome =
   | { kind: 'conflict'; files: string[]; ours: string; theirs: string }
   | { kind: 'runtime-files'; files: string[]; ours: string; theirs: string };
 
-// True while `path` holds a merge that was started and not concluded.
+// True while `path` holds a merge that was started and not concluded. A run asks it several times
+// an attempt: at a worktree's top, no MERGE_HEAD in its own git folder is a no without starting git
+// (a quarter of a run's git calls); a MERGE_HEAD there, or another folder, is git's to judge.
 export async function mergeInProgress(path: string): Promise<boolean> {
+  const gitDir = ownGitDir(path);
+  if (gitDir !== undefined && !existsSync(join(gitDir, 'MERGE_HEAD'))) return false;
   return (await commitOf(path, 'MERGE_HEAD')) !== undefined;
+}
+
+// The git folder of the worktree whose top is `path`: its `.git` folder, or the one its `.git` file
+// names (a linked worktree's); undefined when `path` is not a worktree's top.
+function ownGitDir(path: string): string | undefined {
+  const dotGit = join(path, '.git');
+  const stat = lstatSync(dotGit, { throwIfNoEntry: false });
+  if (stat?.isDirectory()) return dotGit;
+  if (!stat?.isFile()) return undefined;
+  const named = /^gitdir: (.+)$/m.exec(readFileSync(dotGit, 'utf8'))?.[1]?.trim();
+  return named ? resolve(path, named) : undefined;
 }
 
 // Abandons a merge in progress: the worktree is back at its branch's last commit.

@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { git, gitOrThrow, identity, linesOf } from './git.js';
+import { mergeInProgress } from './merge.js';
 import { commitOf } from './repo.js';
 import { nestedRepos, stagePlain } from './nested-repos.js';
 
@@ -67,7 +68,7 @@ export async function commitAll(path: string, message: string): Promise<{ commit
   for (const dir of nested) await stagePlain(path, dir);
   await gitOrThrow(path, ['add', '--all']);
   const files = linesOf((await git(path, ['diff', '--cached', '--name-only'])).stdout);
-  const merging = await commitOf(path, 'MERGE_HEAD');
+  const merging = await mergeInProgress(path);
   if (files.length === 0 && !merging) return undefined;
   await gitOrThrow(path, [...(await identity(path)), 'commit', '--quiet', '--no-verify', '--allow-empty', '-m', message]);
   return { commit: await gitOrThrow(path, ['rev-parse', 'HEAD']), files, nested };
