@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
-import { alive, endDetachedRuns, lockPid, makeGatedProject, pgidOf, until } from '../helpers/detached.js';
+import { alive, endDetachedRuns, followDetached, lockPid, makeGatedProject, pgidOf, until } from '../helpers/detached.js';
 import { removeProjects } from '../helpers/project.js';
 import { makeSimProject } from '../helpers/sim-project.js';
 import { CLI } from '../helpers/team.js';
@@ -45,7 +45,7 @@ describe('team --detach', () => {
   });
 
   it('team wait exits 1 for a detached run that fails', async () => {
-    const project = makeSimProject('e2e-verify-always-fails');
+    const project = followDetached(makeSimProject('e2e-verify-always-fails'));
     const started = await project.team('1:executor', 'refuse empty names', '--agent', 'sim', '--max-fix-loops', '0', '--detach');
     expect(started.exitCode, started.stderr).toBe(0);
     const waited = await project.team('wait');
@@ -54,7 +54,7 @@ describe('team --detach', () => {
   });
 
   it('team ralph --detach runs the persistence loop detached; --json names the run', async () => {
-    const project = makeSimProject('ralph-approves');
+    const project = followDetached(makeSimProject('ralph-approves'));
     const started = await project.team('ralph', '1:executor', 'refuse empty names', '--agent', 'sim', '--detach', '--json');
     expect(started.exitCode, started.stderr).toBe(0);
     const line = JSON.parse(started.stdout) as { type: string; run: string; follow: string[] };

@@ -20,6 +20,12 @@ export function makeGatedProject(): SimProject {
   return project;
 }
 
+// A project whose runs a test starts detached: endDetachedRuns ends what it left running.
+export function followDetached<P extends SimProject>(project: P): P {
+  started.push(project);
+  return project;
+}
+
 // The pid in the run's lock.json, if the file is there.
 export function lockPid(project: SimProject, runId: string): number | undefined {
   const file = join(project.runDir(runId), 'lock.json');
@@ -57,7 +63,9 @@ export async function until(check: () => boolean, limitMs = 60_000): Promise<boo
   return check();
 }
 
-// Releases every gated agent and cancels every run that still has a live orchestrator.
+// Releases every gated agent, cancels every run that still has a live orchestrator, and waits for
+// each orchestrator to be gone: one that is still ending its run (its last records, the checkpoint)
+// would write into a project the test is removing.
 export async function endDetachedRuns(): Promise<void> {
   for (const project of started.splice(0)) {
     project.write('release', 'go\n');
@@ -65,6 +73,13 @@ export async function endDetachedRuns(): Promise<void> {
     if (!existsSync(runs)) continue;
     const runId = readFileSync(runs, 'utf8').trim();
     const pid = lockPid(project, runId);
-    if (pid !== undefined && alive(pid)) await project.team('cancel', '--run', runId, '--force');
+    if (pid === undefined || !alive(pid)) continue;
+    if (!ended(project, runId)) await project.team('cancel', '--run', runId, '--force');
+    if (!(await until(() => !alive(pid)))) throw new Error(`the orchestrator of run ${runId} (pid ${pid}) did not end`);
   }
+}
+
+// Whether the run's log holds its end.
+function ended(project: SimProject, runId: string): boolean {
+  return project.listEvents(runId).some((name) => /-run_(completed|failed|cancelled|stopped)-/.test(name));
 }
