@@ -28,10 +28,13 @@ export const COMMAND_WORDS: ReadonlySet<string> = new Set([
 // code, and its cache would leave the next run of the command compiling the rest.
 const USAGE_EXIT = 2;
 
+// The words that print help or the version (commands/index.ts routes them so), which share a cache.
+const HELP_WORDS: ReadonlySet<string> = new Set(['help', '--help', '-h', '--version']);
+
 // The cache of `team <word> …`.
 export function cacheKey(word: string | undefined): string {
   if (word !== undefined && COMMAND_WORDS.has(word)) return word;
-  return word === undefined || word === '--help' || word === '-h' || word === '--version' || word === '-V' ? 'other' : 'run';
+  return word === undefined || HELP_WORDS.has(word) ? 'other' : 'run';
 }
 
 export interface BundleOptions {

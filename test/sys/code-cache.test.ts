@@ -18,7 +18,7 @@ describe('code caches', () => {
     expect([...COMMAND_WORDS].sort()).toEqual([...new Set(words)].sort());
     for (const word of words) expect(cacheKey(word)).toBe(word);
     for (const run of ['3:executor', 'add input validation to the API', '--agent', '--cwd', 'stauts']) expect(cacheKey(run)).toBe('run');
-    for (const other of [undefined, '--help', '-h', '--version']) expect(cacheKey(other)).toBe('other');
+    for (const other of [undefined, 'help', '--help', '-h', '--version']) expect(cacheKey(other)).toBe('other');
   });
 
   it("saves a command's cache as it ends, and none when it ended refused at its arguments (exit 2)", async () => {
