@@ -52,8 +52,13 @@ put ${PID_FILE} "{\\"pid\\":$$}"${notify ? NOTIFY_STARTED : ''}`;
 }
 
 // The launcher learns the wrapper's pid from the wrapper itself, once it runs in its own session.
+// An orchestrator killed since the launch left the channel with no reader: the word is lost, but the
+// wrapper runs on (its pid.json tells the successor of it), where SIGPIPE would have ended it before
+// its agent started. SIGPIPE is ignored for the word only: the agent starts with it as it came.
 const NOTIFY_STARTED = `
-printf 'started %s %s\\n' "$launch" "$$" >&3`;
+trap '' PIPE
+printf 'started %s %s\\n' "$launch" "$$" >&3 2>/dev/null
+trap - PIPE`;
 
 // How the agent ended, once exit.json is written; a reader gone (the orchestrator died) is no matter.
 const NOTIFY_ENDED = `trap '' PIPE

@@ -4,13 +4,14 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawn } from 'node:child_process';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeLaunchLine, MAX_LAUNCH_LINE } from '../../workers/launcher.js';
 import { createProcessBackend } from '../../workers/process.js';
 import { isProcessAlive, readProcStat, signalGroup, waitUntil } from '../../src/sys/proc.js';
 import type { LaunchSpec, WorkerBackend, WorkerHandle } from '../../workers/types.js';
-import { OUTPUT_FILE } from '../../workers/wrapper.js';
+import { makeWrapperScript, OUTPUT_FILE } from '../../workers/wrapper.js';
 
 const folders: string[] = [];
 const backends: WorkerBackend[] = [];
@@ -236,6 +237,27 @@ describe('workers/launcher after its orchestrator died', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(existsSync(join(root, 'a1', 'pid.json'))).toBe(true);
     expect(existsSync(join(root, 'a2', 'pid.json'))).toBe(false);
+  });
+  it('runs the agent of a wrapper that starts after its orchestrator died: its word on the channel no one reads does not end it', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'teamline-launcher-orphan-'));
+    folders.push(root);
+    // The wrapper as the launcher starts it, fd 3 the launcher's channel to the orchestrator. The
+    // channel's reader (this process, in the orchestrator's place) closes its end before the wrapper
+    // starts: the wrapper waits for the word on its stdin, sent once the end is closed.
+    const wrapper = makeWrapperScript({ output: 'inherit', notify: true });
+    const child = spawn('sh', ['-c', 'read go; exec "$@"', 'sh', 'sh', '-c', wrapper, 'sh', root, '', '1', 'sh', '-c', 'touch ran; grep SigIgn /proc/$$/status', 'agent'], { cwd: root, stdio: ['pipe', 'pipe', 'pipe', 'pipe'] });
+    const ended = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    const out: string[] = [];
+    child.stdout!.on('data', (chunk: Buffer) => out.push(String(chunk)));
+    (child.stdio[3] as NodeJS.ReadableStream & { destroy(): void }).destroy();
+    child.stdin!.end('go\n');
+    expect(await ended).toEqual({ code: 0, signal: null });
+    expect(existsSync(join(root, 'pid.json'))).toBe(true);
+    expect(existsSync(join(root, 'ran'))).toBe(true);
+    expect(JSON.parse(readFileSync(join(root, 'exit.json'), 'utf8'))).toEqual({ exitCode: 0, signal: null });
+    // The agent starts with SIGPIPE as the wrapper had it (not ignored): bit 13 of its ignored signals.
+    const ignored = BigInt(`0x${/SigIgn:\s*([0-9a-f]+)/.exec(out.join(''))![1]}`);
+    expect(ignored & (1n << 12n)).toBe(0n);
   });
 });
 
