@@ -183,6 +183,11 @@ export interface CliFacts {
   pathRank?: number;
   /** Its workers get the team tools unless their agent's config says otherwise (it speaks MCP and is wired). */
   teamTools?: boolean;
+  /**
+   * It starts the team tools' server itself, as its own MCP client (the sim, standing in for a model
+   * that calls them): its attempts' calls are taken though it is given no server and no tools text.
+   */
+  ownToolClient?: boolean;
   /** The cost modes' models: cheapest, middle, strongest (`models` in the config adds or replaces them). */
   tiers?: readonly [string, string, string];
   /** It caps an attempt's spend itself (claude --max-budget-usd): teamline's watch does not. */

@@ -4,6 +4,7 @@
 import type { AttemptInput } from '../../machines/types.js';
 import type { AgentAdapter, AgentConfig, LaunchSpec, WorkerBackend, WorkerHandle } from '../../workers/types.js';
 import { permissionFor } from '../../workers/adapters/permissions.js';
+import { callsTeamTools } from '../../workers/adapters/team-tools.js';
 import { stopRunLeftovers } from '../../workers/escapees.js';
 import { stopAttemptEscapees } from './execute.js';
 import { elsewhere } from '../sys/proc.js';
@@ -66,10 +67,11 @@ async function runLocalAttempt(session: RunSession, input: AttemptRequest, signa
     if (input.resumed) session.progress.emit({ type: 'attempt.unstarted', task: input.taskId, attempt: input.attempt }, `↻ ${input.taskId} a${input.attempt} never started before the orchestrator stopped: starting it now`);
     handle = await startWorker(session, input, files, spec, backend, adapter, agent);
   }
-  // The team tools' calls are taken while the attempt runs, and those left once it ended.
-  const desk = openDesk(session, { task: input.taskId, attempt: input.attempt, worker: input.worker, stage: input.stage as Stage, workDir: spec.cwd, attemptDir: files.dir, resultFile: files.resultFile });
+  // The team tools' calls are taken while the attempt runs, and those left once it ended (an agent
+  // that cannot call them has no desk).
+  const desk = callsTeamTools(agent, adapter) ? openDesk(session, { task: input.taskId, attempt: input.attempt, worker: input.worker, stage: input.stage as Stage, workDir: spec.cwd, attemptDir: files.dir, resultFile: files.resultFile }) : undefined;
   const asked = askToolsFirst(session, input, files.dir, signal);
-  const exit = await watchWorker(session, handle, spec, input, asked.signal, adapter).finally(() => (asked.release(), desk.close()));
+  const exit = await watchWorker(session, handle, spec, input, asked.signal, adapter).finally(() => (asked.release(), desk?.close()));
   // Descendants that left the worker's process group (setsid) end with the attempt: before a
   // cancelled one is recorded, and once a finished one is, so that the worker's next task need not
   // wait for the look at /proc, which attempts that end within ESCAPEES_GATHER_MS share. The run

@@ -17,6 +17,7 @@ import type { WorkerContext } from './context.js';
 import { keepLease } from './lease.js';
 import { openAttemptTree, type AttemptTree, type GitOutcome } from './git.js';
 import { relayCalls, relaySite, type CallRelay } from './relay.js';
+import { callsTeamTools } from '../../workers/adapters/team-tools.js';
 import { CALLS_DIR } from '../team-tools/calls.js';
 
 // The output a finished report carries (its head and tail): where a fenced result may be found.
@@ -85,7 +86,7 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
         return;
       }
       if (job.agent.tmux) ctx.tmuxRuns.set(job.runId, (ctx.tmuxRuns.get(job.runId) ?? 0) + 1);
-      relay = relayCalls(ctx.store, job.runId, relaySite(job, spec.cwd, spec.attemptDir, join(spec.attemptDir, 'result.json')), (error) => ctx.say(`a team tool call of ${name} was not relayed: ${error.message}`));
+      if (callsTeamTools(job.agent, adapter)) relay = relayCalls(ctx.store, job.runId, relaySite(job, spec.cwd, spec.attemptDir, join(spec.attemptDir, 'result.json')), (error) => ctx.say(`a team tool call of ${name} was not relayed: ${error.message}`));
       const launched = await backend.launch(spec, (at) => recordLaunch(spec.attemptDir, ctx.holder.workerId, at));
       spend = new SpendSender(who, (body) => report('event', body));
       // The one watch of an attempt (src/attempt/execute.ts), as on the writer's machine: the run's cap
@@ -114,7 +115,7 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
       await report('event', takenEvent(who, { workerId: ctx.holder.workerId, host: ctx.holder.host, handle: launched })).catch(() => false);
       const exit = await execution.exit;
       if (exit.stopped) stopped ??= exit.reason;
-      await relay.close();
+      await relay?.close();
       // Its last spend report is written before the end's usage, which supersedes it.
       await spend.stop();
       await stopAttemptEscapees(job.runId, job.taskId, job.attempt, launched);

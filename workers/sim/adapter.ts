@@ -14,7 +14,8 @@ export function resolveSimAgentPath(moduleUrl: string = import.meta.url): string
 
 export const sim: AgentAdapter = {
   // Its ledger (TEAM_SIM_LEDGER, the tests' record of the work done) may be kept outside the working folder.
-  facts: { byName: true, state: (env) => ({ dirs: env.TEAM_SIM_LEDGER ? [dirname(resolve(env.TEAM_SIM_LEDGER))] : [] }) },
+  // Its scenario may call the team tools through a client of its own (workers/sim/tools.ts).
+  facts: { byName: true, ownToolClient: true, state: (env) => ({ dirs: env.TEAM_SIM_LEDGER ? [dirname(resolve(env.TEAM_SIM_LEDGER))] : [] }) },
   name: 'sim',
   build(input: AdapterInput): AgentCommand {
     const { agent, projectDir } = input;

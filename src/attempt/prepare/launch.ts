@@ -6,6 +6,7 @@ import { getAdapter } from '../../../workers/adapters/index.js';
 import { sim } from '../../../workers/sim/adapter.js';
 import type { AgentAdapter, AgentConfig, LaunchSpec, PermissionLevel, Stage } from '../../../workers/types.js';
 import { ANSWER_MS, writeToolsContext } from '../../team-tools/context.js';
+import { callsTeamTools } from '../../../workers/adapters/team-tools.js';
 import { teamServerFor } from './team-server.js';
 
 // The agent's side of an attempt: what it is asked, by which adapter, at which permission.
@@ -37,14 +38,14 @@ export function adapterOf(agent: AgentConfig): AgentAdapter {
   return adapter;
 }
 
-// Writes the prompt and the team tools' context into the spec's attempt folder, and sets the spec's
-// command to the one the adapter builds. The files go through the thread pool: many attempts start
-// at once, and the file system's journal may make each wait.
+// Writes the prompt and, for an agent that may call them, the team tools' context into the spec's
+// attempt folder, and sets the spec's command to the one the adapter builds. The prompt goes through
+// the thread pool: many attempts start at once, and the file system's journal may make each wait.
 export async function prepareLaunch(spec: LaunchSpec, ask: LaunchAsk): Promise<LaunchSpec> {
   const { promptFile, resultFile } = attemptFilesIn(spec.attemptDir);
   await mkdir(spec.attemptDir, { recursive: true });
   await writeFile(promptFile, ask.prompt);
-  writeToolsContext(spec.attemptDir, { run_id: spec.runId, task_id: spec.taskId, attempt: spec.attempt, worker: spec.worker, stage: ask.stage, answer_ms: ANSWER_MS });
+  if (callsTeamTools(ask.agent, ask.adapter)) writeToolsContext(spec.attemptDir, { run_id: spec.runId, task_id: spec.taskId, attempt: spec.attempt, worker: spec.worker, stage: ask.stage, answer_ms: ANSWER_MS });
   const teamServer = teamServerFor(ask.agent, ask.adapter, spec.attemptDir);
   spec.command = ask.adapter.build({ prompt: ask.prompt, promptFile, resultFile, projectDir: ask.projectDir, agent: ask.agent, stage: ask.stage, permission: ask.permission, ...(teamServer && { teamServer }) });
   return spec;
