@@ -42,8 +42,10 @@ const WIDTH_CHECK_TASKS = 300;
 // no two can run together (one blockedBy the other, directly or not, or their files overlap), and
 // each group runs one task at a time. The count of groups bounds the run's concurrency from above
 // (a greedy cover may overcount, never undercount): the workers beyond it would only sit idle.
-export function planWidth(tasks: ReadonlyArray<{ id: string; blockedBy?: string[]; files?: string[]; candidateOf?: string }>): number {
-  if (tasks.length > WIDTH_CHECK_TASKS) return tasks.length;
+// `atMost` (the workers there are) ends the count once reached: the cover is quadratic in the tasks
+// of a wide plan (200 independent tasks: 20,000 looks), and a width past the workers changes nothing.
+export function planWidth(tasks: ReadonlyArray<{ id: string; blockedBy?: string[]; files?: string[]; candidateOf?: string }>, atMost = Infinity): number {
+  if (tasks.length > WIDTH_CHECK_TASKS) return Math.min(tasks.length, atMost);
   const byId = new Map(tasks.map((t) => [t.id, t]));
   const ancestors = new Map<string, Set<string>>();
   const ancestorsOf = (id: string, seen: Set<string> = new Set()): Set<string> => {
@@ -66,7 +68,7 @@ export function planWidth(tasks: ReadonlyArray<{ id: string; blockedBy?: string[
   for (const task of tasks) {
     const group = groups.find((members) => members.every((other) => neverTogether(task.id, other)));
     if (group) group.push(task.id);
-    else groups.push([task.id]);
+    else if (groups.push([task.id]) >= atMost) return atMost;
   }
   return Math.max(1, groups.length);
 }

@@ -203,7 +203,7 @@ export function acceptPlan(context: PipelineContext, event: EventOf<'plan.accept
   const defs = best.defs;
   // As many workers as the plan is wide: the rest would never have work at once.
   const roster = rosterOf(context);
-  const width = planWidth(defs.map((d) => (best.selects.has(d.id) ? { id: d.id, blockedBy: best.selects.get(d.id)! } : d)));
+  const width = planWidth(defs.map((d) => (best.selects.has(d.id) ? { id: d.id, blockedBy: best.selects.get(d.id)! } : d)), roster.length);
   const active = roster.slice(0, Math.min(roster.length, width));
   const workers = assignWorkers(defs.map((d) => d.id), active);
   const tasks: Record<string, TaskState> = {};

@@ -86,6 +86,16 @@ describe('pipeline machine: file ownership', () => {
     expect(planWidth([task('a'), task('b', undefined, ['a']), task('c', undefined, ['b'])])).toBe(1);
   });
 
+  it('stops counting the width at the workers there are: a wider plan is as wide as the workers', () => {
+    const wide = Array.from({ length: 200 }, (_, i) => task(`t${i + 1}`));
+    expect(planWidth(wide)).toBe(200);
+    expect(planWidth(wide, 8)).toBe(8);
+    // A plan narrower than the workers keeps its own width.
+    expect(planWidth([task('a'), task('b', undefined, ['a']), task('c', undefined, ['a'])], 8)).toBe(2);
+    // Past the checked size the width is not looked for, and is still no more than the workers.
+    expect(planWidth(Array.from({ length: 400 }, (_, i) => task(`t${i + 1}`)), 8)).toBe(8);
+  });
+
   it('starts as many workers as the plan is wide, says so, and gives every worker back to the fix loop', () => {
     const d = toExec(new Driver(makeInput({ workers: 3 })), [task('t1', ['src/a.ts']), task('t2', ['src/a.ts']), task('t3')]);
     expect(d.recorded('workers_sized')).toEqual([{ event: 'workers_sized', asked: 3, width: 2, workers: ['worker-1', 'worker-2'] }]);
