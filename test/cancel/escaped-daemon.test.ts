@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI } from '../helpers/team.js';
-import { waitFor } from '../helpers/recovery-wait.js';
+import { waitFor } from '../helpers/wait-event.js';
 
 const dirs: string[] = [];
 // Starts `setsid sleep` in the background (its pid in daemon.pid), then writes its result.

@@ -6,9 +6,10 @@ import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanUpCancelProjects, makeCancelProject, waitFor, type CancelProject } from '../helpers/cancel-run.js';
+import { cleanUpCancelProjects, makeCancelProject, type CancelProject } from '../helpers/cancel-run.js';
 import { CLI } from '../helpers/team.js';
 import { expectCleanCancel } from './clean-end.js';
+import { waitFor } from '../helpers/wait-event.js';
 
 afterEach(cleanUpCancelProjects);
 
@@ -52,7 +53,7 @@ describe('team cancel racing team resume', () => {
       const resumed = await resume;
       // A resume that came second finds the run cancelled, or driven by the cancel.
       expect([2, 3], `round ${round}: ${String(resumed.stderr)}`).toContain(resumed.exitCode);
-      await waitFor(() => !existsSync(`${project.runDir(runId)}/lock.json`), 10_000, 'the lock to be released');
+      await waitFor('the lock to be released', () => !existsSync(`${project.runDir(runId)}/lock.json`), 10_000);
       await expectCleanCancel(project, runId, ['t1']);
     }
   }, 240_000);

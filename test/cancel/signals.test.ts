@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanUpCancelProjects, makeCancelProject, spanBetween, waitFor } from '../helpers/cancel-run.js';
+import { cleanUpCancelProjects, makeCancelProject, spanBetween } from '../helpers/cancel-run.js';
 import { expectCleanCancel } from './clean-end.js';
+import { waitFor } from '../helpers/wait-event.js';
 
 // A worker that stops on SIGINT and one that ignores SIGINT and SIGTERM, both headless.
 const TASKS = ['polite', 'stubborn'];
@@ -35,7 +36,7 @@ describe('team run signals', () => {
     const run = project.start('2:executor', 'interrupt me twice');
     const runId = await project.waitForWorkers(TASKS);
     process.kill(run.pid, 'SIGINT');
-    await waitFor(() => project.events(runId).some((e) => e.event === 'cancel_requested'), 30_000, 'the first cancel_requested');
+    await waitFor('the first cancel_requested', () => project.events(runId).some((e) => e.event === 'cancel_requested'), 30_000);
     process.kill(run.pid, 'SIGINT');
     const exit = await run.exited;
     expect(exit.exitCode).toBe(3);
@@ -66,7 +67,7 @@ describe('team run signals', () => {
     const run = project.start('2:executor', 'cancel me, then insist');
     const runId = await project.waitForWorkers(TASKS);
     const first = project.run('cancel');
-    await waitFor(() => project.events(runId).some((e) => e.event === 'cancel_requested'), 30_000, 'the first cancel_requested');
+    await waitFor('the first cancel_requested', () => project.events(runId).some((e) => e.event === 'cancel_requested'), 30_000);
     const forced = await project.run('cancel', '--force');
     expect(forced.exitCode).toBe(0);
     expect((await first).exitCode).toBe(0);

@@ -2,10 +2,11 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanUpCancelProjects, makeCancelProject, spanBetween, waitFor } from '../helpers/cancel-run.js';
+import { cleanUpCancelProjects, makeCancelProject, spanBetween } from '../helpers/cancel-run.js';
 import { isRunning, liveInGroups } from '../helpers/proc-groups.js';
 import { makeTmuxSandbox, runServerName, type TmuxSandbox } from '../helpers/tmux-sandbox.js';
 import { expectCleanCancel } from './clean-end.js';
+import { waitFor } from '../helpers/wait-event.js';
 
 const TASKS = ['polite', 'stubborn', 'parent', 'pane-polite', 'pane-stubborn'];
 // As for a live cancel: the grace, SIGTERM to SIGKILL, the handoff and a busy machine.
@@ -75,7 +76,7 @@ describe('team cancel sweep (the orchestrator is gone)', () => {
     const spawned = project.events(runId).find((e) => e.event === 'attempt_spawned' && e.task_id === 't1')!;
     const handle = spawned.handle as { pid: number; pidStart: number; pgid: number };
     process.kill(-handle.pgid, 'SIGKILL');
-    await waitFor(() => liveInGroups([handle.pgid]).length === 0, 10_000, 'the worker to die');
+    await waitFor('the worker to die', () => liveInGroups([handle.pgid]).length === 0, 10_000);
     const stranger = execa('sleep', ['600'], { detached: true, reject: false });
     strangers.push(stranger);
     // Pid numbers cannot be chosen: the recorded handle is pointed at the stranger instead, keeping the

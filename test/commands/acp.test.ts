@@ -10,9 +10,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { GIT_ENV, makeGitProject } from '../helpers/git-project.js';
 import { removeProjects } from '../helpers/project.js';
 import { eventsOf, hasSpawned } from '../helpers/sim-project.js';
-import { waitFor } from '../helpers/recovery-wait.js';
 import { CLI, runTeam } from '../helpers/team.js';
 import { promptArgs } from '../../src/commands/acp.js';
+import { waitFor } from '../helpers/wait-event.js';
 
 afterAll(removeProjects);
 

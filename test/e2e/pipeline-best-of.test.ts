@@ -11,7 +11,7 @@ import { GIT_ENV, makeGitProject, type GitProject } from '../helpers/git-project
 import { removeProjects } from '../helpers/project.js';
 import { allOverlap, attemptSpans, eventsOf, type RunRead } from '../helpers/sim-project.js';
 import { CLI, type TeamResult } from '../helpers/team.js';
-import { waitFor } from '../helpers/recovery-wait.js';
+import { waitFor } from '../helpers/wait-event.js';
 
 afterAll(removeProjects);
 

@@ -6,9 +6,9 @@ import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isRunning } from '../helpers/proc-groups.js';
 import { removeProjects } from '../helpers/project.js';
-import { waitFor } from '../helpers/recovery-wait.js';
 import { eventsOf, makeSimProject, type SimProject } from '../helpers/sim-project.js';
 import { CLI } from '../helpers/team.js';
+import { waitFor } from '../helpers/wait-event.js';
 
 // Two children of the gate's shell, their pids written in the project: one in the background, one waited for.
 const STARTS_CHILDREN = 'sleep 600 & echo $! > gate-bg.pid; sleep 601 & echo $! > gate-fg.pid; echo children started; wait';

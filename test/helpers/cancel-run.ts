@@ -2,11 +2,11 @@
 // would), and what a cancel test looks at afterwards: the run's events, the workers' recorded handles.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { execa } from 'execa';
 import { killOwnedGroups, readStat } from './proc-groups.js';
 import { makeProject, removeProjects, type TestProject } from './project.js';
 import { CLI, ROOT, runTeam, type TeamResult } from './team.js';
+import { waitFor } from './wait-event.js';
 
 export const SCENARIOS = join(ROOT, 'test/fixtures/scenarios');
 
@@ -84,12 +84,12 @@ export function makeCancelProject(options: { scenario: string; graceMs: number; 
     handles,
     async waitForWorkers(tasks, timeoutMs = 60_000) {
       let runId: string | undefined;
-      await waitFor(() => {
+      await waitFor(`workers ${tasks.join(', ')} to start`, () => {
         runId ??= currentRun();
         if (!runId) return false;
         const spawned = new Set(handlesByTask(events(runId)));
         return tasks.every((task) => spawned.has(task) && startLineShown(join(project.runDir(runId!), 'attempts', task, 'a1')));
-      }, timeoutMs, `workers ${tasks.join(', ')} to start`);
+      }, timeoutMs);
       return runId!;
     },
   };
@@ -113,15 +113,6 @@ export async function cleanUpCancelProjects(): Promise<void> {
     killOwnedGroups(runIds.flatMap((runId) => project.handles(runId)));
   }
   removeProjects();
-}
-
-// Polls `check` until it holds; fails with what was awaited when the time is up.
-export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(50);
-  }
 }
 
 // Milliseconds between the first event named `from` and the first named `to` after it, by their `at`.

@@ -8,8 +8,8 @@ import { execa } from 'execa';
 import { expect } from 'vitest';
 import { GIT_ENV } from './git-project.js';
 import type { CommandEntry } from './readme-commands.js';
-import { waitFor } from './recovery-wait.js';
 import { ROOT } from './team.js';
+import { waitFor } from './wait-event.js';
 
 export interface Scratch {
   root: string;

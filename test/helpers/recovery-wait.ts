@@ -1,20 +1,9 @@
 // Waiting for what a run writes, and ending a worker's process group of a run the test started.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { listProcs } from './recovery-procs.js';
+import { waitFor } from './wait-event.js';
 import type { Orchestrator, RecoveryProject } from './recovery-project.js';
-
-// Polls `check` until it returns a value; fails the test with `what` after `timeoutMs`.
-export async function waitFor<T>(what: string, check: () => T | undefined | false, timeoutMs = 60_000, pollMs = 20): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() >= deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(pollMs);
-  }
-}
 
 // For waitForEvent's stopIf: the orchestrator that should write the event ended first.
 export function ended(orchestrator: Orchestrator): () => string | undefined {

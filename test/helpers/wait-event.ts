@@ -1,4 +1,5 @@
-// Waiting for an event of a project's latest run: the one helper the tests share. Each poll lists the
+// Waiting in tests: for a condition (`waitFor`), and for an event of a project's latest run
+// (`waitForEvent`), the two helpers every test shares. Each poll of an event wait lists the
 // run's events folder and parses only the files it has not seen (an event file is written once,
 // whole, by a rename; a temporary one's name starts with a dot), so a long wait costs little CPU
 // beside the run it waits for. `match` sees each event of the name once, in the log's order.
@@ -49,5 +50,17 @@ export async function waitForEvent<N extends EventName>(
     if (stop !== undefined) throw new Error(`${stop} before a ${name} event that matched`);
     if (Date.now() > deadline) throw new Error(`no ${name} event matched within ${timeoutMs} ms`);
     await sleep(POLL_MS);
+  }
+}
+
+// Polls `check` (which may be async) until it gives a value other than undefined or false, and
+// returns it; fails the test, naming `what`, after `timeoutMs`.
+export async function waitFor<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 60_000, pollMs = POLL_MS): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() >= deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(pollMs);
   }
 }

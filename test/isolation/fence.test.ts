@@ -14,9 +14,9 @@ import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeProjects } from '../helpers/project.js';
 import { eventsOf, hasSpawned } from '../helpers/sim-project.js';
-import { waitFor } from '../helpers/recovery-wait.js';
 import { GIT_ENV, makeGitProject, type GitProject } from '../helpers/git-project.js';
 import { CLI, runTeam } from '../helpers/team.js';
+import { waitFor } from '../helpers/wait-event.js';
 
 const homes: string[] = [];
 afterAll(() => {

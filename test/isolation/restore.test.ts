@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeProjects } from '../helpers/project.js';
 import { eventsOf, hasSpawned } from '../helpers/sim-project.js';
-import { waitFor } from '../helpers/recovery-wait.js';
 import { GIT_ENV, makeGitProject, type GitProject } from '../helpers/git-project.js';
 import { runTeam } from '../helpers/team.js';
+import { waitFor } from '../helpers/wait-event.js';
 
 const homes: string[] = [];
 afterAll(() => {

@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { expect, it } from 'vitest';
 import { eventsOf } from '../helpers/agent-project.js';
-import { waitForEvent } from '../helpers/wait-event.js';
+import { waitFor, waitForEvent } from '../helpers/wait-event.js';
 import type { RealCliContext } from './suite.js';
 import { taskContent, taskFile } from './model-server/scenario.js';
 import { OK_KEY } from './model-server/server.js';
@@ -83,7 +83,7 @@ export function itRunsWithTeamTools(ctx: RealCliContext): void {
     const attemptDir = join(run.project.dir, '.team/runs', run.project.runId(), 'attempts/t1/a1');
     const open = countCalls(attemptDir);
     beforeMessage!.release();
-    await waitFor(() => countCalls(attemptDir) > open, EVENT_TIMEOUT_MS);
+    await waitFor('a new call of the team tool server', () => countCalls(attemptDir) > open, EVENT_TIMEOUT_MS);
     const resumed = run.project.start(['resume'], { TEAMLINE_TEST_RUN: run.marker });
     // The resumed orchestrator answered it: the worker asks its model again.
     await beforeSecondMessage!.reached;
@@ -113,14 +113,6 @@ export function itRunsWithTeamTools(ctx: RealCliContext): void {
 function countCalls(attemptDir: string): number {
   const dir = join(attemptDir, 'calls');
   return existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.call.json')).length : 0;
-}
-
-async function waitFor(done: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`not so within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 // What the person says to t1 in the test of `team say`.

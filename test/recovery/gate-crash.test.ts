@@ -6,7 +6,8 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isRunning, readStat } from '../helpers/proc-groups.js';
 import { makeRecoveryProject, removeRecoveryProjects, type RecoveryProject } from '../helpers/recovery-project.js';
-import { killOrchestrator, waitFor } from '../helpers/recovery-wait.js';
+import { killOrchestrator } from '../helpers/recovery-wait.js';
+import { waitFor } from '../helpers/wait-event.js';
 
 // The first time, notes its temporary folder (the fence's, in the gate's private folder), starts a
 // child that would run for 10 minutes and waits for it; then passes.

@@ -4,8 +4,9 @@
 import { statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanUpCancelProjects, waitFor } from '../helpers/cancel-run.js';
+import { cleanUpCancelProjects } from '../helpers/cancel-run.js';
 import { CAN_UNSHARE, endNamespaces, makeRepoProject, NAMESPACE_TASKS, teamInNamespace } from '../helpers/namespace-run.js';
+import { waitFor } from '../helpers/wait-event.js';
 
 afterEach(async () => {
   endNamespaces();
@@ -33,7 +34,7 @@ describe.skipIf(!CAN_UNSHARE)('runtime/lock across pid namespaces', () => {
 
     // A heartbeat set 40 s back is renewed within a beat (5 s) by the live holder.
     ageLock(lockFile, 40_000);
-    await waitFor(() => Date.now() - statSync(lockFile).mtimeMs < 10_000, 12_000, 'the heartbeat to be renewed');
+    await waitFor('the heartbeat to be renewed', () => Date.now() - statSync(lockFile).mtimeMs < 10_000, 12_000);
     expect((await teamInNamespace(project, 'wait', '--run', runId, '--timeout', '1')).exitCode).toBe(5);
 
     expect((await project.run('cancel', '--run', runId)).exitCode).toBe(0);

@@ -5,8 +5,8 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeRecoveryProject, removeRecoveryProjects, type Orchestrator, type RecoveryProject } from '../helpers/recovery-project.js';
-import { ended, killOrchestrator, waitFor } from '../helpers/recovery-wait.js';
-import { waitForEvent } from '../helpers/wait-event.js';
+import { ended, killOrchestrator } from '../helpers/recovery-wait.js';
+import { waitFor, waitForEvent } from '../helpers/wait-event.js';
 import { ROOT } from '../helpers/team.js';
 
 const CONTENDERS = 6;

@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ledgerProblems, logProblems, replayOf } from '../helpers/recovery-checks.js';
 import { leftoverProcesses } from '../helpers/recovery-procs.js';
 import { makeRecoveryProject, removeRecoveryProjects, type RecoveryProject } from '../helpers/recovery-project.js';
-import { ended, killOrchestrator, waitFor } from '../helpers/recovery-wait.js';
-import { waitForEvent } from '../helpers/wait-event.js';
+import { ended, killOrchestrator } from '../helpers/recovery-wait.js';
+import { waitFor, waitForEvent } from '../helpers/wait-event.js';
 
 // A run stopped by kill -9 while its slow task runs.
 async function killedRun(): Promise<RecoveryProject> {

@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tmuxPath, tmuxServerAnswers } from '../helpers/recovery-procs.js';
 import { makeRecoveryProject, removeRecoveryProjects } from '../helpers/recovery-project.js';
-import { attemptDir, isAlive, waitFor } from '../helpers/recovery-wait.js';
+import { attemptDir, isAlive } from '../helpers/recovery-wait.js';
 import { isProcessAlive, readPidStart, signalProcess } from '../../src/sys/proc.js';
 import { expectCleanCompletion, finishes, killWhileRunning, ledgerOf, SLOW_GO_TMUX } from './reconcile-run.js';
+import { waitFor } from '../helpers/wait-event.js';
 
 describe('runtime/attempt (re-adopting after kill -9)', () => {
   afterEach(removeRecoveryProjects);

@@ -11,7 +11,7 @@ import { MACHINE_SNAPSHOT_FILE } from '../../src/session/machine-snapshot.js';
 import { replayRun } from '../../src/session/replay.js';
 import { CLI, ROOT } from '../helpers/team.js';
 import { isStray } from '../helpers/recovery-checks.js';
-import { waitFor } from '../helpers/recovery-wait.js';
+import { waitFor } from '../helpers/wait-event.js';
 
 const TASKS = 190;
 // Tasks t170 and after wait for the release file: by then the log holds well over 500 events (about

@@ -6,8 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { commitAsRepo, GIT_ENV } from '../helpers/git-project.js';
 import { ledgerProblems, logProblems, replayOf } from '../helpers/recovery-checks.js';
 import { makeRecoveryProject, removeRecoveryProjects, type RecoveryProject } from '../helpers/recovery-project.js';
-import { ended, killOrchestrator, waitFor } from '../helpers/recovery-wait.js';
-import { waitForEvent } from '../helpers/wait-event.js';
+import { ended, killOrchestrator } from '../helpers/recovery-wait.js';
+import { waitFor, waitForEvent } from '../helpers/wait-event.js';
 
 afterAll(removeRecoveryProjects);
 

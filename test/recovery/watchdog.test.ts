@@ -3,8 +3,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeRecoveryProject, removeRecoveryProjects } from '../helpers/recovery-project.js';
-import { ended, waitFor } from '../helpers/recovery-wait.js';
-import { waitForEvent } from '../helpers/wait-event.js';
+import { ended } from '../helpers/recovery-wait.js';
+import { waitFor, waitForEvent } from '../helpers/wait-event.js';
 import { expectCleanCompletion, finishes, ledgerOf } from './reconcile-run.js';
 
 // Short, yet long enough that the quick stages of a loaded machine never look silent.

@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreUnreachableError } from '../../src/store/pg/connect.js';
 import { PgStore } from '../../src/store/pg/store.js';
 import { TerminalConflictError } from '../../src/store/terminal.js';
-import { waitFor } from '../helpers/cancel-run.js';
 import { startCluster, type PgCluster } from '../helpers/postgres.js';
 import { storeConformance } from './conformance.js';
 import { makeDatabase, openPgFixture } from './pg-fixture.js';
 import { entered, finished, RUN_FIELDS } from './records.js';
+import { waitFor } from '../helpers/wait-event.js';
 
 let cluster: PgCluster;
 beforeAll(async () => {
@@ -156,7 +156,7 @@ describe('src/store/pg-store tables', () => {
         const waiting = await fx.raw.query("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'UPDATE public.held%'");
         return waiting.rowCount === 1;
       };
-      await waitFor(stepWaits, 60_000, 'the step to wait for the held row');
+      await waitFor('the step to wait for the held row', stepWaits, 60_000);
       await fx.raw.query("SELECT 1 FROM teamline.runs WHERE run_id = 'run-1' FOR UPDATE");
       await fx.raw.query('COMMIT');
       await step;

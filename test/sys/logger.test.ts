@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeRunLogger } from '../../src/sys/logger.js';
-import { cleanUpCancelProjects, makeCancelProject, waitFor } from '../helpers/cancel-run.js';
+import { cleanUpCancelProjects, makeCancelProject } from '../helpers/cancel-run.js';
+import { waitFor } from '../helpers/wait-event.js';
 
 const asRoot = process.getuid?.() === 0;
 const mounts: string[] = [];
@@ -60,7 +61,7 @@ describe('sys/logger', () => {
     expect(result!.stderr).not.toMatch(/^\s+at /m);
     expect(result!.exitCode).toBe(1);
     const [handle] = project.handles(runId);
-    await waitFor(() => !existsSync(`/proc/${handle!.pid}`), 10_000, 'the worker to stop');
+    await waitFor('the worker to stop', () => !existsSync(`/proc/${handle!.pid}`), 10_000);
     expect(readdirSync(disk)).toContain('filler');
   }, 90_000);
 });

@@ -3,12 +3,11 @@
 // shutdown request it acknowledges with team_done, while one that never called them is signalled at once.
 import { existsSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { waitFor } from '../helpers/cancel-run.js';
 import { removeProjects } from '../helpers/project.js';
 import { makeGitProject } from '../helpers/git-project.js';
 import { eventsOf } from '../helpers/sim-project.js';
 import { answersOf, attemptFile, attemptPath, eventsNow, startTeam } from './helpers.js';
-import { waitForEvent } from '../helpers/wait-event.js';
+import { waitFor, waitForEvent } from '../helpers/wait-event.js';
 
 afterAll(removeProjects);
 
@@ -66,7 +65,7 @@ describe('cancel with the team tools', () => {
     const run = startTeam(project, '2:executor', 'cancel me', '--agent', 'sim');
     await waitForEvent(project, 'team_progress', (e) => e.task_id === 'a');
     await waitForEvent(project, 'attempt_spawned', (e) => e.task_id === 'b');
-    await waitFor(() => existsSync(attemptPath(project, 'b', 1, 'calls')), 20_000, 'b\'s tool server up');
+    await waitFor('b\'s tool server up', () => existsSync(attemptPath(project, 'b', 1, 'calls')), 20_000);
     const cancelled = await project.team('cancel');
     expect(cancelled.exitCode, cancelled.stderr).toBe(0);
     expect((await run).exitCode).toBe(3);

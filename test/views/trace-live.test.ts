@@ -11,9 +11,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { GIT_ENV, makeGitProject } from '../helpers/git-project.js';
 import { attr, spansOf, startReceiver, type OtlpSpan } from '../helpers/otlp-receiver.js';
 import { removeProjects } from '../helpers/project.js';
-import { waitFor } from '../helpers/recovery-wait.js';
 import { hasSpawned } from '../helpers/sim-project.js';
 import { CLI, runTeam } from '../helpers/team.js';
+import { waitFor } from '../helpers/wait-event.js';
 
 afterAll(removeProjects);
 const gates = mkdtempSync(join(tmpdir(), 'teamline-live-'));

@@ -11,8 +11,8 @@ import { removeProjects } from '../helpers/project.js';
 import { hasSpawned, SCENARIOS_DIR } from '../helpers/sim-project.js';
 import { CLI, runTeam, type TeamResult } from '../helpers/team.js';
 import { GIT_ENV } from '../helpers/git-project.js';
-import { waitFor } from '../helpers/recovery-wait.js';
 import { attr, spansOf, startReceiver, type OtlpSpan } from '../helpers/otlp-receiver.js';
+import { waitFor } from '../helpers/wait-event.js';
 
 afterAll(removeProjects);
 

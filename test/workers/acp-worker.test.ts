@@ -7,13 +7,13 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { execa } from 'execa';
-import { waitFor } from '../helpers/recovery-wait.js';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GIT_ENV, makeGitProject } from '../helpers/git-project.js';
 import { removeProjects } from '../helpers/project.js';
 import { eventsOf } from '../helpers/sim-project.js';
 import { CLI, ROOT, runTeam } from '../helpers/team.js';
+import { waitFor } from '../helpers/wait-event.js';
 
 afterAll(removeProjects);
 
