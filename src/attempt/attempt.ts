@@ -4,7 +4,6 @@
 import type { AttemptInput } from '../../machines/types.js';
 import type { AgentAdapter, AgentConfig, LaunchSpec, WorkerBackend, WorkerHandle } from '../../workers/types.js';
 import { permissionFor } from '../../workers/adapters/permissions.js';
-import { callsTeamTools } from '../../workers/adapters/team-tools.js';
 import { stopRunLeftovers } from '../../workers/escapees.js';
 import { stopAttemptEscapees } from './execute.js';
 import { elsewhere } from '../sys/proc.js';
@@ -24,7 +23,7 @@ import { watchWorker } from './watchdog.js';
 import { openDesk } from '../team-tools/desk.js';
 import { askToolsFirst } from './ask-tools.js';
 import { messagesTo } from '../log/fold/team.js';
-import { prepareLaunch } from './prepare/launch.js';
+import { prepareLaunch, takesToolCalls } from './prepare/launch.js';
 import type { Stage } from '../../workers/types.js';
 import { earlierAttempt } from './prepare/earlier.js';
 import { fenceAttempt } from '../isolation/fence.js';
@@ -69,7 +68,7 @@ async function runLocalAttempt(session: RunSession, input: AttemptRequest, signa
   }
   // The team tools' calls are taken while the attempt runs, and those left once it ended (an agent
   // that cannot call them has no desk).
-  const desk = callsTeamTools(agent, adapter) ? openDesk(session, { task: input.taskId, attempt: input.attempt, worker: input.worker, stage: input.stage as Stage, workDir: spec.cwd, attemptDir: files.dir, resultFile: files.resultFile }) : undefined;
+  const desk = takesToolCalls({ agent, adapter }) ? openDesk(session, { task: input.taskId, attempt: input.attempt, worker: input.worker, stage: input.stage as Stage, workDir: spec.cwd, attemptDir: files.dir, resultFile: files.resultFile }) : undefined;
   const asked = askToolsFirst(session, input, files.dir, signal);
   const exit = await watchWorker(session, handle, spec, input, asked.signal, adapter).finally(() => (asked.release(), desk?.close()));
   // Descendants that left the worker's process group (setsid) end with the attempt: before a

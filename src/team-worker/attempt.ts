@@ -5,7 +5,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { executeAttempt, stopAttemptEscapees, type Execution } from '../attempt/execute.js';
 import { attemptLeft, readAttemptOutput } from '../attempt/output.js';
-import { adapterOf, attemptFilesIn, prepareLaunch } from '../attempt/prepare/launch.js';
+import { adapterOf, attemptFilesIn, prepareLaunch, takesToolCalls } from '../attempt/prepare/launch.js';
 import { killServer } from '../../workers/tmux/index.js';
 import { fenceAttempt } from '../isolation/fence.js';
 import type { AgentAdapter, LaunchSpec, WorkerExit } from '../../workers/types.js';
@@ -17,7 +17,6 @@ import type { WorkerContext } from './context.js';
 import { keepLease } from './lease.js';
 import { openAttemptTree, type AttemptTree, type GitOutcome } from './git.js';
 import { relayCalls, relaySite, type CallRelay } from './relay.js';
-import { callsTeamTools } from '../../workers/adapters/team-tools.js';
 import { CALLS_DIR } from '../team-tools/calls.js';
 
 // The output a finished report carries (its head and tail): where a fenced result may be found.
@@ -86,7 +85,7 @@ export function runTakenAttempt(ctx: WorkerContext, taken: TakenAttempt, takenAt
         return;
       }
       if (job.agent.tmux) ctx.tmuxRuns.set(job.runId, (ctx.tmuxRuns.get(job.runId) ?? 0) + 1);
-      if (callsTeamTools(job.agent, adapter)) relay = relayCalls(ctx.store, job.runId, relaySite(job, spec.cwd, spec.attemptDir, join(spec.attemptDir, 'result.json')), (error) => ctx.say(`a team tool call of ${name} was not relayed: ${error.message}`));
+      if (takesToolCalls({ agent: job.agent, adapter })) relay = relayCalls(ctx.store, job.runId, relaySite(job, spec.cwd, spec.attemptDir, join(spec.attemptDir, 'result.json')), (error) => ctx.say(`a team tool call of ${name} was not relayed: ${error.message}`));
       const launched = await backend.launch(spec, (at) => recordLaunch(spec.attemptDir, ctx.holder.workerId, at));
       spend = new SpendSender(who, (body) => report('event', body));
       // The one watch of an attempt (src/attempt/execute.ts), as on the writer's machine: the run's cap

@@ -38,6 +38,12 @@ export function adapterOf(agent: AgentConfig): AgentAdapter {
   return adapter;
 }
 
+// Whether the attempt's agent may call the team tools (given them, or a client of its own): only such
+// an attempt gets the tools' context file, and a desk (or a team worker's relay) taking its calls.
+export function takesToolCalls(ask: Pick<LaunchAsk, 'agent' | 'adapter'>): boolean {
+  return callsTeamTools(ask.agent, ask.adapter);
+}
+
 // Writes the prompt and, for an agent that may call them, the team tools' context into the spec's
 // attempt folder, and sets the spec's command to the one the adapter builds. The prompt goes through
 // the thread pool: many attempts start at once, and the file system's journal may make each wait.
@@ -45,7 +51,7 @@ export async function prepareLaunch(spec: LaunchSpec, ask: LaunchAsk): Promise<L
   const { promptFile, resultFile } = attemptFilesIn(spec.attemptDir);
   await mkdir(spec.attemptDir, { recursive: true });
   await writeFile(promptFile, ask.prompt);
-  if (callsTeamTools(ask.agent, ask.adapter)) writeToolsContext(spec.attemptDir, { run_id: spec.runId, task_id: spec.taskId, attempt: spec.attempt, worker: spec.worker, stage: ask.stage, answer_ms: ANSWER_MS });
+  if (takesToolCalls(ask)) writeToolsContext(spec.attemptDir, { run_id: spec.runId, task_id: spec.taskId, attempt: spec.attempt, worker: spec.worker, stage: ask.stage, answer_ms: ANSWER_MS });
   const teamServer = teamServerFor(ask.agent, ask.adapter, spec.attemptDir);
   spec.command = ask.adapter.build({ prompt: ask.prompt, promptFile, resultFile, projectDir: ask.projectDir, agent: ask.agent, stage: ask.stage, permission: ask.permission, ...(teamServer && { teamServer }) });
   return spec;
