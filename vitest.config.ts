@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config';
 import { STATE_HOME } from './test/helpers/state-home.js';
 import { LongestFirst } from './test/helpers/sequencer.js';
+// First: the CA file setting emptied before any fork starts.
+import './test/helpers/no-ca-file.js';
 
 export default defineConfig({
   test: {

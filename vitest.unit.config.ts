@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import './test/helpers/no-ca-file.js';
 
 // The fast lane (`npm run test:unit`): the pure parts — the machine, the log's fold, the handoffs,
 // the config, the adapters' parsers — whose tests start no process and open no store. A new test in
