@@ -19,6 +19,11 @@ import { benchStore } from './store.js';
 import { benchTelemetry } from './telemetry.js';
 import { benchToolCall } from './tool-call.js';
 
+// Every process the bench starts, teamline's and the baselines' alike, starts without reading the CA
+// file NODE_EXTRA_CA_CERTS names: node reads it at every start, TLS or not (75 ms of CPU on machines
+// that set it for a proxy), a cost of the machine's setting that no row is about.
+if (process.env.NODE_EXTRA_CA_CERTS) process.env.NODE_EXTRA_CA_CERTS = '';
+
 // Each benchmark returns its comparisons; add new ones here.
 const BENCHMARKS: Array<{ name: string; key: string; run: () => Comparison[] | Promise<Comparison[]> }> = [
   { name: 'checkpoint store', key: 'store', run: benchStore },
