@@ -11,7 +11,7 @@ import { join, relative, resolve } from 'node:path';
 import { UsageError } from '../sys/errors.js';
 import { isOnPath } from '../attempt/prepare/agents.js';
 import { optionalString, parseFlags } from './args/args.js';
-import { FLAGS } from './args/flags.js';
+import { INIT_FLAGS } from './args/init-flags.js';
 import { binFrom, pathWarnings } from './init/bin.js';
 import { MANIFEST, readInitFile, readInitManifest, type InitManifest } from './init/current.js';
 import { resolveWritable, writeFileInside, type WriteRoot } from '../sys/safe-write.js';
@@ -28,7 +28,7 @@ type Action = 'create' | 'update' | 'unchanged' | 'keep' | 'overwrite';
 // Writes (or with --print shows) the command files; returns 0, or 2 when no CLI is named or found.
 export async function initCommand(argv: string[]): Promise<number> {
   const cmd = 'team init';
-  const args = parseFlags(argv, FLAGS.init, cmd);
+  const args = parseFlags(argv, INIT_FLAGS, cmd);
   if (args.positionals.length) throw new UsageError(`${cmd}: unexpected argument "${args.positionals[0]}"`);
   const global = args.values.global === true;
   if (global && args.values.cwd !== undefined) throw new UsageError(`${cmd}: --cwd and --global exclude each other`);

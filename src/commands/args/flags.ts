@@ -1,27 +1,18 @@
 // Every command's flags, declared once: its parser reads them (parseFlags) and its help lists them
-// (help.ts), so that the two cannot differ. The flags of the `team state` commands are in state-flags.ts.
+// (help.ts), so that the two cannot differ. The flags of the `team state` commands are in state-flags.ts,
+// `team init`'s in init-flags.ts (they derive from the CLI catalogue, which the light commands that
+// read this table, cancel and status, would otherwise load at every start).
 import type { FlagSpec } from './args.js';
-import { initClis } from '../../../workers/adapters/index.js';
 
 type Flags = Record<string, FlagSpec>;
 
-const PROJECT_DIR: FlagSpec = { type: 'string', value: 'DIR', help: 'the project folder', default: 'the current folder' };
+export const PROJECT_DIR: FlagSpec = { type: 'string', value: 'DIR', help: 'the project folder', default: 'the current folder' };
 
 // Flags every command that touches a project takes.
 export const PROJECT_FLAGS = {
   cwd: { ...PROJECT_DIR, help: 'the project folder, or a run\'s folder in it (which names that run too)' },
   config: { type: 'string', value: 'FILE', help: 'the config file', default: '.team/config.json in the project when there is one, else the built-in defaults' },
 } satisfies Flags;
-
-// `team init`'s flag for each CLI it sets up (--claude, --codex, …), from the catalogue's records.
-function initCliFlags(): Flags {
-  const [first, ...rest] = initClis();
-  const flag = (setUp: string, default_: string): FlagSpec => ({ type: 'boolean', help: `set up ${setUp}`, default: default_ });
-  return Object.fromEntries([
-    [first!.name, flag(first!.facts!.init!.setUp, 'every CLI found on the PATH, when none is named')],
-    ...rest.map((a) => [a.name, flag(a.facts!.init!.setUp, `as --${first!.name}`)]),
-  ]);
-}
 
 const run = (what: string): FlagSpec => ({ type: 'string', value: 'ID', help: `the run ${what}`, default: 'the latest run of the project' });
 const json = (help: string): FlagSpec => ({ type: 'boolean', help });
@@ -83,15 +74,6 @@ export const FLAGS = {
   land: { ...PROJECT_FLAGS, run: run('to land'), json: PROGRESS_JSON, store: store('the run is in'), acknowledge: { type: 'boolean', help: 'land although your checkout changed while the run ran (team status lists what changed)' } },
   restore: { ...PROJECT_FLAGS, run: run('whose saved checkout to restore'), json: PROGRESS_JSON },
   clean: { ...PROJECT_FLAGS, run: { type: 'string', value: 'ID', help: 'clean only this run (refused unless it ended)', default: 'every ended run' }, json: PROGRESS_JSON },
-  init: {
-    ...initCliFlags(),
-    global: { type: 'boolean', help: 'write to your user-level folders instead of the project' },
-    bin: { type: 'string', value: 'PATH', help: 'the absolute path of team to write into the files, for CLIs whose PATH does not find it', default: 'the word team, found on the PATH' },
-    print: { type: 'boolean', help: 'show what would be written, write nothing' },
-    force: { type: 'boolean', help: 'overwrite files changed since team init wrote them' },
-    'git-drivers': { type: 'boolean', help: 'register the checkpoint merge driver in this clone (alone: only that)' },
-    cwd: PROJECT_DIR,
-  },
   doctor: { ...PROJECT_FLAGS, store: store('check that the database is reachable:'), json: json('the checks as one JSON document') },
   worker: {
     store: { type: 'string', value: 'URL', help: 'the PostgreSQL store to pull attempts from: postgres://user:password@host:port/database (on the command line, every local user sees it)', default: '--store-file, else TEAM_STORE, else team.store in the folder\'s .team/config.json' },

@@ -2,6 +2,7 @@
 // land, clean, init, doctor, worker.
 import { EXIT } from '../../sys/errors.js';
 import { FLAGS } from '../args/flags.js';
+import { INIT_FLAGS } from '../args/init-flags.js';
 import { plainExits, USAGE_EXIT, type CommandSpec } from './spec.js';
 
 // The inspect, take the work, set up and scale out groups.
@@ -109,7 +110,7 @@ export const MORE_COMMANDS: CommandSpec[] = [
       'Idempotent: what it wrote is recorded in .team/init-manifest.json, and a file changed since is kept unless --force.',
       '--git-drivers registers the merge driver of .checkpoints/*.checkpoint.json in this clone.',
     ],
-    flags: FLAGS.init,
+    flags: INIT_FLAGS,
     examples: [
       ['team init', 'set up every agent CLI found on the PATH, in this project'],
       ['team init --claude --global', 'set up Claude Code for every project of yours'],

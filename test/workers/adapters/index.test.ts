@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ADAPTER_NAMES, agentsByName, CLI_ADAPTERS, getAdapter, initClis, initFacts, loginClis, pathPreference } from '../../../workers/adapters/index.js';
 import { agentSchema } from '../../../config/schema.js';
 import { CLIS } from '../../../src/commands/init/files.js';
-import { FLAGS } from '../../../src/commands/args/flags.js';
+import { INIT_FLAGS } from '../../../src/commands/args/init-flags.js';
 import { sim as simAdapter } from '../../../workers/sim/adapter.js';
 import { BUILTIN_AGENT_NAMES } from '../../../config/load.js';
 import { AGENT_CLIS } from '../../../src/commands/doctor/agents.js';
@@ -42,8 +42,8 @@ describe('index', () => {
     // team init: the CLIs with command files, in their records' order, each with its flag, and nothing else.
     expect(CLIS).toEqual(['claude', 'opencode', 'gemini', 'codex']);
     expect(initClis().map((a) => a.name)).toEqual(CLIS);
-    expect(Object.keys(FLAGS.init).filter((flag) => getAdapter(flag) !== undefined)).toEqual(CLIS);
-    expect(Object.entries(FLAGS.init).find(([flag]) => flag === 'codex')?.[1].help).toBe('set up Codex (the skill $team)');
+    expect(Object.keys(INIT_FLAGS).filter((flag) => getAdapter(flag) !== undefined)).toEqual(CLIS);
+    expect(Object.entries(INIT_FLAGS).find(([flag]) => flag === 'codex')?.[1].help).toBe('set up Codex (the skill $team)');
     expect(() => initFacts('aider')).toThrow('no command files for the agent CLI "aider"');
     // The CLIs that cap an attempt's spend themselves (the watch leaves them to it).
     expect(Object.values(CLI_ADAPTERS).filter((a) => a.facts?.capsSpend).map((a) => a.name)).toEqual(['claude']);
