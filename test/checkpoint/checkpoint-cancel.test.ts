@@ -1,11 +1,11 @@
 // A run cancelled from another shell leaves a valid checkpoint that says so.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { validateCheckpointText } from '../../src/checkpoint/validate.js';
 import { removeProjects } from '../helpers/project.js';
 import { allRoles, makeSimProject, shellAgent } from '../helpers/sim-project.js';
+import { waitForEvent } from '../helpers/wait-event.js';
 
 // An executor that works until a `release` file appears (the test never writes it: the run is cancelled).
 const GATED_EXECUTOR = shellAgent('i=0; while [ ! -e "$TEAM_PROJECT_DIR/release" ]; do i=$((i+1)); [ $i -gt 3000 ] && exit 9; sleep 0.05; done');
@@ -18,14 +18,7 @@ describe('checkpoint of a cancelled run', () => {
     const project = makeSimProject('e2e-live-status', { agents: { gated: GATED_EXECUTOR }, roles: allRoles('sim', { executor: 'gated' }) });
     const running = project.team('1:executor', 'do the slow thing');
     const file = join(project.dir, '.checkpoints/team.checkpoint.json');
-    const deadline = Date.now() + POLL_LIMIT_MS;
-    const spawned = () => {
-      const runs = join(project.dir, '.team/runs');
-      if (!existsSync(join(runs, 'current'))) return false;
-      const events = join(runs, readFileSync(join(runs, 'current'), 'utf8').trim(), 'events');
-      return existsSync(events) && readdirSync(events).some((name) => name.includes('-attempt_spawned-slow-a1-'));
-    };
-    while (!spawned() && Date.now() < deadline) await sleep(50);
+    await waitForEvent(project, 'attempt_spawned', (e) => e.task_id === 'slow' && e.attempt === 1, { timeoutMs: POLL_LIMIT_MS });
     const live = JSON.parse(readFileSync(file, 'utf8'));
     expect(live).toMatchObject({ status: 'in_progress', phase: 'team-exec' });
     const cancel = await project.team('cancel', '--force');

@@ -4,10 +4,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
-import { alive, endDetachedRuns, followDetached, lockPid, makeGatedProject, pgidOf, until } from '../helpers/detached.js';
+import { alive, endDetachedRuns, followDetached, lockPid, makeGatedProject, pgidOf } from '../helpers/detached.js';
 import { removeProjects } from '../helpers/project.js';
 import { makeSimProject } from '../helpers/sim-project.js';
 import { CLI } from '../helpers/team.js';
+import { waitFor } from '../helpers/wait-event.js';
 
 afterEach(async () => {
   await endDetachedRuns();
@@ -21,7 +22,7 @@ describe('team --detach', () => {
     const project = makeGatedProject();
     // The "terminal": a shell in its own process group that starts the run, then stays.
     const shell = execa('sh', ['-c', `node ${CLI} 1:executor "do the slow thing" --detach > detach.out 2>&1; echo $? > detach.rc; exec sleep 600`], { cwd: project.dir, detached: true, reject: false });
-    expect(await until(() => existsSync(join(project.dir, 'detach.rc')))).toBe(true);
+    await waitFor('the detached command to exit', () => existsSync(join(project.dir, 'detach.rc')));
     expect(readFileSync(join(project.dir, 'detach.rc'), 'utf8').trim()).toBe('0');
     const out = readFileSync(join(project.dir, 'detach.out'), 'utf8');
     const runId = RUN_ID.exec(out)?.[1];
@@ -67,10 +68,10 @@ describe('team --detach', () => {
     const project = makeGatedProject();
     const started = await project.team('1:executor', 'do the slow thing', '--detach');
     const runId = RUN_ID.exec(started.stdout)![1]!;
-    expect(await until(() => project.listEvents(runId).some((name) => name.includes('-attempt_spawned-slow-a1-')))).toBe(true);
+    await waitFor('slow a1 to be spawned', () => project.listEvents(runId).some((name) => name.includes('-attempt_spawned-slow-a1-')));
     const first = lockPid(project, runId)!;
     process.kill(first, 'SIGKILL');
-    expect(await until(() => !alive(first))).toBe(true);
+    await waitFor('the first orchestrator to end', () => !alive(first));
 
     const orphaned = await project.team('wait', '--run', runId);
     expect(orphaned.exitCode).toBe(6);

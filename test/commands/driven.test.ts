@@ -2,10 +2,11 @@
 // list`: a run whose orchestrator is alive is running and its attempts need nobody; after a kill -9
 // of the orchestrator every reader says nothing drives it and how to continue it.
 import { afterEach, describe, expect, it } from 'vitest';
-import { GATED_EXECUTOR, lockPid, until } from '../helpers/detached.js';
+import { GATED_EXECUTOR, lockPid } from '../helpers/detached.js';
 import { makeGitProject, type GitProject } from '../helpers/git-project.js';
 import { removeProjects } from '../helpers/project.js';
 import { allRoles } from '../helpers/sim-project.js';
+import { waitFor } from '../helpers/wait-event.js';
 
 const TWO_SLOW_TASKS = {
   name: 'two-slow-tasks',
@@ -33,7 +34,7 @@ async function startTwoWorkers(): Promise<{ project: GitProject; runId: string }
   expect(started.exitCode, started.stderr).toBe(0);
   const runId = /teamline run (\S+) runs detached/.exec(started.stdout)![1]!;
   const spawned = () => ['left', 'right'].every((task) => project.listEvents(runId).some((name) => name.includes(`-attempt_spawned-${task}-a1-`)));
-  expect(await until(spawned)).toBe(true);
+  await waitFor('the attempt to be spawned', spawned);
   return { project, runId };
 }
 
@@ -54,7 +55,7 @@ describe('commands/status and commands/list (whether anything drives a run)', ()
 
     process.kill(lockPid(project, runId)!, 'SIGKILL');
     const notDriven = `nothing drives this run: \`team resume --run ${runId}\` continues it, \`team cancel --run ${runId}\` ends it (its orchestrator stopped or died)`;
-    expect(await until(() => !projectHasLiveLock(project, runId))).toBe(true);
+    await waitFor('the run\'s lock to be released', () => !projectHasLiveLock(project, runId));
 
     const orphaned = await project.run('status');
     expect(orphaned.stdout).toContain('  status running, nothing drives it\n');

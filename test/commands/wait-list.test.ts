@@ -1,9 +1,10 @@
 // `team wait --timeout` (exit 5 with a summary of progress since the last wait) and `team list`.
 import { afterEach, describe, expect, it } from 'vitest';
-import { endDetachedRuns, makeGatedProject, until } from '../helpers/detached.js';
+import { endDetachedRuns, makeGatedProject } from '../helpers/detached.js';
 import { makeProject, removeProjects } from '../helpers/project.js';
 import { makeSimProject } from '../helpers/sim-project.js';
 import { makeGitProject } from '../helpers/git-project.js';
+import { waitFor } from '../helpers/wait-event.js';
 
 // Two tasks after the plan, one blocked by the other: both merge into the run's branch.
 const DIAMOND = { name: 'two-in-a-row', plan: { tasks: [{ id: 'one', title: 'First' }, { id: 'two', title: 'Second', blockedBy: ['one'] }] } };
@@ -18,7 +19,7 @@ describe('team wait', () => {
     const project = makeGatedProject();
     const started = await project.team('1:executor', 'do the slow thing', '--detach');
     const runId = /teamline run (\S+) runs detached/.exec(started.stdout)![1]!;
-    expect(await until(() => project.listEvents(runId).some((name) => name.includes('-attempt_spawned-slow-a1-')))).toBe(true);
+    await waitFor('slow a1 to be spawned', () => project.listEvents(runId).some((name) => name.includes('-attempt_spawned-slow-a1-')));
 
     const first = await project.team('wait', '--timeout', '1');
     expect(first.exitCode, first.stderr).toBe(5);

@@ -2,8 +2,8 @@
 // the detached orchestrator read from the run's lock, and a cleanup that cancels what is left.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { allRoles, makeSimProject, shellAgent, type SimProject } from './sim-project.js';
+import { waitFor } from './wait-event.js';
 
 // Works until `release` exists in the project (gives up after ~2 minutes), then completes.
 export const GATED_EXECUTOR = shellAgent(
@@ -53,16 +53,6 @@ export function pgidOf(pid: number): number {
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
 }
 
-// Polls `check` every 25 ms until it is true or `limitMs` passed; returns whether it became true.
-export async function until(check: () => boolean, limitMs = 60_000): Promise<boolean> {
-  const deadline = Date.now() + limitMs;
-  while (Date.now() < deadline) {
-    if (check()) return true;
-    await sleep(25);
-  }
-  return check();
-}
-
 // Releases every gated agent, cancels every run that still has a live orchestrator, and waits for
 // each orchestrator to be gone: one that is still ending its run (its last records, the checkpoint)
 // would write into a project the test is removing.
@@ -75,7 +65,7 @@ export async function endDetachedRuns(): Promise<void> {
     const pid = lockPid(project, runId);
     if (pid === undefined || !alive(pid)) continue;
     if (!ended(project, runId)) await project.team('cancel', '--run', runId, '--force');
-    if (!(await until(() => !alive(pid)))) throw new Error(`the orchestrator of run ${runId} (pid ${pid}) did not end`);
+    await waitFor(`the orchestrator of run ${runId} (pid ${pid}) to end`, () => !alive(pid));
   }
 }
 

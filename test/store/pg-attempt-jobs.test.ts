@@ -13,6 +13,7 @@ import { startCluster, type PgCluster } from '../helpers/postgres.js';
 import { shJob, started } from './attempt-records.js';
 import { openPgFixture } from './pg-fixture.js';
 import { entered, finished, RUN_FIELDS } from './records.js';
+import { waitFor } from '../helpers/wait-event.js';
 
 let cluster: PgCluster;
 beforeAll(async () => {
@@ -182,9 +183,7 @@ describe('src/store/pg-leases and pg-reports', () => {
     let gaps = 0;
     const name = 'teamline test listener that loses its connection';
     const listener = await listenRequests(fx.url, name, (runId) => heard.push(runId), () => (gaps += 1));
-    const until = async (done: () => boolean) => {
-      for (const deadline = Date.now() + 10_000; !done(); await new Promise((r) => setTimeout(r, 20))) if (Date.now() > deadline) throw new Error('timed out');
-    };
+    const until = (done: () => boolean) => waitFor('the listener to hear it', done, 10_000);
     try {
       const backends = async () => (await fx.raw.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [name])).rows.map((r) => r.pid);
       const [first] = await backends();

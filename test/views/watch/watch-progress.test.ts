@@ -7,10 +7,10 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readRunFiles } from '../../../src/log/read.js';
 import { modelOf } from '../../../src/views/watch/model.js';
-import { until } from '../../helpers/detached.js';
 import { GIT_ENV, makeGitProject, type GitProject } from '../../helpers/git-project.js';
 import { removeProjects } from '../../helpers/project.js';
 import { CLI } from '../../helpers/team.js';
+import { waitFor } from '../../helpers/wait-event.js';
 
 // Six tasks no task waits on, each quick: three workers finish one and take the next at once.
 const TITLES = ['Parse the input', 'Check the names', 'Write the report', 'Count the words', 'Sort the list', 'Print the total'];
@@ -29,7 +29,7 @@ describe('watch progress', () => {
     project = makeGitProject(SCENARIO);
     const run = project.run('3:executor', 'six quick tasks', '--agent', 'sim');
     // The watcher starts once the run's folder is named, and reads it every 2.5 s until it ends: a worker often finishes a task and takes the next between two looks.
-    expect(await until(() => existsSync(join(project.dir, '.team', 'runs', 'current')), 30_000)).toBe(true);
+    await waitFor('the run to start', () => existsSync(join(project.dir, '.team', 'runs', 'current')), 30_000);
     const watch = await execa('node', [CLI, 'watch', '--interval', '2500'], { cwd: project.dir, env: GIT_ENV, reject: false, stdin: 'ignore' });
     live = String(watch.stdout);
     runExit = (await run).exitCode;

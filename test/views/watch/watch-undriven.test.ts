@@ -7,13 +7,14 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alive, lockPid, until } from '../../helpers/detached.js';
+import { alive, lockPid } from '../../helpers/detached.js';
 import { makeGitProject, type GitProject } from '../../helpers/git-project.js';
 import { removeProjects } from '../../helpers/project.js';
 import { allRoles } from '../../helpers/sim-project.js';
 import { CLI } from '../../helpers/team.js';
 import { makeTmuxSandbox, type TmuxSandbox } from '../../helpers/tmux-sandbox.js';
 import { makeGate } from './gate.js';
+import { waitFor } from '../../helpers/wait-event.js';
 
 const gate = makeGate();
 const SCENARIO = { name: 'undriven', plan: { tasks: [{ id: 'alpha', title: 'First half', acceptance: ['a'] }, { id: 'beta', title: 'Second half', acceptance: ['b'] }] } };
@@ -38,10 +39,10 @@ describe('watch of a run nothing drives', () => {
     expect(started.exitCode, started.stderr).toBe(0);
     runId = /teamline run (\S+) runs detached/.exec(started.stdout)![1]!;
     const spawned = (task: string) => project.listEvents(runId).some((name) => name.includes(`-attempt_spawned-${task}-a1-`));
-    expect(await until(() => spawned('alpha') && spawned('beta'))).toBe(true);
+    await waitFor('alpha and beta to be spawned', () => spawned('alpha') && spawned('beta'));
     const orchestrator = lockPid(project, runId)!;
     process.kill(orchestrator, 'SIGKILL');
-    expect(await until(() => !alive(orchestrator))).toBe(true);
+    await waitFor('the orchestrator to end', () => !alive(orchestrator));
   }, 90_000);
 
   afterAll(async () => {
