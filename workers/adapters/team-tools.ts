@@ -18,10 +18,3 @@ export const TEAM_CALL_TIMEOUT_MS = 60_000;
 export function hasTeamTools(agent: AgentConfig, adapter: Pick<AgentAdapter, 'facts'>): boolean {
   return agent.teamTools ?? adapter.facts?.teamTools === true;
 }
-
-// Whether the agent's attempts may call the team tools: given the tools, or its own client of them.
-// Only such an attempt gets the tools' context file and a desk that looks for its calls: an agent
-// without them (a plain command) is spared a file and a look at its folder every 100 ms.
-export function callsTeamTools(agent: AgentConfig, adapter: Pick<AgentAdapter, 'facts'>): boolean {
-  return hasTeamTools(agent, adapter) || adapter.facts?.ownToolClient === true;
-}

@@ -6,7 +6,7 @@ import { getAdapter } from '../../../workers/adapters/index.js';
 import { sim } from '../../../workers/sim/adapter.js';
 import type { AgentAdapter, AgentConfig, LaunchSpec, PermissionLevel, Stage } from '../../../workers/types.js';
 import { ANSWER_MS, writeToolsContext } from '../../team-tools/context.js';
-import { callsTeamTools } from '../../../workers/adapters/team-tools.js';
+import { hasTeamTools } from '../../../workers/adapters/team-tools.js';
 import { teamServerFor } from './team-server.js';
 
 // The agent's side of an attempt: what it is asked, by which adapter, at which permission.
@@ -38,10 +38,11 @@ export function adapterOf(agent: AgentConfig): AgentAdapter {
   return adapter;
 }
 
-// Whether the attempt's agent may call the team tools (given them, or a client of its own): only such
-// an attempt gets the tools' context file, and a desk (or a team worker's relay) taking its calls.
+// Whether the attempt's agent may call the team tools: given them, or a client of its own (the
+// sim). Only such an attempt gets the tools' context file, and a desk (or a team worker's relay)
+// taking its calls: a plain command is spared a file and a look at its folder every 100 ms.
 export function takesToolCalls(ask: Pick<LaunchAsk, 'agent' | 'adapter'>): boolean {
-  return callsTeamTools(ask.agent, ask.adapter);
+  return hasTeamTools(ask.agent, ask.adapter) || ask.adapter.facts?.ownToolClient === true;
 }
 
 // Writes the prompt and, for an agent that may call them, the team tools' context into the spec's
