@@ -5,16 +5,15 @@
 // exec stage's time with the best of 2 against the same stage run once.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { execa } from 'execa';
 import { readRunFiles } from '../src/log/read.js';
 import { resolveRun } from '../src/log/write.js';
 import type { Comparison } from './parts/compare.js';
 import { makeScratchDir } from './parts/scratch.js';
+import { TEAM_BIN } from '../src/sys/team-bin.js';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const CLI = resolve(HERE, '../src/cli.js');
+const CLI = TEAM_BIN;
 const TASKS = 4;
 // How long an exec attempt works: long beside a merge, a gate and an agent's start, as a real one is.
 const WORK_MS = 2_500;

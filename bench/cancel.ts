@@ -2,14 +2,14 @@
 // workers of which half ignore SIGINT and SIGTERM, beside the configured grace period.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { median, type Comparison } from './parts/compare.js';
 import { makeScratchDir } from './parts/scratch.js';
+import { TEAM_BIN } from '../src/sys/team-bin.js';
 
-const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '../src/cli.js');
+const CLI = TEAM_BIN;
 const WORKERS = 20;
 // The configured grace period (team.shutdownTimeoutMs): the baseline the latency is set beside.
 const GRACE_MS = 2_000;

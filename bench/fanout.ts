@@ -11,9 +11,10 @@ import { runPaths } from '../src/log/write.js';
 import { median, type Comparison } from './parts/compare.js';
 import { startRateServer } from './parts/rate-server.js';
 import { makeScratchDir } from './parts/scratch.js';
+import { TEAM_BIN } from '../src/sys/team-bin.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const CLI = resolve(HERE, '../src/cli.js');
+const CLI = TEAM_BIN;
 // The fixture agent (claude's stream-json, its turn asked of the server), from the checkout.
 const AGENT = resolve(HERE, '../../test/fixtures/agents/rate-limited-claude.js');
 const ATTEMPTS = 20;

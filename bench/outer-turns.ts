@@ -10,14 +10,12 @@
 // run's duration / the timeout, plus the start and the report: a wait that returned for every
 // event or every stage would be over); and the text the outer agent read from every command against
 // a budget of 2,000 tokens (8,000 chars at about 4 a token).
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import type { Comparison } from './parts/compare.js';
 import { makeScratchRepo } from './parts/scratch.js';
+import { TEAM_BIN } from '../src/sys/team-bin.js';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const CLI = resolve(HERE, '../src/cli.js');
+const CLI = TEAM_BIN;
 const TIMEOUT_S = 6;
 const TEXT_BUDGET = 8_000;
 

@@ -6,16 +6,15 @@
 // the bound the plan sets (its critical path, and its total work over its workers: both 2 attempts).
 import { execFileSync } from 'node:child_process';
 import { writeFileSync, mkdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { execa } from 'execa';
 import { readRunFiles } from '../src/log/read.js';
 import { resolveRun } from '../src/log/write.js';
 import { median, type Comparison } from './parts/compare.js';
 import { makeScratchDir } from './parts/scratch.js';
+import { TEAM_BIN } from '../src/sys/team-bin.js';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const CLI = resolve(HERE, '../src/cli.js');
+const CLI = TEAM_BIN;
 const WORKERS = 4;
 const PAIRS = ['a', 'b', 'c', 'd'];
 // How long an exec attempt works: long beside a merge and an agent's start, as a real one is.

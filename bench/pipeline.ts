@@ -8,6 +8,7 @@ import { execa } from 'execa';
 import { growthRow, sizesFrom, type Comparison } from './parts/compare.js';
 import { runPlain } from './parts/plain.js';
 import { makeScratchDir } from './parts/scratch.js';
+import { TEAM_BIN } from '../src/sys/team-bin.js';
 
 // Task counts: the issue's workload is 200 trivial tasks on 8 workers; the others show growth.
 // BENCH_PIPELINE_TASKS="200" to run only that one.
@@ -88,7 +89,7 @@ async function measureSize(tasks: number, withJob: boolean): Promise<Round> {
   const newFileUs = timeNewFiles(join(dir, 'probe'));
   const before = await runPlain(join(dir, 'plain-1'), agent, tasks, WORKERS);
   const jobMs = withJob ? await runPlainJob(join(dir, 'job'), root, agent, tasks) : undefined;
-  const team = await runPipeline(join(dir, 'team'), root, agent, tasks);
+  const team = await runPipeline(join(dir, 'team'), agent, tasks);
   const after = await runPlain(join(dir, 'plain-2'), agent, tasks, WORKERS);
   return { baselineMs: (before + after) / 2, ...(jobMs !== undefined && { jobMs }), team, newFileUs };
 }
@@ -108,16 +109,15 @@ function timeNewFiles(dir: string): number {
 // The real CLI in a fresh project whose only agent is the tiny one; the exec span comes from the log.
 // The baselines run their agents unfenced, and so does this run (team.fence off): what the fence
 // costs an attempt is the fence row's (bench/fence.ts), not counted twice here.
-async function runPipeline(project: string, root: string, agent: string, tasks: number): Promise<PipelineTimes> {
+async function runPipeline(project: string, agent: string, tasks: number): Promise<PipelineTimes> {
   mkdirSync(join(project, '.team'), { recursive: true });
   const config = {
     team: { maxTasks: tasks, fence: 'off' },
     agents: { tiny: { adapter: 'command', command: 'sh', args: [agent], env: { BENCH_TASKS: String(tasks) } } },
   };
   writeFileSync(join(project, '.team', 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
-  const cli = join(root, 'dist', 'src', 'cli.js');
   const started = performance.now();
-  const result = await execa(process.execPath, [cli, `${WORKERS}:executor`, `bench: ${tasks} trivial tasks`, '--cwd', project, '--agent', 'tiny'], { reject: false, stdin: 'ignore' });
+  const result = await execa(process.execPath, [TEAM_BIN, `${WORKERS}:executor`, `bench: ${tasks} trivial tasks`, '--cwd', project, '--agent', 'tiny'], { reject: false, stdin: 'ignore' });
   const wallMs = performance.now() - started;
   if (result.exitCode !== 0) throw new Error(`the pipeline run exited ${result.exitCode}:\n${String(result.stderr).split('\n').slice(-15).join('\n')}`);
   return { wallMs, execMs: measureExecSpan(project, tasks) };

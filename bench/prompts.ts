@@ -4,16 +4,15 @@
 // files and dependencies) against the prefix it shares with another worker's exec prompt. At most
 // 1.25x is a shared prefix of at least 80% of teamline's text.
 import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { execa } from 'execa';
 import { resolveRun } from '../src/log/write.js';
 import { judgeResult, type ResultKind } from '../src/domain/result.js';
 import type { Comparison } from './parts/compare.js';
 import { makeScratchRepo } from './parts/scratch.js';
+import { TEAM_BIN } from '../src/sys/team-bin.js';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const CLI = resolve(HERE, '../src/cli.js');
+const CLI = TEAM_BIN;
 const TARGET = 1.25;
 
 export async function benchPrompts(): Promise<Comparison[]> {

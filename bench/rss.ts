@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Comparison } from './parts/compare.js';
 import { makeScratchDir } from './parts/scratch.js';
 import { AGENT, findPackageRoot } from './pipeline.js';
+import { TEAM_BIN } from '../src/sys/team-bin.js';
 
 const ITERATIONS = Number(process.env.BENCH_RSS_ITERATIONS ?? 10);
 const TASKS = Number(process.env.BENCH_RSS_TASKS ?? 50);
@@ -28,7 +29,7 @@ export async function benchRss(): Promise<Comparison[]> {
     agents: { tiny: { adapter: 'command', command: 'sh', args: [join(root, AGENT)], env } },
   };
   writeFileSync(join(project, '.team', 'config.json'), JSON.stringify(config));
-  const cli = join(root, 'dist', 'src', 'cli.js');
+  const cli = TEAM_BIN;
   const child = spawn(process.execPath, [cli, 'ralph', `${WORKERS}:executor`, `bench: ${ITERATIONS} iterations of ${TASKS} tasks`, '--cwd', project, '--agent', 'tiny'], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => void (stderr = (stderr + String(chunk)).slice(-4000)));

@@ -1,15 +1,15 @@
 // Start-up of the read-only commands: `team status` on a small run and `team cancel` of an ended
 // run, each a whole process, against `node -e 0` measured interleaved in the same run.
 import { spawnSync } from 'node:child_process';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { appendEvent } from '../src/log/write.js';
 import { median, type Comparison } from './parts/compare.js';
 import { makeScratchDir } from './parts/scratch.js';
 import { writeRun } from './parts/resume-log.js';
+import { TEAM_BIN } from '../src/sys/team-bin.js';
 
-const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '../src/cli.js');
+const CLI = TEAM_BIN;
 // A small run: a plan of a dozen tasks, stopped in team-exec.
 const EVENTS = 60;
 const ROUNDS = Number(process.env.BENCH_START_ROUNDS ?? 11);

@@ -6,15 +6,14 @@ import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { median, type Comparison } from './parts/compare.js';
 import { makeScratchDir } from './parts/scratch.js';
+import { TEAM_BIN } from '../src/sys/team-bin.js';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const CLI = resolve(HERE, '../src/cli.js');
+const CLI = TEAM_BIN;
 const ROUNDS = 3;
 const TASKS = 12;
 const WORKERS = 4;

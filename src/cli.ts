@@ -7,8 +7,10 @@ import { terminalText } from './sys/terminal-text.js';
 type Commands = typeof import('./commands/index.js') | typeof import('./commands/light/cancel.js') | typeof import('./commands/light/status.js');
 
 const argv = process.argv.slice(2);
-// Help, of any command, is the whole CLI's: the light starts of status and cancel stay light.
-let commands = await loadCommands(argv[0], asksHelp(argv));
+// Help, of any command, is the whole CLI's: the light starts of status and cancel stay light. No
+// top-level await: the build bundles this file as the CommonJS script the package's bin names
+// (dist/cli/team.cjs), which node starts without its ES module loader.
+let commands: Commands;
 
 // The commands for `team <command>`: every command is routed by commands/index.ts; `team cancel`
 // and `team status` start with a light module of their own (commands/light/), unless `whole` asks
@@ -21,6 +23,7 @@ function loadCommands(command: string | undefined, whole: boolean): Promise<Comm
 }
 
 async function main(): Promise<number> {
+  commands = await loadCommands(argv[0], asksHelp(argv));
   try {
     const code = await commands.dispatch(argv);
     if (code !== WHOLE_CLI) return code;

@@ -5,11 +5,11 @@ import { createRequire } from 'node:module';
 
 // Node's built-ins through require: importing node:fs as ESM builds its facade, which reads every
 // export, fs.ReadStream too, and so loads the whole streams library.
-const require = createRequire(import.meta.url);
-const { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs') as typeof import('node:fs');
-const { dirname, join } = require('node:path') as typeof import('node:path');
-const { fileURLToPath } = require('node:url') as typeof import('node:url');
-const { Script } = require('node:vm') as typeof import('node:vm');
+const builtin = createRequire(import.meta.url);
+const { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = builtin('node:fs') as typeof import('node:fs');
+const { dirname, join } = builtin('node:path') as typeof import('node:path');
+const { fileURLToPath } = builtin('node:url') as typeof import('node:url');
+const { Script } = builtin('node:vm') as typeof import('node:vm');
 
 const BUNDLES = fileURLToPath(new URL('../../cli/', import.meta.url));
 

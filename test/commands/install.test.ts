@@ -44,7 +44,7 @@ afterAll(async () => {
 
 describe('install', () => {
   it('packs the built CLI, the sim agent and the prompts, and leaves the bench, build scripts, source maps and code caches out', () => {
-    for (const path of ['dist/src/cli.js', 'dist/cli/commands.cjs', 'dist/cli/status.cjs', 'dist/cli/sim.cjs', 'dist/workers/sim/sim-agent.js', 'dist/machines/pipeline.js', 'config/prompts/team-plan.md', 'package.json']) expect(files).toContain(path);
+    for (const path of ['dist/cli/team.cjs', 'dist/src/cli.js', 'dist/cli/commands.cjs', 'dist/cli/status.cjs', 'dist/cli/sim.cjs', 'dist/workers/sim/sim-agent.js', 'dist/machines/pipeline.js', 'config/prompts/team-plan.md', 'package.json']) expect(files).toContain(path);
     expect(files.filter((path) => /^dist\/(bench|scripts|test)\/|\.map$|^dist\/cli\/cache\//.test(path))).toEqual([]);
   });
 

@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 
 export const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
-export const CLI = join(ROOT, 'dist/src/cli.js');
+// What the package's bin names (package.json), as an installed `team` runs.
+export const CLI = join(ROOT, 'dist/cli/team.cjs');
 
 export interface TeamResult {
   exitCode: number;

@@ -2,19 +2,17 @@
 // `team mcp --attempt-dir <its attempt folder>` (the built CLI, with the MCP SDK's default, filtered
 // environment: no TEAM_* variable reaches it) and makes the scenario's calls in order, printing each
 // answer on stdout (`sim: tool <name> <answer>`).
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { TEAM_BIN } from '../../src/sys/team-bin.js';
 import type { ToolStep } from './scenario.js';
 import type { SimEnv } from './sim-env.js';
 
-// The built CLI, beside the sim in dist/.
-const CLI = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'cli.js');
 
 // Makes the calls; true when one of them ended the task (team_done, team_fail): no result file then.
 export async function callTools(env: SimEnv, steps: ToolStep[]): Promise<boolean> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--attempt-dir', dirname(env.resultFile)], cwd: env.projectDir, stderr: 'inherit' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [TEAM_BIN, 'mcp', '--attempt-dir', dirname(env.resultFile)], cwd: env.projectDir, stderr: 'inherit' });
   const client = new Client({ name: 'sim', version: '1' });
   await client.connect(transport);
   let finished = false;

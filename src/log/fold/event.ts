@@ -212,7 +212,9 @@ export function asRead(event: TeamEvent & { file: string }): TeamEvent & { file:
   }
   if (event.event !== 'attempt_spawned' && event.event !== 'gate_spawned') return event;
   const handle = event.handle as Record<string, unknown>;
-  return { ...event, handle: Object.fromEntries(HANDLE_KEYS.flatMap((k) => (handle[k] === undefined ? [] : [[k, handle[k]]]))) as typeof event.handle };
+  handleKeys ??= Object.keys(EVENT_SCHEMAS.attempt_spawned.shape.handle.shape);
+  return { ...event, handle: Object.fromEntries(handleKeys.flatMap((k) => (handle[k] === undefined ? [] : [[k, handle[k]]]))) as typeof event.handle };
 }
 
-const HANDLE_KEYS = Object.keys(EVENT_SCHEMAS.attempt_spawned.shape.handle.shape);
+// A handle's keys in the schema's order (read at the first handle: the schemas are built on use).
+let handleKeys: string[] | undefined;
