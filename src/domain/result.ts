@@ -19,14 +19,14 @@ const baseResult = {
 
 // The result schema of each stage (SPEC section 4).
 const RESULT_SCHEMAS = {
-  'team-plan': z.object({ ...baseResult, tasks: z.array(taskDefSchema.extend({ title: z.string().default(''), description: z.string().default('') })), needsPrd: z.boolean().default(false), architectural: z.boolean().optional(), needsArchitect: z.boolean().optional() }),
+  'team-plan': z.object({ ...baseResult, tasks: z.array(taskDefSchema().extend({ title: z.string().default(''), description: z.string().default('') })), needsPrd: z.boolean().default(false), architectural: z.boolean().optional(), needsArchitect: z.boolean().optional() }),
   'team-prd': z.object({ ...baseResult, acceptance: z.record(z.string(), z.array(z.string())) }),
   'team-exec': z.object(baseResult),
   'team-fix': z.object(baseResult),
-  'team-verify': z.object({ ...baseResult, verdict: z.enum(['pass', 'fail']), defects: z.array(defectSchema).default([]) }),
+  'team-verify': z.object({ ...baseResult, verdict: z.enum(['pass', 'fail']), defects: z.array(defectSchema()).default([]) }),
   'ralph-review': z.object({ ...baseResult, verdict: z.enum(['approve', 'reject']), reasons: z.array(z.string()).default([]) }),
   // The explore agent of team-plan (stage routing): what it found, no plan.
-  explore: z.object({ ...baseResult, findings: findingsSchema }),
+  explore: z.object({ ...baseResult, findings: findingsSchema() }),
   // The architect of team-plan: decisions about the boundaries, and risks.
   'plan-architect': z.object({ ...baseResult, notes: z.array(z.string()).default([]), risks: z.array(z.string()).default([]) }),
   // The critic of team-prd: objections to the scope, and criteria it adds.

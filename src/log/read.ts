@@ -178,7 +178,7 @@ export function parseEvent(value: unknown): TeamEvent | string {
 
 // An approval as the log trusts it, or why it is not trusted.
 export function parseApproval(value: unknown): Approval | string {
-  const result = approvalSchema.safeParse(value, readOptions());
+  const result = approvalSchema().safeParse(value, readOptions());
   return result.success ? result.data : `invalid approval: ${describeIssues(result.error.issues)}`;
 }
 

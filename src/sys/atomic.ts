@@ -1,6 +1,6 @@
 // Writes a file once and atomically: a temporary file in the same folder, then rename. Shared by
 // the run store, the lock and the handoffs, so it lives below all of them.
-import { closeSync, fsync, fsyncSync, openSync, renameSync, writeSync, linkSync, unlinkSync } from 'node:fs';
+import { closeSync, constants, fstatSync, fsync, fsyncSync, ftruncateSync, openSync, renameSync, writeSync, linkSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { customAlphabet } from 'nanoid';
 import { DiskFullError, isDiskFull } from './errors.js';
@@ -27,6 +27,37 @@ export function writeFileAtomic(dir: string, name: string, text: string, options
   }
   if (options.fsync && options.syncDir !== false) syncDir(dir);
   return target;
+}
+
+// No link followed, no FIFO waited on (it fails at once with no reader): rewriteFile's open.
+const REWRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+// Replaces the text of `dir/name` in place, without a new file: for a note whose readers want only
+// its time and its latest text (an attempt's progress), rewritten at every call of an agent. A new
+// file per write costs an inode, the dearest part of a write on a disk whose free inodes are
+// scattered. A reader may find it empty for an instant. A link, a FIFO, a file with a second name
+// (a hard link to a file elsewhere) or anything but a regular file under that name is never
+// written through: it is replaced as writeFileAtomic replaces it.
+export function rewriteFile(dir: string, name: string, text: string): void {
+  let fd: number;
+  try {
+    fd = openSync(join(dir, name), REWRITE_FLAGS, 0o644);
+  } catch {
+    writeFileAtomic(dir, name, text, { fsync: false });
+    return;
+  }
+  let written = false;
+  try {
+    const stat = fstatSync(fd);
+    if (stat.isFile() && stat.nlink === 1) {
+      ftruncateSync(fd, 0);
+      writeWhole(fd, text);
+      written = true;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  if (!written) writeFileAtomic(dir, name, text, { fsync: false });
 }
 
 // Writes `text` to a new temporary file for `name` in `dir` (synced when `fsync`) and returns its

@@ -1,7 +1,7 @@
 // The writer's side of a tool call: checks it (the call file is the agent's: hostile), makes the
 // event it is recorded as and the answer the agent gets, from the fold of the durable log. Every
 // answer carries the caller's unread messages and a shutdown request, when there is one.
-import { writeFileAtomic } from '../sys/atomic.js';
+import { rewriteFile, writeFileAtomic } from '../sys/atomic.js';
 import type { FoldState } from '../log/fold/fold.js';
 import type { NewEvent } from '../log/schema.js';
 import { unreadFor } from '../log/fold/team.js';
@@ -68,7 +68,7 @@ const TOOL_WORK: Record<ToolName, (st: Readonly<FoldState>, site: CallSite, args
   team_progress: (_, site, args, key) => {
     const problem = teamTextProblem(args.text as string, 'text');
     if (problem) return { refused: problem };
-    return { event: { event: 'team_progress', ...ref(site, key), text: args.text as string }, answer: { noted: true }, after: () => writeFileAtomic(site.attemptDir, 'progress', `${args.text as string}\n`, { fsync: false }) };
+    return { event: { event: 'team_progress', ...ref(site, key), text: args.text as string }, answer: { noted: true }, after: () => rewriteFile(site.attemptDir, 'progress', `${args.text as string}\n`) };
   },
   team_reserve: (st, site, args, key) => {
     let files: string[];

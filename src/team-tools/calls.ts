@@ -22,7 +22,7 @@ export type CallAnswer = z.infer<typeof answerSchema>;
 // A call's file name ends so; its answer's `.answer.json`.
 export const CALL_SUFFIX = '.call.json';
 const callName = (key: string) => `${key}${CALL_SUFFIX}`;
-const answerName = (key: string) => `${key}.answer.json`;
+export const answerName = (key: string) => `${key}.answer.json`;
 
 // Leaves a call for the writer.
 export function writeCall(attemptDir: string, call: ToolCall): void {

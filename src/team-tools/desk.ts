@@ -5,7 +5,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import type { RunSession } from '../session/session.js';
 import { recordOnce } from './record-once.js';
-import { CALLS_DIR, takeOpenCalls, writeAnswer } from './calls.js';
+import { CALL_SUFFIX, CALLS_DIR, takeOpenCalls, writeAnswer } from './calls.js';
 import { handleCall, type CallSite } from './answer.js';
 
 // How often the calls folder is looked at besides its change notices.
@@ -38,7 +38,9 @@ export function openDesk(session: RunSession, site: CallSite): CallDesk {
   timer.unref();
   let watcher: FSWatcher | undefined;
   try {
-    watcher = watch(join(site.attemptDir, CALLS_DIR), () => void take());
+    // A notice of a call's file in place; not of a file being written, nor of an answer (the desk's
+    // own): each would read the folder again for nothing, and it grows by two files a call.
+    watcher = watch(join(site.attemptDir, CALLS_DIR), (_type, name) => (name === null || name.endsWith(CALL_SUFFIX)) && void take());
     watcher.on('error', () => undefined);
   } catch {
     // No calls folder yet (an agent without the tools): the poll looks.

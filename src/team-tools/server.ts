@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { nowIso } from '../log/time.js';
-import { CALLS_DIR, readAnswer, writeCall, type CallAnswer } from './calls.js';
+import { answerName, CALLS_DIR, readAnswer, writeCall, type CallAnswer } from './calls.js';
 import { readToolsContext, type ToolsContext } from './context.js';
 import { TOOL_NAMES, TOOLS, type ToolName } from './tools.js';
 
@@ -50,7 +50,9 @@ function waitForAnswer(attemptDir: string, key: string, boundMs: number): Promis
     const poll = setInterval(look, POLL_MS);
     const bound = setTimeout(() => finish(undefined), boundMs);
     try {
-      watcher = watch(join(attemptDir, CALLS_DIR), look);
+      // Only the notice of this answer's file in place: the folder changes with every call's files.
+      const name = answerName(key);
+      watcher = watch(join(attemptDir, CALLS_DIR), (_type, changed) => (changed === null || changed === name) && look());
       watcher.on('error', () => undefined);
     } catch {
       // The poll is there.

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { linkSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { stageFile, writeFileAtomic } from '../../src/sys/atomic.js';
+import { rewriteFile, stageFile, writeFileAtomic } from '../../src/sys/atomic.js';
 
 const dirs: string[] = [];
 const mounts: string[] = [];
@@ -61,5 +61,32 @@ describe('workers/atomic', () => {
     // The same for a file the log's group commit stages (an event file, before its rename).
     await expect(stageFile(dir, 'event.json', 'y'.repeat(1024 * 1024), { fsync: true })).rejects.toThrow(/ENOSPC/);
     expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('rewriteFile', () => {
+  it('rewrites a note in place: the same file, the latest text, no temporary file', () => {
+    const dir = makeDir();
+    rewriteFile(dir, 'progress', 'a long first note\n');
+    const inode = statSync(join(dir, 'progress')).ino;
+    rewriteFile(dir, 'progress', 'second\n');
+    expect(readFileSync(join(dir, 'progress'), 'utf8')).toBe('second\n');
+    expect(statSync(join(dir, 'progress')).ino).toBe(inode);
+    expect(readdirSync(dir)).toEqual(['progress']);
+  });
+
+  it('never writes through a link, a hard link or a FIFO under the name: each is replaced by a file of its own', () => {
+    const dir = makeDir();
+    const elsewhere = join(dir, 'elsewhere.txt');
+    writeFileSync(elsewhere, 'the user\'s file\n');
+    symlinkSync(elsewhere, join(dir, 'linked'));
+    linkSync(elsewhere, join(dir, 'hard'));
+    execFileSync('mkfifo', [join(dir, 'fifo')]);
+    for (const name of ['linked', 'hard', 'fifo']) {
+      rewriteFile(dir, name, `${name} note\n`);
+      expect(lstatSync(join(dir, name)).isFile(), name).toBe(true);
+      expect(readFileSync(join(dir, name), 'utf8')).toBe(`${name} note\n`);
+    }
+    expect(readFileSync(elsewhere, 'utf8')).toBe('the user\'s file\n');
   });
 });
