@@ -8,7 +8,7 @@
 // byte (0.7 ms of the launcher's time per launch of 600 bytes, on the same cores as the agents).
 // The wrapper tells on the launcher's stdout (its fd 3) that it started, with its pid and start
 // time, and how its agent ended.
-import { execa, type ResultPromise } from 'execa';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readPidStart } from '../src/sys/proc.js';
 import { quoteShellWord } from './wrapper.js';
 
@@ -96,7 +96,7 @@ function oneLine(word: string): string {
 
 // The launcher of one backend; started on the first launch, again if it ended.
 export class Launcher {
-  private subprocess?: ResultPromise;
+  private subprocess?: ChildProcess;
   private seq = 0;
   private buffered = '';
   private readonly starts = new Map<number, { resolve: (s: Started) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }>();
@@ -144,16 +144,15 @@ export class Launcher {
     });
   }
 
-  private ensure(): ResultPromise {
+  // node's own spawn, not execa's: the launcher is one long-lived shell with two pipes, and none of
+  // execa's work (its options, its result, its buffers) is wanted for it (the first execa call of a
+  // process costs it about 10 ms).
+  private ensure(): ChildProcess {
     if (this.subprocess) return this.subprocess;
-    const subprocess = execa(this.programs.sh, ['-s', this.wrapperScript, this.programs.setsid, this.programs.sh, this.programs.env ?? ''], {
-      stdin: 'pipe',
-      stdout: 'pipe',
-      stderr: 'ignore',
-      buffer: false,
+    const subprocess = spawn(this.programs.sh, ['-s', this.wrapperScript, this.programs.setsid, this.programs.sh, this.programs.env ?? ''], {
+      stdio: ['pipe', 'pipe', 'ignore'],
       // Its own session: a Ctrl-C in the orchestrator's terminal is the orchestrator's to handle.
       detached: true,
-      reject: false,
     });
     subprocess.stdout!.setEncoding('utf8');
     subprocess.stdout!.on('data', (chunk: string) => this.read(chunk));
@@ -165,14 +164,15 @@ export class Launcher {
     subprocess.stdin!.write(PRELUDE);
     // Its exit, not the end of its output, which the wrappers it started hold open while they run.
     subprocess.once('exit', () => this.ended(subprocess));
-    void subprocess.catch(() => undefined);
+    // A shell that could not start ends as the exit above would: its launches are given up on.
+    subprocess.once('error', () => this.ended(subprocess));
     this.subprocess = subprocess;
     return subprocess;
   }
 
   // The launcher is gone: launches it had not started by now are given up on after a while (the
   // subshell of one it forked may still be on its way to the wrapper).
-  private ended(subprocess: ResultPromise): void {
+  private ended(subprocess: ChildProcess): void {
     if (this.subprocess === subprocess) this.subprocess = undefined;
     for (const [id, start] of this.starts) {
       clearTimeout(start.timer);

@@ -1,11 +1,10 @@
-// The headless backend: each attempt is a detached process group started with execa, its output
+// The headless backend: each attempt is a detached process group started by the launcher (or execa),
 // written straight to output.log, so that it outlives an orchestrator crash and can be re-adopted.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { constants } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { execa } from 'execa';
 import { Launcher, type Started } from './launcher.js';
 import { findOnPath } from '../src/sys/on-path.js';
 import { groupExists, herePlace, isProcessAlive, listGroupMembers, ownsGroup, readForkCount, readPidStart, readZombieEnd, signalGroup, waitUntil } from '../src/sys/proc.js';
@@ -55,6 +54,8 @@ export function createProcessBackend(): WorkerBackend {
   // The same start through execa: a launch line the launcher cannot take, or no launcher here.
   async function launchWithExeca(spec: LaunchSpec, forksAt: number | undefined, record?: (handle: WorkerHandle) => void | Promise<void>): Promise<WorkerHandle> {
     const [file, ...args] = wrapperArgv(spec, { output: 'inherit' });
+    // Loaded on this path only: the launcher starts the attempts (workers/launcher.ts).
+    const { execa } = await import('execa');
     const out = await open(join(spec.attemptDir, OUTPUT_FILE), 'a');
     try {
       const subprocess = execa(file!, args, {

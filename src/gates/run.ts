@@ -1,7 +1,6 @@
 // Runs one verify gate in a process group of its own, its output streamed to a file, and ends the
 // whole group when the gate ends, times out or is cancelled: `npm test`'s children never outlive it.
 import { closeSync, fstatSync, openSync, readSync, rmSync } from 'node:fs';
-import { execa } from 'execa';
 import { herePlace, listGroupMembers, readPidStart, signalGroup, waitUntil } from '../sys/proc.js';
 import type { AgentCommand, WorkerHandle } from '../../workers/types.js';
 
@@ -28,6 +27,8 @@ export interface GateRun {
 export async function runGate(command: string, options: { cwd: string; outputFile: string; timeoutMs: number; signal: AbortSignal; tailChars: number; record: (group: WorkerHandle) => Promise<void>; wrap?: (command: AgentCommand) => Promise<AgentCommand> }): Promise<GateRun> {
   const plain: AgentCommand = { file: 'sh', args: ['-c', command] };
   const gate = options.wrap ? await options.wrap(plain) : plain;
+  // Loaded at the first gate: a run without verify commands never loads execa's modules.
+  const { execa } = await import('execa');
   const started = Date.now();
   // A fresh file: whatever an earlier pass or anyone else left under this name is replaced, never followed.
   rmSync(options.outputFile, { force: true });

@@ -1,7 +1,7 @@
 // Runs tmux against one run's private server: always -L, the run's TMUX_TMPDIR, never the user's TMUX.
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa, type ResultPromise } from 'execa';
+import { spawn } from 'node:child_process';
 import { runProgram, withoutFinalNewline } from '../../src/sys/run-program.js';
 
 // tmux's own default when TMUX_TMPDIR is unset (_PATH_TMP).
@@ -75,12 +75,18 @@ export async function runTmux(target: TmuxTarget, args: string[]): Promise<TmuxR
   return { ok: result.code === 0, stdout: withoutFinalNewline(result.stdout), stderr: withoutFinalNewline(result.stderr) };
 }
 
-// Starts a long-lived tmux client (e.g. wait-for) that the caller ends by killing it.
-export function spawnTmux(target: TmuxTarget, args: string[]): ResultPromise {
-  return execa(target.tmuxPath, [...CLIENT, '-L', target.server, ...args], {
-    env: toTmuxEnv(target),
-    extendEnv: false,
-    reject: false,
-    stdin: 'ignore',
+// A long-lived tmux client (e.g. wait-for): `ended` settles when it exits (or could not start);
+// the caller ends it with `kill`. Node's own spawn: nothing of its output is read.
+export interface TmuxClient {
+  ended: Promise<void>;
+  kill(): void;
+}
+
+export function spawnTmux(target: TmuxTarget, args: string[]): TmuxClient {
+  const child = spawn(target.tmuxPath, [...CLIENT, '-L', target.server, ...args], { env: toTmuxEnv(target), stdio: 'ignore' });
+  const ended = new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.once('error', () => resolve());
   });
+  return { ended, kill: () => void child.kill() };
 }

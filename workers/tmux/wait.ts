@@ -28,7 +28,7 @@ export async function waitForExit(target: TmuxTarget, handle: TmuxHandle, spec: 
   // wait-for -S latches, so an end signalled before we got here still wakes us.
   const waker = spawnTmux(target, ['wait-for', toChannel(spec, 'done')]);
   let woken = false;
-  const wake = waker.then(() => {
+  const wake = waker.ended.then(() => {
     woken = true;
   });
   let statusWait: number | undefined;
