@@ -2,6 +2,7 @@
 import { lstatSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import { builtOnUse } from '../sys/once.js';
 import { defectSchema, findingsSchema, taskDefSchema } from '../log/schema.js';
 import { LIMITS, redactSecrets, validateProjectPaths } from '../log/guards.js';
 import { readRegularFile } from '../sys/regular-file.js';
@@ -9,31 +10,32 @@ import { guardAgentText, withNote } from './result-guard.js';
 import { lastFencedJson } from '../../workers/adapters/fenced-json.js';
 import type { Stage } from '../../workers/types.js';
 
-const baseResult = {
+const baseResult = () => ({
   status: z.enum(['completed', 'failed']),
   summary: z.string(),
   artifacts: z.array(z.string()).default([]),
   evidence: z.string().default(''),
   next: z.string().default(''),
-};
+});
 
 // The result schema of each stage (SPEC section 4).
-const RESULT_SCHEMAS = {
-  'team-plan': z.object({ ...baseResult, tasks: z.array(taskDefSchema().extend({ title: z.string().default(''), description: z.string().default('') })), needsPrd: z.boolean().default(false), architectural: z.boolean().optional(), needsArchitect: z.boolean().optional() }),
-  'team-prd': z.object({ ...baseResult, acceptance: z.record(z.string(), z.array(z.string())) }),
-  'team-exec': z.object(baseResult),
-  'team-fix': z.object(baseResult),
-  'team-verify': z.object({ ...baseResult, verdict: z.enum(['pass', 'fail']), defects: z.array(defectSchema()).default([]) }),
-  'ralph-review': z.object({ ...baseResult, verdict: z.enum(['approve', 'reject']), reasons: z.array(z.string()).default([]) }),
+// Each built at its first use: a run reads a few kinds of result.
+const RESULT_SCHEMAS = builtOnUse({
+  'team-plan': () => z.object({ ...baseResult(), tasks: z.array(taskDefSchema().extend({ title: z.string().default(''), description: z.string().default('') })), needsPrd: z.boolean().default(false), architectural: z.boolean().optional(), needsArchitect: z.boolean().optional() }),
+  'team-prd': () => z.object({ ...baseResult(), acceptance: z.record(z.string(), z.array(z.string())) }),
+  'team-exec': () => z.object(baseResult()),
+  'team-fix': () => z.object(baseResult()),
+  'team-verify': () => z.object({ ...baseResult(), verdict: z.enum(['pass', 'fail']), defects: z.array(defectSchema()).default([]) }),
+  'ralph-review': () => z.object({ ...baseResult(), verdict: z.enum(['approve', 'reject']), reasons: z.array(z.string()).default([]) }),
   // The explore agent of team-plan (stage routing): what it found, no plan.
-  explore: z.object({ ...baseResult, findings: findingsSchema() }),
+  explore: () => z.object({ ...baseResult(), findings: findingsSchema() }),
   // The architect of team-plan: decisions about the boundaries, and risks.
-  'plan-architect': z.object({ ...baseResult, notes: z.array(z.string()).default([]), risks: z.array(z.string()).default([]) }),
+  'plan-architect': () => z.object({ ...baseResult(), notes: z.array(z.string()).default([]), risks: z.array(z.string()).default([]) }),
   // The critic of team-prd: objections to the scope, and criteria it adds.
-  critic: z.object({ ...baseResult, objections: z.array(z.string()).default([]), acceptance: z.record(z.string(), z.array(z.string())).default({}) }),
+  critic: () => z.object({ ...baseResult(), objections: z.array(z.string()).default([]), acceptance: z.record(z.string(), z.array(z.string())).default({}) }),
   // The best of N's selector: the candidate it picks (its id, or c<k>), and why.
-  select: z.object({ ...baseResult, pick: z.string().min(1).max(200), reasons: z.array(z.string()).default([]) }),
-} as const;
+  select: () => z.object({ ...baseResult(), pick: z.string().min(1).max(200), reasons: z.array(z.string()).default([]) }),
+});
 
 // The result an attempt owes: its stage's, or the explore agent's.
 export type ResultKind = keyof typeof RESULT_SCHEMAS;

@@ -1,13 +1,8 @@
 // The event vocabulary of the log, which the pipeline machine writes: one zod schema per event
 // name (SPEC section 3). The machine owns it; the checkpoint store reads and writes it.
 import { z } from 'zod';
+import { builtOnUse, once } from '../sys/once.js';
 
-// A value made by `make` at its first use, then kept: each schema here is built when a command first
-// reads or writes a record that needs it (zod does much of its work as a schema is made).
-function once<T>(make: () => T): () => T {
-  let value: T | undefined;
-  return () => (value ??= make());
-}
 
 const base = () => ({ at: z.string().min(1), run_id: z.string().min(1) });
 // How idle workers take tasks: `plan-order`, the next ready task of the plan whoever it was planned
@@ -443,23 +438,6 @@ export const approvalSchema = once(() => z.strictObject({
   note: z.string(),
 }));
 export type Approval = z.infer<ReturnType<typeof approvalSchema>>;
-
-// An object with the keys of `makers` whose each value is made by its maker at its first read, then kept.
-function builtOnUse<T extends Record<string, () => unknown>>(makers: T): { readonly [K in keyof T]: ReturnType<T[K]> } {
-  const built = {} as { [K in keyof T]: ReturnType<T[K]> };
-  for (const key of Object.keys(makers) as Array<keyof T>) {
-    Object.defineProperty(built, key, {
-      enumerable: true,
-      configurable: true,
-      get() {
-        const value = makers[key]!() as ReturnType<T[typeof key]>;
-        Object.defineProperty(built, key, { value, enumerable: true });
-        return value;
-      },
-    });
-  }
-  return built;
-}
 
 export function isEventName(name: unknown): name is EventName {
   return typeof name === 'string' && Object.hasOwn(EVENT_SCHEMAS, name);

@@ -5,6 +5,7 @@
 // request of this attempt), and its report says so. A lease that expired (the worker's machine
 // gone) fails the attempt, which is retried by the usual rules.
 import { z } from 'zod';
+import { once } from '../sys/once.js';
 import type { AttemptInput } from '../../machines/types.js';
 import type { WorkerExit } from '../../workers/types.js';
 import { attemptJobId, attemptQueue, cancelUntakenJob } from '../store/attempt-queue.js';
@@ -19,14 +20,14 @@ import { workerWord } from '../domain/worker-word.js';
 import { newsOf, passStopOn } from './writer.js';
 
 // A finished report as a worker writes it (src/team-worker/attempt.ts); anything else is refused.
-const finishedBody = z.object({
+const finishedBody = once(() => z.object({
   result: z.union([z.object({ refused: z.string() }), z.object({ text: z.string().optional() })]),
   exit: z.object({ exitCode: z.number().int().nullable(), signal: z.string().nullable(), durationMs: z.number(), stopped: z.boolean(), reason: z.string().optional() }),
   exitRecord: z.object({ exitCode: z.number().int().nullable(), signal: z.string().nullable(), reason: z.string().optional() }).nullable(),
   output: z.string(),
   /** Through a remote: the task's branch as the worker left it. */
   git: z.object({ branch: z.string().optional(), commit: z.string().optional(), pushed: z.boolean(), error: z.string().optional(), markers: z.array(z.string()).optional() }).optional(),
-});
+}));
 
 // The effect behind runAttempt when a team worker runs the attempt.
 export async function runRemoteAttempt(session: RunSession, remote: StoreLink, input: AttemptInput, signal: AbortSignal): Promise<void> {
@@ -65,7 +66,7 @@ async function conclude(session: RunSession, input: AttemptInput, end: RemoteEnd
     const { expiresAt } = end.lease;
     return fail(session, input, `worker ${workerWord(end.lease.workerId, 'a worker')} on ${workerWord(end.lease.host, 'its machine')} stopped renewing its lease (expired ${expiresAt}): that machine is gone or cut off`);
   }
-  const body = finishedBody.safeParse(end.report.body);
+  const body = finishedBody().safeParse(end.report.body);
   if (!body.success) return finishInterrupted(session, input, `worker ${workerWord(end.report.workerId, 'a worker')} sent a finished report that is not one (${guardCliText(body.error.issues[0]?.message ?? 'invalid')})`);
   const { result, exit, exitRecord, output, git } = body.data;
   if (git?.markers?.length) return fail(session, input, `conflict markers are still in ${git.markers.map((file) => guardCliText(file)).join(', ')}: the conflict is not resolved, nothing was committed or merged`);

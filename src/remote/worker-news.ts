@@ -16,6 +16,7 @@ import { recordSpend } from '../attempt/spend-watch.js';
 import { tellRetry } from '../attempt/watchdog.js';
 import { NEWS_EVENTS, retryingEvent, stalledEvent, usageEvent, type AttemptNews, type AttemptWho, type NewsName } from '../attempt/news.js';
 import { z } from 'zod';
+import { once } from '../sys/once.js';
 import { EVENT_SCHEMAS } from '../log/schema.js';
 import type { CliRetry } from '../../workers/types.js';
 import type { EventLog } from '../session/event-log.js';
@@ -48,7 +49,7 @@ const MAX_RETRIES = 10_000;
 // agent the attempt is, the worker's id — it takes from its own records, not from the event.
 export function workerEvent(report: Pick<Report, 'taskId' | 'attempt' | 'body'>): WorkerEvent | undefined {
   const name = typeof report.body === 'object' && report.body !== null ? (report.body as { event?: unknown }).event : undefined;
-  const schema = NEWS_SCHEMAS.get(name as NewsName);
+  const schema = newsSchemas().get(name as NewsName);
   const parsed = schema?.safeParse(report.body);
   if (!parsed?.success) return undefined;
   const { report: _seq, ...event } = parsed.data as WorkerEvent & { report?: unknown };
@@ -59,7 +60,8 @@ export function workerEvent(report: Pick<Report, 'taskId' | 'attempt' | 'body'>)
 type WorkerEvent = { [N in NewsName]: Omit<AttemptNews<N>, 'report'> }[NewsName];
 
 // Each such event's schema without what the log adds; its `report` (the writer's to set) is ignored.
-const NEWS_SCHEMAS = new Map<NewsName, z.ZodType>(NEWS_EVENTS.map((name) => [name, (EVENT_SCHEMAS[name] as unknown as z.ZodObject).omit({ at: true, run_id: true }).extend({ report: z.unknown().optional() })]));
+// Made at the first worker's event (a run on the PostgreSQL store), not at every command's start.
+const newsSchemas = once(() => new Map<NewsName, z.ZodType>(NEWS_EVENTS.map((name) => [name, (EVENT_SCHEMAS[name] as unknown as z.ZodObject).omit({ at: true, run_id: true }).extend({ report: z.unknown().optional() })])));
 
 // A stalled event's silence, whole and bounded.
 export function silentMsOf(event: AttemptNews<'attempt_stalled'>): number {

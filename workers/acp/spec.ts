@@ -1,9 +1,10 @@
 // What the ACP bridge is told (one JSON argument after --spec): the agent to start, the attempt's
 // prompt and result files (its working folder is the one it runs in), the stage and its permission level, the team tools' server.
 import { z } from 'zod';
+import { once } from '../../src/sys/once.js';
 import { PERMISSION_LEVELS, STAGES } from '../types.js';
 
-const specSchema = z.strictObject({
+const specSchema = once(() => z.strictObject({
   command: z.string().min(1),
   args: z.array(z.string()),
   promptFile: z.string().min(1),
@@ -18,9 +19,9 @@ const specSchema = z.strictObject({
   /** The sign-in method to authenticate with, when the agent needs one. */
   authMethod: z.string().min(1).optional(),
   version: z.string(),
-});
+}));
 
-export type BridgeSpec = z.infer<typeof specSchema>;
+export type BridgeSpec = z.infer<ReturnType<typeof specSchema>>;
 
 export function bridgeArgs(spec: BridgeSpec): string[] {
   return ['--spec', JSON.stringify(spec)];
@@ -28,7 +29,7 @@ export function bridgeArgs(spec: BridgeSpec): string[] {
 
 export function parseBridgeSpec(argv: string[]): BridgeSpec {
   const at = argv.indexOf('--spec');
-  const parsed = specSchema.safeParse(at >= 0 ? JSON.parse(argv[at + 1] ?? 'null') : null);
+  const parsed = specSchema().safeParse(at >= 0 ? JSON.parse(argv[at + 1] ?? 'null') : null);
   if (!parsed.success) {
     process.stderr.write(`teamline acp bridge: a bad --spec: ${parsed.error.message}\n`);
     process.exit(2);

@@ -2,6 +2,7 @@
 // would, and the job id derived from run + task + attempt, so an attempt is never enqueued twice.
 import { v5 as uuidv5 } from 'uuid';
 import { z } from 'zod';
+import { once } from '../../sys/once.js';
 import { agentSchema } from '../../../config/schema.js';
 import { ID_PATTERN } from '../../log/guards.js';
 import { PERMISSION_LEVELS, STAGES } from '../../../workers/types.js';
@@ -16,7 +17,7 @@ const id = z.string().regex(ID_PATTERN);
 
 // What the job carries. Paths are not in it: the worker makes the attempt folder under its own folder,
 // writes the prompt there and builds the agent's command with the adapter, as the orchestrator does.
-export const attemptJobSchema = z.strictObject({
+export const attemptJobSchema = once(() => z.strictObject({
   runId: id,
   taskId: id,
   attempt: z.number().int().positive(),
@@ -58,8 +59,8 @@ export const attemptJobSchema = z.strictObject({
       prefix: z.string(),
     })
     .optional(),
-});
-export type AttemptJob = z.infer<typeof attemptJobSchema>;
+}));
+export type AttemptJob = z.infer<ReturnType<typeof attemptJobSchema>>;
 
 // The job id of an attempt: UUID v5 of `run_id/task_id/a<attempt>`.
 export function attemptJobId(runId: string, taskId: string, attempt: number): string {

@@ -43,7 +43,7 @@ export async function takeAttempts(store: PgStore, boss: PgBoss, queues: string[
     for (const queue of queues) {
       if (taken.length >= max) break;
       for (const fetched of await boss.fetch<unknown>(queue, { batchSize: max - taken.length, db })) {
-        const parsed = attemptJobSchema.safeParse(fetched.data);
+        const parsed = attemptJobSchema().safeParse(fetched.data);
         if (!parsed.success) {
           await boss.fail(queue, fetched.id, { reason: `not an attempt job: ${parsed.error.issues[0]?.message}` }, { db });
           continue;
