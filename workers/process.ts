@@ -5,7 +5,7 @@ import { open } from 'node:fs/promises';
 import { constants } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Launcher, type Started } from './launcher.js';
+import { Launcher, type LauncherPrograms, type Started } from './launcher.js';
 import { findOnPath } from '../src/sys/on-path.js';
 import { groupExists, herePlace, isProcessAlive, listGroupMembers, ownsGroup, readForkCount, readPidStart, readZombieEnd, signalGroup, waitUntil } from '../src/sys/proc.js';
 import type { LaunchSpec, StopOptions, WorkerBackend, WorkerExit, WorkerHandle } from './types.js';
@@ -20,11 +20,13 @@ const FORCED_TERM_TO_KILL_MS = 250;
 const ADOPTED_POLL_MS = 50;
 
 // Creates the process backend; children started here are awaited directly, others by polling /proc.
-export function createProcessBackend(): WorkerBackend {
+// `shell`: the shell's launcher even where there is a perl (as on a machine without one).
+export function createProcessBackend(options: { launcher?: 'shell' } = {}): WorkerBackend {
   const children = new Map<number, { ended: Promise<{ exitCode?: number; signal?: string }>; startedAt: number; launched: boolean }>();
 
-  // The launcher when sh and setsid are on PATH; each launch it cannot take goes through execa.
-  const programs = findPrograms();
+  // The launcher when sh and setsid are on PATH (perl's where there is a perl); each launch it cannot
+  // take goes through execa.
+  const programs = findPrograms(options.launcher === 'shell');
   const launcher = programs && new Launcher(programs, makeWrapperScript({ output: 'inherit', notify: true }), stopAbandoned);
 
   async function launch(spec: LaunchSpec, record?: (handle: WorkerHandle) => void | Promise<void>): Promise<WorkerHandle> {
@@ -156,12 +158,14 @@ function stopAbandoned(pid: number): void {
   signalGroup(pid, 'SIGKILL');
 }
 
-// sh and setsid on PATH, as absolute paths; undefined when either is missing. env too, where there is one.
-function findPrograms(): { sh: string; setsid: string; env?: string } | undefined {
+// sh and setsid on PATH, as absolute paths; undefined when either is missing. env and perl too, where
+// there are.
+function findPrograms(shell: boolean): LauncherPrograms | undefined {
   const sh = findOnPath('sh');
   const setsid = findOnPath('setsid');
   const env = findOnPath('env');
-  return sh && setsid ? { sh, setsid, ...(env && { env }) } : undefined;
+  const perl = shell ? undefined : findOnPath('perl');
+  return sh && setsid ? { sh, setsid, ...(env && { env }), ...(perl && { perl }) } : undefined;
 }
 
 // Polite request, grace, SIGTERM to the group, SIGKILL; resolves when the group is gone.

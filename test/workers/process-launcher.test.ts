@@ -1,13 +1,14 @@
-// The process backend's launcher: one long-lived sh that starts each attempt's wrapper in a session
-// and process group of its own, as execa's `detached` did, with the attempt's folder, environment
-// and argv intact, and that tells how the agent ended.
+// The process backend's launcher: one long-lived perl loop (where there is a perl) or sh that starts
+// each attempt's wrapper in a session and process group of its own, as execa's `detached` did, with
+// the attempt's folder, environment and argv intact, and that tells how the agent ended. Both
+// launchers pass the same tests: this machine has a perl, and the shell's runs where there is none.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeLaunchLine, MAX_LAUNCH_LINE } from '../../workers/launcher.js';
+import { makeLaunchLine, makePerlLaunch, MAX_LAUNCH_LINE } from '../../workers/launcher.js';
 import { createProcessBackend } from '../../workers/process.js';
 import { isProcessAlive, readProcStat, signalGroup, waitUntil } from '../../src/sys/proc.js';
 import type { LaunchSpec, WorkerBackend, WorkerHandle } from '../../workers/types.js';
@@ -23,8 +24,11 @@ afterEach(() => {
   for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-function makeBackend(): WorkerBackend {
-  const backend = createProcessBackend();
+type LauncherKind = 'perl' | 'shell';
+const LAUNCHERS: LauncherKind[] = ['perl', 'shell'];
+
+function makeBackend(kind: LauncherKind = 'perl'): WorkerBackend {
+  const backend = createProcessBackend(kind === 'shell' ? { launcher: 'shell' } : {});
   backends.push(backend);
   return backend;
 }
@@ -59,9 +63,9 @@ function output(spec: LaunchSpec): string {
   return readFileSync(join(spec.attemptDir, OUTPUT_FILE), 'utf8');
 }
 
-describe('workers/process launcher', () => {
+describe.each(LAUNCHERS)('workers/process launcher (%s)', (kind) => {
   it('starts the wrapper leading its own session and group, in the working folder, with the environment, and reads its end', async () => {
-    const backend = makeBackend();
+    const backend = makeBackend(kind);
     // The agent's fds, listed by ls (no pipe: the shell would hold the pipe's two ends as fds for a while).
     const spec = makeSpec('pwd; echo "env=$TEAM_TASK_ID/$EXTRA"; ls /proc/$$/fd; echo end; sleep 0.2; exit 7', [], { env: { EXTRA: 'x y' } });
     const handle = await launch(backend, spec);
@@ -83,7 +87,7 @@ describe('workers/process launcher', () => {
   });
 
   it('hands the agent arguments with newlines, quotes and spaces intact', async () => {
-    const backend = makeBackend();
+    const backend = makeBackend(kind);
     const words = ["it's", 'two\nlines', '"quoted" $HOME `x`', ' spaced ', ''];
     const spec = makeSpec('for a in "$@"; do printf "[%s]" "$a"; done', words);
     const handle = await launch(backend, spec);
@@ -92,14 +96,14 @@ describe('workers/process launcher', () => {
   });
 
   it('refuses a launch whose working folder is missing, and runs nothing', async () => {
-    const backend = makeBackend();
+    const backend = makeBackend(kind);
     const spec = makeSpec('touch ran', [], { cwd: join(tmpdir(), `teamline-missing-${process.pid}-${Date.now()}`) });
     await expect(backend.launch(spec)).rejects.toThrow('could not start sh: the working folder is missing or cannot be entered');
     expect(readdirSync(spec.attemptDir)).not.toContain('pid.json');
   });
 
   it('reads the end of a wrapper killed with SIGKILL, which says nothing', async () => {
-    const backend = makeBackend();
+    const backend = makeBackend(kind);
     const spec = makeSpec('sleep 600');
     const handle = await launch(backend, spec);
     signalGroup(handle.pgid, 'SIGKILL');
@@ -110,7 +114,7 @@ describe('workers/process launcher', () => {
   });
 
   it('ends what the agent left running in its group once its end is read, and kills what ignores SIGTERM', async () => {
-    const backend = makeBackend();
+    const backend = makeBackend(kind);
     // Two children outlive the agent: one that takes SIGTERM, one that ignores it (sleep inherits the
     // ignored signal), and says so once it does.
     const spec = makeSpec(`sleep 600 & echo $! > polite; sh -c 'trap "" TERM; echo $$ > stubborn; exec sleep 600' & while [ ! -s stubborn ]; do sleep 0.01; done; exit 3`);
@@ -131,7 +135,7 @@ describe('workers/process launcher', () => {
   });
 
   it('lets the polite stop\'s SIGINT reach the agent (sh starts the commands of an async list with SIGINT ignored)', async () => {
-    const backend = makeBackend();
+    const backend = makeBackend(kind);
     const spec = makeSpec(': > ready; exec sleep 60');
     const handle = await launch(backend, spec);
     const ended = backend.wait(handle, spec);
@@ -142,7 +146,7 @@ describe('workers/process launcher', () => {
   }, 30_000);
 
   it('starts attempts side by side and tells each its own end', async () => {
-    const backend = makeBackend();
+    const backend = makeBackend(kind);
     const specs = Array.from({ length: 12 }, (_, i) => makeSpec(`sleep 0.0${i % 5}; exit ${i}`));
     const started = await Promise.all(specs.map((spec) => launch(backend, spec)));
     expect(new Set(started.map((h) => h.pid)).size).toBe(12);
@@ -151,7 +155,7 @@ describe('workers/process launcher', () => {
   });
 
   it('starts a new launcher when its launcher is gone; a wrapper it had started runs on and its end still arrives', async () => {
-    const backend = makeBackend();
+    const backend = makeBackend(kind);
     const release = join(mkdtempSync(join(tmpdir(), 'teamline-release-')), 'go');
     folders.push(join(release, '..'));
     const first = makeSpec(`until [ -e '${release}' ]; do sleep 0.02; done; exit 4`);
@@ -178,7 +182,7 @@ describe('workers/process launcher', () => {
     expect(makeLaunchLine(1, { ...request, args: long })).toBeUndefined();
     expect(makeLaunchLine(1, request)).toMatch(/&\n$/);
 
-    const backend = makeBackend();
+    const backend = makeBackend(kind);
     const odd = makeSpec('echo "[$0]$ODD_OK"', [], { env: { 'ODD-NAME': 'v', ODD_OK: 'ok' } });
     const oddHandle = await launch(backend, odd);
     expect((await backend.wait(oddHandle, odd)).exitCode).toBe(0);
@@ -190,10 +194,19 @@ describe('workers/process launcher', () => {
   });
 });
 
-// The launcher: the wrapper's parent, the `sh -s` that reads launches as commands.
+describe('the perl launcher\'s lines', () => {
+  it('escapes backslashes, newlines and NULs in its fields, leaves out a name sh cannot pass on, and leaves a launch past the line limit to execa', () => {
+    const request = { cwd: '/w', env: { 'NOT-A-NAME': '1', OK: 'a\\b\nc' }, attemptDir: '/a', stdinFile: '', file: 'sh', args: ['x\0y'], outputFile: '/a/out' };
+    expect(makePerlLaunch(7, request)).toBe(['7', '/w', '/a/out', '1', 'OK=a\\\\b\\nc', '/a', '', '7', 'sh', 'x\\0y'].join('\0') + '\n');
+    const long = Array.from({ length: Math.ceil(MAX_LAUNCH_LINE / 100_000) }, () => 'y'.repeat(100_000));
+    expect(makePerlLaunch(1, { ...request, args: long })).toBeUndefined();
+  });
+});
+
+// The launcher: the wrapper's parent, `sh -s` reading launches as commands, or `perl -e` its loop.
 function findLauncher(wrapperPid: number): number | undefined {
   const parent = readParent(wrapperPid);
-  return parent !== undefined && existsSync(`/proc/${parent}/cmdline`) && readFileSync(`/proc/${parent}/cmdline`, 'utf8').split('\0')[1] === '-s' ? parent : undefined;
+  return parent !== undefined && existsSync(`/proc/${parent}/cmdline`) && ['-s', '-e'].includes(readFileSync(`/proc/${parent}/cmdline`, 'utf8').split('\0')[1]!) ? parent : undefined;
 }
 
 function readParent(pid: number): number | undefined {
@@ -211,13 +224,13 @@ function readStatField(pid: number, index: number): number | undefined {
 }
 
 describe('workers/launcher after its orchestrator died', () => {
-  it('launches none of the lines still in its pipe', async () => {
+  it.each(LAUNCHERS)('launches none of the lines still in its pipe (%s)', async (kind) => {
     const root = mkdtempSync(join(tmpdir(), 'teamline-launcher-orphan-'));
     folders.push(root);
     // An orchestrator stand-in: starts a backend, queues a launch, and is killed before the launcher reads it.
     const script = `
       const { createProcessBackend } = await import(${JSON.stringify(new URL('../../dist/workers/process.js', import.meta.url).href)});
-      const backend = createProcessBackend();
+      const backend = createProcessBackend(${kind === 'shell' ? "{ launcher: 'shell' }" : ''});
       const { mkdirSync } = await import('node:fs');
       const spec = (n) => { const dir = ${JSON.stringify(root)} + '/a' + n; mkdirSync(dir); return { runId: 'orphan', taskId: 't' + n, attempt: 1, worker: 'w', attemptDir: dir, cwd: ${JSON.stringify(root)}, command: { file: 'sh', args: ['-c', 'touch ran'] }, env: {} }; };
       await backend.launch(spec(1));
@@ -262,13 +275,14 @@ describe('workers/launcher after its orchestrator died', () => {
 });
 
 describe('closing the launcher', () => {
-  it("resolves once the launcher's shell has exited, so that nothing of the run outlives the orchestrator", async () => {
-    const backend = makeBackend();
+  it.each(LAUNCHERS)("resolves once the launcher (%s) has exited, so that nothing of the run outlives the orchestrator", async (kind) => {
+    const backend = makeBackend(kind);
     const handle = await launch(backend, makeSpec('sleep 30'));
-    // The wrapper's parent is the launcher's shell (its subshell execs setsid, which execs the wrapper).
+    // The wrapper's parent is the launcher: perl forked it; the shell's subshell execs env, setsid, then the wrapper.
     const launcher = readProcStat(handle.pid)!.ppid;
     const started = readProcStat(launcher)!.startTime;
-    expect(readFileSync(`/proc/${launcher}/cmdline`, 'utf8').split('\0').slice(0, 2)).toEqual([expect.stringMatching(/(^|\/)sh$/), '-s']);
+    const program = kind === 'perl' ? [expect.stringMatching(/(^|\/)perl$/), '-e'] : [expect.stringMatching(/(^|\/)sh$/), '-s'];
+    expect(readFileSync(`/proc/${launcher}/cmdline`, 'utf8').split('\0').slice(0, 2)).toEqual(program);
     signalGroup(handle.pgid, 'SIGKILL');
     await backend.close?.();
     expect(isProcessAlive(launcher, started)).toBe(false);
