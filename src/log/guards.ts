@@ -45,11 +45,16 @@ const SECRET_PATTERNS: Array<[RegExp, string]> = [
   [/\b(password|passwd|pwd|secret|api[_-]?key|token)\s*[=:]\s*\S+/gi, 'a password or secret assignment (password=...)'],
 ];
 
+// Any of them, case aside: one scan that clears most text at once (a plan of 200 tasks has a
+// thousand strings, and nine replace passes over each cost its judgement about 8 ms).
+const ANY_SECRET = new RegExp(SECRET_PATTERNS.map(([pattern]) => `(?:${pattern.source})`).join('|'), 'i');
+
 // What replaces a secret in an agent's text.
 export const REDACTED = '[redacted]';
 
 // The text with every secret replaced by REDACTED, and what kinds were found (empty when none).
 export function redactSecrets(value: string): { text: string; found: string[] } {
+  if (!ANY_SECRET.test(value)) return { text: value, found: [] };
   const found: string[] = [];
   let text = value;
   for (const [pattern, what] of SECRET_PATTERNS) {

@@ -53,6 +53,9 @@ describe('checkpoint/guards validateText', () => {
     it(`refuses text holding ${what}: ${secret.slice(0, 12)}…`, () => {
       expect(() => validateText(`see ${secret} here`, '--note')).toThrow(`--note: refused, it looks like ${what}; secrets never enter the log`);
     });
+    it(`redacts ${what} from an agent's text: ${secret.slice(0, 12)}…`, () => {
+      expect(redactSecrets(`see ${secret} here`)).toEqual({ text: 'see [redacted] here', found: [what] });
+    });
   }
 
   it('accepts text that only mentions secrets in words', () => {
