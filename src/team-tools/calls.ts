@@ -1,7 +1,7 @@
 // The calls folder of an attempt: `team mcp` leaves each tool call there as a file, and whoever runs
 // the attempt writes its answer beside it once the call is recorded. A call file is the agent's side:
 // read as hostile (a regular file only, size-capped, zod).
-import { mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { TEMP_PREFIX, writeFileAtomic } from '../sys/atomic.js';
@@ -44,19 +44,21 @@ export function readOpenCalls(attemptDir: string): { calls: ToolCall[]; unreadab
   const calls: ToolCall[] = [];
   const unreadable: Array<{ name: string; reason: string }> = [];
   for (const name of names) {
-    if (!name.endsWith('.call.json')) continue;
-    const key = name.slice(0, -'.call.json'.length);
-    if (answered.has(key)) continue;
-    const reading = readRegularFile(join(dir, name), CALL_BYTES);
-    if (!reading.ok) {
-      if (!reading.missing) unreadable.push({ name, reason: reading.reason });
-      continue;
-    }
-    const call = parseJson(reading.text, callSchema);
-    if (call === undefined || call.key !== key) unreadable.push({ name, reason: 'not a tool call' });
-    else calls.push(call);
+    if (!name.endsWith(CALL_SUFFIX) || answered.has(name.slice(0, -CALL_SUFFIX.length))) continue;
+    const read = readCallFile(dir, name);
+    if (read === undefined) continue;
+    if ('call' in read) calls.push(read.call);
+    else unreadable.push({ name, reason: read.reason });
   }
   return { calls: calls.sort((a, b) => a.at.localeCompare(b.at)), unreadable };
+}
+
+// One call file: the call, why it is not one, or undefined when it is gone.
+function readCallFile(dir: string, name: string): { call: ToolCall } | { reason: string } | undefined {
+  const reading = readRegularFile(join(dir, name), CALL_BYTES);
+  if (!reading.ok) return reading.missing ? undefined : { reason: reading.reason };
+  const call = parseJson(reading.text, callSchema);
+  return call === undefined || `${call.key}${CALL_SUFFIX}` !== name ? { reason: 'not a tool call' } : { call };
 }
 
 // Answers a call (a second answer replaces nothing the agent has read: the server reads one).
@@ -86,12 +88,22 @@ function parseJson<T>(text: string, schema: z.ZodType<T>): T | undefined {
 }
 
 // The calls without an answer, the unreadable ones answered at once with why (the agent waits on
-// each call it made: none is left without an answer).
-export function takeOpenCalls(attemptDir: string): ToolCall[] {
-  const open = readOpenCalls(attemptDir);
+// each call it made: none is left without an answer). With `name` (a call file a change notice
+// named), that call alone, unless answered: no listing of a folder that grows by two files a call.
+export function takeOpenCalls(attemptDir: string, name?: string): ToolCall[] {
+  const open = name === undefined ? readOpenCalls(attemptDir) : readOpenCall(attemptDir, name);
   for (const bad of open.unreadable) {
     const key = keyOfCallFile(bad.name);
     if (key) writeAnswer(attemptDir, key, { ok: false, answer: { error: `the call could not be read: ${bad.reason}` } });
   }
   return open.calls;
+}
+
+function readOpenCall(attemptDir: string, name: string): { calls: ToolCall[]; unreadable: Array<{ name: string; reason: string }> } {
+  const dir = join(attemptDir, CALLS_DIR);
+  const key = keyOfCallFile(name);
+  if (key === undefined || existsSync(join(dir, answerName(key)))) return { calls: [], unreadable: [] };
+  const read = readCallFile(dir, name);
+  if (read === undefined) return { calls: [], unreadable: [] };
+  return 'call' in read ? { calls: [read.call], unreadable: [] } : { calls: [], unreadable: [{ name, reason: read.reason }] };
 }

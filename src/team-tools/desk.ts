@@ -25,14 +25,20 @@ export function callEventKey(site: Pick<CallSite, 'task' | 'attempt'>, key: stri
 export function openDesk(session: RunSession, site: CallSite): CallDesk {
   let busy = Promise.resolve();
   let queued = false;
+  const warn = (error: unknown) => session.log.warn({ err: error, task: site.task, attempt: site.attempt }, 'a tool call was not taken');
+  // Every call waiting (the poll, the start, the close).
   const take = () => {
     if (queued) return busy;
     queued = true;
     busy = busy.then(async () => {
       queued = false;
       await takeCalls(session, site);
-    }).catch((error: unknown) => session.log.warn({ err: error, task: site.task, attempt: site.attempt }, 'a tool call was not taken'));
+    }).catch(warn);
     return busy;
+  };
+  // The call a change notice named, in turn with the rest.
+  const takeNamed = (name: string) => {
+    busy = busy.then(() => takeCalls(session, site, name)).catch(warn);
   };
   const timer = setInterval(() => void take(), POLL_MS);
   timer.unref();
@@ -40,7 +46,10 @@ export function openDesk(session: RunSession, site: CallSite): CallDesk {
   try {
     // A notice of a call's file in place; not of a file being written, nor of an answer (the desk's
     // own): each would read the folder again for nothing, and it grows by two files a call.
-    watcher = watch(join(site.attemptDir, CALLS_DIR), (_type, name) => (name === null || name.endsWith(CALL_SUFFIX)) && void take());
+    watcher = watch(join(site.attemptDir, CALLS_DIR), (_type, name) => {
+      if (name === null) void take();
+      else if (name.endsWith(CALL_SUFFIX)) takeNamed(name);
+    });
     watcher.on('error', () => undefined);
   } catch {
     // No calls folder yet (an agent without the tools): the poll looks.
@@ -56,9 +65,9 @@ export function openDesk(session: RunSession, site: CallSite): CallDesk {
   };
 }
 
-// Records and answers every call waiting, in the order made.
-export async function takeCalls(session: RunSession, site: CallSite): Promise<void> {
-  for (const call of takeOpenCalls(site.attemptDir)) {
+// Records and answers every call waiting, in the order made (with `name`, that call alone).
+export async function takeCalls(session: RunSession, site: CallSite, name?: string): Promise<void> {
+  for (const call of takeOpenCalls(site.attemptDir, name)) {
     const key = callEventKey(site, call.key);
     const handled = handleCall(session.events.fold.state, site, call, key);
     if (handled.event) await recordOnce(session, key, handled.event);

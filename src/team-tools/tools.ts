@@ -31,8 +31,14 @@ export const TOOLS = {
 export type ToolName = keyof typeof TOOLS;
 export const TOOL_NAMES = Object.keys(TOOLS) as ToolName[];
 
+// Each tool's arguments as one strict object, made at the tool's first call and kept: made anew at
+// every call, zod built it and compiled its parser each time (about half a tool call's own time).
+const ARGS_SCHEMAS = new Map<ToolName, z.ZodType<Record<string, unknown>>>();
+
 // A tool's arguments, checked as the writer takes the call (the server's check is the agent's side).
 export function parseToolArgs(tool: ToolName, args: unknown): { ok: true; args: Record<string, unknown> } | { ok: false; reason: string } {
-  const parsed = z.strictObject(TOOLS[tool].args).safeParse(args);
+  let schema = ARGS_SCHEMAS.get(tool);
+  if (!schema) ARGS_SCHEMAS.set(tool, (schema = z.strictObject(TOOLS[tool].args) as z.ZodType<Record<string, unknown>>));
+  const parsed = schema.safeParse(args);
   return parsed.success ? { ok: true, args: parsed.data } : { ok: false, reason: `${tool}: ${z.prettifyError(parsed.error)}` };
 }
