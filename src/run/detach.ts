@@ -2,7 +2,6 @@
 // process returns as soon as the child drives the run (holds its lock), with the run id.
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -13,6 +12,7 @@ import { assertRunsWritable } from './writable.js';
 import { detachAdvice } from './detach-advice.js';
 import { keepTeamOutOfGit } from '../git/team-exclude.js';
 import { terminalText } from '../sys/terminal-text.js';
+import { TEAM_BIN } from '../sys/team-bin.js';
 
 // The child learns the id of the run it creates from this variable (and removes it from its env).
 export const DETACHED_RUN_VAR = 'TEAM_DETACHED_RUN';
@@ -45,12 +45,11 @@ export async function detachRun(request: DetachRequest): Promise<number> {
   mkdirSync(paths.runDir, { recursive: true });
   const logFile = join(paths.runDir, ORCHESTRATOR_LOG);
   const fd = openSync(logFile, 'a');
-  const cli = fileURLToPath(new URL('../cli.js', import.meta.url));
   const env: NodeJS.ProcessEnv = { ...process.env };
   if (request.creates) env[DETACHED_RUN_VAR] = runId;
   // node's spawn, not execa: the child's stdio is a file descriptor of ours and nothing is piped
   // back (execa's types admit only fds 3–9 there), and this process must not wait for it.
-  const child = spawn(process.execPath, [cli, ...request.argv], { detached: true, stdio: ['ignore', fd, fd], env });
+  const child = spawn(process.execPath, [TEAM_BIN, ...request.argv], { detached: true, stdio: ['ignore', fd, fd], env });
   closeSync(fd);
   let gone = false;
   const ended = once(child, 'exit').then(([code]) => ((gone = true), typeof code === 'number' ? code : EXIT.failed));
