@@ -117,7 +117,7 @@ describe('merge-driver', () => {
     for (let i = 0; i < 2; i += 1) expect((await project.team('init', '--git-drivers')).exitCode).toBe(0);
     expect(readFileSync(join(project.dir, '.gitattributes'), 'utf8')).toBe(`${ATTRIBUTES_LINE}\n`);
     const driver = await execa('git', ['config', `merge.${DRIVER_NAME}.driver`], { cwd: project.dir });
-    expect(driver.stdout).toMatch(/dist\/src\/cli\.js" merge-driver %O %A %B %P$/);
+    expect(driver.stdout).toMatch(/dist\/cli\/team\.cjs" merge-driver %O %A %B %P$/);
   });
 
   it('refuses missing arguments with exit 2', async () => {

@@ -24,7 +24,14 @@ export function liveWithMarker(marker: string): Array<{ pid: number; command: st
     }
     const state = readStat(Number(entry))?.state;
     if (!environ.includes(needle) || state === undefined || state === 'Z' || state === 'X') continue;
-    found.push({ pid: Number(entry), command: readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ').slice(0, 120) });
+    let command: string;
+    try {
+      command = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ').slice(0, 120);
+    } catch {
+      // Ended between the reads: not alive.
+      continue;
+    }
+    found.push({ pid: Number(entry), command });
   }
   return found;
 }
