@@ -32,6 +32,9 @@ async function main(): Promise<number> {
     commands = await loadCommands(argv[0], true);
     return (await commands.dispatch(argv)) as number;
   } catch (error) {
+    // A command's progress lines go out at the next turn of the event loop (session/progress.ts):
+    // they come before its error.
+    await new Promise((resolve) => setImmediate(resolve));
     // The error classes of the code that ran: each bundle has its own.
     if (error instanceof commands.TeamError) {
       process.stderr.write(`${terminalText(withProgramName(error.message))}\n`);
