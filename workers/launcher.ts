@@ -203,7 +203,7 @@ export class Launcher {
     });
   }
 
-  // node's own spawn, not execa's: the launcher is one long-lived shell with two pipes, and none of
+  // node's own spawn, not execa's: the launcher is one long-lived process (perl or sh) with two pipes, and none of
   // execa's work (its options, its result, its buffers) is wanted for it (the first execa call of a
   // process costs it about 10 ms).
   private ensure(): ChildProcess {

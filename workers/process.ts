@@ -1,5 +1,5 @@
 // The headless backend: each attempt is a detached process group started by the launcher (or execa),
-// written straight to output.log, so that it outlives an orchestrator crash and can be re-adopted.
+// its output written straight to output.log, so that it outlives an orchestrator crash and can be re-adopted.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { constants } from 'node:os';

@@ -195,6 +195,16 @@ describe.each(LAUNCHERS)('workers/process launcher (%s)', (kind) => {
 });
 
 describe('the perl launcher\'s lines', () => {
+  it('refuses at once a launch whose output file cannot be opened, naming it, and runs nothing', async () => {
+    const backend = makeBackend('perl');
+    const spec = makeSpec('touch ran');
+    // A folder where the output file goes: the shell's launcher could only time out on it.
+    mkdirSync(join(spec.attemptDir, OUTPUT_FILE));
+    await expect(backend.launch(spec)).rejects.toThrow(/could not start sh: output file: Is a directory/);
+    expect(existsSync(join(spec.cwd, 'ran'))).toBe(false);
+    expect(readdirSync(spec.attemptDir)).not.toContain('pid.json');
+  });
+
   it('escapes backslashes, newlines and NULs in its fields, leaves out a name sh cannot pass on, and leaves a launch past the line limit to execa', () => {
     const request = { cwd: '/w', env: { 'NOT-A-NAME': '1', OK: 'a\\b\nc' }, attemptDir: '/a', stdinFile: '', file: 'sh', args: ['x\0y'], outputFile: '/a/out' };
     expect(makePerlLaunch(7, request)).toBe(['7', '/w', '/a/out', '1', 'OK=a\\\\b\\nc', '/a', '', '7', 'sh', 'x\\0y'].join('\0') + '\n');
